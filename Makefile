@@ -1,0 +1,153 @@
+# eas - configure-free GNU Makefile.
+#
+#   make demo           run the main example (installs Debian packages first if missing)
+#   make check          build and run the test suite on every available backend, 1/2/4 ranks
+#   make check-gpu      the same suite on the CUDA backend only (needs a device)
+#   make bench          benchmarks (BENCH lines: eas vs STREAM vs PETSc, same run)
+#   make asan           build with address+undefined sanitizers in build-asan/ and run the tests
+#   make install PREFIX=/path   headers, libeas.{a,so}, eas.pc
+#   make format         clang-format the sources
+#
+# Variables: OBJDIR (build), CUDA (1 when nvcc is found, 0 to leave it out),
+# CUDA_HOME (/usr/local/cuda), CUDA_ARCH (75), OPT (-O3 -march=native), PREFIX.
+
+OBJDIR    ?= build
+PREFIX    ?= /usr/local
+CUDA_HOME ?= /usr/local/cuda
+CUDA_ARCH ?= 75
+OPT       ?= -O3 -march=native
+NVCC      ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard $(CUDA_HOME)/bin/nvcc))
+CUDA      ?= $(if $(NVCC),1,0)
+V         ?= 0
+Q          = $(if $(filter 1,$(V)),,@)
+
+SRCDIRS   := src/core src/backends src/backends/cpu src/mat src/solvers src/comm src/energy
+HEADERS   := include/eas.h $(wildcard include/eas/*.h)
+FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c)
+
+.PHONY: all lib check check-gpu demo bench asan install format clean deps tests examples benches help
+
+# ---------------------------------------------------------------------------
+# First pass: make sure PETSc and MPI are installed (tools/deps.sh installs
+# them with apt-get when run as root, or prints the line to run), then re-run
+# make with the package flags known.
+ifeq ($(EAS_DEPS_OK),)
+all lib check check-gpu demo bench asan install tests examples benches:
+	@sh tools/deps.sh
+	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 $@
+format:
+	clang-format -i $(FORMAT_SRC)
+clean:
+	rm -rf $(OBJDIR) build-asan
+help:
+	@sed -n '2,13p' Makefile
+else
+# ---------------------------------------------------------------------------
+CC           := mpicc
+PETSC_CFLAGS := $(shell pkg-config --cflags PETSc)
+PETSC_LIBS   := $(shell pkg-config --libs PETSc)
+PETSC_INCS   := $(shell pkg-config --cflags-only-I PETSc)
+PETSC_LIBDIR := $(shell pkg-config --variable=libdir PETSc)
+MPI_CFLAGS   := $(shell mpicc --showme:compile)
+WARN         := -Wall -Wextra -Werror=implicit-function-declaration
+CFLAGS_ALL    = $(OPT) -g -fPIC -fopenmp $(WARN) $(SAN) -Iinclude -Isrc $(PETSC_CFLAGS) $(CUDA_DEFS) $(CFLAGS)
+LDLIBS_ALL    = $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) $(CUDA_LIBS) -fopenmp -lm $(LDLIBS)
+
+CSRC := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
+ifeq ($(CUDA),1)
+  CUSRC     := $(wildcard src/backends/cuda/*.cu)
+  CUDA_DEFS := -DEAS_HAVE_CUDA
+  CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcusparse -lcublas -lcudart -Wl,-rpath,$(CUDA_HOME)/lib64 -lstdc++
+  NVCCFLAGS ?= -O3 -arch=sm_$(CUDA_ARCH) -std=c++17 -Xcompiler -fPIC,-Wall,-Wextra
+endif
+OBJS := $(CSRC:%.c=$(OBJDIR)/%.o) $(CUSRC:%.cu=$(OBJDIR)/%.o)
+
+# Rebuild everything when the flags change (e.g. CUDA=0 after CUDA=1).
+FLAGS_STAMP := $(OBJDIR)/.flags
+FLAGS_NOW   := $(CFLAGS_ALL) CUDA=$(CUDA) $(NVCCFLAGS)
+$(shell mkdir -p $(OBJDIR); echo '$(FLAGS_NOW)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_NOW)' > $(FLAGS_STAMP))
+
+LIB_A  := $(OBJDIR)/lib/libeas.a
+LIB_SO := $(OBJDIR)/lib/libeas.so
+
+TESTS    := $(patsubst tests/%.c,$(OBJDIR)/tests/%,$(wildcard tests/*.c))
+EXAMPLES := $(patsubst examples/%.c,$(OBJDIR)/examples/%,$(wildcard examples/*.c))
+BENCHES  := $(patsubst bench/%.c,$(OBJDIR)/bench/%,$(wildcard bench/*.c))
+
+MPIEXEC ?= mpirun $(if $(filter 0,$(shell id -u)),--allow-run-as-root) --oversubscribe --bind-to none
+export MPIEXEC
+
+all: lib tests examples benches
+lib: $(LIB_A) $(LIB_SO)
+tests: $(TESTS)
+examples: $(EXAMPLES)
+benches: $(BENCHES)
+
+$(OBJDIR)/%.o: %.c $(FLAGS_STAMP) $(HEADERS) $(wildcard src/*/*.h src/*/*/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CC   $<"
+	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
+
+$(OBJDIR)/%.o: %.cu $(FLAGS_STAMP) $(HEADERS) $(wildcard src/*/*.h src/*/*/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  NVCC $<"
+	$(Q)$(NVCC) $(NVCCFLAGS) -DEAS_HAVE_CUDA -Iinclude -Isrc $(PETSC_INCS) $(MPI_CFLAGS) -c $< -o $@
+
+$(LIB_A): $(OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  AR   $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(LIB_SO): $(OBJS)
+	@mkdir -p $(dir $@)
+	@echo "  LD   $@"
+	$(Q)$(CC) -shared -o $@ $^ $(LDLIBS_ALL) $(SAN)
+
+# Programs link the shared library (rpath to the build tree).
+$(OBJDIR)/tests/%: tests/%.c $(LIB_SO) $(HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC   $<"
+	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
+$(OBJDIR)/examples/%: examples/%.c $(LIB_SO) $(HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC   $<"
+	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
+$(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC   $<"
+	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
+
+check: all
+	@bash tests/run.sh $(OBJDIR)
+
+check-gpu: all
+	@$(OBJDIR)/examples/eas_info -require /gpu/cuda
+	@bash tests/run.sh $(OBJDIR) --backend /gpu/cuda
+
+demo: all
+	$(MPIEXEC) -n 2 $(OBJDIR)/examples/ex1 -n 24 -ksp_monitor -ksp_converged_reason -eas_threads 1 -log_view ::ascii_info_detail | grep -v '^ *$$' | head -80
+
+bench: all
+	@sh bench/run.sh $(OBJDIR)
+
+# Sanitizers: a separate build tree, CUDA left out (its runtime is not instrumented).
+asan:
+	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 OBJDIR=build-asan CUDA=0 OPT="-O1 -fno-omit-frame-pointer" SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" all
+	@ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 bash tests/run.sh build-asan --nsize 1
+
+install: lib
+	install -d $(DESTDIR)$(PREFIX)/include/eas $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/eas.h $(DESTDIR)$(PREFIX)/include/
+	$(if $(wildcard include/eas/*.h),install -m 644 include/eas/*.h $(DESTDIR)$(PREFIX)/include/eas/)
+	install -m 644 $(LIB_A) $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@CUDA_LIBS@|$(CUDA_LIBS)|' -e 's|@VERSION@|0.1.0|' eas.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/eas.pc
+	@echo "installed eas in $(DESTDIR)$(PREFIX); use: pkg-config --cflags --libs eas"
+
+format:
+	clang-format -i $(FORMAT_SRC)
+
+clean:
+	rm -rf $(OBJDIR) build-asan
+
+.SECONDARY:
+endif

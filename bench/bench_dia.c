@@ -1,0 +1,427 @@
+static const char help[] = "eas DIA SpMV and BiCGStab vs STREAM triad and PETSc AIJ/KSPBCGS, all in one run.\n"
+                           "  -n <grid>        ADR gallery grid (2n^3 rows)\n"
+                           "  -threads <t>     OpenMP threads of eas and STREAM (rank 0); default: the number of ranks\n"
+                           "  -reps <k>        SpMV repetitions per timing (default: enough for ~0.3 s)\n"
+                           "  -stream_reps <k> triads per timing (default: enough for ~0.3 s)\n"
+                           "  -stream_n <len>  STREAM array length (default 2^25 doubles = 256 MiB)\n"
+                           "  -its <k>         BiCGStab iterations per timed solve (rtol = atol = 0)\n"
+                           "  -runs <r>        timings per quantity; the median is reported\n"
+                           "With 2 ranks PETSc runs on both, eas and STREAM on rank 0 while rank 1 sleeps.\n";
+
+/*
+  Byte counts (DESIGN.md sec. 9):
+    STREAM triad     24 B per element
+    eas DIA SpMV     8 ndiag + 16 B per row (88 B with 9 offsets)
+    PETSc AIJ MatMult 12 B per nonzero + 20 B per row
+    eas BiCGStab     EAS_BCGS_BYTES_PER_ROW(ndiag) per row and iteration (the fused bound)
+  bound_ms_per_it = EAS_BCGS_BYTES_PER_ROW(ndiag) N / STREAM bandwidth.
+
+  The quantities are measured interleaved (one timing of each per run) so a
+  change of the host's memory speed during the run hits all of them.
+*/
+#include <eas.h>
+#include "backends/backend.h" /* EAS_BCGS_BYTES_PER_ROW */
+#include <omp.h>
+#include <unistd.h>
+#include <sys/resource.h>
+
+static int CmpDouble(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* median, min and max of v[0..n) (v is sorted in place) */
+static void Stats(double *v, PetscInt n, double *med, double *mn, double *mx)
+{
+  qsort(v, (size_t)n, sizeof(double), CmpDouble);
+  *med = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  *mn  = v[0];
+  *mx  = v[n - 1];
+}
+
+static double CpuSeconds(void)
+{
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)ru.ru_utime.tv_sec + 1e-6 * ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec + 1e-6 * ru.ru_stime.tv_usec;
+}
+
+/* Waiting time and CPU time spent in IdleSync (to show that the idle rank sleeps). */
+static double idle_wall = 0, idle_cpu = 0;
+
+/* All ranks meet without burning a core: OpenMPI's MPI_Barrier busy-polls,
+   so poll a nonblocking barrier and sleep 1 ms between polls. */
+static PetscErrorCode IdleSync(MPI_Comm comm)
+{
+  MPI_Request req;
+  int         done = 0;
+  PetscMPIInt size;
+  double      w0, c0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  if (size == 1) PetscFunctionReturn(0);
+  w0 = MPI_Wtime();
+  c0 = CpuSeconds();
+  PetscCallMPI(MPI_Ibarrier(comm, &req));
+  for (;;) {
+    PetscCallMPI(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
+    if (done) break;
+    usleep(1000);
+  }
+  idle_wall += MPI_Wtime() - w0;
+  idle_cpu += CpuSeconds() - c0;
+  PetscFunctionReturn(0);
+}
+
+/* nrep triads a = b + s c with t threads; returns the elapsed seconds */
+static double Triad(PetscInt n, double *restrict a, const double *restrict b, const double *restrict c, int t, PetscInt nrep)
+{
+  const double s  = 3.0;
+  double       t0 = MPI_Wtime();
+  for (PetscInt r = 0; r < nrep; r++) {
+#pragma omp parallel for schedule(static) num_threads(t)
+    for (PetscInt i = 0; i < n; i++) a[i] = b[i] + s * c[i];
+  }
+  return MPI_Wtime() - t0;
+}
+
+static PetscErrorCode EasSpMVTime(EasDia A, EasVec x, EasVec y, PetscInt nrep, double *sec)
+{
+  double t0;
+
+  PetscFunctionBegin;
+  t0 = MPI_Wtime();
+  for (PetscInt r = 0; r < nrep; r++) PetscCall(EasDiaMult(A, x, y));
+  *sec = MPI_Wtime() - t0;
+  PetscFunctionReturn(0);
+}
+
+/* collective; the slowest rank's time */
+static PetscErrorCode PetscSpMVTime(Mat M, Vec x, Vec y, PetscInt nrep, double *sec)
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)M);
+  double   t0;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Barrier(comm));
+  t0 = MPI_Wtime();
+  for (PetscInt r = 0; r < nrep; r++) PetscCall(MatMult(M, x, y));
+  PetscCallMPI(MPI_Barrier(comm));
+  *sec = MPI_Wtime() - t0;
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sec, 1, MPI_DOUBLE, MPI_MAX, comm));
+  PetscFunctionReturn(0);
+}
+
+/* repetitions so that one timing lasts about target seconds, given one call's time */
+static PetscInt RepsFor(double once, double target)
+{
+  double r = once > 0 ? target / once : 1e6;
+  return (PetscInt)PetscMax(1.0, PetscMin(1e6, PetscCeilReal(r)));
+}
+
+/* The global matrix distributed by rows: every rank holds the full sequential
+   matrix S and copies its own row range into an MPIAIJ matrix. */
+static PetscErrorCode BuildMPIAIJ(MPI_Comm comm, Mat S, Mat *M)
+{
+  PetscInt N, nloc = PETSC_DECIDE, rstart, rend, *dnz, *onz;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(S, &N, NULL));
+  PetscCall(PetscSplitOwnership(comm, &nloc, &N));
+  PetscCallMPI(MPI_Scan(&nloc, &rend, 1, MPIU_INT, MPI_SUM, comm));
+  rstart = rend - nloc;
+  PetscCall(PetscMalloc2(nloc, &dnz, nloc, &onz));
+  for (PetscInt i = rstart; i < rend; i++) {
+    PetscInt        nc;
+    const PetscInt *cols;
+    dnz[i - rstart] = onz[i - rstart] = 0;
+    PetscCall(MatGetRow(S, i, &nc, &cols, NULL));
+    for (PetscInt c = 0; c < nc; c++) {
+      if (cols[c] >= rstart && cols[c] < rend) dnz[i - rstart]++;
+      else onz[i - rstart]++;
+    }
+    PetscCall(MatRestoreRow(S, i, &nc, &cols, NULL));
+  }
+  PetscCall(MatCreate(comm, M));
+  PetscCall(MatSetSizes(*M, nloc, nloc, N, N));
+  PetscCall(MatSetType(*M, MATAIJ));
+  PetscCall(MatXAIJSetPreallocation(*M, 1, dnz, onz, NULL, NULL));
+  PetscCall(MatSetOption(*M, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  for (PetscInt i = rstart; i < rend; i++) {
+    PetscInt           nc;
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscCall(MatGetRow(S, i, &nc, &cols, &vals));
+    PetscCall(MatSetValues(*M, 1, &i, nc, cols, vals, INSERT_VALUES));
+    PetscCall(MatRestoreRow(S, i, &nc, &cols, &vals));
+  }
+  PetscCall(MatAssemblyBegin(*M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*M, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree2(dnz, onz));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  MPI_Comm           comm;
+  PetscMPIInt        rank, size;
+  PetscInt           n = 64, threads, reps = 0, stream_reps = 0, its = 20, runs = 5, stream_n = 1 << 25;
+  PetscInt           N, ndiag = 0, band_nnz = 0, reps_eas = 1, reps_petsc = 1, eas_its = 0, petsc_its = 0;
+  EasBackend         be  = NULL;
+  EasDia             A   = NULL;
+  EasVec             ex = NULL, eb = NULL, ey = NULL, esol = NULL;
+  EasKsp             eksp = NULL;
+  Mat                S = NULL, M = NULL;
+  Vec                px, pb, py, psol;
+  KSP                pksp;
+  PC                 pc;
+  MatInfo            info;
+  KSPConvergedReason ereason = KSP_CONVERGED_ITERATING, preason;
+  PetscReal          ernorm = 0, prnorm;
+  double            *sa = NULL, *sb = NULL, *sc = NULL;
+  double            *t_stream, *t_eas, *t_petsc, *t_ebcgs, *t_pbcgs;
+  const char        *res;
+  char               resource[64];
+  PetscInt           eas_threads = 1;
+  PetscBool          iscpu = PETSC_FALSE;
+
+  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  comm = PETSC_COMM_WORLD;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  threads = size;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-threads", &threads, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-stream_reps", &stream_reps, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-stream_n", &stream_n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-its", &its, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-runs", &runs, NULL));
+  PetscCheck(threads >= 1 && its >= 1 && runs >= 1 && stream_n >= 1 && reps >= 0 && stream_reps >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-threads, -its, -runs, -stream_n must be >= 1, -reps and -stream_reps >= 0");
+  PetscCall(PetscMalloc5(runs, &t_stream, runs, &t_eas, runs, &t_petsc, runs, &t_ebcgs, runs, &t_pbcgs));
+
+  /* ---- matrices: the DIA gallery matrix on every rank (deterministic), AIJ from it */
+  PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, NULL, &be));
+  PetscCall(EasBackendGetResource(be, &res));
+  PetscCall(PetscStrncpy(resource, res, sizeof(resource)));
+  /* -threads sets the OpenMP backend's threads; /cpu/serial stays serial */
+  PetscCall(PetscStrcmp(resource, "/cpu/openmp", &iscpu));
+  if (iscpu) PetscCall(EasBackendSetThreads(be, threads));
+  if (iscpu || !strcmp(resource, "/cpu/serial")) PetscCall(EasBackendGetThreads(be, &eas_threads));
+  PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
+  PetscCall(EasDiaSetBackend(A, be));
+  PetscCall(EasDiaSetFromGallery(A, "adr", n));
+  PetscCall(EasDiaGetSize(A, &N, &ndiag));
+  PetscCall(EasDiaGetNonzeros(A, &band_nnz));
+  PetscCall(EasDiaConvertToMat(A, &S));
+  if (size == 1) {
+    M = S;
+    S = NULL;
+  } else {
+    PetscCall(BuildMPIAIJ(comm, S, &M));
+    PetscCall(MatDestroy(&S));
+  }
+  if (rank != 0) { /* eas runs on rank 0 only */
+    PetscCall(EasDiaDestroy(&A));
+    PetscCall(EasBackendDestroy(&be));
+  }
+  PetscCall(MatGetInfo(M, MAT_GLOBAL_SUM, &info));
+
+  /* ---- PETSc vectors and solver: rhs = A ones */
+  PetscCall(MatCreateVecs(M, &px, &pb));
+  PetscCall(VecDuplicate(px, &py));
+  PetscCall(VecDuplicate(px, &psol));
+  PetscCall(VecSet(px, 1.0));
+  PetscCall(MatMult(M, px, pb));
+  PetscCall(KSPCreate(comm, &pksp));
+  PetscCall(KSPSetOptionsPrefix(pksp, "petsc_"));
+  PetscCall(KSPSetOperators(pksp, M, M));
+  PetscCall(KSPSetType(pksp, KSPBCGS));
+  PetscCall(KSPGetPC(pksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetPCSide(pksp, PC_RIGHT));
+  PetscCall(KSPSetNormType(pksp, KSP_NORM_UNPRECONDITIONED));
+  PetscCall(KSPSetTolerances(pksp, 0.0, 0.0, PETSC_DEFAULT, 2));
+  PetscCall(KSPSetFromOptions(pksp));
+  PetscCall(KSPSetUp(pksp));
+  PetscCall(KSPSolve(pksp, pb, psol)); /* warm-up: touches the work vectors */
+  PetscCall(KSPSetTolerances(pksp, 0.0, 0.0, PETSC_DEFAULT, its));
+
+  /* ---- eas (rank 0): same rhs, BiCGStab with right Jacobi */
+  if (rank == 0) {
+    PetscCall(EasDiaCreateVecs(A, &ex, &eb));
+    PetscCall(EasVecDuplicate(ex, &ey));
+    PetscCall(EasVecDuplicate(ex, &esol));
+    PetscCall(EasVecSet(ex, 1.0));
+    PetscCall(EasDiaMult(A, ex, eb));
+    PetscCall(EasKspCreate(PETSC_COMM_SELF, &eksp));
+    PetscCall(EasKspSetOptionsPrefix(eksp, "eas_"));
+    PetscCall(EasKspSetOperator(eksp, A));
+    PetscCall(EasKspSetPCType(eksp, EAS_PCJACOBI));
+    PetscCall(EasKspSetTolerances(eksp, 0.0, 0.0, PETSC_DEFAULT, 2));
+    PetscCall(EasKspSetFromOptions(eksp));
+    PetscCall(EasKspSetUp(eksp));
+    PetscCall(EasKspSolve(eksp, eb, esol)); /* warm-up */
+    PetscCall(EasKspSetTolerances(eksp, 0.0, 0.0, PETSC_DEFAULT, its));
+  }
+
+  /* ---- check that both sides hold the same matrix: b_eas vs b_petsc */
+  {
+    VecScatter         sct;
+    Vec                pb0;
+    const PetscScalar *p, *e;
+    double             dmax = 0, bmax = 0;
+    PetscCall(VecScatterCreateToZero(pb, &sct, &pb0));
+    PetscCall(VecScatterBegin(sct, pb, pb0, INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(sct, pb, pb0, INSERT_VALUES, SCATTER_FORWARD));
+    if (rank == 0) {
+      PetscCall(VecGetArrayRead(pb0, &p));
+      PetscCall(EasVecGetArrayRead(eb, &e));
+      for (PetscInt i = 0; i < N; i++) {
+        dmax = PetscMax(dmax, PetscAbsScalar(p[i] - e[i]));
+        bmax = PetscMax(bmax, PetscAbsScalar(p[i]));
+      }
+      PetscCall(EasVecRestoreArrayRead(eb, &e));
+      PetscCall(VecRestoreArrayRead(pb0, &p));
+      PetscCheck(dmax <= 1e-12 * bmax, PETSC_COMM_SELF, PETSC_ERR_PLIB, "eas and PETSc matrices differ: max |A1 (eas) - A1 (PETSc)| = %g (max |A1| %g)", dmax, bmax);
+    }
+    PetscCall(VecScatterDestroy(&sct));
+    PetscCall(VecDestroy(&pb0));
+  }
+
+  /* ---- STREAM arrays on rank 0, first touch with the threads that use them */
+  if (rank == 0) {
+    const int t = (int)threads;
+    PetscCall(PetscMalloc1(stream_n, &sa));
+    PetscCall(PetscMalloc1(stream_n, &sb));
+    PetscCall(PetscMalloc1(stream_n, &sc));
+#pragma omp parallel for schedule(static) num_threads(t)
+    for (PetscInt i = 0; i < stream_n; i++) {
+      sa[i] = 0.0;
+      sb[i] = 1.0;
+      sc[i] = 2.0;
+    }
+  }
+
+  /* ---- calibration: one call of each kernel after a warm-up */
+  if (rank == 0) {
+    double once;
+    (void)Triad(stream_n, sa, sb, sc, (int)threads, 1);
+    once = Triad(stream_n, sa, sb, sc, (int)threads, 1);
+    if (!stream_reps) stream_reps = RepsFor(once, 0.3);
+    PetscCall(EasSpMVTime(A, ex, ey, 1, &once));
+    PetscCall(EasSpMVTime(A, ex, ey, 1, &once));
+    reps_eas = reps ? reps : RepsFor(once, 0.3);
+  }
+  PetscCall(IdleSync(comm));
+  {
+    double once;
+    PetscCall(PetscSpMVTime(M, px, py, 1, &once));
+    PetscCall(PetscSpMVTime(M, px, py, 1, &once));
+    reps_petsc = reps ? reps : RepsFor(once, 0.3);
+  }
+
+  /* ---- the runs: one timing of every quantity per run */
+  for (PetscInt r = 0; r < runs; r++) {
+    if (rank == 0) {
+      t_stream[r] = Triad(stream_n, sa, sb, sc, (int)threads, stream_reps) / stream_reps;
+      PetscCall(EasSpMVTime(A, ex, ey, reps_eas, &t_eas[r]));
+      t_eas[r] /= reps_eas;
+    }
+    PetscCall(IdleSync(comm));
+    PetscCall(PetscSpMVTime(M, px, py, reps_petsc, &t_petsc[r]));
+    t_petsc[r] /= reps_petsc;
+    if (rank == 0) {
+      double t0 = MPI_Wtime();
+      PetscCall(EasKspSolve(eksp, eb, esol));
+      t_ebcgs[r] = MPI_Wtime() - t0;
+      PetscCall(EasKspGetIterationNumber(eksp, &eas_its));
+      PetscCall(EasKspGetConvergedReason(eksp, &ereason));
+      PetscCall(EasKspGetResidualNorm(eksp, &ernorm));
+      t_ebcgs[r] /= PetscMax(eas_its, 1);
+    }
+    PetscCall(IdleSync(comm));
+    {
+      double t0;
+      PetscCallMPI(MPI_Barrier(comm));
+      t0 = MPI_Wtime();
+      PetscCall(KSPSolve(pksp, pb, psol));
+      PetscCallMPI(MPI_Barrier(comm));
+      t_pbcgs[r] = MPI_Wtime() - t0;
+      PetscCall(KSPGetIterationNumber(pksp, &petsc_its));
+      t_pbcgs[r] /= PetscMax(petsc_its, 1);
+    }
+  }
+  PetscCall(KSPGetConvergedReason(pksp, &preason));
+  PetscCall(KSPGetResidualNorm(pksp, &prnorm));
+
+  /* ---- report */
+  {
+    double idle[2] = {idle_wall, idle_cpu};
+    if (size > 1) PetscCallMPI(MPI_Reduce(rank ? idle : MPI_IN_PLACE, idle, 2, MPI_DOUBLE, MPI_MAX, 0, comm));
+    /* only the ranks other than 0 really idle; rank 0 waits ~0 in IdleSync */
+    if (rank == 0) {
+      const double bytes_stream = 24.0 * stream_n;
+      const double bytes_eas    = (8.0 * ndiag + 16.0) * N;
+      const double bytes_petsc  = 12.0 * info.nz_used + 20.0 * N;
+      const double bytes_bcgs   = EAS_BCGS_BYTES_PER_ROW(ndiag) * N;
+      /* PETSc 3.18 KSPBCGS, right PC: 2 MatMult + 2 PCApply (3 passes) + 24 vector passes */
+      const double bytes_pbcgs = 2.0 * bytes_petsc + (2 * 3 + 21) * 8.0 * N;
+      double       s_med, s_min, s_max, e_med, e_min, e_max, p_med, p_min, p_max, eb_med, eb_min, eb_max, pb_med, pb_min, pb_max;
+      double       stream_GBs, eas_GBs, petsc_GBs, bound_ms;
+
+      Stats(t_stream, runs, &s_med, &s_min, &s_max);
+      Stats(t_eas, runs, &e_med, &e_min, &e_max);
+      Stats(t_petsc, runs, &p_med, &p_min, &p_max);
+      Stats(t_ebcgs, runs, &eb_med, &eb_min, &eb_max);
+      Stats(t_pbcgs, runs, &pb_med, &pb_min, &pb_max);
+      stream_GBs = bytes_stream / s_med * 1e-9;
+      eas_GBs    = bytes_eas / e_med * 1e-9;
+      petsc_GBs  = bytes_petsc / p_med * 1e-9;
+      bound_ms   = bytes_bcgs / (stream_GBs * 1e9) * 1e3;
+
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# adr n=%" PetscInt_FMT ": N=%" PetscInt_FMT " rows, %" PetscInt_FMT " offsets, %" PetscInt_FMT " band entries, AIJ nnz=%.0f; PETSc on %d rank(s), eas %s with %" PetscInt_FMT " thread(s) and STREAM with %" PetscInt_FMT " on rank 0; medians of %" PetscInt_FMT " runs (min..max)\n", n, N, ndiag, band_nnz, (double)info.nz_used, size, resource, eas_threads, threads, runs));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# STREAM triad: 3 x %" PetscInt_FMT " doubles, 24 B/element = %.1f MB, %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s\n", stream_n, bytes_stream * 1e-6, stream_reps, s_med * 1e3, s_min * 1e3, s_max * 1e3, stream_GBs));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas DIA SpMV: %.0f B/row = %.1f MB per SpMV, %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s = %.3f STREAM\n", 8.0 * ndiag + 16.0, bytes_eas * 1e-6, reps_eas, e_med * 1e3, e_min * 1e3, e_max * 1e3, eas_GBs, eas_GBs / stream_GBs));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# PETSc AIJ MatMult: 12 B/nnz + 20 B/row = %.1f MB per SpMV, %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s = %.3f STREAM\n", bytes_petsc * 1e-6, reps_petsc, p_med * 1e3, p_min * 1e3, p_max * 1e3, petsc_GBs, petsc_GBs / stream_GBs));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# spmv eas/petsc speed = %.2f (time per SpMV PETSc / eas)\n", p_med / e_med));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas BiCGStab+Jacobi: %" PetscInt_FMT " its (%s, ||r|| %.6e), %.0f B/row = %.1f MB per it: %.3f ms/it (%.3f..%.3f) -> %.2f GB/s effective\n", eas_its, KSPConvergedReasons[ereason], (double)ernorm, EAS_BCGS_BYTES_PER_ROW(ndiag), bytes_bcgs * 1e-6, eb_med * 1e3, eb_min * 1e3, eb_max * 1e3, bytes_bcgs / eb_med * 1e-9));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# PETSc KSPBCGS+PCJACOBI right: %" PetscInt_FMT " its (%s, ||r|| %.6e), ~%.1f MB per it (model): %.3f ms/it (%.3f..%.3f) -> %.2f GB/s effective\n", petsc_its, KSPConvergedReasons[preason], (double)prnorm, bytes_pbcgs * 1e-6, pb_med * 1e3, pb_min * 1e3, pb_max * 1e3, bytes_pbcgs / pb_med * 1e-9));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# fused bound: %.1f MB / %.2f GB/s = %.3f ms/it\n", bytes_bcgs * 1e-6, stream_GBs, bound_ms));
+      if (size > 1) PetscCall(PetscPrintf(PETSC_COMM_SELF, "# idle ranks: %.2f s waiting, %.3f s CPU\n", idle[0], idle[1]));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=adr_dia n=%" PetscInt_FMT " threads=%" PetscInt_FMT " eas_GBs=%.2f stream_GBs=%.2f petsc_GBs=%.2f eas_ms_per_it=%.3f petsc_ms_per_it=%.3f bound_ms_per_it=%.3f ratio_stream=%.3f ratio_petsc=%.3f ratio_bound=%.3f\n", n, threads, eas_GBs, stream_GBs, petsc_GBs, eb_med * 1e3, pb_med * 1e3, bound_ms, eas_GBs / stream_GBs, pb_med / eb_med, eb_med * 1e3 / bound_ms));
+    }
+  }
+
+  /* ---- clean up */
+  PetscCall(PetscFree(sa));
+  PetscCall(PetscFree(sb));
+  PetscCall(PetscFree(sc));
+  PetscCall(EasKspDestroy(&eksp));
+  PetscCall(EasVecDestroy(&ex));
+  PetscCall(EasVecDestroy(&eb));
+  PetscCall(EasVecDestroy(&ey));
+  PetscCall(EasVecDestroy(&esol));
+  PetscCall(EasDiaDestroy(&A));
+  PetscCall(EasBackendDestroy(&be));
+  PetscCall(KSPDestroy(&pksp));
+  PetscCall(VecDestroy(&px));
+  PetscCall(VecDestroy(&pb));
+  PetscCall(VecDestroy(&py));
+  PetscCall(VecDestroy(&psol));
+  PetscCall(MatDestroy(&M));
+  PetscCall(PetscFree5(t_stream, t_eas, t_petsc, t_ebcgs, t_pbcgs));
+  PetscCall(EasFinalize());
+  return 0;
+}
+
+/*TEST
+  test:
+    suffix: smoke
+    nsize: 1
+    backends: cpu
+    args: -n 12 -its 3 -runs 1 -reps 2 -stream_n 100000
+    expect: BENCH name=adr_dia n=12
+TEST*/

@@ -1,0 +1,58 @@
+static const char help[] = "Lists the eas backends and whether each can be used here.\n\n"
+                           "  -available          print the usable backends, one per line\n"
+                           "  -unavailable        print the others with the reason\n"
+                           "  -require <resource> exit non-zero, saying why, unless the backend is usable\n\n";
+
+#include <eas.h>
+
+int main(int argc, char **argv)
+{
+  char      require[64];
+  PetscBool avail_only = PETSC_FALSE, unavail_only = PETSC_FALSE, req;
+  PetscMPIInt level;
+  const char *names[] = {"/cpu/openmp", "/cpu/serial", "/gpu/cuda"};
+
+  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "eas_info options", "Sys");
+  PetscCall(PetscOptionsBool("-available", "Print the usable backends", NULL, avail_only, &avail_only, NULL));
+  PetscCall(PetscOptionsBool("-unavailable", "Print the unusable backends and why", NULL, unavail_only, &unavail_only, NULL));
+  PetscCall(PetscOptionsString("-require", "Fail unless this backend is usable", NULL, require, require, sizeof(require), &req));
+  PetscOptionsEnd();
+
+  if (req) {
+    PetscBool   ok;
+    const char *why;
+    PetscCall(EasBackendIsAvailable(require, &ok, &why));
+    PetscCheck(ok, PETSC_COMM_WORLD, PETSC_ERR_SUP_SYS, "Backend %s is not usable: %s; nothing was run", require, why);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "backend %s: available\n", require));
+  } else if (avail_only || unavail_only) {
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+      PetscBool   ok;
+      const char *why;
+      PetscCall(EasBackendIsAvailable(names[i], &ok, &why));
+      if (ok && avail_only) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", names[i]));
+      if (!ok && unavail_only) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %s\n", names[i], why));
+    }
+  } else {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", EasVersion));
+    PetscCall(EasBackendList(PETSC_COMM_WORLD, NULL));
+    PetscCall(EasGetMPIThreadLevel(&level));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MPI thread level: %s\n", level == MPI_THREAD_MULTIPLE ? "MPI_THREAD_MULTIPLE" : level == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED" : level == MPI_THREAD_FUNNELED ? "MPI_THREAD_FUNNELED" : "MPI_THREAD_SINGLE"));
+  }
+  PetscCall(EasFinalize());
+  return 0;
+}
+
+/*TEST
+  test:
+    suffix: list
+    backends: none
+    expect: /cpu/openmp .*available
+    expect: /gpu/cuda
+    expect: MPI thread level: MPI_THREAD_MULTIPLE
+  test:
+    suffix: require_cuda
+    backends: none
+    args: -require /gpu/cuda
+    expect_error: /gpu/cuda is not usable: (no CUDA device|not compiled in)
+TEST*/

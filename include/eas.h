@@ -1,0 +1,189 @@
+/*
+  eas - energy-aware solvers.  Public API: opaque handles and functions only.
+
+  eas is built on PETSc the way SLEPc is: every function returns a
+  PetscErrorCode, objects are PetscObjects (so PetscObjectSetOptionsPrefix,
+  -log_view object counts and -malloc_dump apply), options are read from the
+  PETSc options database.
+*/
+#pragma once
+
+#include <petscsys.h>
+#include <petscmat.h>
+#include <petscksp.h> /* KSPConvergedReason: eas reports PETSc's reasons */
+
+#if defined(PETSC_USE_COMPLEX) || !defined(PETSC_USE_REAL_DOUBLE)
+  #error "eas needs a real, double precision PETSc"
+#endif
+
+PETSC_EXTERN const char EasVersion[];
+
+/* ---------------------------------------------------------------- core */
+
+/* EasInitialize - initializes PETSc (if not yet done) and eas.
+   Asks MPI for MPI_THREAD_MULTIPLE when eas initializes MPI, since the
+   asynchronous modes may use a reception thread; the level obtained is
+   reported by EasGetMPIThreadLevel().
+   Input: argc, argv, file (options file or NULL), help (or NULL). */
+PETSC_EXTERN PetscErrorCode EasInitialize(int *argc, char ***argv, const char file[], const char help[]);
+/* EasFinalize - finalizes eas, and PETSc if EasInitialize initialized it. */
+PETSC_EXTERN PetscErrorCode EasFinalize(void);
+/* EasInitializePackage - registers classes and log events; called by every
+   Create function, so programs that call PetscInitialize themselves work. */
+PETSC_EXTERN PetscErrorCode EasInitializePackage(void);
+/* EasGetMPIThreadLevel - the MPI thread level provided (MPI_THREAD_*). */
+PETSC_EXTERN PetscErrorCode EasGetMPIThreadLevel(PetscMPIInt *);
+
+PETSC_EXTERN PetscClassId EAS_BACKEND_CLASSID;
+PETSC_EXTERN PetscClassId EAS_DIA_CLASSID;
+PETSC_EXTERN PetscClassId EAS_KSP_CLASSID;
+
+/* ------------------------------------------------------------- backend */
+
+/* A backend is a named ops table selected by a resource string, as in
+   libCEED: "/cpu" (OpenMP, alias "/cpu/openmp"), "/cpu/serial" (one thread),
+   "/gpu/cuda" (alias "/gpu"). */
+typedef struct _p_EasBackend *EasBackend;
+
+/* EasBackendCreate - creates the backend named by resource.
+   Errors: PETSC_ERR_ARG_UNKNOWN_TYPE for an unknown name (the message lists
+   the known ones), PETSC_ERR_SUP for a backend not compiled in,
+   PETSC_ERR_SUP_SYS with "no CUDA device" when the CUDA backend is compiled
+   but no device can be used. */
+PETSC_EXTERN PetscErrorCode EasBackendCreate(MPI_Comm, const char resource[], EasBackend *);
+/* EasBackendCreateFromOptions - the backend named by -eas_backend (default /cpu). */
+PETSC_EXTERN PetscErrorCode EasBackendCreateFromOptions(MPI_Comm, const char prefix[], EasBackend *);
+/* EasBackendSetFromOptions - -eas_threads, -eas_cuda_spmv native|cusparse. */
+PETSC_EXTERN PetscErrorCode EasBackendSetFromOptions(EasBackend);
+PETSC_EXTERN PetscErrorCode EasBackendGetResource(EasBackend, const char *[]);
+/* EasBackendSetThreads - number of OpenMP threads of a CPU backend (>= 1). */
+PETSC_EXTERN PetscErrorCode EasBackendSetThreads(EasBackend, PetscInt);
+PETSC_EXTERN PetscErrorCode EasBackendGetThreads(EasBackend, PetscInt *);
+/* EasBackendSynchronize - waits for all queued work of the backend. */
+PETSC_EXTERN PetscErrorCode EasBackendSynchronize(EasBackend);
+/* EasBackendGetTransferBytes - bytes copied host->device and device->host. */
+PETSC_EXTERN PetscErrorCode EasBackendGetTransferBytes(EasBackend, PetscLogDouble *htod, PetscLogDouble *dtoh);
+PETSC_EXTERN PetscErrorCode EasBackendView(EasBackend, PetscViewer);
+PETSC_EXTERN PetscErrorCode EasBackendDestroy(EasBackend *);
+/* EasBackendList - prints every known backend with its state (available,
+   not compiled in, no device). */
+PETSC_EXTERN PetscErrorCode EasBackendList(MPI_Comm, PetscViewer);
+/* EasBackendIsAvailable - whether resource names a backend usable here;
+   reason (may be NULL) receives a static string saying why not. */
+PETSC_EXTERN PetscErrorCode EasBackendIsAvailable(const char resource[], PetscBool *, const char *reason[]);
+
+/* ---------------------------------------------------------------- vector */
+
+/* A vector on a backend that knows where its valid data is (host, device or
+   both) and copies lazily; every copy is counted in the backend's transfer
+   bytes and logged with PetscLogCpuToGpu/PetscLogGpuToCpu. */
+typedef struct _p_EasVec *EasVec;
+
+PETSC_EXTERN PetscErrorCode EasVecCreate(EasBackend, PetscInt n, EasVec *);
+PETSC_EXTERN PetscErrorCode EasVecDuplicate(EasVec, EasVec *);
+PETSC_EXTERN PetscErrorCode EasVecDestroy(EasVec *);
+PETSC_EXTERN PetscErrorCode EasVecGetSize(EasVec, PetscInt *);
+/* Host access: Read leaves the device copy valid, Write marks it invalid
+   without copying, plain Get does both. */
+PETSC_EXTERN PetscErrorCode EasVecGetArray(EasVec, PetscScalar **);
+PETSC_EXTERN PetscErrorCode EasVecRestoreArray(EasVec, PetscScalar **);
+PETSC_EXTERN PetscErrorCode EasVecGetArrayRead(EasVec, const PetscScalar **);
+PETSC_EXTERN PetscErrorCode EasVecRestoreArrayRead(EasVec, const PetscScalar **);
+PETSC_EXTERN PetscErrorCode EasVecGetArrayWrite(EasVec, PetscScalar **);
+PETSC_EXTERN PetscErrorCode EasVecRestoreArrayWrite(EasVec, PetscScalar **);
+PETSC_EXTERN PetscErrorCode EasVecSet(EasVec, PetscScalar);
+PETSC_EXTERN PetscErrorCode EasVecCopy(EasVec x, EasVec y);                                    /* y <- x */
+PETSC_EXTERN PetscErrorCode EasVecAXPBY(EasVec y, PetscScalar a, PetscScalar b, EasVec x);     /* y <- a x + b y */
+PETSC_EXTERN PetscErrorCode EasVecPointwiseMult(EasVec w, EasVec x, EasVec y);                 /* w <- x .* y */
+PETSC_EXTERN PetscErrorCode EasVecDot(EasVec x, EasVec y, PetscScalar *);                      /* local (sequential) */
+PETSC_EXTERN PetscErrorCode EasVecNorm(EasVec x, PetscReal *);                                 /* 2-norm, local */
+/* Copy to/from a PETSc Vec of the same local size. */
+PETSC_EXTERN PetscErrorCode EasVecCopyFromVec(EasVec, Vec);
+PETSC_EXTERN PetscErrorCode EasVecCopyToVec(EasVec, Vec);
+
+/* ------------------------------------------------------------------ DIA */
+
+/* Square sparse matrix in DIA storage: val[d*ld + i] = A[i][i+off[d]], with a
+   padded leading dimension ld >= n.  An EasDia lives on one process
+   (PETSC_COMM_SELF): the distributed solvers hold one block per rank. */
+typedef struct _p_EasDia *EasDia;
+
+PETSC_EXTERN PetscErrorCode EasDiaCreate(MPI_Comm, EasDia *);
+/* EasDiaSetBackend - the backend that stores and multiplies (default: the
+   one named by -eas_backend at SetUp). */
+PETSC_EXTERN PetscErrorCode EasDiaSetBackend(EasDia, EasBackend);
+PETSC_EXTERN PetscErrorCode EasDiaGetBackend(EasDia, EasBackend *);
+/* EasDiaSetMaxFill - conversions refuse a matrix whose DIA storage
+   ndiag*n exceeds fill*nnz (default 3, must be >= 1). */
+PETSC_EXTERN PetscErrorCode EasDiaSetMaxFill(EasDia, PetscReal);
+PETSC_EXTERN PetscErrorCode EasDiaSetOptionsPrefix(EasDia, const char[]);
+/* EasDiaSetFromOptions - -dia_max_fill <fill>, -dia_view. */
+PETSC_EXTERN PetscErrorCode EasDiaSetFromOptions(EasDia);
+/* EasDiaSetDiagonals - sets n, the ndiag distinct offsets (|off| < n) and
+   values val[d*n + i] = A[i][i+off[d]] (entries outside the matrix ignored).
+   Copies the data. */
+PETSC_EXTERN PetscErrorCode EasDiaSetDiagonals(EasDia, PetscInt n, PetscInt ndiag, const PetscInt off[], const PetscScalar val[]);
+/* EasDiaSetFromMat - converts a square sequential AIJ (or any MatGetRow) Mat. */
+PETSC_EXTERN PetscErrorCode EasDiaSetFromMat(EasDia, Mat);
+/* EasDiaLoadMatrixMarket - reads a real coordinate Matrix Market file
+   (general or symmetric).  Errors name the file, the line and what was
+   expected. */
+PETSC_EXTERN PetscErrorCode EasDiaLoadMatrixMarket(EasDia, const char path[]);
+/* EasDiaSetFromGallery - built-in test matrices:
+   "adr": implicit Euler Jacobian of the 3D two-species diurnal ADR problem
+   (DESIGN.md sec. 4) on an n^3 grid, 2n^3 rows, 9 offsets, at t=43200+... */
+PETSC_EXTERN PetscErrorCode EasDiaSetFromGallery(EasDia, const char name[], PetscInt n);
+PETSC_EXTERN PetscErrorCode EasDiaSetUp(EasDia);
+PETSC_EXTERN PetscErrorCode EasDiaGetSize(EasDia, PetscInt *n, PetscInt *ndiag);
+PETSC_EXTERN PetscErrorCode EasDiaGetOffsets(EasDia, const PetscInt *off[]);
+PETSC_EXTERN PetscErrorCode EasDiaGetNonzeros(EasDia, PetscInt *nnz);
+PETSC_EXTERN PetscErrorCode EasDiaCreateVecs(EasDia, EasVec *x, EasVec *y);
+PETSC_EXTERN PetscErrorCode EasDiaMult(EasDia, EasVec x, EasVec y);          /* y <- A x */
+PETSC_EXTERN PetscErrorCode EasDiaMultTranspose(EasDia, EasVec x, EasVec y); /* y <- A^T x */
+PETSC_EXTERN PetscErrorCode EasDiaGetDiagonal(EasDia, EasVec d);
+/* EasDiaConvertToMat - a new SEQAIJ Mat with the same entries (explicit
+   zeros inside the band are dropped). */
+PETSC_EXTERN PetscErrorCode EasDiaConvertToMat(EasDia, Mat *);
+PETSC_EXTERN PetscErrorCode EasDiaView(EasDia, PetscViewer);
+PETSC_EXTERN PetscErrorCode EasDiaDestroy(EasDia *);
+
+/* ---------------------------------------------------------------- Krylov */
+
+typedef struct _p_EasKsp *EasKsp;
+typedef const char       *EasKspType;
+#define EAS_BICGSTAB "bicgstab"
+
+typedef const char *EasPCType;
+#define EAS_PCNONE   "none"
+#define EAS_PCJACOBI "jacobi"
+
+PETSC_EXTERN PetscErrorCode EasKspCreate(MPI_Comm, EasKsp *);
+PETSC_EXTERN PetscErrorCode EasKspSetType(EasKsp, EasKspType);
+PETSC_EXTERN PetscErrorCode EasKspGetType(EasKsp, EasKspType *);
+/* EasKspSetOperator - the matrix (its backend is the solver's backend). */
+PETSC_EXTERN PetscErrorCode EasKspSetOperator(EasKsp, EasDia);
+PETSC_EXTERN PetscErrorCode EasKspSetPCType(EasKsp, EasPCType);
+/* EasKspSetTolerances - rtol, atol >= 0, dtol > 1 (or PETSC_DEFAULT), max_it >= 0.
+   Converged when ||r|| <= max(rtol ||b||, atol); diverged when
+   ||r|| > dtol ||b||.  PETSC_DEFAULT keeps a value. */
+PETSC_EXTERN PetscErrorCode EasKspSetTolerances(EasKsp, PetscReal rtol, PetscReal atol, PetscReal dtol, PetscInt max_it);
+PETSC_EXTERN PetscErrorCode EasKspGetTolerances(EasKsp, PetscReal *, PetscReal *, PetscReal *, PetscInt *);
+PETSC_EXTERN PetscErrorCode EasKspSetOptionsPrefix(EasKsp, const char[]);
+PETSC_EXTERN PetscErrorCode EasKspAppendOptionsPrefix(EasKsp, const char[]);
+/* EasKspSetFromOptions - -ksp_type, -ksp_rtol, -ksp_atol, -ksp_dtol,
+   -ksp_max_it, -ksp_monitor, -ksp_converged_reason, -ksp_view, -pc_type,
+   all under the solver's prefix. */
+PETSC_EXTERN PetscErrorCode EasKspSetFromOptions(EasKsp);
+/* EasKspMonitorSet - a residual monitor called at every iteration. */
+PETSC_EXTERN PetscErrorCode EasKspMonitorSet(EasKsp, PetscErrorCode (*)(EasKsp, PetscInt, PetscReal, void *), void *, PetscErrorCode (*)(void **));
+/* EasKspMonitorDefault - prints "  it KSP Residual norm r" like PETSc. */
+PETSC_EXTERN PetscErrorCode EasKspMonitorDefault(EasKsp, PetscInt, PetscReal, void *);
+PETSC_EXTERN PetscErrorCode EasKspSetUp(EasKsp);
+/* EasKspSolve - solves A x = b from a zero initial guess (x is
+   overwritten).  Failure to converge is a reason, not an error. */
+PETSC_EXTERN PetscErrorCode EasKspSolve(EasKsp, EasVec b, EasVec x);
+PETSC_EXTERN PetscErrorCode EasKspGetConvergedReason(EasKsp, KSPConvergedReason *);
+PETSC_EXTERN PetscErrorCode EasKspGetIterationNumber(EasKsp, PetscInt *);
+PETSC_EXTERN PetscErrorCode EasKspGetResidualNorm(EasKsp, PetscReal *);
+PETSC_EXTERN PetscErrorCode EasKspView(EasKsp, PetscViewer);
+PETSC_EXTERN PetscErrorCode EasKspDestroy(EasKsp *);

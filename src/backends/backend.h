@@ -1,0 +1,103 @@
+/*
+  The backend interface: one ops table per backend (DESIGN.md sec. 3).
+
+  Solvers and the generic layer (EasVec, EasDia, EasKsp) call only these ops;
+  they never include a backend's own header.  Every pointer passed to an op is
+  in the backend's memory space (device memory for CUDA, host memory for the
+  CPU backend).  Reductions return local partial results; the generic layer
+  does the MPI_Allreduce, so compute and communication are charged apart.
+*/
+#pragma once
+
+#include <eas.h>
+#include <petsc/private/petscimpl.h>
+#include "kernels.h"
+
+#if defined(PETSC_USE_64BIT_INDICES)
+  #error "eas kernels use 32-bit indices (EasKInt); build with a 32-bit-index PETSc"
+#endif
+
+/* Device-resident view of a DIA matrix, as the kernels need it. */
+typedef struct {
+  PetscInt           n, ndiag, ld;
+  PetscInt           lo, hi; /* rows [lo,hi) are interior: i+off[d] in [0,n) for all d */
+  const PetscInt    *off;    /* ndiag offsets, backend memory */
+  const PetscScalar *val;    /* ndiag*ld values, backend memory */
+  const PetscInt    *off_host;
+  const PetscScalar *val_host;
+  void              *ctx;    /* backend-owned data (e.g. cuSPARSE CSR copy), from dia_setup */
+} EasDiaKernel;
+
+typedef struct _EasBackendOps *EasBackendOps;
+struct _EasBackendOps {
+  /* memory; required */
+  PetscErrorCode (*malloc)(EasBackend, size_t bytes, void **);
+  PetscErrorCode (*free)(EasBackend, void *);
+  PetscErrorCode (*copy_htod)(EasBackend, void *dst, const void *src, size_t bytes);
+  PetscErrorCode (*copy_dtoh)(EasBackend, void *dst, const void *src, size_t bytes);
+  /* vectors; required */
+  PetscErrorCode (*set)(EasBackend, PetscInt n, PetscScalar alpha, PetscScalar *y);
+  PetscErrorCode (*copy)(EasBackend, PetscInt n, const PetscScalar *x, PetscScalar *y);
+  PetscErrorCode (*axpby)(EasBackend, PetscInt n, PetscScalar a, const PetscScalar *x, PetscScalar b, PetscScalar *y); /* y <- a x + b y */
+  PetscErrorCode (*pointwise_mult)(EasBackend, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *w); /* w <- x .* y */
+  PetscErrorCode (*dot_local)(EasBackend, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *dot);
+  /* DIA; setup/destroy optional (build backend-private data in A->ctx) */
+  PetscErrorCode (*dia_setup)(EasBackend, EasDiaKernel *);
+  PetscErrorCode (*dia_destroy)(EasBackend, EasDiaKernel *);
+  PetscErrorCode (*dia_mult)(EasBackend, const EasDiaKernel *, const PetscScalar *x, PetscScalar *y);
+  PetscErrorCode (*dia_mult_transpose)(EasBackend, const EasDiaKernel *, const PetscScalar *x, PetscScalar *y);
+  /* Fused BiCGStab sweeps (three per iteration, 280 B/row with a 9-offset DIA):
+     sweep1: p_new = r + beta (p_old - omega v_old); v_new = A p_new;  dot = (rhat, v_new)
+     sweep2: s = r - alpha v;  t = A s;  dots[0] = (t, s), dots[1] = (t, t)
+     sweep3: x += alpha p + omega s;  r = s - omega t;  dots[0] = (rhat, r), dots[1] = (r, r) */
+  PetscErrorCode (*bcgs_sweep1)(EasBackend, const EasDiaKernel *, PetscScalar beta, PetscScalar omega, const PetscScalar *r, const PetscScalar *p_old, const PetscScalar *v_old, const PetscScalar *rhat, PetscScalar *p_new, PetscScalar *v_new, PetscScalar *dot);
+  PetscErrorCode (*bcgs_sweep2)(EasBackend, const EasDiaKernel *, PetscScalar alpha, const PetscScalar *r, const PetscScalar *v, PetscScalar *s, PetscScalar *t, PetscScalar dots[2]);
+  PetscErrorCode (*bcgs_sweep3)(EasBackend, PetscInt n, PetscScalar alpha, PetscScalar omega, PetscScalar *x, const PetscScalar *p, const PetscScalar *s, const PetscScalar *t, const PetscScalar *rhat, PetscScalar *r, PetscScalar dots[2]);
+  /* options and lifecycle; optional */
+  PetscErrorCode (*set_from_options)(EasBackend, PetscOptionItems *);
+  PetscErrorCode (*view)(EasBackend, PetscViewer);
+  PetscErrorCode (*synchronize)(EasBackend);
+  PetscErrorCode (*destroy)(EasBackend);
+};
+
+struct _p_EasBackend {
+  PETSCHEADER(struct _EasBackendOps);
+  char           resource[64];
+  PetscBool      host_is_device; /* CPU: backend memory is host memory, no copies */
+  PetscInt       threads;        /* CPU backends */
+  PetscLogDouble bytes_htod, bytes_dtoh;
+  PetscInt       n_htod, n_dtoh;
+  void          *data; /* backend-private */
+};
+
+/* Registry entry; the registry lists every backend, compiled in or not. */
+typedef struct {
+  const char *resource;    /* canonical name */
+  const char *aliases[3];  /* other accepted names */
+  const char *description;
+  PetscErrorCode (*init)(EasBackend); /* NULL when not compiled in */
+  PetscErrorCode (*available)(PetscBool *, const char **why);
+} EasBackendEntry;
+
+PETSC_INTERN PetscErrorCode EasBackendInit_CPU(EasBackend);
+PETSC_INTERN PetscErrorCode EasBackendInit_CPUSerial(EasBackend);
+#if defined(EAS_HAVE_CUDA)
+PETSC_INTERN PetscErrorCode EasBackendInit_CUDA(EasBackend);
+PETSC_INTERN PetscErrorCode EasBackendAvailable_CUDA(PetscBool *, const char **);
+#endif
+
+/* Log events of the kernels, registered by EasInitializePackage(). */
+PETSC_EXTERN PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;
+PETSC_EXTERN PetscLogEvent EAS_VecOps, EAS_VecDot, EAS_HtoD, EAS_DtoH, EAS_Allreduce;
+PETSC_EXTERN PetscLogEvent EAS_KspSetUp, EAS_KspSolve, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3;
+
+/* Byte counts of the fused sweeps, per row, for ndiag offsets (used by the
+   benchmark and the energy model): values 8*ndiag plus the vector passes. */
+#define EAS_BCGS_BYTES_PER_ROW(ndiag) (2.0 * 8.0 * (ndiag) + 17.0 * 8.0)
+
+/* Internal vector access in the backend's memory space (device for CUDA).
+   Read: data made valid there; Write: the other copy marked stale. */
+PETSC_INTERN PetscErrorCode EasVecGetBackendArrayRead(EasVec, const PetscScalar **);
+PETSC_INTERN PetscErrorCode EasVecGetBackendArrayWrite(EasVec, PetscScalar **);
+PETSC_INTERN PetscErrorCode EasVecGetBackendArray(EasVec, PetscScalar **);
+PETSC_INTERN PetscErrorCode EasVecGetBackend(EasVec, EasBackend *);

@@ -1,0 +1,840 @@
+/*
+  CUDA backend: kernels around the shared row bodies (kernels.h), the same
+  semantics op for op as the CPU backend (cpu.c).
+
+  - All work goes to one stream; ops that return host values (reductions,
+    device-to-host copies) synchronize it, the others are asynchronous.
+  - Reductions are two-stage and deterministic: a fixed number of blocks
+    (depending on n only) each write one partial per value, then one block
+    sums the partials in a fixed order; the result goes to pinned memory.
+  - DIA SpMV: "native" (one thread per row, row-aligned coalesced layout,
+    guarded rows outside [lo,hi)) or "cusparse" (a CSR copy and the generic
+    cusparseSpMV), chosen by -eas_cuda_spmv.
+  - Kernel times per kind are measured with events recorded around every op
+    and collected lazily (at synchronizing calls or when the ring is full).
+*/
+#include "cudaimpl.h"
+#include <stdio.h>
+
+static const char *const EasCudaSpMVModes[] = {"native", "cusparse"};
+static const char *const EasCudaKindNames[] = {"SpMV", "BiCGStab sweeps", "vector ops", "reductions"};
+
+/* ------------------------------------------------------------------ helpers */
+
+static inline unsigned EasCudaBlocks(PetscInt n, unsigned cap)
+{
+  const size_t b = ((size_t)n + EAS_CUDA_BLOCK - 1) / EAS_CUDA_BLOCK;
+  return (unsigned)(b < (size_t)cap ? b : (size_t)cap);
+}
+
+/* Dynamic shared memory for the DIA offsets (0: the kernel reads them from global memory). */
+static inline size_t EasCudaOffsetSmem(PetscInt ndiag)
+{
+  return (ndiag > 0 && ndiag <= EAS_CUDA_MAX_SMEM_OFF) ? (size_t)ndiag * sizeof(EasKInt) : 0;
+}
+
+static PetscErrorCode EasCudaTimerFlush(EasBackend_CUDA *cu)
+{
+  PetscFunctionBegin;
+  if (cu->npending) {
+    EasCallCUDA(cudaEventSynchronize(cu->ev_stop[cu->npending - 1]));
+    for (int k = 0; k < cu->npending; k++) {
+      float ms;
+      EasCallCUDA(cudaEventElapsedTime(&ms, cu->ev_start[k], cu->ev_stop[k]));
+      cu->ms[cu->ev_kind[k]] += (PetscLogDouble)ms;
+    }
+    cu->npending = 0;
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasCudaTimerBegin(EasBackend_CUDA *cu)
+{
+  PetscFunctionBegin;
+  if (cu->npending == EAS_CUDA_NTIMERS) PetscCall(EasCudaTimerFlush(cu));
+  EasCallCUDA(cudaEventRecord(cu->ev_start[cu->npending], cu->stream));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasCudaTimerEnd(EasBackend_CUDA *cu, EasCudaKind kind)
+{
+  PetscFunctionBegin;
+  EasCallCUDA(cudaEventRecord(cu->ev_stop[cu->npending], cu->stream));
+  cu->ev_kind[cu->npending++] = (int)kind;
+  cu->count[kind]++;
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ device code */
+
+/* Stages the ndiag offsets in shared memory when staged (block-uniform), and
+   returns the pointer the row bodies read. */
+__device__ __forceinline__ const EasKInt *EasLoadOffsets(EasKInt nd, const EasKInt *off, bool staged)
+{
+  extern __shared__ EasKInt eas_soff[];
+  if (!staged) return off;
+  for (EasKInt d = (EasKInt)threadIdx.x; d < nd; d += (EasKInt)blockDim.x) eas_soff[d] = off[d];
+  __syncthreads();
+  return eas_soff;
+}
+
+/* Shared-memory tree reduction of NV values over the block (blockDim.x ==
+   EAS_CUDA_BLOCK, a power of two); thread 0 stores out[k*gridDim.x + blockIdx.x]. */
+template <int NV>
+__device__ __forceinline__ void EasBlockReduce(const EasKScalar (&acc)[NV], EasKScalar *out)
+{
+  __shared__ EasKScalar sh[NV][EAS_CUDA_BLOCK];
+  const unsigned        t = threadIdx.x;
+
+  for (int k = 0; k < NV; k++) sh[k][t] = acc[k];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s)
+      for (int k = 0; k < NV; k++) sh[k][t] += sh[k][t + s];
+    __syncthreads();
+  }
+  if (t == 0)
+    for (int k = 0; k < NV; k++) out[k * gridDim.x + blockIdx.x] = sh[k][0];
+}
+
+#define EAS_GRID_STRIDE(k, n) for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < (unsigned)(n); k += blockDim.x * gridDim.x)
+
+/* Second stage: one block sums nb partials per value, in a fixed order. */
+template <int NV>
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasReduceFinalKernel(int nb, const EasKScalar *partials, EasKScalar *result)
+{
+  EasKScalar acc[NV];
+  for (int k = 0; k < NV; k++) {
+    acc[k] = 0.0;
+    for (int j = (int)threadIdx.x; j < nb; j += (int)blockDim.x) acc[k] += partials[k * nb + j];
+  }
+  EasBlockReduce<NV>(acc, result);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasSetKernel(EasKInt n, EasKScalar alpha, EasKScalar *y)
+{
+  EAS_GRID_STRIDE(i, n) y[i] = alpha;
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAxpbyKernel(EasKInt n, EasKScalar a, const EasKScalar *x, EasKScalar b, EasKScalar *y)
+{
+  EAS_GRID_STRIDE(i, n) y[i] = EasAxpbyEntry(a, x[i], b, y[i]);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasPointwiseMultKernel(EasKInt n, const EasKScalar *x, const EasKScalar *y, EasKScalar *w)
+{
+  EAS_GRID_STRIDE(i, n) w[i] = x[i] * y[i];
+}
+
+/* Partial sums of (a0, b0) and, for NV == 2, (a1, b1). */
+template <int NV>
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDotKernel(EasKInt n, const EasKScalar *a0, const EasKScalar *b0, const EasKScalar *a1, const EasKScalar *b1, EasKScalar *partials)
+{
+  EasKScalar acc[NV];
+  for (int k = 0; k < NV; k++) acc[k] = 0.0;
+  EAS_GRID_STRIDE(i, n)
+  {
+    acc[0] += a0[i] * b0[i];
+    if (NV > 1) acc[NV - 1] += a1[i] * b1[i];
+  }
+  EasBlockReduce<NV>(acc, partials);
+}
+
+/* y = A x, one thread per row: thread i reads val[d*ld+i] and x[i+off[d]]. */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDiaMultKernel(EasKInt n, EasKInt nd, EasKInt ld, EasKInt lo, EasKInt hi, const EasKInt *__restrict__ off_g, bool staged, const EasKScalar *__restrict__ val, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
+{
+  const EasKInt *off = EasLoadOffsets(nd, off_g, staged);
+  EAS_GRID_STRIDE(k, n)
+  {
+    const EasKInt i = (EasKInt)k;
+    y[i]            = (i >= lo && i < hi) ? EasDiaRowInterior(i, nd, off, val, ld, x) : EasDiaRowGuarded(i, n, nd, off, val, ld, x);
+  }
+}
+
+/* y = A^T x by index arithmetic. */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDiaMultTransposeKernel(EasKInt n, EasKInt nd, EasKInt ld, const EasKInt *__restrict__ off_g, bool staged, const EasKScalar *__restrict__ val, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
+{
+  const EasKInt *off = EasLoadOffsets(nd, off_g, staged);
+  EAS_GRID_STRIDE(k, n)
+  {
+    const EasKInt i = (EasKInt)k;
+    y[i]            = EasDiaRowTranspose(i, n, nd, off, val, ld, x);
+  }
+}
+
+/* Sweep 1: p_new = r + beta (p_old - omega v_old); v_new = A p_new; partial (rhat, v_new). */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep1Kernel(EasKInt n, EasKInt nd, EasKInt ld, const EasKInt *__restrict__ off_g, bool staged, const EasKScalar *__restrict__ val, EasKScalar beta, EasKScalar omega, const EasKScalar *r, const EasKScalar *p_old, const EasKScalar *v_old, const EasKScalar *rhat, EasKScalar *p_new, EasKScalar *v_new, EasKScalar *partials)
+{
+  const EasKInt *off    = EasLoadOffsets(nd, off_g, staged);
+  EasKScalar     acc[1] = {0.0};
+  EAS_GRID_STRIDE(k, n)
+  {
+    const EasKInt    i = (EasKInt)k;
+    EasKScalar       pi;
+    const EasKScalar vi = EasBcgsSweep1Row(i, n, nd, off, val, ld, beta, omega, r, p_old, v_old, &pi);
+    p_new[i]            = pi;
+    v_new[i]            = vi;
+    acc[0] += rhat[i] * vi;
+  }
+  EasBlockReduce<1>(acc, partials);
+}
+
+/* Sweep 2: s = r - alpha v; t = A s; partials (t, s), (t, t). */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep2Kernel(EasKInt n, EasKInt nd, EasKInt ld, const EasKInt *__restrict__ off_g, bool staged, const EasKScalar *__restrict__ val, EasKScalar alpha, const EasKScalar *r, const EasKScalar *v, EasKScalar *s, EasKScalar *t, EasKScalar *partials)
+{
+  const EasKInt *off    = EasLoadOffsets(nd, off_g, staged);
+  EasKScalar     acc[2] = {0.0, 0.0};
+  EAS_GRID_STRIDE(k, n)
+  {
+    const EasKInt    i = (EasKInt)k;
+    EasKScalar       si;
+    const EasKScalar ti = EasBcgsSweep2Row(i, n, nd, off, val, ld, alpha, r, v, &si);
+    s[i]                = si;
+    t[i]                = ti;
+    acc[0] += ti * si;
+    acc[1] += ti * ti;
+  }
+  EasBlockReduce<2>(acc, partials);
+}
+
+/* Sweep 3: x += alpha p + omega s; r = s - omega t; partials (rhat, r), (r, r). */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep3Kernel(EasKInt n, EasKScalar alpha, EasKScalar omega, EasKScalar *x, const EasKScalar *p, const EasKScalar *s, const EasKScalar *t, const EasKScalar *rhat, EasKScalar *r, EasKScalar *partials)
+{
+  EasKScalar acc[2] = {0.0, 0.0};
+  EAS_GRID_STRIDE(k, n)
+  {
+    const EasKInt    i  = (EasKInt)k;
+    const EasKScalar ri = EasBcgsSweep3Entry(i, alpha, omega, x, p, s, t);
+    r[i]                = ri;
+    acc[0] += rhat[i] * ri;
+    acc[1] += ri * ri;
+  }
+  EasBlockReduce<2>(acc, partials);
+}
+
+/* cusparse mode, sweep 1 update: p_new = r + beta (p_old - omega v_old). */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsDirectionKernel(EasKInt n, EasKScalar beta, EasKScalar omega, const EasKScalar *r, const EasKScalar *p_old, const EasKScalar *v_old, EasKScalar *p_new)
+{
+  EAS_GRID_STRIDE(i, n) p_new[i] = EasBcgsDirection(r[i], p_old[i], v_old[i], beta, omega);
+}
+
+/* cusparse mode, sweep 2 update: s = r - alpha v, by the sweep-2 row body
+   with no diagonals (so exactly the arithmetic of the native sweep). */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSUpdateKernel(EasKInt n, EasKScalar alpha, const EasKScalar *r, const EasKScalar *v, EasKScalar *s)
+{
+  EAS_GRID_STRIDE(k, n)
+  {
+    const EasKInt i = (EasKInt)k;
+    EasKScalar    si;
+    (void)EasBcgsSweep2Row(i, n, 0, NULL, NULL, 0, alpha, r, v, &si);
+    s[i] = si;
+  }
+}
+
+/* ------------------------------------------------------------------ reductions (host side) */
+
+/* Second stage and read-back of nv sums from nb partials (the caller has
+   launched the first stage and started the timer). */
+static PetscErrorCode EasCudaReduceFinish(EasBackend_CUDA *cu, unsigned nb, int nv, EasCudaKind kind, PetscScalar *res)
+{
+  PetscFunctionBegin;
+  if (nv == 1) EasReduceFinalKernel<1><<<1, EAS_CUDA_BLOCK, 0, cu->stream>>>((int)nb, cu->d_partials, cu->d_result);
+  else EasReduceFinalKernel<2><<<1, EAS_CUDA_BLOCK, 0, cu->stream>>>((int)nb, cu->d_partials, cu->d_result);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaTimerEnd(cu, kind));
+  EasCallCUDA(cudaMemcpyAsync(cu->h_result, cu->d_result, (size_t)nv * sizeof(EasKScalar), cudaMemcpyDeviceToHost, cu->stream));
+  EasCallCUDA(cudaStreamSynchronize(cu->stream));
+  for (int k = 0; k < nv; k++) res[k] = cu->h_result[k];
+  PetscCall(EasCudaTimerFlush(cu)); /* the stream is idle: collecting is free */
+  PetscFunctionReturn(0);
+}
+
+/* Dots (a0,b0) [and (a1,b1)] in nv sums, as one timed op of the given kind. */
+static PetscErrorCode EasCudaDots(EasBackend_CUDA *cu, PetscInt n, int nv, const PetscScalar *a0, const PetscScalar *b0, const PetscScalar *a1, const PetscScalar *b1, EasCudaKind kind, PetscBool start_timer, PetscScalar *res)
+{
+  const unsigned nb = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
+
+  PetscFunctionBegin;
+  if (start_timer) PetscCall(EasCudaTimerBegin(cu));
+  if (nv == 1) EasDotKernel<1><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, a0, b0, NULL, NULL, cu->d_partials);
+  else EasDotKernel<2><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, a0, b0, a1, b1, cu->d_partials);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaReduceFinish(cu, nb, nv, kind, res));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ memory */
+
+static PetscErrorCode EasMalloc_CUDA(EasBackend be, size_t bytes, void **p)
+{
+  PetscFunctionBegin;
+  (void)be;
+  *p = NULL;
+  if (bytes) EasCallCUDA(cudaMalloc(p, bytes));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasFree_CUDA(EasBackend be, void *p)
+{
+  PetscFunctionBegin;
+  (void)be;
+  if (p) EasCallCUDA(cudaFree(p));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasCopyHtoD_CUDA(EasBackend be, void *dst, const void *src, size_t bytes)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (bytes) {
+    EasCallCUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, cu->stream));
+    EasCallCUDA(cudaStreamSynchronize(cu->stream));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasCopyDtoH_CUDA(EasBackend be, void *dst, const void *src, size_t bytes)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (bytes) {
+    EasCallCUDA(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, cu->stream));
+    EasCallCUDA(cudaStreamSynchronize(cu->stream));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ vectors */
+
+static PetscErrorCode EasVecSet_CUDA(EasBackend be, PetscInt n, PetscScalar alpha, PetscScalar *y)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasSetKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, alpha, y);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasVecCopy_CUDA(EasBackend be, PetscInt n, const PetscScalar *x, PetscScalar *y)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (n <= 0 || x == y) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasCallCUDA(cudaMemcpyAsync(y, x, (size_t)n * sizeof(PetscScalar), cudaMemcpyDeviceToDevice, cu->stream));
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasVecAXPBY_CUDA(EasBackend be, PetscInt n, PetscScalar a, const PetscScalar *x, PetscScalar b, PetscScalar *y)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasAxpbyKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, a, x, b, y);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  PetscCall(EasLogGpuFlops(3.0 * n));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasVecPointwiseMult_CUDA(EasBackend be, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *w)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasPointwiseMultKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, x, y, w);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  PetscCall(EasLogGpuFlops(1.0 * n));
+  PetscFunctionReturn(0);
+}
+
+/* Local dot product; *dot is a host pointer. */
+static PetscErrorCode EasVecDot_CUDA(EasBackend be, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *dot)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (n <= 0) {
+    *dot = 0.0;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(EasCudaDots(cu, n, 1, x, y, NULL, NULL, EAS_CUDA_KIND_RED, PETSC_TRUE, dot));
+  PetscCall(EasLogGpuFlops(2.0 * n));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ DIA: cuSPARSE CSR copy */
+
+static PetscErrorCode EasDiaCtxFree_CUDA(EasDiaCtx_CUDA *ctx)
+{
+  PetscFunctionBegin;
+  if (ctx->vx) EasCallCUSPARSE(cusparseDestroyDnVec(ctx->vx));
+  if (ctx->vy) EasCallCUSPARSE(cusparseDestroyDnVec(ctx->vy));
+  if (ctx->mat) EasCallCUSPARSE(cusparseDestroySpMat(ctx->mat));
+  if (ctx->buf) EasCallCUDA(cudaFree(ctx->buf));
+  if (ctx->buf_t) EasCallCUDA(cudaFree(ctx->buf_t));
+  if (ctx->rowptr) EasCallCUDA(cudaFree(ctx->rowptr));
+  if (ctx->colind) EasCallCUDA(cudaFree(ctx->colind));
+  if (ctx->vals) EasCallCUDA(cudaFree(ctx->vals));
+  PetscCall(PetscMemzero(ctx, sizeof(*ctx)));
+  PetscFunctionReturn(0);
+}
+
+/* Builds the CSR copy of A on the host from the DIA data (columns outside
+   [0,n) skipped, exact zeros dropped, columns ascending), uploads it and
+   prepares cusparseSpMV for A x and A^T x. */
+static PetscErrorCode EasDiaBuildCSR_CUDA(EasBackend be, const EasDiaKernel *A, EasDiaCtx_CUDA *ctx)
+{
+  EasBackend_CUDA   *cu = (EasBackend_CUDA *)be->data;
+  const PetscInt     n = A->n, nd = A->ndiag, ld = A->ld;
+  const PetscInt    *off = A->off_host;
+  const PetscScalar *val = A->val_host;
+  PetscInt          *off_copy = NULL, *perm, *rowptr, *colind;
+  PetscScalar       *val_copy = NULL, *vals, *scratch = NULL;
+  PetscInt64         nnz = 0;
+  const double       one = 1.0, zero = 0.0;
+
+  PetscFunctionBegin;
+  PetscCall(EasDiaCtxFree_CUDA(ctx));
+  /* host copies of the DIA data, downloaded if the generic layer kept none */
+  if (!off && nd) {
+    PetscCall(PetscMalloc1(nd, &off_copy));
+    PetscCall(EasCopyDtoH_CUDA(be, off_copy, A->off, (size_t)nd * sizeof(PetscInt)));
+    off = off_copy;
+  }
+  if (!val && nd) {
+    PetscCall(PetscMalloc1((size_t)nd * ld, &val_copy));
+    PetscCall(EasCopyDtoH_CUDA(be, val_copy, A->val, (size_t)nd * ld * sizeof(PetscScalar)));
+    val = val_copy;
+  }
+  /* diagonals in ascending offset order, so that each row's columns ascend */
+  PetscCall(PetscMalloc1(nd > 0 ? nd : 1, &perm));
+  for (PetscInt d = 0; d < nd; d++) perm[d] = d;
+  if (nd) PetscCall(PetscSortIntWithPermutation(nd, off, perm));
+  PetscCall(PetscMalloc1(n + 1, &rowptr));
+  rowptr[0] = 0;
+  for (PetscInt i = 0; i < n; i++) {
+    for (PetscInt k = 0; k < nd; k++) {
+      const PetscInt d = perm[k], j = i + off[d];
+      if (j >= 0 && j < n && val[(size_t)d * ld + i] != 0.0) nnz++;
+    }
+    PetscCheck(nnz <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "CSR copy of the DIA matrix has more than %d nonzeros (32-bit cuSPARSE indices)", PETSC_MAX_INT);
+    rowptr[i + 1] = (PetscInt)nnz;
+  }
+  PetscCall(PetscMalloc2(nnz > 0 ? nnz : 1, &colind, nnz > 0 ? nnz : 1, &vals));
+  for (PetscInt i = 0, p = 0; i < n; i++) {
+    for (PetscInt k = 0; k < nd; k++) {
+      const PetscInt    d = perm[k], j = i + off[d];
+      const PetscScalar a = (j >= 0 && j < n) ? val[(size_t)d * ld + i] : 0.0;
+      if (a != 0.0) {
+        colind[p] = j;
+        vals[p++] = a;
+      }
+    }
+  }
+  /* upload */
+  ctx->nnz = (PetscInt)nnz;
+  EasCallCUDA(cudaMalloc((void **)&ctx->rowptr, (size_t)(n + 1) * sizeof(int)));
+  EasCallCUDA(cudaMalloc((void **)&ctx->colind, (size_t)(nnz > 0 ? nnz : 1) * sizeof(int)));
+  EasCallCUDA(cudaMalloc((void **)&ctx->vals, (size_t)(nnz > 0 ? nnz : 1) * sizeof(EasKScalar)));
+  PetscCall(EasCopyHtoD_CUDA(be, ctx->rowptr, rowptr, (size_t)(n + 1) * sizeof(int)));
+  PetscCall(EasCopyHtoD_CUDA(be, ctx->colind, colind, (size_t)nnz * sizeof(int)));
+  PetscCall(EasCopyHtoD_CUDA(be, ctx->vals, vals, (size_t)nnz * sizeof(EasKScalar)));
+  PetscCall(PetscFree2(colind, vals));
+  PetscCall(PetscFree(rowptr));
+  PetscCall(PetscFree(perm));
+  PetscCall(PetscFree(off_copy));
+  PetscCall(PetscFree(val_copy));
+  /* descriptors and work buffers (the vectors' values are set at each product;
+     a scratch vector stands in for them while sizing the buffers) */
+  EasCallCUSPARSE(cusparseCreateCsr(&ctx->mat, n, n, nnz, ctx->rowptr, ctx->colind, ctx->vals, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  EasCallCUDA(cudaMalloc((void **)&scratch, (size_t)(n > 0 ? n : 1) * sizeof(EasKScalar)));
+  EasCallCUSPARSE(cusparseCreateDnVec(&ctx->vx, n, scratch, CUDA_R_64F));
+  EasCallCUSPARSE(cusparseCreateDnVec(&ctx->vy, n, scratch, CUDA_R_64F));
+  EasCallCUSPARSE(cusparseSpMV_bufferSize(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ctx->mat, ctx->vx, &zero, ctx->vy, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &ctx->bufsize));
+  EasCallCUSPARSE(cusparseSpMV_bufferSize(cu->sparse, CUSPARSE_OPERATION_TRANSPOSE, &one, ctx->mat, ctx->vx, &zero, ctx->vy, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &ctx->bufsize_t));
+  if (ctx->bufsize) EasCallCUDA(cudaMalloc(&ctx->buf, ctx->bufsize));
+  if (ctx->bufsize_t) EasCallCUDA(cudaMalloc(&ctx->buf_t, ctx->bufsize_t));
+  EasCallCUDA(cudaStreamSynchronize(cu->stream));
+  EasCallCUDA(cudaFree(scratch));
+  ctx->built = PETSC_TRUE;
+  PetscCall(PetscInfo(be, "CSR copy for cuSPARSE: n %" PetscInt_FMT ", %" PetscInt_FMT " offsets, nnz %" PetscInt_FMT ", buffers %zu + %zu bytes\n", n, nd, ctx->nnz, ctx->bufsize, ctx->bufsize_t));
+  PetscFunctionReturn(0);
+}
+
+/* The CSR copy to use for a cusparse-mode product (built now if the mode
+   was switched after dia_setup), or NULL for the native kernels. */
+static PetscErrorCode EasDiaGetCSR_CUDA(EasBackend be, const EasDiaKernel *A, EasDiaCtx_CUDA **csr)
+{
+  EasBackend_CUDA *cu  = (EasBackend_CUDA *)be->data;
+  EasDiaCtx_CUDA  *ctx = (EasDiaCtx_CUDA *)A->ctx;
+
+  PetscFunctionBegin;
+  *csr = NULL;
+  if (cu->mode != EAS_CUDA_SPMV_CUSPARSE || A->n <= 0) PetscFunctionReturn(0);
+  if (!ctx) {
+    PetscCall(PetscInfo(be, "matrix not set up by dia_setup: native SpMV used\n"));
+    PetscFunctionReturn(0);
+  }
+  if (!ctx->built) PetscCall(EasDiaBuildCSR_CUDA(be, A, ctx));
+  *csr = ctx;
+  PetscFunctionReturn(0);
+}
+
+/* y = op(A) x with cuSPARSE (queued on the backend's stream). */
+static PetscErrorCode EasCusparseMult_CUDA(EasBackend_CUDA *cu, EasDiaCtx_CUDA *csr, cusparseOperation_t op, const PetscScalar *x, PetscScalar *y)
+{
+  const double one = 1.0, zero = 0.0;
+
+  PetscFunctionBegin;
+  EasCallCUSPARSE(cusparseDnVecSetValues(csr->vx, (void *)x));
+  EasCallCUSPARSE(cusparseDnVecSetValues(csr->vy, (void *)y));
+  EasCallCUSPARSE(cusparseSpMV(cu->sparse, op, &one, csr->mat, csr->vx, &zero, csr->vy, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, op == CUSPARSE_OPERATION_NON_TRANSPOSE ? csr->buf : csr->buf_t));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ DIA ops */
+
+static PetscErrorCode EasDiaSetUp_CUDA(EasBackend be, EasDiaKernel *A)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  EasDiaCtx_CUDA  *ctx;
+
+  PetscFunctionBegin;
+  if (A->ctx) { /* set up again (new values): rebuild */
+    PetscCall(EasDiaCtxFree_CUDA((EasDiaCtx_CUDA *)A->ctx));
+    ctx = (EasDiaCtx_CUDA *)A->ctx;
+  } else {
+    PetscCall(PetscNew(&ctx));
+    A->ctx = ctx;
+  }
+  if (cu->mode == EAS_CUDA_SPMV_CUSPARSE && A->n > 0) PetscCall(EasDiaBuildCSR_CUDA(be, A, ctx));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasDiaDestroy_CUDA(EasBackend be, EasDiaKernel *A)
+{
+  PetscFunctionBegin;
+  (void)be;
+  if (A->ctx) {
+    PetscCall(EasDiaCtxFree_CUDA((EasDiaCtx_CUDA *)A->ctx));
+    PetscCall(PetscFree(A->ctx));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasDiaMult_CUDA(EasBackend be, const EasDiaKernel *A, const PetscScalar *x, PetscScalar *y)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  EasDiaCtx_CUDA  *csr;
+  const PetscInt   n = A->n, nd = A->ndiag;
+
+  PetscFunctionBegin;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasDiaGetCSR_CUDA(be, A, &csr));
+  PetscCall(EasCudaTimerBegin(cu));
+  if (csr) PetscCall(EasCusparseMult_CUDA(cu, csr, CUSPARSE_OPERATION_NON_TRANSPOSE, x, y));
+  else {
+    const size_t smem = EasCudaOffsetSmem(nd);
+    EasDiaMultKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->lo, A->hi, A->off, smem > 0, A->val, x, y);
+    EasCheckLaunchCUDA();
+  }
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_SPMV));
+  PetscCall(EasLogGpuFlops(2.0 * nd * n));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasDiaMultTranspose_CUDA(EasBackend be, const EasDiaKernel *A, const PetscScalar *x, PetscScalar *y)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  EasDiaCtx_CUDA  *csr;
+  const PetscInt   n = A->n, nd = A->ndiag;
+
+  PetscFunctionBegin;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasDiaGetCSR_CUDA(be, A, &csr));
+  PetscCall(EasCudaTimerBegin(cu));
+  if (csr) PetscCall(EasCusparseMult_CUDA(cu, csr, CUSPARSE_OPERATION_TRANSPOSE, x, y));
+  else {
+    const size_t smem = EasCudaOffsetSmem(nd);
+    EasDiaMultTransposeKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->val, x, y);
+    EasCheckLaunchCUDA();
+  }
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_SPMV));
+  PetscCall(EasLogGpuFlops(2.0 * nd * n));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ fused BiCGStab sweeps */
+
+/* p_new = r + beta (p_old - omega v_old); v_new = A p_new; *dot = (rhat, v_new) (host). */
+static PetscErrorCode EasBcgsSweep1_CUDA(EasBackend be, const EasDiaKernel *A, PetscScalar beta, PetscScalar omega, const PetscScalar *r, const PetscScalar *p_old, const PetscScalar *v_old, const PetscScalar *rhat, PetscScalar *p_new, PetscScalar *v_new, PetscScalar *dot)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  EasDiaCtx_CUDA  *csr;
+  const PetscInt   n = A->n, nd = A->ndiag;
+
+  PetscFunctionBegin;
+  if (n <= 0) {
+    *dot = 0.0;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(EasDiaGetCSR_CUDA(be, A, &csr));
+  PetscCall(EasCudaTimerBegin(cu));
+  if (csr) {
+    EasBcgsDirectionKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, beta, omega, r, p_old, v_old, p_new);
+    EasCheckLaunchCUDA();
+    PetscCall(EasCusparseMult_CUDA(cu, csr, CUSPARSE_OPERATION_NON_TRANSPOSE, p_new, v_new));
+    PetscCall(EasCudaDots(cu, n, 1, rhat, v_new, NULL, NULL, EAS_CUDA_KIND_SWEEP, PETSC_FALSE, dot));
+  } else {
+    const unsigned nb   = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
+    const size_t   smem = EasCudaOffsetSmem(nd);
+    EasBcgsSweep1Kernel<<<nb, EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->val, beta, omega, r, p_old, v_old, rhat, p_new, v_new, cu->d_partials);
+    EasCheckLaunchCUDA();
+    PetscCall(EasCudaReduceFinish(cu, nb, 1, EAS_CUDA_KIND_SWEEP, dot));
+  }
+  PetscCall(EasLogGpuFlops((2.0 * nd + 6.0) * n));
+  PetscFunctionReturn(0);
+}
+
+/* s = r - alpha v; t = A s; dots[0] = (t, s), dots[1] = (t, t) (host). */
+static PetscErrorCode EasBcgsSweep2_CUDA(EasBackend be, const EasDiaKernel *A, PetscScalar alpha, const PetscScalar *r, const PetscScalar *v, PetscScalar *s, PetscScalar *t, PetscScalar dots[2])
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  EasDiaCtx_CUDA  *csr;
+  const PetscInt   n = A->n, nd = A->ndiag;
+
+  PetscFunctionBegin;
+  if (n <= 0) {
+    dots[0] = dots[1] = 0.0;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(EasDiaGetCSR_CUDA(be, A, &csr));
+  PetscCall(EasCudaTimerBegin(cu));
+  if (csr) {
+    EasBcgsSUpdateKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, alpha, r, v, s);
+    EasCheckLaunchCUDA();
+    PetscCall(EasCusparseMult_CUDA(cu, csr, CUSPARSE_OPERATION_NON_TRANSPOSE, s, t));
+    PetscCall(EasCudaDots(cu, n, 2, t, s, t, t, EAS_CUDA_KIND_SWEEP, PETSC_FALSE, dots));
+  } else {
+    const unsigned nb   = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
+    const size_t   smem = EasCudaOffsetSmem(nd);
+    EasBcgsSweep2Kernel<<<nb, EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->val, alpha, r, v, s, t, cu->d_partials);
+    EasCheckLaunchCUDA();
+    PetscCall(EasCudaReduceFinish(cu, nb, 2, EAS_CUDA_KIND_SWEEP, dots));
+  }
+  PetscCall(EasLogGpuFlops((2.0 * nd + 6.0) * n));
+  PetscFunctionReturn(0);
+}
+
+/* x += alpha p + omega s; r = s - omega t; dots[0] = (rhat, r), dots[1] = (r, r) (host). */
+static PetscErrorCode EasBcgsSweep3_CUDA(EasBackend be, PetscInt n, PetscScalar alpha, PetscScalar omega, PetscScalar *x, const PetscScalar *p, const PetscScalar *s, const PetscScalar *t, const PetscScalar *rhat, PetscScalar *r, PetscScalar dots[2])
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const unsigned   nb = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
+
+  PetscFunctionBegin;
+  if (n <= 0) {
+    dots[0] = dots[1] = 0.0;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(EasCudaTimerBegin(cu));
+  EasBcgsSweep3Kernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, alpha, omega, x, p, s, t, rhat, r, cu->d_partials);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaReduceFinish(cu, nb, 2, EAS_CUDA_KIND_SWEEP, dots));
+  PetscCall(EasLogGpuFlops(10.0 * n));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ options and lifecycle */
+
+static PetscErrorCode EasBackendSetFromOptions_CUDA(EasBackend be, PetscOptionItems *PetscOptionsObject)
+{
+  EasBackend_CUDA *cu  = (EasBackend_CUDA *)be->data;
+  PetscInt         idx = (PetscInt)cu->mode;
+  PetscBool        set = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "EasBackend CUDA options");
+  PetscCall(PetscOptionsEList("-eas_cuda_spmv", "CUDA SpMV kernel", "EasBackendSetFromOptions", EasCudaSpMVModes, 2, EasCudaSpMVModes[cu->mode], &idx, &set));
+  if (set) cu->mode = (EasCudaSpMVMode)idx;
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasBackendSynchronize_CUDA(EasBackend be)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  EasCallCUDA(cudaStreamSynchronize(cu->stream));
+  PetscCall(EasCudaTimerFlush(cu));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBackendGetKernelTimes_CUDA(EasBackend be, PetscLogDouble ms[EAS_CUDA_NKINDS], PetscInt count[EAS_CUDA_NKINDS])
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  PetscCall(EasBackendSynchronize_CUDA(be));
+  for (int k = 0; k < EAS_CUDA_NKINDS; k++) {
+    if (ms) ms[k] = cu->ms[k];
+    if (count) count[k] = cu->count[k];
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasBackendView_CUDA(EasBackend be, PetscViewer viewer)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  cudaDeviceProp   prop;
+  int              memclock = 0, buswidth = 0;
+  PetscBool        iascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
+  if (!iascii) PetscFunctionReturn(0);
+  PetscCall(EasBackendSynchronize_CUDA(be));
+  EasCallCUDA(cudaGetDeviceProperties(&prop, cu->device));
+  EasCallCUDA(cudaDeviceGetAttribute(&memclock, cudaDevAttrMemoryClockRate, cu->device));     /* kHz */
+  EasCallCUDA(cudaDeviceGetAttribute(&buswidth, cudaDevAttrGlobalMemoryBusWidth, cu->device)); /* bits */
+  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA device %d: %s, compute capability %d.%d, %d SMs, %.2f GiB, L2 %d KiB\n", cu->device, prop.name, prop.major, prop.minor, prop.multiProcessorCount, (double)prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0), prop.l2CacheSize / 1024));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  memory: %d-bit bus at %.0f MHz, theoretical peak %.1f GB/s\n", buswidth, memclock / 1.0e3, 2.0 * memclock * 1.0e3 * (buswidth / 8.0) / 1.0e9));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  SpMV kernel: %s\n", EasCudaSpMVModes[cu->mode]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  kernel times (CUDA events):\n"));
+  for (int k = 0; k < EAS_CUDA_NKINDS; k++) PetscCall(PetscViewerASCIIPrintf(viewer, "    %-16s %12.3f ms in %8" PetscInt_FMT " calls (%.4f ms/call)\n", EasCudaKindNames[k], (double)cu->ms[k], cu->count[k], cu->count[k] ? (double)cu->ms[k] / (double)cu->count[k] : 0.0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasBackendDestroy_CUDA(EasBackend be)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (!cu) PetscFunctionReturn(0);
+  if (cu->stream_created) EasCallCUDA(cudaStreamSynchronize(cu->stream));
+  for (int k = 0; k < cu->nevents; k++) {
+    EasCallCUDA(cudaEventDestroy(cu->ev_start[k]));
+    EasCallCUDA(cudaEventDestroy(cu->ev_stop[k]));
+  }
+  if (cu->sparse_created) EasCallCUSPARSE(cusparseDestroy(cu->sparse));
+  if (cu->d_partials) EasCallCUDA(cudaFree(cu->d_partials));
+  if (cu->d_result) EasCallCUDA(cudaFree(cu->d_result));
+  if (cu->h_result) EasCallCUDA(cudaFreeHost(cu->h_result));
+  if (cu->stream_created) EasCallCUDA(cudaStreamDestroy(cu->stream));
+  PetscCall(PetscFree(be->data));
+  PetscFunctionReturn(0);
+}
+
+/* The smallest compute capability (x10) the fat binary runs on: the lowest
+   virtual architecture compiled (its PTX is JIT-compiled for newer ones). */
+static int EasCudaMinArch(void)
+{
+#if defined(__CUDA_ARCH_LIST__)
+  const int archs[] = {__CUDA_ARCH_LIST__};
+  int       amin    = archs[0];
+  for (size_t k = 1; k < sizeof(archs) / sizeof(archs[0]); k++)
+    if (archs[k] < amin) amin = archs[k];
+  return amin / 10;
+#else
+  return 0;
+#endif
+}
+
+/* Whether a CUDA device can be used, without creating a context (a context
+   would wake the GPU: this is called when listing backends). */
+PetscErrorCode EasBackendAvailable_CUDA(PetscBool *avail, const char **why)
+{
+  static char    reason[256];
+  int            count = 0, dev = 0, major = 0, minor = 0;
+  cudaError_t    err;
+  const int      amin = EasCudaMinArch();
+
+  PetscFunctionBegin;
+  *avail = PETSC_FALSE;
+  if (why) *why = NULL;
+  err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError(); /* clear the error */
+    PetscCall(PetscSNPrintf(reason, sizeof(reason), "no CUDA device (cudaGetDeviceCount: %s)", cudaGetErrorString(err)));
+  } else if (count <= 0) {
+    PetscCall(PetscSNPrintf(reason, sizeof(reason), "no CUDA device (cudaGetDeviceCount found 0 devices)"));
+  } else if ((err = cudaGetDevice(&dev)) != cudaSuccess || (err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev)) != cudaSuccess || (err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev)) != cudaSuccess) {
+    (void)cudaGetLastError();
+    PetscCall(PetscSNPrintf(reason, sizeof(reason), "no CUDA device (device query: %s)", cudaGetErrorString(err)));
+  } else if (10 * major + minor < amin) {
+    PetscCall(PetscSNPrintf(reason, sizeof(reason), "no CUDA device (device %d has compute capability %d.%d, eas was compiled for %d.%d and newer)", dev, major, minor, amin / 10, amin % 10));
+  } else {
+    *avail = PETSC_TRUE;
+    PetscFunctionReturn(0);
+  }
+  if (why) *why = reason;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBackendInit_CUDA(EasBackend be)
+{
+  EasBackend_CUDA *cu;
+  PetscBool        avail;
+  const char      *why;
+
+  PetscFunctionBegin;
+  PetscCall(EasBackendAvailable_CUDA(&avail, &why));
+  PetscCheck(avail, PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "%s", why);
+  be->host_is_device          = PETSC_FALSE;
+  be->ops->malloc             = EasMalloc_CUDA;
+  be->ops->free               = EasFree_CUDA;
+  be->ops->copy_htod          = EasCopyHtoD_CUDA;
+  be->ops->copy_dtoh          = EasCopyDtoH_CUDA;
+  be->ops->set                = EasVecSet_CUDA;
+  be->ops->copy               = EasVecCopy_CUDA;
+  be->ops->axpby              = EasVecAXPBY_CUDA;
+  be->ops->pointwise_mult     = EasVecPointwiseMult_CUDA;
+  be->ops->dot_local          = EasVecDot_CUDA;
+  be->ops->dia_setup          = EasDiaSetUp_CUDA;
+  be->ops->dia_destroy        = EasDiaDestroy_CUDA;
+  be->ops->dia_mult           = EasDiaMult_CUDA;
+  be->ops->dia_mult_transpose = EasDiaMultTranspose_CUDA;
+  be->ops->bcgs_sweep1        = EasBcgsSweep1_CUDA;
+  be->ops->bcgs_sweep2        = EasBcgsSweep2_CUDA;
+  be->ops->bcgs_sweep3        = EasBcgsSweep3_CUDA;
+  be->ops->set_from_options   = EasBackendSetFromOptions_CUDA;
+  be->ops->view               = EasBackendView_CUDA;
+  be->ops->synchronize        = EasBackendSynchronize_CUDA;
+  be->ops->destroy            = EasBackendDestroy_CUDA;
+
+  /* be->data is set first, so that destroy frees whatever was created if a step fails */
+  PetscCall(PetscNew(&cu));
+  be->data = cu;
+  cu->mode = EAS_CUDA_SPMV_NATIVE;
+  EasCallCUDA(cudaGetDevice(&cu->device));
+  EasCallCUDA(cudaStreamCreate(&cu->stream));
+  cu->stream_created = PETSC_TRUE;
+  EasCallCUSPARSE(cusparseCreate(&cu->sparse));
+  cu->sparse_created = PETSC_TRUE;
+  EasCallCUSPARSE(cusparseSetStream(cu->sparse, cu->stream));
+  EasCallCUDA(cudaMalloc((void **)&cu->d_partials, 2 * EAS_CUDA_MAX_RED_BLOCKS * sizeof(EasKScalar)));
+  EasCallCUDA(cudaMalloc((void **)&cu->d_result, 2 * sizeof(EasKScalar)));
+  EasCallCUDA(cudaMallocHost((void **)&cu->h_result, 2 * sizeof(EasKScalar)));
+  for (int k = 0; k < EAS_CUDA_NTIMERS; k++) {
+    cudaError_t err = cudaEventCreate(&cu->ev_start[k]);
+    if (err == cudaSuccess && (err = cudaEventCreate(&cu->ev_stop[k])) != cudaSuccess) (void)cudaEventDestroy(cu->ev_start[k]);
+    EasCallCUDA(err);
+    cu->nevents++; /* pairs [0,nevents) exist */
+  }
+  PetscFunctionReturn(0);
+}

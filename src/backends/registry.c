@@ -1,0 +1,267 @@
+/*
+  The backend registry: every backend is listed, compiled in or not, and
+  selected by a resource string (libCEED style).
+*/
+#include "backend.h"
+#include <omp.h>
+
+static PetscErrorCode EasAvailable_Always(PetscBool *avail, const char **why)
+{
+  *avail = PETSC_TRUE;
+  if (why) *why = "available";
+  return 0;
+}
+
+#if !defined(EAS_HAVE_CUDA)
+static PetscErrorCode EasAvailable_NotCompiled(PetscBool *avail, const char **why)
+{
+  *avail = PETSC_FALSE;
+  if (why) *why = "not compiled in (rebuild with nvcc found, or CUDA=1)";
+  return 0;
+}
+#endif
+
+static const EasBackendEntry eas_backends[] = {
+  {"/cpu/openmp", {"/cpu", NULL, NULL}, "CPU, OpenMP threads", EasBackendInit_CPU, EasAvailable_Always},
+  {"/cpu/serial", {NULL, NULL, NULL}, "CPU, one thread", EasBackendInit_CPUSerial, EasAvailable_Always},
+#if defined(EAS_HAVE_CUDA)
+  {"/gpu/cuda", {"/gpu", NULL, NULL}, "NVIDIA GPU, CUDA kernels and cuSPARSE", EasBackendInit_CUDA, EasBackendAvailable_CUDA},
+#else
+  {"/gpu/cuda", {"/gpu", NULL, NULL}, "NVIDIA GPU, CUDA kernels and cuSPARSE", NULL, EasAvailable_NotCompiled},
+#endif
+};
+#define EAS_NBACKENDS ((PetscInt)(sizeof(eas_backends) / sizeof(eas_backends[0])))
+
+static PetscErrorCode EasBackendFind(const char resource[], const EasBackendEntry **entry)
+{
+  PetscBool match;
+
+  PetscFunctionBegin;
+  *entry = NULL;
+  for (PetscInt b = 0; b < EAS_NBACKENDS && !*entry; b++) {
+    PetscCall(PetscStrcmp(resource, eas_backends[b].resource, &match));
+    for (PetscInt a = 0; a < 3 && !match && eas_backends[b].aliases[a]; a++) PetscCall(PetscStrcmp(resource, eas_backends[b].aliases[a], &match));
+    if (match) *entry = &eas_backends[b];
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasBackendKnownNames(char buf[], size_t len)
+{
+  PetscFunctionBegin;
+  buf[0] = 0;
+  for (PetscInt b = 0; b < EAS_NBACKENDS; b++) {
+    PetscCall(PetscStrlcat(buf, b ? ", " : "", len));
+    PetscCall(PetscStrlcat(buf, eas_backends[b].resource, len));
+    for (PetscInt a = 0; a < 3 && eas_backends[b].aliases[a]; a++) {
+      PetscCall(PetscStrlcat(buf, b || a ? ", " : "", len));
+      PetscCall(PetscStrlcat(buf, eas_backends[b].aliases[a], len));
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasBackendIsAvailable - whether resource names a backend usable here.
+
+  Output: avail, and why (a static string: "available", "not compiled in
+  ...", "no CUDA device (...)", or "unknown backend").
+@*/
+PetscErrorCode EasBackendIsAvailable(const char resource[], PetscBool *avail, const char *why[])
+{
+  const EasBackendEntry *e;
+
+  PetscFunctionBegin;
+  PetscCall(EasBackendFind(resource, &e));
+  if (!e) {
+    *avail = PETSC_FALSE;
+    if (why) *why = "unknown backend";
+    PetscFunctionReturn(0);
+  }
+  PetscCall(e->available(avail, why));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasBackendList - prints every backend with its state.
+@*/
+PetscErrorCode EasBackendList(MPI_Comm comm, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  if (!viewer) viewer = PETSC_VIEWER_STDOUT_(comm);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "eas backends:\n"));
+  for (PetscInt b = 0; b < EAS_NBACKENDS; b++) {
+    PetscBool   avail;
+    const char *why;
+    char        alias[64] = "";
+
+    PetscCall(eas_backends[b].available(&avail, &why));
+    for (PetscInt a = 0; a < 3 && eas_backends[b].aliases[a]; a++) {
+      PetscCall(PetscStrlcat(alias, a ? ", " : " (alias ", sizeof(alias)));
+      PetscCall(PetscStrlcat(alias, eas_backends[b].aliases[a], sizeof(alias)));
+    }
+    if (alias[0]) PetscCall(PetscStrlcat(alias, ")", sizeof(alias)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  %-12s%-16s %-40s %s\n", eas_backends[b].resource, alias, eas_backends[b].description, why));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasBackendCreate - creates the backend named by resource ("/cpu",
+  "/cpu/serial", "/gpu/cuda", ...).
+
+  Errors: unknown name (lists the known ones); not compiled in; "no CUDA
+  device" when CUDA is compiled but unusable here.
+@*/
+PetscErrorCode EasBackendCreate(MPI_Comm comm, const char resource[], EasBackend *be)
+{
+  const EasBackendEntry *e;
+  PetscBool              avail;
+  const char            *why;
+  EasBackend             b;
+
+  PetscFunctionBegin;
+  PetscValidPointer(be, 3);
+  PetscCall(EasInitializePackage());
+  PetscCheck(resource && resource[0], comm, PETSC_ERR_ARG_NULL, "Backend resource string is empty; expected one of /cpu, /cpu/serial, /gpu/cuda");
+  PetscCall(EasBackendFind(resource, &e));
+  if (!e) {
+    char known[256];
+    PetscCall(EasBackendKnownNames(known, sizeof(known)));
+    SETERRQ(comm, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown eas backend \"%s\" (-eas_backend); known backends: %s", resource, known);
+  }
+  PetscCall(e->available(&avail, &why));
+  PetscCheck(e->init, comm, PETSC_ERR_SUP, "eas backend %s is %s", e->resource, why);
+  PetscCheck(avail, comm, PETSC_ERR_SUP_SYS, "eas backend %s cannot be used: %s", e->resource, why);
+
+  PetscCall(PetscHeaderCreate(b, EAS_BACKEND_CLASSID, "EasBackend", "eas compute backend", "Sys", comm, EasBackendDestroy, EasBackendView));
+  PetscCall(PetscStrncpy(b->resource, e->resource, sizeof(b->resource)));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)b, e->resource));
+  PetscCall(e->init(b));
+  *be = b;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasBackendCreateFromOptions - creates the backend named by -eas_backend
+  (default /cpu) under prefix, then applies EasBackendSetFromOptions().
+@*/
+PetscErrorCode EasBackendCreateFromOptions(MPI_Comm comm, const char prefix[], EasBackend *be)
+{
+  char      resource[64] = "/cpu";
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(NULL, prefix, "-eas_backend", resource, sizeof(resource), &flg));
+  PetscCall(EasBackendCreate(comm, resource, be));
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*be, prefix));
+  PetscCall(EasBackendSetFromOptions(*be));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasBackendSetThreads - sets the OpenMP thread count of a CPU backend.
+  Errors: threads < 1; a backend without threads.
+@*/
+PetscErrorCode EasBackendSetThreads(EasBackend be, PetscInt threads)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  PetscCheck(threads >= 1, PetscObjectComm((PetscObject)be), PETSC_ERR_ARG_OUTOFRANGE, "-eas_threads %" PetscInt_FMT " is invalid: expected an integer >= 1", threads);
+  PetscCheck(be->host_is_device, PetscObjectComm((PetscObject)be), PETSC_ERR_ARG_WRONG, "-eas_threads applies to CPU backends, not %s", be->resource);
+  be->threads = threads;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBackendGetThreads(EasBackend be, PetscInt *threads)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  *threads = be->threads;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasBackendSetFromOptions - -eas_threads <n> (CPU backends) and the
+  backend's own options (-eas_cuda_spmv native|cusparse).
+@*/
+PetscErrorCode EasBackendSetFromOptions(EasBackend be)
+{
+  PetscInt  threads = be->threads;
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  PetscObjectOptionsBegin((PetscObject)be);
+  if (be->host_is_device) {
+    PetscCall(PetscOptionsInt("-eas_threads", "OpenMP threads of the CPU backend", "EasBackendSetThreads", threads, &threads, &flg));
+    if (flg) PetscCall(EasBackendSetThreads(be, threads));
+  }
+  if (be->ops->set_from_options) PetscCall((*be->ops->set_from_options)(be, PetscOptionsObject));
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBackendGetResource(EasBackend be, const char *resource[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  *resource = be->resource;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasBackendSynchronize - waits until the backend's queued work is done.
+@*/
+PetscErrorCode EasBackendSynchronize(EasBackend be)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  if (be->ops->synchronize) PetscCall((*be->ops->synchronize)(be));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasBackendGetTransferBytes - bytes moved host->device and device->host.
+@*/
+PetscErrorCode EasBackendGetTransferBytes(EasBackend be, PetscLogDouble *htod, PetscLogDouble *dtoh)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  if (htod) *htod = be->bytes_htod;
+  if (dtoh) *dtoh = be->bytes_dtoh;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasBackendView - prints the backend, its transfer counts and its own data.
+@*/
+PetscErrorCode EasBackendView(EasBackend be, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)be), &viewer));
+  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)be, viewer));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "transfers: host->device %" PetscInt_FMT " (%.0f bytes), device->host %" PetscInt_FMT " (%.0f bytes)\n", be->n_htod, be->bytes_htod, be->n_dtoh, be->bytes_dtoh));
+  if (be->ops->view) PetscCall((*be->ops->view)(be, viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasBackendDestroy - drops a reference; frees the backend at the last one.
+@*/
+PetscErrorCode EasBackendDestroy(EasBackend *be)
+{
+  PetscFunctionBegin;
+  if (!*be) PetscFunctionReturn(0);
+  PetscValidHeaderSpecific(*be, EAS_BACKEND_CLASSID, 1);
+  if (--((PetscObject)(*be))->refct > 0) {
+    *be = NULL;
+    PetscFunctionReturn(0);
+  }
+  if ((*be)->ops->destroy) PetscCall((*(*be)->ops->destroy)(*be));
+  PetscCall(PetscHeaderDestroy(be));
+  PetscFunctionReturn(0);
+}

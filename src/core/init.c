@@ -1,0 +1,106 @@
+/*
+  Initialization, class ids and log events.
+*/
+#include "../backends/backend.h"
+
+const char EasVersion[] = "eas 0.1.0";
+
+PetscClassId EAS_BACKEND_CLASSID, EAS_DIA_CLASSID, EAS_KSP_CLASSID;
+
+PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;
+PetscLogEvent EAS_VecOps, EAS_VecDot, EAS_HtoD, EAS_DtoH, EAS_Allreduce;
+PetscLogEvent EAS_KspSetUp, EAS_KspSolve, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3;
+
+static PetscBool  eas_package_initialized = PETSC_FALSE;
+static PetscBool  eas_initialized_petsc   = PETSC_FALSE;
+static PetscMPIInt eas_thread_level       = MPI_THREAD_SINGLE;
+
+static PetscErrorCode EasFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  eas_package_initialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasInitializePackage - registers the eas classes and log events.  Called by
+  every Create function; safe to call more than once.
+@*/
+PetscErrorCode EasInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (eas_package_initialized) PetscFunctionReturn(0);
+  eas_package_initialized = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("EAS Backend", &EAS_BACKEND_CLASSID));
+  PetscCall(PetscClassIdRegister("EAS DIA", &EAS_DIA_CLASSID));
+  PetscCall(PetscClassIdRegister("EAS KSP", &EAS_KSP_CLASSID));
+
+  PetscCall(PetscLogEventRegister("EasDiaMult", EAS_DIA_CLASSID, &EAS_DiaMult));
+  PetscCall(PetscLogEventRegister("EasDiaMultT", EAS_DIA_CLASSID, &EAS_DiaMultTranspose));
+  PetscCall(PetscLogEventRegister("EasDiaSetUp", EAS_DIA_CLASSID, &EAS_DiaSetUp));
+  PetscCall(PetscLogEventRegister("EasDiaConvert", EAS_DIA_CLASSID, &EAS_DiaConvert));
+  PetscCall(PetscLogEventRegister("EasVecOps", EAS_BACKEND_CLASSID, &EAS_VecOps));
+  PetscCall(PetscLogEventRegister("EasVecDot", EAS_BACKEND_CLASSID, &EAS_VecDot));
+  PetscCall(PetscLogEventRegister("EasCopyHtoD", EAS_BACKEND_CLASSID, &EAS_HtoD));
+  PetscCall(PetscLogEventRegister("EasCopyDtoH", EAS_BACKEND_CLASSID, &EAS_DtoH));
+  PetscCall(PetscLogEventRegister("EasAllreduce", EAS_BACKEND_CLASSID, &EAS_Allreduce));
+  PetscCall(PetscLogEventRegister("EasKspSetUp", EAS_KSP_CLASSID, &EAS_KspSetUp));
+  PetscCall(PetscLogEventRegister("EasKspSolve", EAS_KSP_CLASSID, &EAS_KspSolve));
+  PetscCall(PetscLogEventRegister("EasBcgsSweep1", EAS_KSP_CLASSID, &EAS_BcgsSweep1));
+  PetscCall(PetscLogEventRegister("EasBcgsSweep2", EAS_KSP_CLASSID, &EAS_BcgsSweep2));
+  PetscCall(PetscLogEventRegister("EasBcgsSweep3", EAS_KSP_CLASSID, &EAS_BcgsSweep3));
+  PetscCall(PetscRegisterFinalize(EasFinalizePackage));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasInitialize - initializes PETSc when it has not been, then eas.
+
+  When eas initializes MPI it asks for MPI_THREAD_MULTIPLE (the asynchronous
+  modes may run a reception thread, DESIGN.md sec. 4); the level granted is
+  kept and returned by EasGetMPIThreadLevel().  When the caller initialized
+  MPI or PETSc before, the level is queried.
+
+  Input: argc, argv (may be NULL), file (options file or NULL), help (or NULL).
+@*/
+PetscErrorCode EasInitialize(int *argc, char ***argv, const char file[], const char help[])
+{
+  PetscBool   petsc_up;
+  PetscMPIInt mpi_up;
+
+  PetscCall(PetscInitialized(&petsc_up));
+  if (!petsc_up) {
+    PetscCallMPI(MPI_Initialized(&mpi_up));
+    if (!mpi_up) PETSC_MPI_THREAD_REQUIRED = MPI_THREAD_MULTIPLE;
+    PetscCall(PetscInitialize(argc, argv, file, help));
+    eas_initialized_petsc = PETSC_TRUE;
+  }
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Query_thread(&eas_thread_level));
+  PetscCall(EasInitializePackage());
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasFinalize - finalizes eas, and PETSc if EasInitialize() started it.
+@*/
+PetscErrorCode EasFinalize(void)
+{
+  if (eas_initialized_petsc) {
+    eas_initialized_petsc = PETSC_FALSE;
+    PetscCall(PetscFinalize());
+  }
+  return 0;
+}
+
+/*@C
+  EasGetMPIThreadLevel - the MPI thread level provided (MPI_THREAD_SINGLE ..
+  MPI_THREAD_MULTIPLE).
+@*/
+PetscErrorCode EasGetMPIThreadLevel(PetscMPIInt *level)
+{
+  PetscFunctionBegin;
+  PetscValidIntPointer(level, 1);
+  *level = eas_thread_level;
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "../backends/backend.h"
+
+struct _p_EasDia {
+  PETSCHEADER(int);
+  EasBackend   be;
+  PetscInt     n, ndiag, ld;
+  PetscInt    *off; /* host, ascending */
+  PetscScalar *val; /* host, val[d*ld + i], zero outside the matrix */
+  PetscReal    max_fill;
+  PetscBool    setupcalled;
+  EasDiaKernel k; /* backend view, valid after SetUp */
+};
+
+/* Leading dimension for n rows: a multiple of 8 (64-byte lines) that is not
+   a multiple of 512, so consecutive diagonals do not alias in 4 KiB pages
+   (DESIGN.md sec. 9: 15% at n = 128). */
+PETSC_INTERN PetscInt EasDiaLeadingDimension(PetscInt n);
+/* Builds the DIA storage from row-wise (i, j, v) triplets after checking the
+   fill bound; used by the Mat and Matrix Market converters. what names the
+   source in errors. */
+PETSC_INTERN PetscErrorCode EasDiaSetFromTriplets_Private(EasDia, PetscInt n, PetscCount nnz, const PetscInt *row, const PetscInt *col, const PetscScalar *v, const char what[]);
+PETSC_INTERN PetscErrorCode EasDiaGetKernel_Private(EasDia, const EasDiaKernel **);
+/* B = A diag(s): column j scaled by s[j] (host array of n entries); B gets
+   A's backend.  Used for right Jacobi preconditioning, A D^{-1}. */
+PETSC_INTERN PetscErrorCode EasDiaDuplicateColumnScaled_Private(EasDia A, const PetscScalar *s, EasDia *B);

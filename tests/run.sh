@@ -1,0 +1,153 @@
+#!/bin/bash
+# eas test runner.
+#
+#   bash tests/run.sh OBJDIR [--backend RES] [--nsize N] [--filter REGEX] [-v]
+#
+# Every tests/*.c and examples/*.c carries a block
+#
+#   /*TEST
+#     test:
+#       suffix: name          (unique within the file)
+#       nsize: 1 2 4          (rank counts; default 1)
+#       backends: all | cpu | none   (all: every available backend; cpu: the
+#                             CPU backends; none: run once without -eas_backend)
+#       args: -opt value ...
+#       expect: ERE           (repeatable: each must match the output)
+#       expect_error: ERE     (the run must fail and its output match)
+#   TEST*/
+#
+# Each test runs with -malloc_debug -malloc_dump and fails if memory leaks.
+# The last line is "N passed, N failed".
+set -u
+OBJDIR=${1:?usage: run.sh OBJDIR [--backend RES] [--nsize N] [--filter REGEX] [-v]}
+shift
+ONLY_BACKEND=""
+ONLY_NSIZE=""
+FILTER=""
+VERBOSE=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --backend) ONLY_BACKEND=$2; shift ;;
+    --nsize) ONLY_NSIZE=$2; shift ;;
+    --filter) FILTER=$2; shift ;;
+    -v) VERBOSE=1 ;;
+    *) echo "run.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+MPIEXEC=${MPIEXEC:-mpirun $( [ "$(id -u)" = 0 ] && echo --allow-run-as-root) --oversubscribe --bind-to none}
+TIMEOUT=${EAS_TEST_TIMEOUT:-300}
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+LOGDIR=$OBJDIR/testlogs
+mkdir -p "$LOGDIR"
+
+INFO=$OBJDIR/examples/eas_info
+AVAILABLE=$("$INFO" -available 2>/dev/null) || { echo "run.sh: $INFO failed; build first (make check)" >&2; exit 1; }
+UNAVAILABLE=$("$INFO" -unavailable 2>/dev/null)
+if [ -n "$UNAVAILABLE" ]; then
+  echo "$UNAVAILABLE" | sed 's/^/# skipped backend: /'
+fi
+if [ -n "$ONLY_BACKEND" ]; then
+  if ! echo "$AVAILABLE" | grep -qx -- "$ONLY_BACKEND"; then
+    echo "run.sh: backend $ONLY_BACKEND is not available here:"
+    echo "$UNAVAILABLE" | grep -- "$ONLY_BACKEND" || true
+    echo "0 passed, 1 failed"
+    exit 1
+  fi
+  AVAILABLE=$ONLY_BACKEND
+fi
+
+pass=0
+fail=0
+failed_list=""
+
+# Emits one line per test, fields separated by \036 (not whitespace, so empty
+# fields survive read): suffix nsize backends args expects(\037-separated) expect_error
+parse_tests() {
+  awk '
+    /\/\*TEST/ { inblk = 1; next }
+    /TEST\*\// { if (have) emit(); inblk = 0; next }
+    !inblk { next }
+    function emit() { printf "%s\036%s\036%s\036%s\036%s\036%s\n", suffix, nsize, backends, args, expects, experr; have = 0 }
+    /^[ \t]*test:[ \t]*$/ { if (have) emit(); have = 1; suffix = "0"; nsize = "1"; backends = "all"; args = ""; expects = ""; experr = ""; next }
+    {
+      line = $0; sub(/^[ \t]+/, "", line)
+      key = line; sub(/:.*/, "", key)
+      val = line; sub(/^[^:]*:[ \t]*/, "", val)
+      if (key == "suffix") suffix = val
+      else if (key == "nsize") nsize = val
+      else if (key == "backends") backends = val
+      else if (key == "args") args = (args == "" ? val : args " " val)
+      else if (key == "expect") expects = (expects == "" ? val : expects "\037" val)
+      else if (key == "expect_error") experr = val
+    }
+  ' "$1"
+}
+
+run_one() { # name exe np backend args expects experr
+  local name=$1 exe=$2 np=$3 be=$4 args=$5 expects=$6 experr=$7
+  local log="$LOGDIR/$(echo "$name" | tr '/ ' '__').log"
+  local beopt="" threads=1 rc ok=1 why=""
+  [ "$be" != "-" ] && beopt="-eas_backend $be"
+  [ "$np" = 1 ] && threads=2
+  # shellcheck disable=SC2086
+  OMP_NUM_THREADS=$threads timeout "$TIMEOUT" $MPIEXEC -n "$np" "$exe" $args $beopt -malloc_debug -malloc_dump < /dev/null > "$log" 2>&1
+  rc=$?
+  if [ -n "$experr" ]; then
+    if [ $rc = 0 ]; then ok=0; why="expected an error, exit 0"; fi
+    if ! grep -Eq -- "$experr" "$log"; then ok=0; why="$why; output lacks /$experr/"; fi
+  else
+    if [ $rc != 0 ]; then ok=0; why="exit code $rc"; fi
+    if [ $rc = 124 ]; then why="timed out after ${TIMEOUT}s"; fi
+    if [ -n "$expects" ]; then
+      local IFS=$'\037'
+      for e in $expects; do
+        if ! grep -Eq -- "$e" "$log"; then ok=0; why="$why; output lacks /$e/"; fi
+      done
+    fi
+    if grep -Eq "Total space allocated|bytes [A-Za-z_0-9]+\(\) (at|line)" "$log"; then ok=0; why="$why; memory leaked (-malloc_dump)"; fi
+  fi
+  if [ $ok = 1 ]; then
+    pass=$((pass + 1))
+    echo "ok     $name"
+    [ $VERBOSE = 1 ] && sed 's/^/       | /' "$log"
+  else
+    fail=$((fail + 1))
+    failed_list="$failed_list
+  $name"
+    echo "FAIL   $name: ${why#; }"
+    echo "       command: OMP_NUM_THREADS=$threads $MPIEXEC -n $np $exe $args $beopt"
+    tail -n 25 "$log" | sed 's/^/       | /'
+  fi
+}
+
+for src in "$ROOT"/tests/*.c "$ROOT"/examples/*.c; do
+  [ -f "$src" ] || continue
+  base=$(basename "$src" .c)
+  dir=$(basename "$(dirname "$src")")
+  exe=$OBJDIR/$dir/$base
+  while IFS=$'\036' read -r suffix nsize backends args expects experr; do
+    [ -n "$suffix" ] || continue
+    case "$backends" in
+      all) bes=$AVAILABLE ;;
+      cpu) bes=$(echo "$AVAILABLE" | grep '^/cpu') ;;
+      none) bes="-" ; [ -n "$ONLY_BACKEND" ] && bes="" ;;
+      *) bes="" ; for b in $backends; do echo "$AVAILABLE" | grep -qx -- "$b" && bes="$bes $b"; done ;;
+    esac
+    for be in $bes; do
+      for np in $nsize; do
+        [ -n "$ONLY_NSIZE" ] && [ "$np" != "$ONLY_NSIZE" ] && continue
+        name="$base/$suffix np=$np be=$be"
+        if [ -n "$FILTER" ] && ! echo "$name" | grep -Eq -- "$FILTER"; then continue; fi
+        if [ ! -x "$exe" ]; then
+          fail=$((fail + 1)); echo "FAIL   $name: $exe not built"; continue
+        fi
+        run_one "$name" "$exe" "$np" "$be" "$args" "$expects" "$experr"
+      done
+    done
+  done < <(parse_tests "$src")
+done
+
+[ -n "$failed_list" ] && printf 'failed:%b\n' "$failed_list"
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

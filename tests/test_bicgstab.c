@@ -1,0 +1,206 @@
+static const char help[] = "eas BiCGStab against PETSc KSPBCGS (right preconditioning, unpreconditioned norm) on the same\n"
+                           "systems: the 3D two-species ADR Jacobian and a random banded matrix.  With several processes\n"
+                           "the system is block diagonal, one EasDia per process, so the global reductions are tested.\n"
+                           "  -problem adr|random  -n <grid or rows>  -its_tol <2>  -sol_tol <1e-6>\n";
+
+#include <eas.h>
+
+/* Random diagonally dominant nonsymmetric banded matrix as SeqAIJ. */
+static PetscErrorCode RandomSystem(PetscInt n, PetscRandom rnd, Mat *M)
+{
+  const PetscInt off[7] = {-9, -3, -1, 0, 1, 4, 10};
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 7, NULL, M));
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt d = 0; d < 7; d++) {
+      const PetscInt j = i + off[d];
+      PetscScalar    v;
+      if (j < 0 || j >= n) continue;
+      PetscCall(PetscRandomGetValue(rnd, &v));
+      if (off[d] == 0) v = 3.0 + 2.0 * v; /* in [1, 5] */
+      PetscCall(MatSetValue(*M, i, j, v, INSERT_VALUES));
+    }
+  PetscCall(MatAssemblyBegin(*M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*M, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* The block diagonal global MPIAIJ whose local block is the SeqAIJ Mloc. */
+static PetscErrorCode GlobalBlockDiagonal(Mat Mloc, Mat *M)
+{
+  PetscInt n, rstart;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(Mloc, &n, NULL));
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, n, n, PETSC_DETERMINE, PETSC_DETERMINE, 9, NULL, 0, NULL, M));
+  PetscCall(MatGetOwnershipRange(*M, &rstart, NULL));
+  for (PetscInt i = 0; i < n; i++) {
+    PetscInt           nc, gi = i + rstart, gcols[64];
+    const PetscInt    *cols;
+    const PetscScalar *vals;
+    PetscCall(MatGetRow(Mloc, i, &nc, &cols, &vals));
+    PetscCheck(nc <= 64, PETSC_COMM_SELF, PETSC_ERR_PLIB, "row too long");
+    for (PetscInt c = 0; c < nc; c++) gcols[c] = cols[c] + rstart;
+    PetscCall(MatSetValues(*M, 1, &gi, nc, gcols, vals, INSERT_VALUES));
+    PetscCall(MatRestoreRow(Mloc, i, &nc, &cols, &vals));
+  }
+  PetscCall(MatAssemblyBegin(*M, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*M, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  char               problem[16] = "adr", pc[16] = "jacobi";
+  PetscInt           n = 16, its_eas, its_petsc, its_tol = 2, nloc;
+  PetscReal          sol_tol = 1e-6, rtol = 1e-8, rel, xnorm, rres_eas, rres_petsc, bnorm;
+  PetscMPIInt        rank, size;
+  PetscRandom        rnd;
+  PetscBool          isadr;
+  EasBackend         be;
+  EasDia             A;
+  EasKsp             eksp;
+  EasVec             eb, ex;
+  Mat                Mloc, M;
+  Vec                b, x, xe, r;
+  KSP                ksp;
+  PC                 ppc;
+  KSPConvergedReason reason_eas, reason_petsc;
+
+  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "test_bicgstab options", NULL);
+  PetscCall(PetscOptionsString("-problem", "adr or random", NULL, problem, problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsInt("-n", "grid points per direction (adr) or rows (random)", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsInt("-its_tol", "allowed difference of iteration counts", NULL, its_tol, &its_tol, NULL));
+  PetscCall(PetscOptionsReal("-sol_tol", "allowed relative difference of the solutions", NULL, sol_tol, &sol_tol, NULL));
+  PetscOptionsEnd();
+  PetscCall(PetscStrcmp(problem, "adr", &isadr));
+
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 100 + rank));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+
+  /* the local block, as EasDia and as SeqAIJ */
+  PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, NULL, &be));
+  PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
+  PetscCall(EasDiaSetBackend(A, be));
+  PetscCall(EasDiaSetFromOptions(A));
+  if (isadr) {
+    PetscCall(EasDiaSetFromGallery(A, "adr", n));
+    PetscCall(EasDiaConvertToMat(A, &Mloc));
+  } else {
+    PetscCall(RandomSystem(n, rnd, &Mloc));
+    PetscCall(EasDiaSetFromMat(A, Mloc));
+  }
+  PetscCall(GlobalBlockDiagonal(Mloc, &M));
+  PetscCall(MatGetLocalSize(M, &nloc, NULL));
+
+  /* right-hand side: random */
+  PetscCall(MatCreateVecs(M, &x, &b));
+  PetscCall(VecDuplicate(x, &xe));
+  PetscCall(VecDuplicate(x, &r));
+  PetscCall(VecSetRandom(b, rnd));
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
+
+  /* eas */
+  PetscCall(EasKspCreate(PETSC_COMM_WORLD, &eksp));
+  PetscCall(EasKspSetOperator(eksp, A));
+  PetscCall(EasKspSetTolerances(eksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+  PetscCall(EasKspSetFromOptions(eksp));
+  PetscCall(EasDiaCreateVecs(A, &ex, &eb));
+  PetscCall(EasVecCopyFromVec(eb, b));
+  PetscCall(EasKspSolve(eksp, eb, ex));
+  PetscCall(EasKspGetIterationNumber(eksp, &its_eas));
+  PetscCall(EasKspGetConvergedReason(eksp, &reason_eas));
+  PetscCall(EasVecCopyToVec(ex, xe));
+
+  /* PETSc: same method, same preconditioner side and norm */
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, "petsc_"));
+  PetscCall(KSPSetOperators(ksp, M, M));
+  PetscCall(KSPSetType(ksp, KSPBCGS));
+  PetscCall(KSPGetPC(ksp, &ppc));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", pc, sizeof(pc), NULL));
+  PetscCall(PCSetType(ppc, pc));
+  PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its_petsc));
+  PetscCall(KSPGetConvergedReason(ksp, &reason_petsc));
+
+  /* true residuals and difference of the solutions */
+  PetscCall(MatMult(M, xe, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rres_eas));
+  PetscCall(MatMult(M, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rres_petsc));
+  PetscCall(VecNorm(x, NORM_2, &xnorm));
+  PetscCall(VecAXPY(xe, -1.0, x));
+  PetscCall(VecNorm(xe, NORM_2, &rel));
+  rel /= xnorm;
+  rres_eas /= bnorm;
+  rres_petsc /= bnorm;
+
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "problem %s n=%" PetscInt_FMT " ranks=%d rows/rank=%" PetscInt_FMT " pc=%s rtol=%g\n", problem, n, size, nloc, pc, (double)rtol));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  eas   : %s after %" PetscInt_FMT " its, true rel residual %.3e\n", KSPConvergedReasons[reason_eas], its_eas, (double)rres_eas));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  PETSc : %s after %" PetscInt_FMT " its, true rel residual %.3e\n", KSPConvergedReasons[reason_petsc], its_petsc, (double)rres_petsc));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  iterations differ by %" PetscInt_FMT " (allowed %" PetscInt_FMT "); ||x_eas - x_petsc|| / ||x_petsc|| = %.3e (allowed %.0e)\n", PetscAbsInt(its_eas - its_petsc), its_tol, (double)rel, (double)sol_tol));
+  PetscCheck(reason_eas > 0 && reason_petsc > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "a solver did not converge");
+  PetscCheck(PetscAbsInt(its_eas - its_petsc) <= its_tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "iteration counts differ by more than %" PetscInt_FMT, its_tol);
+  PetscCheck(rel <= sol_tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solutions differ by %g > %g", (double)rel, (double)sol_tol);
+  PetscCheck(rres_eas <= 1.1 * rtol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "eas true residual %g above rtol %g", (double)rres_eas, (double)rtol);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eas BiCGStab matches PETSc KSPBCGS\n"));
+
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(EasKspDestroy(&eksp));
+  PetscCall(EasVecDestroy(&ex));
+  PetscCall(EasVecDestroy(&eb));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&xe));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&M));
+  PetscCall(MatDestroy(&Mloc));
+  PetscCall(EasDiaDestroy(&A));
+  PetscCall(EasBackendDestroy(&be));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(EasFinalize());
+  return 0;
+}
+
+/*TEST
+  test:
+    suffix: adr16
+    nsize: 1 2 4
+    args: -problem adr -n 16
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: adr32
+    nsize: 1 2
+    args: -problem adr -n 32
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: adr48
+    nsize: 1
+    args: -problem adr -n 48 -ksp_converged_reason
+    expect: Linear solve converged due to CONVERGED_RTOL
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: random
+    nsize: 1 2 4
+    args: -problem random -n 3000
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: random_none
+    nsize: 1 2
+    args: -problem random -n 2000 -pc_type none -ksp_monitor
+    expect: 0 KSP Residual norm
+    expect: eas BiCGStab matches PETSc KSPBCGS
+TEST*/
