@@ -5,6 +5,7 @@
 #   make check-gpu      the same suite on the CUDA backend only (needs a device)
 #   make bench          benchmarks (BENCH lines: eas vs STREAM vs PETSc, same run)
 #   make asan           build with address+undefined sanitizers in build-asan/ and run the tests
+#   make valgrind       small runs under valgrind (memory errors and definite leaks fail)
 #   make install PREFIX=/path   headers, libeas.{a,so}, eas.pc
 #   make format         clang-format the sources
 #
@@ -25,20 +26,20 @@ SRCDIRS   := src/core src/backends src/backends/cpu src/mat src/solvers src/comm
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c)
 
-.PHONY: all lib check check-gpu demo bench asan install format clean deps tests examples benches help
+.PHONY: all lib check check-gpu demo bench asan valgrind install format clean deps tests examples benches help
 
 # ---------------------------------------------------------------------------
 # First pass: make sure PETSc and MPI are installed (tools/deps.sh installs
 # them with apt-get when run as root, or prints the line to run), then re-run
 # make with the package flags known.
 ifeq ($(EAS_DEPS_OK),)
-all lib check check-gpu demo bench asan install tests examples benches:
+all lib check check-gpu demo bench asan valgrind install tests examples benches:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 $@
 format:
 	clang-format -i $(FORMAT_SRC)
 clean:
-	rm -rf $(OBJDIR) build-asan
+	rm -rf $(OBJDIR) build-asan build-vg
 help:
 	@sed -n '2,13p' Makefile
 else
@@ -125,7 +126,18 @@ check-gpu: all
 	@bash tests/run.sh $(OBJDIR) --backend /gpu/cuda
 
 demo: all
-	$(MPIEXEC) -n 2 $(OBJDIR)/examples/ex1 -n 24 -ksp_monitor -ksp_converged_reason -eas_threads 1 -log_view ::ascii_info_detail | grep -v '^ *$$' | head -80
+	OMP_NUM_THREADS=2 $(MPIEXEC) -n 1 $(OBJDIR)/examples/ex1 -n 48 -ksp_monitor -ksp_converged_reason -ksp_view -log_view
+
+# valgrind on small runs (OpenMPI's suppressions), in its own build tree
+# without -march=native: valgrind 3.19 does not decode AVX-512.
+VG = OMP_NUM_THREADS=1 valgrind -q --num-callers=40 --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+     --suppressions=/usr/share/openmpi/openmpi-valgrind.supp --suppressions=tools/valgrind.supp
+valgrind:
+	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 OBJDIR=build-vg CUDA=0 OPT="-O2" all
+	$(VG) build-vg/tests/test_bicgstab -problem adr -n 6 -eas_threads 1
+	$(VG) build-vg/tests/test_dia -n 40 -adr_n 4 -eas_threads 1
+	$(VG) build-vg/tests/test_reasons -eas_threads 1
+	@echo "valgrind: no errors"
 
 bench: all
 	@sh bench/run.sh $(OBJDIR)
@@ -147,7 +159,7 @@ format:
 	clang-format -i $(FORMAT_SRC)
 
 clean:
-	rm -rf $(OBJDIR) build-asan
+	rm -rf $(OBJDIR) build-asan build-vg
 
 .SECONDARY:
 endif

@@ -187,3 +187,6 @@ PETSC_EXTERN PetscErrorCode EasKspGetIterationNumber(EasKsp, PetscInt *);
 PETSC_EXTERN PetscErrorCode EasKspGetResidualNorm(EasKsp, PetscReal *);
 PETSC_EXTERN PetscErrorCode EasKspView(EasKsp, PetscViewer);
 PETSC_EXTERN PetscErrorCode EasKspDestroy(EasKsp *);
+
+/* energy models of the source papers (pure functions) */
+#include <eas/energy.h>

@@ -152,7 +152,9 @@ PetscErrorCode EasBackendCreateFromOptions(MPI_Comm comm, const char prefix[], E
   PetscBool flg;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsGetString(NULL, prefix, "-eas_backend", resource, sizeof(resource), &flg));
+  PetscOptionsBegin(comm, prefix, "eas backend selection", "Sys");
+  PetscCall(PetscOptionsString("-eas_backend", "Backend resource: /cpu, /cpu/serial, /gpu/cuda", "EasBackendCreate", resource, resource, sizeof(resource), &flg));
+  PetscOptionsEnd();
   PetscCall(EasBackendCreate(comm, resource, be));
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*be, prefix));
   PetscCall(EasBackendSetFromOptions(*be));

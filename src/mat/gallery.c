@@ -103,7 +103,9 @@ PetscErrorCode EasDiaSetFromGallery(EasDia A, const char name[], PetscInt n)
   PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
   PetscCall(PetscStrcmp(name, "adr", &isadr));
   PetscCheck(isadr, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown EasDia gallery matrix \"%s\": expected adr", name);
-  PetscCall(PetscOptionsGetReal(NULL, ((PetscObject)A)->prefix, "-dia_gallery_dt", &dt, NULL));
+  PetscOptionsBegin(PetscObjectComm((PetscObject)A), ((PetscObject)A)->prefix, "EasDia gallery matrices", "Mat");
+  PetscCall(PetscOptionsReal("-dia_gallery_dt", "Time step of the adr gallery Jacobian I - dt f'(c)", "EasDiaSetFromGallery", dt, &dt, NULL));
+  PetscOptionsEnd();
   PetscCall(EasDiaGalleryADR(A, n, dt));
   PetscFunctionReturn(0);
 }
