@@ -13,7 +13,7 @@
 #include <petscksp.h> /* KSPConvergedReason: eas reports PETSc's reasons */
 
 #if defined(PETSC_USE_COMPLEX) || !defined(PETSC_USE_REAL_DOUBLE)
-  #error "eas needs a real, double precision PETSc"
+#  error "eas needs a real, double precision PETSc"
 #endif
 
 PETSC_EXTERN const char EasVersion[];
@@ -92,11 +92,11 @@ PETSC_EXTERN PetscErrorCode EasVecRestoreArrayRead(EasVec, const PetscScalar **)
 PETSC_EXTERN PetscErrorCode EasVecGetArrayWrite(EasVec, PetscScalar **);
 PETSC_EXTERN PetscErrorCode EasVecRestoreArrayWrite(EasVec, PetscScalar **);
 PETSC_EXTERN PetscErrorCode EasVecSet(EasVec, PetscScalar);
-PETSC_EXTERN PetscErrorCode EasVecCopy(EasVec x, EasVec y);                                    /* y <- x */
-PETSC_EXTERN PetscErrorCode EasVecAXPBY(EasVec y, PetscScalar a, PetscScalar b, EasVec x);     /* y <- a x + b y */
-PETSC_EXTERN PetscErrorCode EasVecPointwiseMult(EasVec w, EasVec x, EasVec y);                 /* w <- x .* y */
-PETSC_EXTERN PetscErrorCode EasVecDot(EasVec x, EasVec y, PetscScalar *);                      /* local (sequential) */
-PETSC_EXTERN PetscErrorCode EasVecNorm(EasVec x, PetscReal *);                                 /* 2-norm, local */
+PETSC_EXTERN PetscErrorCode EasVecCopy(EasVec x, EasVec y);                                /* y <- x */
+PETSC_EXTERN PetscErrorCode EasVecAXPBY(EasVec y, PetscScalar a, PetscScalar b, EasVec x); /* y <- a x + b y */
+PETSC_EXTERN PetscErrorCode EasVecPointwiseMult(EasVec w, EasVec x, EasVec y);             /* w <- x .* y */
+PETSC_EXTERN PetscErrorCode EasVecDot(EasVec x, EasVec y, PetscScalar *);                  /* local (sequential) */
+PETSC_EXTERN PetscErrorCode EasVecNorm(EasVec x, PetscReal *);                             /* 2-norm, local */
 /* Copy to/from a PETSc Vec of the same local size. */
 PETSC_EXTERN PetscErrorCode EasVecCopyFromVec(EasVec, Vec);
 PETSC_EXTERN PetscErrorCode EasVecCopyToVec(EasVec, Vec);
@@ -154,7 +154,7 @@ typedef const char       *EasKspType;
 #define EAS_BICGSTAB "bicgstab"
 
 typedef const char *EasPCType;
-#define EAS_PCNONE   "none"
+#define EAS_PCNONE "none"
 #define EAS_PCJACOBI "jacobi"
 
 PETSC_EXTERN PetscErrorCode EasKspCreate(MPI_Comm, EasKsp *);

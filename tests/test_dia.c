@@ -99,14 +99,14 @@ int main(int argc, char **argv)
   /* 1. random banded matrices, several offset sets, converted from AIJ */
   {
     const PetscInt sets[3][6] = {
-      {-1, 0, 1, 0, 0, 0},
-      {-5, -2, 0, 3, 9, 0},
-      {-(n / 2), -1, 0, 1, n / 3, n - 1},
+        {-1, 0, 1, 0, 0, 0},
+        {-5, -2, 0, 3, 9, 0},
+        {-(n / 2), -1, 0, 1, n / 3, n - 1},
     };
     const PetscInt nds[3] = {3, 5, 6};
     for (PetscInt s = 0; s < 3; s++) {
-      Mat    M, M2;
-      EasDia A;
+      Mat       M, M2;
+      EasDia    A;
       PetscBool eq;
       PetscCall(RandomBanded(n, nds[s], sets[s], rnd, &M));
       PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
@@ -128,12 +128,12 @@ int main(int argc, char **argv)
 
   /* 2. the ADR Jacobian from the gallery, against its AIJ conversion; diagonal */
   {
-    EasDia             A;
-    Mat                M;
-    EasVec             d;
-    Vec                pd;
-    PetscReal          rel;
-    PetscInt           ndiag;
+    EasDia    A;
+    Mat       M;
+    EasVec    d;
+    Vec       pd;
+    PetscReal rel;
+    PetscInt  ndiag;
     PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
     PetscCall(EasDiaSetBackend(A, be));
     PetscCall(EasDiaSetFromGallery(A, "adr", adr_n));
@@ -156,11 +156,11 @@ int main(int argc, char **argv)
 
   /* 3. Matrix Market: write a random symmetric banded matrix, read it back */
   {
-    char     path[PETSC_MAX_PATH_LEN];
-    FILE    *fp;
-    Mat      M;
-    EasDia   A;
-    PetscInt nnz = 0, m = PetscMin(n, 50);
+    char           path[PETSC_MAX_PATH_LEN];
+    FILE          *fp;
+    Mat            M;
+    EasDia         A;
+    PetscInt       nnz = 0, m = PetscMin(n, 50);
     const PetscInt off[3] = {0, 1, 4};
     PetscCall(PetscSNPrintf(path, sizeof(path), "/tmp/eas_test_dia_%d_%d.mtx", (int)getpid(), rank));
     PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, m, m, 7, NULL, &M));

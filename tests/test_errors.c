@@ -49,8 +49,8 @@ static PetscErrorCode Solve(void)
 
 static PetscErrorCode LoadMM(const char *text)
 {
-  char       path[PETSC_MAX_PATH_LEN];
-  EasDia     A;
+  char           path[PETSC_MAX_PATH_LEN];
+  EasDia         A;
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
@@ -93,8 +93,8 @@ int main(int argc, char **argv)
   if (match) PetscCall(LoadMM("%%MatrixMarket matrix coordinate real general\n3 2 1\n1 1 4.0\n"));
   PetscCall(PetscStrcmp(which, "fill", &match));
   if (match) { /* an arrow matrix: first row and column full, n diagonals for 3n entries */
-    char  *text;
-    size_t len = 0, cap = 1 << 16;
+    char     *text;
+    size_t    len = 0, cap = 1 << 16;
     const int n = 100;
     PetscCall(PetscMalloc1(cap, &text));
     len += (size_t)snprintf(text + len, cap - len, "%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n", n, n, 3 * n - 2);

@@ -30,15 +30,15 @@ static PetscErrorCode CheckTrue(const char what[], PetscBool cond)
 }
 
 /* the call must return an error (returned, not printed) */
-#define EXPECT_ERROR(what, call) \
-  do { \
-    PetscErrorCode ierr_; \
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); \
-    ierr_ = (call); \
-    PetscCall(PetscPopErrorHandler()); \
+#define EXPECT_ERROR(what, call)                                                                                 \
+  do {                                                                                                           \
+    PetscErrorCode ierr_;                                                                                        \
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));                                             \
+    ierr_ = (call);                                                                                              \
+    PetscCall(PetscPopErrorHandler());                                                                           \
     PetscCheck(ierr_ != 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bad input %s: accepted (no error returned)", what); \
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bad input %s: rejected ok\n", what)); \
-    nchecks++; \
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bad input %s: rejected ok\n", what));                               \
+    nchecks++;                                                                                                   \
   } while (0)
 
 static PetscErrorCode Uniform(PetscRandom rnd, PetscReal lo, PetscReal hi, PetscReal *v)
@@ -119,7 +119,7 @@ static PetscErrorCode TestSeed000(void)
        betas to 3 decimals: with each beta within +-5e-4 of its printed value, alpha ranges over
        [1.28139, 1.28207], which contains values that round to 1.281.  Tol 1e-3. */
     {
-      PetscReal       bgm = 0.130, bcm = 0.474, betas[2];
+      PetscReal        bgm = 0.130, bcm = 0.474, betas[2];
       const PetscReal *full[2] = {T11_gpu, T11_cpu1};
 
       PetscCall(EasModelSlowDecayBeta(bgm, &betas[0]));
@@ -302,7 +302,7 @@ static PetscErrorCode TestSeed004(PetscRandom rnd)
     /* brute force: every scaling factor, energy summed task by task (dynamic power S^-3 over the
        stretched computation Tcomp S, static power over the whole predicted time) */
     for (PetscInt j = 0; j < 14; j++) {
-      const PetscReal S = freqs[0] / freqs[j];
+      const PetscReal S  = freqs[0] / freqs[j];
       PetscReal       E0 = 0, ES = 0, T0 = Tmax + Tminc, TS = Tmax * S + Tminc, d;
       for (PetscInt i = 0; i < n; i++) {
         E0 += Pd * Tcomp[i] + Ps * T0;
@@ -364,7 +364,8 @@ static PetscErrorCode BruteForceBudget(PetscInt P, const EasPowerUnit units[], P
       PetscReal           Wp, Tp;
       idx[p] = rem % nopt[p];
       rem /= nopt[p];
-      if (u->nlevels) Wp = u->levelPower[idx[p]];
+      if (u->nlevels)
+        Wp = u->levelPower[idx[p]];
       else {
         const PetscReal Wmin = u->fmin * u->tdp / u->fmax;
         Wp                   = Wmin + (u->tdp - Wmin) * (PetscReal)idx[p] / (PetscReal)(nGrid - 1);
@@ -452,7 +453,7 @@ static PetscErrorCode TestSeed003(PetscRandom rnd)
         PetscCall(Uniform(rnd, 20, 60, &base));
         PetscCall(Uniform(rnd, 5, 15, &slope));
         for (PetscInt l = 0; l < 4; l++) {
-          lf[p][l] = 1.2 + 0.4 * l;                          /* GHz */
+          lf[p][l] = 1.2 + 0.4 * l;                                     /* GHz */
           lp[p][l] = base + slope * lf[p][l] * lf[p][l] * lf[p][l] / 4; /* convex power curve */
           minp     = PetscMin(minp, lp[p][l]);
           maxp     = PetscMax(maxp, lp[p][l]);
@@ -496,15 +497,31 @@ static PetscErrorCode TestSeed003(PetscRandom rnd)
     PetscBool            bfeas;
     char                 what[160];
 
-    units[0].rate = 1e-3; units[0].fcap = 0; units[0].work = 0; units[0].fmin = 1.2; units[0].fmax = 2.6; units[0].tdp = 95; units[0].nlevels = 0; units[0].levelPower = NULL; units[0].levelFreq = NULL;
-    units[1].rate = 1e-3; units[1].fcap = 0; units[1].work = 0; units[1].fmin = 1.6; units[1].fmax = 2.27; units[1].tdp = 80; units[1].nlevels = 0; units[1].levelPower = NULL; units[1].levelFreq = NULL;
+    units[0].rate       = 1e-3;
+    units[0].fcap       = 0;
+    units[0].work       = 0;
+    units[0].fmin       = 1.2;
+    units[0].fmax       = 2.6;
+    units[0].tdp        = 95;
+    units[0].nlevels    = 0;
+    units[0].levelPower = NULL;
+    units[0].levelFreq  = NULL;
+    units[1].rate       = 1e-3;
+    units[1].fcap       = 0;
+    units[1].work       = 0;
+    units[1].fmin       = 1.6;
+    units[1].fmax       = 2.27;
+    units[1].tdp        = 80;
+    units[1].nlevels    = 0;
+    units[1].levelPower = NULL;
+    units[1].levelFreq  = NULL;
     if (inst >= 4) { /* mixed */
       units[1].nlevels    = 4;
       units[1].levelPower = lp;
       units[1].levelFreq  = lf;
     }
     PetscCall(Uniform(rnd, 0.7, 1.0, &s)); /* power cap s: 70%..100% of TDP as in sec. 5.4 */
-    units[0].fcap = units[0].fmax * s;      /* f_cap = Phi(s TDP), eq. 5.9 */
+    units[0].fcap = units[0].fmax * s;     /* f_cap = Phi(s TDP), eq. 5.9 */
     units[1].fcap = units[1].nlevels ? 1.8 : PetscMax(units[1].fmax * s, units[1].fmin);
     PetscCall(Uniform(rnd, 0.5e-3, 1.5e-3, &units[0].rate));
     PetscCall(Uniform(rnd, 1.0e-3, 3.0e-3, &units[1].rate));

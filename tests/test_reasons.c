@@ -8,10 +8,10 @@ static const char help[] = "BiCGStab failures are convergence reasons, not crash
    returns the reason and iterations. */
 static PetscErrorCode SolveTridiag(EasBackend be, PetscInt n, PetscScalar sub, PetscScalar dg, PetscScalar sup, const char *pc, PetscReal dtol, PetscInt max_it, PetscScalar b0, PetscBool ones, KSPConvergedReason *reason, PetscInt *its)
 {
-  EasDia       A;
-  EasKsp       ksp;
-  EasVec       b, x;
-  PetscScalar *val, *ba;
+  EasDia         A;
+  EasKsp         ksp;
+  EasVec         b, x;
+  PetscScalar   *val, *ba;
   const PetscInt off[3] = {-1, 0, 1};
 
   PetscFunctionBegin;

@@ -14,7 +14,7 @@
 #include "kernels.h"
 
 #if defined(PETSC_USE_64BIT_INDICES)
-  #error "eas kernels use 32-bit indices (EasKInt); build with a 32-bit-index PETSc"
+#  error "eas kernels use 32-bit indices (EasKInt); build with a 32-bit-index PETSc"
 #endif
 
 /* Device-resident view of a DIA matrix, as the kernels need it. */
@@ -25,7 +25,7 @@ typedef struct {
   const PetscScalar *val;    /* ndiag*ld values, backend memory */
   const PetscInt    *off_host;
   const PetscScalar *val_host;
-  void              *ctx;    /* backend-owned data (e.g. cuSPARSE CSR copy), from dia_setup */
+  void              *ctx; /* backend-owned data (e.g. cuSPARSE CSR copy), from dia_setup */
 } EasDiaKernel;
 
 typedef struct _EasBackendOps *EasBackendOps;
@@ -38,7 +38,7 @@ struct _EasBackendOps {
   /* vectors; required */
   PetscErrorCode (*set)(EasBackend, PetscInt n, PetscScalar alpha, PetscScalar *y);
   PetscErrorCode (*copy)(EasBackend, PetscInt n, const PetscScalar *x, PetscScalar *y);
-  PetscErrorCode (*axpby)(EasBackend, PetscInt n, PetscScalar a, const PetscScalar *x, PetscScalar b, PetscScalar *y); /* y <- a x + b y */
+  PetscErrorCode (*axpby)(EasBackend, PetscInt n, PetscScalar a, const PetscScalar *x, PetscScalar b, PetscScalar *y);  /* y <- a x + b y */
   PetscErrorCode (*pointwise_mult)(EasBackend, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *w); /* w <- x .* y */
   PetscErrorCode (*dot_local)(EasBackend, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *dot);
   /* DIA; setup/destroy optional (build backend-private data in A->ctx) */
@@ -72,8 +72,8 @@ struct _p_EasBackend {
 
 /* Registry entry; the registry lists every backend, compiled in or not. */
 typedef struct {
-  const char *resource;    /* canonical name */
-  const char *aliases[3];  /* other accepted names */
+  const char *resource;   /* canonical name */
+  const char *aliases[3]; /* other accepted names */
   const char *description;
   PetscErrorCode (*init)(EasBackend); /* NULL when not compiled in */
   PetscErrorCode (*available)(PetscBool *, const char **why);

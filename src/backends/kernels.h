@@ -11,9 +11,9 @@
 #pragma once
 
 #if defined(__CUDACC__)
-  #define EAS_HOST_DEVICE __host__ __device__
+#  define EAS_HOST_DEVICE __host__ __device__
 #else
-  #define EAS_HOST_DEVICE
+#  define EAS_HOST_DEVICE
 #endif
 
 /* Index type of the kernels; equal to PetscInt in the Debian (32-bit) build,
@@ -75,6 +75,12 @@ static inline EAS_HOST_DEVICE EasKScalar EasBcgsSweep1Row(EasKInt i, EasKInt n, 
   return sum;
 }
 
+/* BiCGStab intermediate residual, one entry: s = r - alpha v. */
+static inline EAS_HOST_DEVICE EasKScalar EasBcgsSEntry(EasKScalar r, EasKScalar v, EasKScalar alpha)
+{
+  return r - alpha * v;
+}
+
 /* Row i of t = A s where s = r - alpha v is formed on the fly (sweep 2).
    Returns t[i] and stores s[i] in *s_i. */
 static inline EAS_HOST_DEVICE EasKScalar EasBcgsSweep2Row(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, EasKScalar alpha, const EasKScalar *r, const EasKScalar *v, EasKScalar *s_i)
@@ -82,9 +88,9 @@ static inline EAS_HOST_DEVICE EasKScalar EasBcgsSweep2Row(EasKInt i, EasKInt n, 
   EasKScalar sum = 0.0;
   for (EasKInt d = 0; d < ndiag; d++) {
     const EasKInt j = i + off[d];
-    if (j >= 0 && j < n) sum += val[(long)d * ld + i] * (r[j] - alpha * v[j]);
+    if (j >= 0 && j < n) sum += val[(long)d * ld + i] * EasBcgsSEntry(r[j], v[j], alpha);
   }
-  *s_i = r[i] - alpha * v[i];
+  *s_i = EasBcgsSEntry(r[i], v[i], alpha);
   return sum;
 }
 

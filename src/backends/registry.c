@@ -22,12 +22,12 @@ static PetscErrorCode EasAvailable_NotCompiled(PetscBool *avail, const char **wh
 #endif
 
 static const EasBackendEntry eas_backends[] = {
-  {"/cpu/openmp", {"/cpu", NULL, NULL}, "CPU, OpenMP threads", EasBackendInit_CPU, EasAvailable_Always},
-  {"/cpu/serial", {NULL, NULL, NULL}, "CPU, one thread", EasBackendInit_CPUSerial, EasAvailable_Always},
+    {"/cpu/openmp", {"/cpu", NULL, NULL}, "CPU, OpenMP threads", EasBackendInit_CPU, EasAvailable_Always},
+    {"/cpu/serial", {NULL, NULL, NULL}, "CPU, one thread", EasBackendInit_CPUSerial, EasAvailable_Always},
 #if defined(EAS_HAVE_CUDA)
-  {"/gpu/cuda", {"/gpu", NULL, NULL}, "NVIDIA GPU, CUDA kernels and cuSPARSE", EasBackendInit_CUDA, EasBackendAvailable_CUDA},
+    {"/gpu/cuda", {"/gpu", NULL, NULL}, "NVIDIA GPU, CUDA kernels and cuSPARSE", EasBackendInit_CUDA, EasBackendAvailable_CUDA},
 #else
-  {"/gpu/cuda", {"/gpu", NULL, NULL}, "NVIDIA GPU, CUDA kernels and cuSPARSE", NULL, EasAvailable_NotCompiled},
+    {"/gpu/cuda", {"/gpu", NULL, NULL}, "NVIDIA GPU, CUDA kernels and cuSPARSE", NULL, EasAvailable_NotCompiled},
 #endif
 };
 #define EAS_NBACKENDS ((PetscInt)(sizeof(eas_backends) / sizeof(eas_backends[0])))

@@ -11,9 +11,9 @@ PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;
 PetscLogEvent EAS_VecOps, EAS_VecDot, EAS_HtoD, EAS_DtoH, EAS_Allreduce;
 PetscLogEvent EAS_KspSetUp, EAS_KspSolve, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3;
 
-static PetscBool  eas_package_initialized = PETSC_FALSE;
-static PetscBool  eas_initialized_petsc   = PETSC_FALSE;
-static PetscMPIInt eas_thread_level       = MPI_THREAD_SINGLE;
+static PetscBool   eas_package_initialized = PETSC_FALSE;
+static PetscBool   eas_initialized_petsc   = PETSC_FALSE;
+static PetscMPIInt eas_thread_level        = MPI_THREAD_SINGLE;
 
 static PetscErrorCode EasFinalizePackage(void)
 {

@@ -146,8 +146,10 @@ PetscErrorCode EasModelEstimatedAlpha(PetscInt n, const PetscReal PF_gpu[], cons
   EasCheckNull(alpha, "alpha");
   for (PetscInt i = 0; i < n; i++) {
     PetscCheck(PF_cpu[i] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PF_cpu[%" PetscInt_FMT "] = %g must be a power > 0 W", i, (double)PF_cpu[i]);
-    if (betaGpu) PetscCall(EasModelNodeFrontierBeta(PF_gpu[i], PF_cpu[i], betaGpu[i], &alpha[i])); /* seed 000 eq. (1.46) */
-    else PetscCall(EasModelNodeFrontier(PF_gpu[i], PF_cpu[i], &alpha[i]));                          /* seed 000 eq. (1.25) */
+    if (betaGpu)
+      PetscCall(EasModelNodeFrontierBeta(PF_gpu[i], PF_cpu[i], betaGpu[i], &alpha[i])); /* seed 000 eq. (1.46) */
+    else
+      PetscCall(EasModelNodeFrontier(PF_gpu[i], PF_cpu[i], &alpha[i])); /* seed 000 eq. (1.25) */
   }
   PetscFunctionReturn(0);
 }
@@ -181,8 +183,8 @@ PetscErrorCode EasModelClusterAveragePower(const EasClusterPower *c, PetscReal P
   PetscCall(CheckCluster(c, "c"));
   EasCheckPower(Psw, "Psw");
   EasCheckNull(P, "P");
-  sfull = SumArray(c->n, c->full);                 /* sum_i P_F^i */
-  sidle = c->idle ? SumArray(c->n, c->idle) : 0.0; /* sum_i P_I^i */
+  sfull = SumArray(c->n, c->full);                       /* sum_i P_F^i */
+  sidle = c->idle ? SumArray(c->n, c->idle) : 0.0;       /* sum_i P_I^i */
   *P    = c->beta * sfull + (1 - c->beta) * sidle + Psw; /* seed 000 eq. (1.34); (1.26) for beta = 1 */
   PetscFunctionReturn(0);
 }
@@ -235,7 +237,7 @@ PetscErrorCode EasModelClusterFrontierSplit(PetscInt n, PetscInt nact, const Pet
     num += beta[k] * SumArray(n, full[k]); /* seed 000 sec. 1.8.4: beta(GPU) sum P_F(GPU) + beta(CPUo) sum P_F(CPU1) */
     bsum += beta[k];
   }
-  num += (1 - bsum) * SumArray(n, idle) + Psw; /* seed 000 sec. 1.8.4: (1 - beta(GPU) - beta(CPUo)) sum P_I + P_sw */
+  num += (1 - bsum) * SumArray(n, idle) + Psw;            /* seed 000 sec. 1.8.4: (1 - beta(GPU) - beta(CPUo)) sum P_I + P_sw */
   PetscCall(EasModelClusterAveragePower(B, Psw, &gamma)); /* seed 000 sec. 1.8.4: gamma */
   PetscCheck(gamma > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "gamma (average power of configuration B) = %g must be > 0", (double)gamma);
   *alpha = num / gamma; /* seed 000 sec. 1.8.4, alpha > (...)/gamma */
@@ -274,9 +276,9 @@ PetscErrorCode EasModelLangRungerEnergyPerElement(const EasLangRungerParams *prm
 {
   PetscFunctionBegin;
   PetscCall(CheckLangRunger(prm));
-  if (EcpuStar) *EcpuStar = prm->E_el_cpu + prm->E_el_dram;           /* seed 001 eq. (36) */
-  if (EgpuStar) *EgpuStar = prm->E_el_gpu + prm->E_el_copy / prm->l;  /* seed 001 eq. (39) */
-  if (PidleStar) *PidleStar = prm->P_idle_cpu + prm->P_idle_dram;     /* seed 001 eq. (35) */
+  if (EcpuStar) *EcpuStar = prm->E_el_cpu + prm->E_el_dram;          /* seed 001 eq. (36) */
+  if (EgpuStar) *EgpuStar = prm->E_el_gpu + prm->E_el_copy / prm->l; /* seed 001 eq. (39) */
+  if (PidleStar) *PidleStar = prm->P_idle_cpu + prm->P_idle_dram;    /* seed 001 eq. (35) */
   PetscFunctionReturn(0);
 }
 
@@ -288,10 +290,13 @@ PetscErrorCode EasModelLangRungerCase(const EasLangRungerParams *prm, EasLangRun
   PetscCall(EasModelLangRungerEnergyPerElement(prm, &Ec, &Eg, &Pi));
   EasCheckTime(prm->t_el_gpu, "prm->t_el_gpu");
   EasCheckNull(which, "which");
-  thr = Eg + Pi * prm->t_el_gpu;             /* seed 001 sec. 4.3, case 2 right-hand side */
-  if (Ec < Eg) *which = EAS_LR_CPU_ONLY;     /* seed 001 sec. 4.3, case 1 */
-  else if (Ec > thr) *which = EAS_LR_GPU_ONLY; /* seed 001 sec. 4.3, case 2 */
-  else *which = EAS_LR_HYBRID;               /* seed 001 sec. 4.3, case 3 */
+  thr = Eg + Pi * prm->t_el_gpu; /* seed 001 sec. 4.3, case 2 right-hand side */
+  if (Ec < Eg)
+    *which = EAS_LR_CPU_ONLY; /* seed 001 sec. 4.3, case 1 */
+  else if (Ec > thr)
+    *which = EAS_LR_GPU_ONLY; /* seed 001 sec. 4.3, case 2 */
+  else
+    *which = EAS_LR_HYBRID; /* seed 001 sec. 4.3, case 3 */
   if (threshold) *threshold = thr;
   PetscFunctionReturn(0);
 }
@@ -333,17 +338,17 @@ PetscErrorCode EasModelLangRungerPredict(const EasLangRungerParams *prm, PetscRe
   EasCheckPositive(nel, "nel (number of elements)");
   EasCheckBeta(r, "r (GPU fraction)");
   l    = prm->l;
-  ngpu = r * nel;                          /* seed 001 eq. (25) */
-  ncpu = (1 - r) * nel / (PetscReal)prm->p; /* seed 001 eq. (25), per core */
-  tcpu = ncpu * prm->t_el_cpu;             /* seed 001 eq. (18) */
-  tgpu = ngpu * prm->t_el_gpu;             /* seed 001 eq. (19) */
+  ngpu = r * nel;                                               /* seed 001 eq. (25) */
+  ncpu = (1 - r) * nel / (PetscReal)prm->p;                     /* seed 001 eq. (25), per core */
+  tcpu = ncpu * prm->t_el_cpu;                                  /* seed 001 eq. (18) */
+  tgpu = ngpu * prm->t_el_gpu;                                  /* seed 001 eq. (19) */
   if (t) *t = ngpu * prm->t_el_copy + l * PetscMax(tcpu, tgpu); /* seed 001 eq. (22) */
-  tidle_cpu = l * PetscMax(tgpu - tcpu, 0.0); /* CPU waits for the GPU, seed 001 eq. (37) */
-  tidle_gpu = l * PetscMax(tcpu - tgpu, 0.0); /* GPU waits for the CPU */
+  tidle_cpu = l * PetscMax(tgpu - tcpu, 0.0);                   /* CPU waits for the GPU, seed 001 eq. (37) */
+  tidle_gpu = l * PetscMax(tcpu - tgpu, 0.0);                   /* GPU waits for the CPU */
   if (E)
     *E = l * ((PetscReal)prm->p * ncpu * Ec + ngpu * prm->E_el_gpu) /* seed 001 eqs. (31)-(33), (37) */
-       + ngpu * prm->E_el_copy                                       /* seed 001 eq. (34) */
-       + Pi * tidle_cpu + prm->P_idle_gpu * tidle_gpu;               /* seed 001 eq. (37) idle terms */
+         + ngpu * prm->E_el_copy                                    /* seed 001 eq. (34) */
+         + Pi * tidle_cpu + prm->P_idle_gpu * tidle_gpu;            /* seed 001 eq. (37) idle terms */
   PetscFunctionReturn(0);
 }
 
@@ -359,7 +364,7 @@ PetscErrorCode EasModelGeCameronPredict(PetscReal T1_f, PetscReal T1_f0, PetscRe
   EasCheckTime(TN_f0, "TN_f0");
   PetscCheck(N > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "N = %" PetscInt_FMT " (processors) must be > 0", N);
   EasCheckNull(TN_f, "TN_f");
-  overhead = TN_f0 - T1_f0 / (PetscReal)N; /* seed 002 eq. (17) */
+  overhead = TN_f0 - T1_f0 / (PetscReal)N;   /* seed 002 eq. (17) */
   *TN_f    = T1_f / (PetscReal)N + overhead; /* seed 002 eq. (18) */
   PetscFunctionReturn(0);
 }
@@ -566,14 +571,17 @@ static PetscBool UnitLeastPower(const EasPowerUnit *u, PetscReal Z, PetscReal *W
     const PetscReal Wmin = LinearWmin(u), c = LinearC(u);
     PetscReal       w;
 
-    if (u->work == 0) w = Wmin;
+    if (u->work == 0)
+      w = Wmin;
     else {
       if (!(Z > 0)) return PETSC_FALSE;
       w = PetscMax(c / Z, Wmin);
       if (w > u->tdp) {
         /* tolerate rounding at the fastest setting */
-        if (UnitTimeAtFreq(u, u->fmax) <= Z) w = u->tdp;
-        else return PETSC_FALSE;
+        if (UnitTimeAtFreq(u, u->fmax) <= Z)
+          w = u->tdp;
+        else
+          return PETSC_FALSE;
       }
     }
     *W = w;
@@ -668,7 +676,7 @@ PetscErrorCode EasModelPowerBudget(PetscInt P, const EasPowerUnit units[], Petsc
   res->power     = power;
   res->objective = alpha1 * time + alpha2 * power;
   if (Zhi < Zfast) PetscFunctionReturn(0); /* the caps are faster than any allowed setting */
-  if (Zhi == 0) {                           /* no work at all: least power is optimal */
+  if (Zhi == 0) {                          /* no work at all: least power is optimal */
     res->feasible = (power <= budget) ? PETSC_TRUE : PETSC_FALSE;
     PetscFunctionReturn(0);
   }
@@ -692,15 +700,18 @@ PetscErrorCode EasModelPowerBudget(PetscInt P, const EasPowerUnit units[], Petsc
      First over the sorted breakpoints (the tabular part is constant between them), then inside one piece. */
   {
     PetscInt lo = 0, hi = ncand - 1; /* budget met at cand[hi] */
-    ok          = ScheduleAt(P, units, cand[0], NULL, NULL, &time, &power);
-    if (ok && power <= budget) Zlo = cand[0];
+    ok = ScheduleAt(P, units, cand[0], NULL, NULL, &time, &power);
+    if (ok && power <= budget)
+      Zlo = cand[0];
     else {
       PetscReal a, b;
       while (hi - lo > 1) { /* invariant: budget violated (or infeasible) at cand[lo], met at cand[hi] */
         const PetscInt mid = (lo + hi) / 2;
         ok                 = ScheduleAt(P, units, cand[mid], NULL, NULL, &time, &power);
-        if (ok && power <= budget) hi = mid;
-        else lo = mid;
+        if (ok && power <= budget)
+          hi = mid;
+        else
+          lo = mid;
       }
       a = cand[lo];
       b = cand[hi];
@@ -708,8 +719,10 @@ PetscErrorCode EasModelPowerBudget(PetscInt P, const EasPowerUnit units[], Petsc
         for (PetscInt it = 0; it < 200 && b - a > 4 * PETSC_MACHINE_EPSILON * b; it++) {
           const PetscReal mid = 0.5 * (a + b);
           ok                  = ScheduleAt(P, units, mid, NULL, NULL, &time, &power);
-          if (ok && power <= budget) b = mid;
-          else a = mid;
+          if (ok && power <= budget)
+            b = mid;
+          else
+            a = mid;
         }
       }
       Zlo = b;
@@ -726,7 +739,7 @@ PetscErrorCode EasModelPowerBudget(PetscInt P, const EasPowerUnit units[], Petsc
       if (units[p].nlevels == 0 && units[p].work > 0) Zlin = PetscMax(Zlin, LinearC(&units[p]) / LinearWmin(&units[p]));
     bestZ = Zlo;
     for (PetscInt i = -1; i < ncand; i++) {
-      PetscReal a = (i < 0) ? Zlo : cand[i], b, pts[3];
+      PetscReal a    = (i < 0) ? Zlo : cand[i], b, pts[3];
       PetscInt  npts = 0;
       if (a < Zlo || a > Zhi) continue;
       b = Zhi;
@@ -748,8 +761,10 @@ PetscErrorCode EasModelPowerBudget(PetscInt P, const EasPowerUnit units[], Petsc
               if (c / mid > LinearWmin(&units[p])) d -= alpha2 * c / (mid * mid); /* derivative of alpha2 c/Z */
             }
           }
-          if (d >= 0) hi = mid;
-          else lo = mid;
+          if (d >= 0)
+            hi = mid;
+          else
+            lo = mid;
         }
         pts[npts++] = hi;
       }
@@ -827,7 +842,7 @@ static void EPSAEval(PetscInt n, const PetscReal Tcomp[], PetscReal Pdyn, PetscR
 {
   PetscReal dyn = 0, t;
   for (PetscInt i = 0; i < n; i++) dyn += Pdyn * Tcomp[i] / (S * S); /* seed 004 eq. (Edyn_new), (e-new) */
-  t  = Tmaxcomp * S + Tmincomm;                                     /* seed 004 eq. (tnew) */
+  t  = Tmaxcomp * S + Tmincomm;                                      /* seed 004 eq. (tnew) */
   *T = t;
   *E = dyn + Pstatic * t * (PetscReal)n; /* seed 004 eq. (e-new), static part (Estatic_new) */
 }
@@ -864,8 +879,8 @@ PetscErrorCode EasModelEPSA(PetscInt n, const PetscReal Tcomp[], const PetscReal
     const PetscReal Sj = Fmax / freqs[j]; /* seed 004 Alg. EPSA: S = Fmax/Fnew */
     PetscReal       E, T, Pnorm, Enorm;
     EPSAEval(n, Tcomp, Pdyn, Pstatic, Tmaxcomp, Tmincomm, Sj, &E, &T);
-    Enorm = E / E1;  /* seed 004 eq. (enorm), with the energy of eq. (e-new) */
-    Pnorm = T1 / T;  /* seed 004 eq. (pnorm_en) */
+    Enorm = E / E1;             /* seed 004 eq. (enorm), with the energy of eq. (e-new) */
+    Pnorm = T1 / T;             /* seed 004 eq. (pnorm_en) */
     if (Pnorm - Enorm > best) { /* seed 004 eq. (max1), Alg. EPSA */
       best = Pnorm - Enorm;
       S    = Sj;

@@ -376,7 +376,7 @@ static PetscErrorCode EasDiaCheckVecs(EasDia A, EasVec x, EasVec y, const char o
 @*/
 PetscErrorCode EasDiaMult(EasDia A, EasVec x, EasVec y)
 {
-  const EasDiaKernel *k = NULL;
+  const EasDiaKernel *k  = NULL;
   const PetscScalar  *xa = NULL;
   PetscScalar        *ya = NULL;
 
@@ -397,7 +397,7 @@ PetscErrorCode EasDiaMult(EasDia A, EasVec x, EasVec y)
 @*/
 PetscErrorCode EasDiaMultTranspose(EasDia A, EasVec x, EasVec y)
 {
-  const EasDiaKernel *k = NULL;
+  const EasDiaKernel *k  = NULL;
   const PetscScalar  *xa = NULL;
   PetscScalar        *ya = NULL;
 
@@ -439,8 +439,8 @@ PetscErrorCode EasDiaGetDiagonal(EasDia A, EasVec d)
 @*/
 PetscErrorCode EasDiaConvertToMat(EasDia A, Mat *M)
 {
-  PetscInt    *nnz, *cols;
-  PetscScalar *vals;
+  PetscInt      *nnz, *cols;
+  PetscScalar   *vals;
   const PetscInt n = A->n;
 
   PetscFunctionBegin;

@@ -44,7 +44,7 @@ static PetscErrorCode EasDiaGalleryADR(EasDia A, PetscInt n, PetscReal dt)
   PetscCheck(n >= 3, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Gallery adr: n = %" PetscInt_FMT " grid points per direction, expected n >= 3", n);
   PetscCheck(dt > 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "Gallery adr: dt = %g, expected dt > 0", (double)dt);
   PetscCall(PetscCalloc1((size_t)nd * N, &val));
-#define V(d, row) val[(size_t)(d) * N + (row)]
+#define V(d, row) val[(size_t)(d)*N + (row)]
   for (PetscInt k = 0; k < n; k++) {
     const PetscReal z = z0 + k * hz, kzu = 1e-8 * PetscExpReal((z + 0.5 * hz) / 5.0), kzd = 1e-8 * PetscExpReal((z - 0.5 * hz) / 5.0);
     for (PetscInt j = 0; j < n; j++) {
@@ -59,12 +59,30 @@ static PetscErrorCode EasDiaGalleryADR(EasDia A, PetscInt n, PetscReal dt)
            zero flux: the ghost value mirrors the first interior neighbour */
         PetscReal cxm = kh / (h * h) + vel / h, cxp = kh / (h * h), cym = kh / (h * h), cyp = kh / (h * h);
         PetscReal czm = kzd / (hz * hz), czp = kzu / (hz * hz), diag = cxm + cxp + cym + cyp + czm + czp;
-        if (i == 0) { cxp += cxm; cxm = 0; }
-        if (i == n - 1) { cxm += cxp; cxp = 0; }
-        if (j == 0) { cyp += cym; cym = 0; }
-        if (j == n - 1) { cym += cyp; cyp = 0; }
-        if (k == 0) { czp += czm; czm = 0; }
-        if (k == n - 1) { czm += czp; czp = 0; }
+        if (i == 0) {
+          cxp += cxm;
+          cxm = 0;
+        }
+        if (i == n - 1) {
+          cxm += cxp;
+          cxp = 0;
+        }
+        if (j == 0) {
+          cyp += cym;
+          cym = 0;
+        }
+        if (j == n - 1) {
+          cym += cyp;
+          cyp = 0;
+        }
+        if (k == 0) {
+          czp += czm;
+          czm = 0;
+        }
+        if (k == n - 1) {
+          czm += czp;
+          czp = 0;
+        }
         for (PetscInt sp = 0; sp < 2; sp++) {
           const PetscInt r = sp + 2 * (i + n * (j + n * k));
           /* A = I - dt (transport + dR/dc) */
@@ -75,8 +93,10 @@ static PetscErrorCode EasDiaGalleryADR(EasDia A, PetscInt n, PetscReal dt)
           V(6, r) = -dt * cxp;
           V(7, r) = -dt * cyp;
           V(8, r) = -dt * czp;
-          if (sp == 0) V(5, r) = -dt * j12; /* row c1, column c2 of the same point */
-          else V(3, r) = -dt * j21;          /* row c2, column c1 */
+          if (sp == 0)
+            V(5, r) = -dt * j12; /* row c1, column c2 of the same point */
+          else
+            V(3, r) = -dt * j21; /* row c2, column c1 */
         }
       }
     }

@@ -65,8 +65,10 @@ PetscErrorCode EasDiaLoadMatrixMarket(EasDia A, const char path[])
     fclose(fp);
     SETERRQ(comm, PETSC_ERR_FILE_UNEXPECTED, "%s:1: unsupported Matrix Market type \"%s %s %s\": expected \"matrix coordinate real\" (or integer)", path, object, format, field);
   }
-  if (!strcmp(symmetry, "symmetric")) sym = PETSC_TRUE;
-  else if (!strcmp(symmetry, "skew-symmetric")) skew = PETSC_TRUE;
+  if (!strcmp(symmetry, "symmetric"))
+    sym = PETSC_TRUE;
+  else if (!strcmp(symmetry, "skew-symmetric"))
+    skew = PETSC_TRUE;
   else if (strcmp(symmetry, "general")) {
     fclose(fp);
     SETERRQ(comm, PETSC_ERR_FILE_UNEXPECTED, "%s:1: unsupported symmetry \"%s\": expected general, symmetric or skew-symmetric", path, symmetry);

@@ -14,14 +14,22 @@
 */
 #include "kspimpl.h"
 
-enum { W_R, W_RHAT, W_P0, W_P1, W_V0, W_V1, W_S, W_T, W_N };
+enum { W_R,
+       W_RHAT,
+       W_P0,
+       W_P1,
+       W_V0,
+       W_V1,
+       W_S,
+       W_T,
+       W_N };
 
 static PetscErrorCode EasKspSetUp_BiCGStab(EasKsp ksp)
 {
-  EasBackend  be;
-  PetscBool   jacobi;
-  PetscInt    n = ksp->A->n;
-  EasVec      d;
+  EasBackend   be;
+  PetscBool    jacobi;
+  PetscInt     n = ksp->A->n;
+  EasVec       d;
   PetscScalar *da;
 
   PetscFunctionBegin;

@@ -287,10 +287,14 @@ PetscErrorCode EasKspLogResidual_Private(EasKsp ksp, PetscInt its, PetscReal rno
   ksp->rnorm = rnorm;
   if (its == 0) ksp->rnorm0 = rnorm;
   for (PetscInt m = 0; m < ksp->nmon; m++) PetscCall((*ksp->monitor[m])(ksp, its, rnorm, ksp->monctx[m]));
-  if (PetscIsInfOrNanReal(rnorm)) ksp->reason = KSP_DIVERGED_NANORINF;
-  else if (rnorm <= PetscMax(ksp->rtol * ksp->rnorm0, ksp->atol)) ksp->reason = rnorm < ksp->atol ? KSP_CONVERGED_ATOL : KSP_CONVERGED_RTOL;
-  else if (its > 0 && rnorm >= ksp->dtol * ksp->rnorm0) ksp->reason = KSP_DIVERGED_DTOL;
-  else if (its >= ksp->max_it) ksp->reason = KSP_DIVERGED_ITS;
+  if (PetscIsInfOrNanReal(rnorm))
+    ksp->reason = KSP_DIVERGED_NANORINF;
+  else if (rnorm <= PetscMax(ksp->rtol * ksp->rnorm0, ksp->atol))
+    ksp->reason = rnorm < ksp->atol ? KSP_CONVERGED_ATOL : KSP_CONVERGED_RTOL;
+  else if (its > 0 && rnorm >= ksp->dtol * ksp->rnorm0)
+    ksp->reason = KSP_DIVERGED_DTOL;
+  else if (its >= ksp->max_it)
+    ksp->reason = KSP_DIVERGED_ITS;
   PetscFunctionReturn(0);
 }
 
@@ -325,11 +329,15 @@ PetscErrorCode EasKspSolve(EasKsp ksp, EasVec b, EasVec x)
     const char *prefix = ((PetscObject)ksp)->prefix;
     PetscCall(PetscViewerASCIIAddTab(v, ((PetscObject)ksp)->tablevel));
     if (ksp->reason > 0) {
-      if (prefix) PetscCall(PetscViewerASCIIPrintf(v, "Linear %s solve converged due to %s iterations %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[ksp->reason], ksp->its));
-      else PetscCall(PetscViewerASCIIPrintf(v, "Linear solve converged due to %s iterations %" PetscInt_FMT "\n", KSPConvergedReasons[ksp->reason], ksp->its));
+      if (prefix)
+        PetscCall(PetscViewerASCIIPrintf(v, "Linear %s solve converged due to %s iterations %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[ksp->reason], ksp->its));
+      else
+        PetscCall(PetscViewerASCIIPrintf(v, "Linear solve converged due to %s iterations %" PetscInt_FMT "\n", KSPConvergedReasons[ksp->reason], ksp->its));
     } else {
-      if (prefix) PetscCall(PetscViewerASCIIPrintf(v, "Linear %s solve did not converge due to %s iterations %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[ksp->reason], ksp->its));
-      else PetscCall(PetscViewerASCIIPrintf(v, "Linear solve did not converge due to %s iterations %" PetscInt_FMT "\n", KSPConvergedReasons[ksp->reason], ksp->its));
+      if (prefix)
+        PetscCall(PetscViewerASCIIPrintf(v, "Linear %s solve did not converge due to %s iterations %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[ksp->reason], ksp->its));
+      else
+        PetscCall(PetscViewerASCIIPrintf(v, "Linear solve did not converge due to %s iterations %" PetscInt_FMT "\n", KSPConvergedReasons[ksp->reason], ksp->its));
     }
     PetscCall(PetscViewerASCIISubtractTab(v, ((PetscObject)ksp)->tablevel));
   }

@@ -29,7 +29,7 @@ struct _p_EasKsp {
   PetscErrorCode (*monitor[EAS_KSP_MAXMON])(EasKsp, PetscInt, PetscReal, void *);
   void *monctx[EAS_KSP_MAXMON];
   PetscErrorCode (*mondestroy[EAS_KSP_MAXMON])(void **);
-  EasVec work[8];
+  EasVec   work[8];
   PetscInt nwork;
   void    *data;
 };

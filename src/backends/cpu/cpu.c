@@ -72,7 +72,8 @@ static PetscErrorCode EasVecDot_CPU(EasBackend be, PetscInt n, const PetscScalar
   PetscScalar sum = 0.0;
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) reduction(+ : sum) EAS_OMP_THREADS(be)
+#pragma omp parallel for schedule(static) reduction(+ \
+                                                    : sum) EAS_OMP_THREADS(be)
   for (PetscInt i = 0; i < n; i++) sum += x[i] * y[i];
   *dot = sum;
   PetscCall(PetscLogFlops(2.0 * n));
@@ -82,7 +83,7 @@ static PetscErrorCode EasVecDot_CPU(EasBackend be, PetscInt n, const PetscScalar
 /* y = A x: guarded rows at both ends, index-check-free interior rows. */
 static PetscErrorCode EasDiaMult_CPU(EasBackend be, const EasDiaKernel *A, const PetscScalar *x, PetscScalar *y)
 {
-  const PetscInt n = A->n, nd = A->ndiag, ld = A->ld, lo = A->lo, hi = A->hi;
+  const PetscInt     n = A->n, nd = A->ndiag, ld = A->ld, lo = A->lo, hi = A->hi;
   const PetscInt    *off = A->off;
   const PetscScalar *val = A->val;
 
@@ -117,7 +118,8 @@ static PetscErrorCode EasBcgsSweep1_CPU(EasBackend be, const EasDiaKernel *A, Pe
   PetscScalar    sum = 0.0;
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) reduction(+ : sum) EAS_OMP_THREADS(be)
+#pragma omp parallel for schedule(static) reduction(+ \
+                                                    : sum) EAS_OMP_THREADS(be)
   for (PetscInt i = 0; i < n; i++) {
     PetscScalar pi;
     /* p <- r + beta (p - omega v);  v <- A p;  (rhat, v) */
@@ -137,7 +139,8 @@ static PetscErrorCode EasBcgsSweep2_CPU(EasBackend be, const EasDiaKernel *A, Pe
   PetscScalar    ts = 0.0, tt = 0.0;
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) reduction(+ : ts, tt) EAS_OMP_THREADS(be)
+#pragma omp parallel for schedule(static) reduction(+ \
+                                                    : ts, tt) EAS_OMP_THREADS(be)
   for (PetscInt i = 0; i < n; i++) {
     PetscScalar si;
     /* s <- r - alpha v;  t <- A s;  (t, s), (t, t) */
@@ -158,7 +161,8 @@ static PetscErrorCode EasBcgsSweep3_CPU(EasBackend be, PetscInt n, PetscScalar a
   PetscScalar rr = 0.0, hr = 0.0;
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) reduction(+ : rr, hr) EAS_OMP_THREADS(be)
+#pragma omp parallel for schedule(static) reduction(+ \
+                                                    : rr, hr) EAS_OMP_THREADS(be)
   for (PetscInt i = 0; i < n; i++) {
     /* x <- x + alpha p + omega s;  r <- s - omega t;  (rhat, r), (r, r) */
     const PetscScalar ri = EasBcgsSweep3Entry(i, alpha, omega, x, p, s, t);

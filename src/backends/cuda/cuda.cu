@@ -113,17 +113,20 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasReduceFinalKernel(int nb, c
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasSetKernel(EasKInt n, EasKScalar alpha, EasKScalar *y)
 {
-  EAS_GRID_STRIDE(i, n) y[i] = alpha;
+  EAS_GRID_STRIDE(i, n)
+  y[i] = alpha;
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAxpbyKernel(EasKInt n, EasKScalar a, const EasKScalar *x, EasKScalar b, EasKScalar *y)
 {
-  EAS_GRID_STRIDE(i, n) y[i] = EasAxpbyEntry(a, x[i], b, y[i]);
+  EAS_GRID_STRIDE(i, n)
+  y[i] = EasAxpbyEntry(a, x[i], b, y[i]);
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasPointwiseMultKernel(EasKInt n, const EasKScalar *x, const EasKScalar *y, EasKScalar *w)
 {
-  EAS_GRID_STRIDE(i, n) w[i] = x[i] * y[i];
+  EAS_GRID_STRIDE(i, n)
+  w[i] = x[i] * y[i];
 }
 
 /* Partial sums of (a0, b0) and, for NV == 2, (a1, b1). */
@@ -215,20 +218,15 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep3Kernel(EasKInt n,
 /* cusparse mode, sweep 1 update: p_new = r + beta (p_old - omega v_old). */
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsDirectionKernel(EasKInt n, EasKScalar beta, EasKScalar omega, const EasKScalar *r, const EasKScalar *p_old, const EasKScalar *v_old, EasKScalar *p_new)
 {
-  EAS_GRID_STRIDE(i, n) p_new[i] = EasBcgsDirection(r[i], p_old[i], v_old[i], beta, omega);
+  EAS_GRID_STRIDE(i, n)
+  p_new[i] = EasBcgsDirection(r[i], p_old[i], v_old[i], beta, omega);
 }
 
-/* cusparse mode, sweep 2 update: s = r - alpha v, by the sweep-2 row body
-   with no diagonals (so exactly the arithmetic of the native sweep). */
+/* cusparse mode, sweep 2 update: s = r - alpha v (the body the native sweep uses). */
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSUpdateKernel(EasKInt n, EasKScalar alpha, const EasKScalar *r, const EasKScalar *v, EasKScalar *s)
 {
-  EAS_GRID_STRIDE(k, n)
-  {
-    const EasKInt i = (EasKInt)k;
-    EasKScalar    si;
-    (void)EasBcgsSweep2Row(i, n, 0, NULL, NULL, 0, alpha, r, v, &si);
-    s[i] = si;
-  }
+  EAS_GRID_STRIDE(i, n)
+  s[i] = EasBcgsSEntry(r[i], v[i], alpha);
 }
 
 /* ------------------------------------------------------------------ reductions (host side) */
@@ -238,8 +236,10 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSUpdateKernel(EasKInt n
 static PetscErrorCode EasCudaReduceFinish(EasBackend_CUDA *cu, unsigned nb, int nv, EasCudaKind kind, PetscScalar *res)
 {
   PetscFunctionBegin;
-  if (nv == 1) EasReduceFinalKernel<1><<<1, EAS_CUDA_BLOCK, 0, cu->stream>>>((int)nb, cu->d_partials, cu->d_result);
-  else EasReduceFinalKernel<2><<<1, EAS_CUDA_BLOCK, 0, cu->stream>>>((int)nb, cu->d_partials, cu->d_result);
+  if (nv == 1)
+    EasReduceFinalKernel<1><<<1, EAS_CUDA_BLOCK, 0, cu->stream>>>((int)nb, cu->d_partials, cu->d_result);
+  else
+    EasReduceFinalKernel<2><<<1, EAS_CUDA_BLOCK, 0, cu->stream>>>((int)nb, cu->d_partials, cu->d_result);
   EasCheckLaunchCUDA();
   PetscCall(EasCudaTimerEnd(cu, kind));
   EasCallCUDA(cudaMemcpyAsync(cu->h_result, cu->d_result, (size_t)nv * sizeof(EasKScalar), cudaMemcpyDeviceToHost, cu->stream));
@@ -256,8 +256,10 @@ static PetscErrorCode EasCudaDots(EasBackend_CUDA *cu, PetscInt n, int nv, const
 
   PetscFunctionBegin;
   if (start_timer) PetscCall(EasCudaTimerBegin(cu));
-  if (nv == 1) EasDotKernel<1><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, a0, b0, NULL, NULL, cu->d_partials);
-  else EasDotKernel<2><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, a0, b0, a1, b1, cu->d_partials);
+  if (nv == 1)
+    EasDotKernel<1><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, a0, b0, NULL, NULL, cu->d_partials);
+  else
+    EasDotKernel<2><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, a0, b0, a1, b1, cu->d_partials);
   EasCheckLaunchCUDA();
   PetscCall(EasCudaReduceFinish(cu, nb, nv, kind, res));
   PetscFunctionReturn(0);
@@ -400,8 +402,8 @@ static PetscErrorCode EasDiaBuildCSR_CUDA(EasBackend be, const EasDiaKernel *A, 
 {
   EasBackend_CUDA   *cu = (EasBackend_CUDA *)be->data;
   const PetscInt     n = A->n, nd = A->ndiag, ld = A->ld;
-  const PetscInt    *off = A->off_host;
-  const PetscScalar *val = A->val_host;
+  const PetscInt    *off      = A->off_host;
+  const PetscScalar *val      = A->val_host;
   PetscInt          *off_copy = NULL, *perm, *rowptr, *colind;
   PetscScalar       *val_copy = NULL, *vals, *scratch = NULL;
   PetscInt64         nnz = 0;
@@ -546,7 +548,8 @@ static PetscErrorCode EasDiaMult_CUDA(EasBackend be, const EasDiaKernel *A, cons
   if (n <= 0) PetscFunctionReturn(0);
   PetscCall(EasDiaGetCSR_CUDA(be, A, &csr));
   PetscCall(EasCudaTimerBegin(cu));
-  if (csr) PetscCall(EasCusparseMult_CUDA(cu, csr, CUSPARSE_OPERATION_NON_TRANSPOSE, x, y));
+  if (csr)
+    PetscCall(EasCusparseMult_CUDA(cu, csr, CUSPARSE_OPERATION_NON_TRANSPOSE, x, y));
   else {
     const size_t smem = EasCudaOffsetSmem(nd);
     EasDiaMultKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->lo, A->hi, A->off, smem > 0, A->val, x, y);
@@ -567,7 +570,8 @@ static PetscErrorCode EasDiaMultTranspose_CUDA(EasBackend be, const EasDiaKernel
   if (n <= 0) PetscFunctionReturn(0);
   PetscCall(EasDiaGetCSR_CUDA(be, A, &csr));
   PetscCall(EasCudaTimerBegin(cu));
-  if (csr) PetscCall(EasCusparseMult_CUDA(cu, csr, CUSPARSE_OPERATION_TRANSPOSE, x, y));
+  if (csr)
+    PetscCall(EasCusparseMult_CUDA(cu, csr, CUSPARSE_OPERATION_TRANSPOSE, x, y));
   else {
     const size_t smem = EasCudaOffsetSmem(nd);
     EasDiaMultTransposeKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->val, x, y);
@@ -710,7 +714,7 @@ static PetscErrorCode EasBackendView_CUDA(EasBackend be, PetscViewer viewer)
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(EasBackendSynchronize_CUDA(be));
   EasCallCUDA(cudaGetDeviceProperties(&prop, cu->device));
-  EasCallCUDA(cudaDeviceGetAttribute(&memclock, cudaDevAttrMemoryClockRate, cu->device));     /* kHz */
+  EasCallCUDA(cudaDeviceGetAttribute(&memclock, cudaDevAttrMemoryClockRate, cu->device));      /* kHz */
   EasCallCUDA(cudaDeviceGetAttribute(&buswidth, cudaDevAttrGlobalMemoryBusWidth, cu->device)); /* bits */
   PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA device %d: %s, compute capability %d.%d, %d SMs, %.2f GiB, L2 %d KiB\n", cu->device, prop.name, prop.major, prop.minor, prop.multiProcessorCount, (double)prop.totalGlobalMem / (1024.0 * 1024.0 * 1024.0), prop.l2CacheSize / 1024));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  memory: %d-bit bus at %.0f MHz, theoretical peak %.1f GB/s\n", buswidth, memclock / 1.0e3, 2.0 * memclock * 1.0e3 * (buswidth / 8.0) / 1.0e9));
@@ -759,10 +763,10 @@ static int EasCudaMinArch(void)
    would wake the GPU: this is called when listing backends). */
 PetscErrorCode EasBackendAvailable_CUDA(PetscBool *avail, const char **why)
 {
-  static char    reason[256];
-  int            count = 0, dev = 0, major = 0, minor = 0;
-  cudaError_t    err;
-  const int      amin = EasCudaMinArch();
+  static char reason[256];
+  int         count = 0, dev = 0, major = 0, minor = 0;
+  cudaError_t err;
+  const int   amin = EasCudaMinArch();
 
   PetscFunctionBegin;
   *avail = PETSC_FALSE;

@@ -12,16 +12,16 @@
 #include <cusparse.h>
 
 /* Checks a CUDA runtime call; on failure raises PETSC_ERR_GPU. */
-#define EasCallCUDA(...) \
-  do { \
-    const cudaError_t eas_cerr_ = (__VA_ARGS__); \
+#define EasCallCUDA(...)                                                                                                                                                                         \
+  do {                                                                                                                                                                                           \
+    const cudaError_t eas_cerr_ = (__VA_ARGS__);                                                                                                                                                 \
     if (PetscUnlikely(eas_cerr_ != cudaSuccess)) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_GPU, "CUDA error %d (%s) : %s", (int)eas_cerr_, cudaGetErrorName(eas_cerr_), cudaGetErrorString(eas_cerr_)); \
   } while (0)
 
 /* Checks a cuSPARSE call; on failure raises PETSC_ERR_GPU. */
-#define EasCallCUSPARSE(...) \
-  do { \
-    const cusparseStatus_t eas_serr_ = (__VA_ARGS__); \
+#define EasCallCUSPARSE(...)                                                                                                                                                                                             \
+  do {                                                                                                                                                                                                                   \
+    const cusparseStatus_t eas_serr_ = (__VA_ARGS__);                                                                                                                                                                    \
     if (PetscUnlikely(eas_serr_ != CUSPARSE_STATUS_SUCCESS)) SETERRQ(PETSC_COMM_SELF, PETSC_ERR_GPU, "cuSPARSE error %d (%s) : %s", (int)eas_serr_, cusparseGetErrorName(eas_serr_), cusparseGetErrorString(eas_serr_)); \
   } while (0)
 
@@ -33,16 +33,16 @@
    is built without a device (PETSC_HAVE_DEVICE undefined, the Debian case),
    so fall back to PetscLogFlops() there to keep the flop counts. */
 #if defined(PETSC_HAVE_DEVICE)
-  #define EasLogGpuFlops(n) PetscLogGpuFlops(n)
+#  define EasLogGpuFlops(n) PetscLogGpuFlops(n)
 #else
-  #define EasLogGpuFlops(n) PetscLogFlops(n)
+#  define EasLogGpuFlops(n) PetscLogFlops(n)
 #endif
 
-#define EAS_CUDA_BLOCK          256  /* threads per block, a power of two */
+#define EAS_CUDA_BLOCK 256           /* threads per block, a power of two */
 #define EAS_CUDA_MAX_RED_BLOCKS 1024 /* blocks of a reduction kernel (fixed: deterministic sums) */
-#define EAS_CUDA_MAX_BLOCKS     (1u << 20)
-#define EAS_CUDA_MAX_SMEM_OFF   4096 /* DIA offsets staged in shared memory up to this many */
-#define EAS_CUDA_NTIMERS        64   /* event pairs recorded before the times are collected */
+#define EAS_CUDA_MAX_BLOCKS (1u << 20)
+#define EAS_CUDA_MAX_SMEM_OFF 4096 /* DIA offsets staged in shared memory up to this many */
+#define EAS_CUDA_NTIMERS 64        /* event pairs recorded before the times are collected */
 
 typedef enum {
   EAS_CUDA_SPMV_NATIVE,
@@ -68,13 +68,13 @@ typedef struct {
   EasKScalar      *d_result;   /* 2 final sums */
   EasKScalar      *h_result;   /* 2, pinned */
   /* timing: event pairs recorded on the stream, collected lazily */
-  cudaEvent_t      ev_start[EAS_CUDA_NTIMERS], ev_stop[EAS_CUDA_NTIMERS];
-  int              ev_kind[EAS_CUDA_NTIMERS];
-  int              nevents; /* event pairs created */
-  int              npending;
-  PetscLogDouble   ms[EAS_CUDA_NKINDS];
-  PetscInt         count[EAS_CUDA_NKINDS];
-  EasCudaSpMVMode  mode;
+  cudaEvent_t     ev_start[EAS_CUDA_NTIMERS], ev_stop[EAS_CUDA_NTIMERS];
+  int             ev_kind[EAS_CUDA_NTIMERS];
+  int             nevents; /* event pairs created */
+  int             npending;
+  PetscLogDouble  ms[EAS_CUDA_NKINDS];
+  PetscInt        count[EAS_CUDA_NKINDS];
+  EasCudaSpMVMode mode;
 } EasBackend_CUDA;
 
 /* Per-matrix data (EasDiaKernel.ctx): a CSR copy for cuSPARSE, built at
