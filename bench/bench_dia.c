@@ -4,6 +4,7 @@ static const char help[] = "eas DIA SpMV and BiCGStab vs STREAM triad and PETSc 
                            "  -reps <k>        SpMV repetitions per timing (default: enough for ~0.3 s)\n"
                            "  -stream_reps <k> triads per timing (default: enough for ~0.3 s)\n"
                            "  -stream_n <len>  STREAM array length (default 2^25 doubles = 256 MiB)\n"
+                           "  -stream_thp      madvise the STREAM arrays for transparent huge pages (default: plain 4 KiB pages, as eas)\n"
                            "  -its <k>         BiCGStab iterations per timed solve (rtol = atol = 0)\n"
                            "  -runs <r>        timings per quantity; the median is reported\n"
                            "With 2 ranks PETSc runs on both, eas and STREAM on rank 0 while rank 1 sleeps.\n";
@@ -24,6 +25,7 @@ static const char help[] = "eas DIA SpMV and BiCGStab vs STREAM triad and PETSc 
 #include <omp.h>
 #include <unistd.h>
 #include <sys/resource.h>
+#include <sys/mman.h>
 
 static int CmpDouble(const void *a, const void *b)
 {
@@ -38,6 +40,18 @@ static void Stats(double *v, PetscInt n, double *med, double *mn, double *mx)
   *med = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
   *mn  = v[0];
   *mx  = v[n - 1];
+}
+
+/* transparent huge pages for the page-aligned interior of p[0..bytes) */
+static void AdviseHugePages(void *p, size_t bytes)
+{
+#if defined(MADV_HUGEPAGE)
+  const size_t pg = 4096, b = ((size_t)p + pg - 1) & ~(pg - 1), e = ((size_t)p + bytes) & ~(pg - 1);
+  if (e > b) (void)madvise((void *)b, e - b, MADV_HUGEPAGE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
 }
 
 static double CpuSeconds(void)
@@ -139,8 +153,10 @@ static PetscErrorCode BuildMPIAIJ(MPI_Comm comm, Mat S, Mat *M)
     dnz[i - rstart] = onz[i - rstart] = 0;
     PetscCall(MatGetRow(S, i, &nc, &cols, NULL));
     for (PetscInt c = 0; c < nc; c++) {
-      if (cols[c] >= rstart && cols[c] < rend) dnz[i - rstart]++;
-      else onz[i - rstart]++;
+      if (cols[c] >= rstart && cols[c] < rend)
+        dnz[i - rstart]++;
+      else
+        onz[i - rstart]++;
     }
     PetscCall(MatRestoreRow(S, i, &nc, &cols, NULL));
   }
@@ -169,8 +185,8 @@ int main(int argc, char **argv)
   PetscMPIInt        rank, size;
   PetscInt           n = 64, threads, reps = 0, stream_reps = 0, its = 20, runs = 5, stream_n = 1 << 25;
   PetscInt           N, ndiag = 0, band_nnz = 0, reps_eas = 1, reps_petsc = 1, eas_its = 0, petsc_its = 0;
-  EasBackend         be  = NULL;
-  EasDia             A   = NULL;
+  EasBackend         be = NULL;
+  EasDia             A  = NULL;
   EasVec             ex = NULL, eb = NULL, ey = NULL, esol = NULL;
   EasKsp             eksp = NULL;
   Mat                S = NULL, M = NULL;
@@ -179,13 +195,13 @@ int main(int argc, char **argv)
   PC                 pc;
   MatInfo            info;
   KSPConvergedReason ereason = KSP_CONVERGED_ITERATING, preason;
-  PetscReal          ernorm = 0, prnorm;
+  PetscReal          ernorm  = 0, prnorm;
   double            *sa = NULL, *sb = NULL, *sc = NULL;
   double            *t_stream, *t_eas, *t_petsc, *t_ebcgs, *t_pbcgs;
   const char        *res;
   char               resource[64];
   PetscInt           eas_threads = 1;
-  PetscBool          iscpu = PETSC_FALSE;
+  PetscBool          iscpu = PETSC_FALSE, stream_thp = PETSC_FALSE;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
@@ -197,6 +213,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-stream_reps", &stream_reps, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-stream_n", &stream_n, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-stream_thp", &stream_thp, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-its", &its, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-runs", &runs, NULL));
   PetscCheck(threads >= 1 && its >= 1 && runs >= 1 && stream_n >= 1 && reps >= 0 && stream_reps >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-threads, -its, -runs, -stream_n must be >= 1, -reps and -stream_reps >= 0");
@@ -297,6 +314,11 @@ int main(int argc, char **argv)
     PetscCall(PetscMalloc1(stream_n, &sa));
     PetscCall(PetscMalloc1(stream_n, &sb));
     PetscCall(PetscMalloc1(stream_n, &sc));
+    if (stream_thp) {
+      AdviseHugePages(sa, sizeof(double) * stream_n);
+      AdviseHugePages(sb, sizeof(double) * stream_n);
+      AdviseHugePages(sc, sizeof(double) * stream_n);
+    }
 #pragma omp parallel for schedule(static) num_threads(t)
     for (PetscInt i = 0; i < stream_n; i++) {
       sa[i] = 0.0;
@@ -383,7 +405,7 @@ int main(int argc, char **argv)
       bound_ms   = bytes_bcgs / (stream_GBs * 1e9) * 1e3;
 
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# adr n=%" PetscInt_FMT ": N=%" PetscInt_FMT " rows, %" PetscInt_FMT " offsets, %" PetscInt_FMT " band entries, AIJ nnz=%.0f; PETSc on %d rank(s), eas %s with %" PetscInt_FMT " thread(s) and STREAM with %" PetscInt_FMT " on rank 0; medians of %" PetscInt_FMT " runs (min..max)\n", n, N, ndiag, band_nnz, (double)info.nz_used, size, resource, eas_threads, threads, runs));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# STREAM triad: 3 x %" PetscInt_FMT " doubles, 24 B/element = %.1f MB, %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s\n", stream_n, bytes_stream * 1e-6, stream_reps, s_med * 1e3, s_min * 1e3, s_max * 1e3, stream_GBs));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# STREAM triad%s: 3 x %" PetscInt_FMT " doubles, 24 B/element = %.1f MB, %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s\n", stream_thp ? " (huge pages)" : "", stream_n, bytes_stream * 1e-6, stream_reps, s_med * 1e3, s_min * 1e3, s_max * 1e3, stream_GBs));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas DIA SpMV: %.0f B/row = %.1f MB per SpMV, %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s = %.3f STREAM\n", 8.0 * ndiag + 16.0, bytes_eas * 1e-6, reps_eas, e_med * 1e3, e_min * 1e3, e_max * 1e3, eas_GBs, eas_GBs / stream_GBs));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# PETSc AIJ MatMult: 12 B/nnz + 20 B/row = %.1f MB per SpMV, %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s = %.3f STREAM\n", bytes_petsc * 1e-6, reps_petsc, p_med * 1e3, p_min * 1e3, p_max * 1e3, petsc_GBs, petsc_GBs / stream_GBs));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# spmv eas/petsc speed = %.2f (time per SpMV PETSc / eas)\n", p_med / e_med));

@@ -3,7 +3,7 @@
 #
 #   bash tests/run.sh OBJDIR [--backend RES] [--nsize N] [--filter REGEX] [-v]
 #
-# Every tests/*.c and examples/*.c carries a block
+# Every tests/*.c, examples/*.c and bench/*.c carries a block
 #
 #   /*TEST
 #     test:
@@ -121,7 +121,7 @@ run_one() { # name exe np backend args expects experr
   fi
 }
 
-for src in "$ROOT"/tests/*.c "$ROOT"/examples/*.c; do
+for src in "$ROOT"/tests/*.c "$ROOT"/examples/*.c "$ROOT"/bench/*.c; do
   [ -f "$src" ] || continue
   base=$(basename "$src" .c)
   dir=$(basename "$(dirname "$src")")

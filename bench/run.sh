@@ -1,0 +1,83 @@
+#!/bin/sh
+# eas benchmarks: one BENCH line per case, eas vs STREAM triad vs PETSc, all
+# measured in the same process run (DESIGN.md sec. 9).
+#
+#   sh bench/run.sh OBJDIR            (what `make bench` runs)
+#
+# Per grid size n (ADR gallery, 2n^3 rows) two cases, each using 2 cores:
+#   1 rank,  -threads 1: eas, STREAM and PETSc on one core each
+#   2 ranks, -threads 2: PETSc on both ranks; eas and STREAM with 2 OpenMP
+#                        threads on rank 0 while rank 1 sleeps
+# Environment: MPIEXEC (exported by make), EAS_BENCH_SIZES ("64 96 128"),
+# EAS_BENCH_RUNS (7: medians of that many timings), EAS_BENCH_ARGS (extra
+# options for bench_dia).
+set -u
+OBJDIR=${1:-build}
+MPIEXEC=${MPIEXEC:-mpirun $( [ "$(id -u)" = 0 ] && echo --allow-run-as-root) --oversubscribe --bind-to none}
+SIZES=${EAS_BENCH_SIZES:-64 96 128}
+RUNS=${EAS_BENCH_RUNS:-7}
+EXTRA=${EAS_BENCH_ARGS:-}
+EXE=$OBJDIR/bench/bench_dia
+[ -x "$EXE" ] || { echo "bench/run.sh: $EXE is not built (make benches)" >&2; exit 1; }
+LOG=$OBJDIR/bench/bench.log
+: > "$LOG"
+
+# BiCGStab iterations per timed solve: about 0.5-2 s per PETSc solve on one core
+its_for() {
+  if [ "$1" -le 64 ]; then echo 40; elif [ "$1" -le 96 ]; then echo 30; else echo 20; fi
+}
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)
+echo "# eas bench_dia, $(date '+%Y-%m-%d %H:%M:%S %Z'), $(hostname), nproc $(nproc), ${cpu:-unknown CPU}"
+echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine skews the timings)"
+echo "# MPIEXEC: $MPIEXEC; sizes: $SIZES; medians of $RUNS runs"
+status=0
+for n in $SIZES; do
+  its=$(its_for "$n")
+  for np in 1 2; do
+    echo "## n=$n, $np rank(s), eas and STREAM with $np thread(s) on rank 0, $its BiCGStab iterations per solve"
+    out=$(OMP_NUM_THREADS=$np $MPIEXEC -n "$np" "$EXE" -n "$n" -threads "$np" -its "$its" -runs "$RUNS" $EXTRA 2>&1)
+    rc=$?
+    echo "$out"
+    echo "$out" >> "$LOG"
+    if [ $rc != 0 ] || ! echo "$out" | grep -q '^BENCH '; then
+      echo "bench/run.sh: n=$n np=$np failed (exit $rc)" >&2
+      status=1
+    fi
+  done
+done
+
+echo
+echo "# summary (targets, DESIGN.md sec. 9: eas SpMV >= 0.95 STREAM; BiCGStab <= 1.15 x fused bound; >= 2 x faster than PETSc per iteration)"
+awk '
+  function v(k,   i, a) { for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "?" }
+  function mark(ok) { return ok ? "ok" : "MISS" }
+  BEGIN { f = "%4s %3s | %7s %7s %6s %-4s | %7s %6s | %8s %8s %8s | %6s %-4s | %6s %-4s\n"
+          printf f, "n", "thr", "eas", "STREAM", "eas/", "", "PETSc", "SpMV", "eas", "PETSc", "bound", "PETSc/", "", "eas/", ""
+          printf f, "", "", "GB/s", "GB/s", "STREAM", "", "GB/s", "eas/P", "ms/it", "ms/it", "ms/it", "eas", "", "bound", "" }
+  /^# spmv eas\/petsc speed = / { sp = $6; next }
+  /^BENCH / {
+    rs = v("ratio_stream"); rp = v("ratio_petsc"); rb = v("ratio_bound")
+    printf f, v("n"), v("threads"), v("eas_GBs"), v("stream_GBs"), rs, mark(rs >= 0.95), v("petsc_GBs"), sp,
+           v("eas_ms_per_it"), v("petsc_ms_per_it"), v("bound_ms_per_it"), rp, mark(rp >= 2.0), rb, mark(rb <= 1.15)
+  }' "$LOG"
+
+# ADR solver (issue 3): eas vs PETSc SNES+KSPBCGS per step on 1 rank; sync vs
+# async time to solution with injected latency on 2 and 4 ranks.
+if [ -x "$OBJDIR/bench/bench_adr" ]; then
+  echo
+  echo "## ADR: bench_adr (1 rank vs PETSc SNES; 2 and 4 ranks sync vs async, latency 0, 100 us, 1 ms)"
+  for np in 1 2 4; do
+    out=$(OMP_NUM_THREADS=1 $MPIEXEC -n "$np" "$OBJDIR/bench/bench_adr" -n ${EAS_BENCH_ADR_N:-24} -steps 3 -delays 0,100,1000 2>&1) || status=1
+    echo "$out" | grep -E '^(BENCH|#)'
+  done
+fi
+
+# Element-by-element PCG (issue 4): EBE apply vs STREAM, cg vs PETSc KSPCG, the split's efficiency.
+if [ -x "$OBJDIR/bench/bench_ebe" ]; then
+  echo
+  echo "## EBE: bench_ebe"
+  out=$(OMP_NUM_THREADS=2 $MPIEXEC -n 1 "$OBJDIR/bench/bench_ebe" 2>&1) || status=1
+  echo "$out" | grep -E '^(BENCH|#)'
+fi
+exit $status
