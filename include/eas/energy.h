@@ -298,6 +298,18 @@ PETSC_EXTERN PetscErrorCode EasModelHeterogeneousEfficiency(PetscReal TD, PetscI
    Errors: n <= 0, NULL, negative busy time or count, zero total count. */
 PETSC_EXTERN PetscErrorCode EasModelWindowIndex(PetscInt n, const PetscReal busy[], const PetscInt count[], PetscReal *r);
 
+/* EasModelWindowIndexMedian - robust variant of EasModelWindowIndex: the
+   median of the per-iteration indexes r_k = busy_k / count_k (seed 003
+   eq. 4.1) over the iterations of the window with count_k > 0, so a single
+   timing spike (or a few, less than half the window) does not move it.
+   Input/errors as EasModelWindowIndex (n <= 64). */
+PETSC_EXTERN PetscErrorCode EasModelWindowIndexMedian(PetscInt n, const PetscReal busy[], const PetscInt count[], PetscReal *r);
+/* EasModelWindowIndexQuantile - as EasModelWindowIndexMedian with the
+   q-quantile (q in [0,1], linear interpolation; q = 0.5 is the median): a
+   low quantile estimates the undisturbed speed when interference only adds
+   time (shared machines). */
+PETSC_EXTERN PetscErrorCode EasModelWindowIndexQuantile(PetscInt n, const PetscReal busy[], const PetscInt count[], PetscReal q, PetscReal *r);
+
 /* EasModelBalancedShares - balanced distribution of N work units over n units
    of index rate[u] s/unit (seed 003 eq. 4.4; DESIGN sec. 5:
    n_u = N (1/t_u)/sum_v (1/t_v); seed 001 eq. 26/42 for CPU+GPU).  The
@@ -401,3 +413,14 @@ PETSC_EXTERN PetscErrorCode EasModelEPSAEnergy(PetscInt n, const PetscReal Tcomp
    Output: Sopt, Fi[n] (may be NULL), dist = the maximal distance (may be NULL).
    Errors: as EasModelEPSAEnergy, nfreq <= 0, non-positive frequency. */
 PETSC_EXTERN PetscErrorCode EasModelEPSA(PetscInt n, const PetscReal Tcomp[], const PetscReal Tcomm[], PetscReal Pdyn, PetscReal Pstatic, PetscInt nfreq, const PetscReal freqs[], PetscReal *Sopt, PetscReal Fi[], PetscReal *dist);
+
+/* ======================================================= criteria (issue 5) */
+
+/* EasModelCriterionFrontier - the speedup alpha = T_B/T_A from which
+   configuration A beats B for the metric E T^w (w = 0 energy, 1 EDP, 2 ED2P)
+   when both run at constant full-load power (seed 000 eq. 1.24 generalised):
+   E_A T_A^w < E_B T_B^w  <=>  PF_A T_A^(w+1) < PF_B T_B^(w+1)
+   <=>  alpha > (PF_A/PF_B)^(1/(w+1)).  w = 0 is eq. 1.24 exactly.
+   Input:  PF_A >= 0, PF_B > 0, w >= 0.   Output: alpha.
+   Errors: negative power, PF_B <= 0, w < 0, NULL alpha. */
+PETSC_EXTERN PetscErrorCode EasModelCriterionFrontier(PetscReal PF_A, PetscReal PF_B, PetscReal w, PetscReal *alpha);

@@ -153,8 +153,22 @@ PetscErrorCode EasBackendCreateFromOptions(MPI_Comm comm, const char prefix[], E
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, prefix, "eas backend selection", "Sys");
-  PetscCall(PetscOptionsString("-eas_backend", "Backend resource: /cpu, /cpu/serial, /gpu/cuda", "EasBackendCreate", resource, resource, sizeof(resource), &flg));
+  PetscCall(PetscOptionsString("-eas_backend", "Backend resource: /cpu, /cpu/serial, /gpu/cuda, or auto (chosen by -eas_criterion)", "EasBackendCreate", resource, resource, sizeof(resource), &flg));
   PetscOptionsEnd();
+  PetscCall(PetscStrcmp(resource, "auto", &flg));
+  if (flg) { /* the energy module's policy picks the backend (src/energy/policy.c) */
+    EasPolicy   pol;
+    const char *chosen;
+    PetscBool   hybrid;
+
+    PetscCall(EasPolicyCreate(comm, &pol));
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)pol, prefix));
+    PetscCall(EasPolicySetFromOptions(pol));
+    PetscCall(EasPolicyChooseBackend(pol, &chosen, NULL));
+    PetscCall(PetscStrcmp(chosen, "hybrid", &hybrid));
+    PetscCall(PetscStrncpy(resource, hybrid ? "/gpu/cuda" : chosen, sizeof(resource))); /* hybrid: the GPU drives, the solver splits */
+    PetscCall(EasPolicyDestroy(&pol));
+  }
   PetscCall(EasBackendCreate(comm, resource, be));
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*be, prefix));
   PetscCall(EasBackendSetFromOptions(*be));

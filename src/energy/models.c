@@ -457,6 +457,35 @@ PetscErrorCode EasModelWindowIndex(PetscInt n, const PetscReal busy[], const Pet
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode EasModelWindowIndexQuantile(PetscInt n, const PetscReal busy[], const PetscInt count[], PetscReal q, PetscReal *r)
+{
+  PetscReal v[64], pos;
+  PetscInt  m = 0, k0;
+
+  PetscFunctionBegin;
+  EasCheckSize(n, "n (iterations in the window)");
+  PetscCheck(n <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "n = %" PetscInt_FMT ": the window holds at most 64 iterations", n);
+  PetscCheck(q >= 0.0 && q <= 1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "q = %g: expected a quantile in [0, 1]", (double)q);
+  PetscCall(CheckTimeArray(n, busy, PETSC_TRUE, "busy"));
+  PetscCall(CheckCountArray(n, count, "count"));
+  EasCheckNull(r, "r");
+  for (PetscInt k = 0; k < n; k++)
+    if (count[k] > 0) v[m++] = busy[k] / (PetscReal)count[k]; /* seed 003 eq. (4.1) */
+  PetscCheck(m > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "sum of count[] = 0: the window must contain work");
+  PetscCall(PetscSortReal(m, v));
+  pos = q * (m - 1);
+  k0  = (PetscInt)PetscFloorReal(pos);
+  *r  = (k0 + 1 < m) ? v[k0] + (pos - k0) * (v[k0 + 1] - v[k0]) : v[m - 1]; /* robust to spikes */
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasModelWindowIndexMedian(PetscInt n, const PetscReal busy[], const PetscInt count[], PetscReal *r)
+{
+  PetscFunctionBegin;
+  PetscCall(EasModelWindowIndexQuantile(n, busy, count, 0.5, r));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasModelBalancedShares(PetscInt n, const PetscReal rate[], PetscInt N, PetscInt shares[])
 {
   PetscReal inv = 0;
@@ -890,5 +919,19 @@ PetscErrorCode EasModelEPSA(PetscInt n, const PetscReal Tcomp[], const PetscReal
   if (dist) *dist = best;
   if (Fi)
     for (PetscInt i = 0; i < n; i++) Fi[i] = Fmax * Tcomp[i] / (S * Tmaxcomp); /* seed 004 eq. (fi) */
+  PetscFunctionReturn(0);
+}
+
+/* ======================================================= criteria (issue 5) */
+
+PetscErrorCode EasModelCriterionFrontier(PetscReal PF_A, PetscReal PF_B, PetscReal w, PetscReal *alpha)
+{
+  PetscReal a0;
+
+  PetscFunctionBegin;
+  EasCheckNonNeg(w, "w (delay exponent)");
+  EasCheckNull(alpha, "alpha");
+  PetscCall(EasModelNodeFrontier(PF_A, PF_B, &a0));  /* seed 000 eq. (1.24) */
+  *alpha = PetscPowReal(a0, 1.0 / (w + 1.0));         /* E T^w = P T^(w+1): eq. (1.24) generalised */
   PetscFunctionReturn(0);
 }

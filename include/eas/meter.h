@@ -1,0 +1,317 @@
+#pragma once
+/*
+  eas/meter.h - energy sensors, the energy meter and report, the power
+  profile and the automatic backend choice (DESIGN.md sec. 6; issue 5).
+
+  Sensors
+    EasSensor reads cumulative energies of hardware domains:
+      "rapl"  Linux powercap (package and dram domains; wraparound through
+              max_energy_range_uj; a sampler thread polls at least once per
+              wrap period; -eas_rapl_root for a fake tree in tests);
+      "nvml"  NVIDIA NVML loaded with dlopen("libnvidia-ml.so.1"): total energy
+              counter when the device has one, else power samples integrated
+              by the trapezoid rule (seed 000 sec. 1.4.1) by a sampler thread.
+    A sensor that cannot be used is not an error: EasSensorSetUp() leaves it
+    unavailable with a one-line reason (EasSensorIsAvailable), as PAPI prints
+    "Disabled: reason".  The "model" energy is computed by the meter from the
+    power profile and the measured busy times (seed 000 eqs. 1.16, 1.33).
+
+  Meter (EasEnergyMeter)
+    Time per phase (setup, compute, exchange, transfers) and per unit, busy
+    fraction beta, energy (measured where a sensor covers it, modelled
+    otherwise, each figure labelled), average power and EDP.
+    A solver wires it like this (all calls are cheap no-ops on a NULL meter):
+        EasEnergyMeterCreate(comm, &m); EasEnergyMeterSetFromOptions(m);
+        EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &ucpu);
+        EasEnergyMeterStart(m);
+        EasEnergyMeterBegin(m, EAS_PHASE_SETUP, ucpu); ... End(m, EAS_PHASE_SETUP, ucpu, 0);
+        per iteration:
+          EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, ucpu); matvec...;
+          EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, ucpu, nelements_done);
+          EasEnergyMeterBegin(m, EAS_PHASE_EXCHANGE, ucpu); MPI...; End(...)
+          EasEnergyTraceRow(m, it, nunits, shares, t_el, Tpred, Epred);
+        EasEnergyMeterStop(m); EasEnergyMeterViewFromOptions(m); Destroy(&m).
+*/
+#include <petscsys.h>
+#include <petscviewer.h>
+#include <eas/energy.h>
+
+/* ============================================================ sensors */
+
+typedef struct _p_EasSensor *EasSensor;
+PETSC_EXTERN PetscClassId EAS_SENSOR_CLASSID;
+
+typedef const char *EasSensorType;
+#define EAS_SENSOR_RAPL "rapl"
+#define EAS_SENSOR_NVML "nvml"
+
+/* Kinds of energy domains a sensor reports. */
+typedef enum {
+  EAS_DOMAIN_PACKAGE, /* CPU package (RAPL) */
+  EAS_DOMAIN_DRAM,    /* DRAM (RAPL) */
+  EAS_DOMAIN_GPU      /* one GPU board (NVML) */
+} EasDomainKind;
+
+/* EasSensorCreate - a sensor on comm (its type is set with EasSensorSetType). */
+PETSC_EXTERN PetscErrorCode EasSensorCreate(MPI_Comm, EasSensor *);
+/* EasSensorSetType - "rapl" or "nvml".  Errors: any other name. */
+PETSC_EXTERN PetscErrorCode EasSensorSetType(EasSensor, EasSensorType);
+PETSC_EXTERN PetscErrorCode EasSensorGetType(EasSensor, EasSensorType *);
+/* EasSensorSetRaplRoot - powercap root directory (default /sys/class/powercap). */
+PETSC_EXTERN PetscErrorCode EasSensorSetRaplRoot(EasSensor, const char root[]);
+/* EasSensorSetNvmlLibrary - the NVML library name (default libnvidia-ml.so.1). */
+PETSC_EXTERN PetscErrorCode EasSensorSetNvmlLibrary(EasSensor, const char lib[]);
+/* EasSensorSetSynchronize - a callback run before every read (e.g. waiting
+   for the caller's CUDA stream, so the energy read covers the queued work);
+   EasSensorSetBackend is the same with EasBackendSynchronize. */
+PETSC_EXTERN PetscErrorCode EasSensorSetSynchronize(EasSensor, PetscErrorCode (*)(void *), void *);
+/* EasSensorSetFromOptions - -eas_rapl_root <dir>, -eas_rapl_max_power <W>
+   (plausibility bound per domain, default 2000), -eas_sensor_poll <s>
+   (sampler period upper bound, default 0.05 s), -eas_nvml_library <name>. */
+PETSC_EXTERN PetscErrorCode EasSensorSetFromOptions(EasSensor);
+/* EasSensorSetUp - probes the hardware and starts the sampler thread.
+   An absent or unreadable sensor is NOT an error: the sensor is marked
+   unavailable with a reason (EasSensorIsAvailable). */
+PETSC_EXTERN PetscErrorCode EasSensorSetUp(EasSensor);
+/* EasSensorIsAvailable - whether the sensor reads energies; why (may be
+   NULL) points to a one-line reason owned by the sensor. */
+PETSC_EXTERN PetscErrorCode EasSensorIsAvailable(EasSensor, PetscBool *, const char *why[]);
+/* EasSensorGetNumDomains / GetDomain - the domains read (name like
+   "package-0", "dram-0", "gpu-0", and kind). */
+PETSC_EXTERN PetscErrorCode EasSensorGetNumDomains(EasSensor, PetscInt *);
+PETSC_EXTERN PetscErrorCode EasSensorGetDomain(EasSensor, PetscInt, const char *name[], EasDomainKind *);
+/* EasSensorRead - polls now and returns the energy accumulated per domain
+   since SetUp (J; ndomains entries) and the time of the read (s, same clock
+   as PetscTime).  A domain whose sample had to be dropped keeps its
+   previous value (never a negative or implausible increment). */
+PETSC_EXTERN PetscErrorCode EasSensorRead(EasSensor, PetscLogDouble *t, PetscReal E[]);
+/* EasSensorGetUpdatePeriod - the sensor's update period (s): energy of a
+   shorter interval is not claimed as measured. */
+PETSC_EXTERN PetscErrorCode EasSensorGetUpdatePeriod(EasSensor, PetscReal *);
+/* EasSensorGetSamplerPeriod - the sampler thread's polling period (s). */
+PETSC_EXTERN PetscErrorCode EasSensorGetSamplerPeriod(EasSensor, PetscReal *);
+/* EasSensorGetDroppedSamples - samples dropped (wrap without a readable
+   max_energy_range_uj, implausible increments, read errors). */
+PETSC_EXTERN PetscErrorCode EasSensorGetDroppedSamples(EasSensor, PetscInt *);
+/* EasSensorRaplSetReadFault - test hook: every later file read of the
+   RAPL sensor fails with errno err (0 clears it), since as root chmod 000
+   does not stop reads.  Call before SetUp to test an unreadable tree. */
+PETSC_EXTERN PetscErrorCode EasSensorRaplSetReadFault(EasSensor, int err);
+PETSC_EXTERN PetscErrorCode EasSensorView(EasSensor, PetscViewer);
+PETSC_EXTERN PetscErrorCode EasSensorDestroy(EasSensor *);
+
+/* EasTrapezoid - energy of n >= 1 power samples P[i] (W) at increasing
+   times t[i] (s), trapezoid rule (seed 000 sec. 1.4.1):
+   E = sum_i (t[i+1]-t[i]) (P[i]+P[i+1])/2.  Errors: n <= 0, decreasing
+   times, negative power. */
+PETSC_EXTERN PetscErrorCode EasTrapezoid(PetscInt n, const PetscReal t[], const PetscReal P[], PetscReal *E);
+
+/* ============================================================ profile */
+
+/* EasPowerProfileGetFromOptions - the node's power profile from the
+   -eas_power_* keys (DESIGN.md sec. 6/7): -eas_power_cpu_idle,
+   -eas_power_cpu_full, -eas_power_gpu_idle, -eas_power_gpu_full,
+   -eas_power_dram, -eas_power_switch (W).  Each key takes one value or a
+   comma-separated list with one value per node (heterogeneous clusters);
+   node is this process's node index (EasGetNodeIndex).  A key that is
+   absent keeps the built-in default (share/eas/default_profile.opts).
+   -eas_power_profile <file> inserts a profile file first.
+   Output: prof, and from_defaults (may be NULL) = PETSC_TRUE when no key
+   was given.  Errors: negative value, full < idle, a list shorter than the
+   number of nodes. */
+PETSC_EXTERN PetscErrorCode EasPowerProfileGetFromOptions(MPI_Comm, const char prefix[], PetscInt node, PetscInt nnodes, EasPowerProfile *prof, PetscBool *from_defaults);
+/* EasPowerProfileDefault - the built-in default profile (same values as
+   share/eas/default_profile.opts). */
+PETSC_EXTERN PetscErrorCode EasPowerProfileDefault(EasPowerProfile *);
+/* EasPowerProfileWrite - writes prof as a PETSc options file, with comment
+   lines (may be NULL) at the top. */
+PETSC_EXTERN PetscErrorCode EasPowerProfileWrite(const EasPowerProfile *, const char comment[], FILE *);
+/* EasGetNodeIndex - index of this process's shared-memory node among the
+   nodes of comm, and the number of nodes. */
+PETSC_EXTERN PetscErrorCode EasGetNodeIndex(MPI_Comm, PetscInt *node, PetscInt *nnodes);
+
+/* ============================================================ meter */
+
+typedef struct _p_EasEnergyMeter *EasEnergyMeter;
+PETSC_EXTERN PetscClassId EAS_METER_CLASSID;
+
+typedef enum {
+  EAS_PHASE_SETUP,
+  EAS_PHASE_COMPUTE,
+  EAS_PHASE_EXCHANGE,
+  EAS_PHASE_TRANSFER,
+  EAS_NUM_PHASES
+} EasPhase;
+PETSC_EXTERN const char *const EasPhases[];
+
+typedef enum {
+  EAS_UNIT_CPU,
+  EAS_UNIT_GPU
+} EasUnitKind;
+
+/* EasEnergyMeterCreate - a meter on comm (collective). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterCreate(MPI_Comm, EasEnergyMeter *);
+PETSC_EXTERN PetscErrorCode EasEnergyMeterSetOptionsPrefix(EasEnergyMeter, const char[]);
+/* EasEnergyMeterSetFromOptions - -eas_sensor auto|rapl|nvml|model (default
+   auto), -eas_rapl_root, the profile keys (EasPowerProfileGetFromOptions),
+   -eas_energy_view [:file[:format]] and -eas_trace <file.csv>. */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterSetFromOptions(EasEnergyMeter);
+/* EasEnergyMeterSetSensorType - "auto", "rapl", "nvml" or "model". */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterSetSensorType(EasEnergyMeter, const char[]);
+/* EasEnergyMeterSetProfile - the power profile of the model (default:
+   from options, else the built-in default). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterSetProfile(EasEnergyMeter, const EasPowerProfile *);
+PETSC_EXTERN PetscErrorCode EasEnergyMeterGetProfile(EasEnergyMeter, EasPowerProfile *);
+/* EasEnergyMeterSetSynchronize - callback run before each sensor read (the
+   caller's stream synchronisation, e.g. a wrapper of EasBackendSynchronize). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterSetSynchronize(EasEnergyMeter, PetscErrorCode (*)(void *), void *);
+/* EasEnergyMeterSetBackend - the same with EasBackendSynchronize(be) (the
+   meter keeps a reference to be). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterSetBackend(EasEnergyMeter, EasBackend);
+/* EasEnergyMeterSetTimeFunction - test hook: the clock used instead of
+   PetscTime (synthetic timelines in tests). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterSetTimeFunction(EasEnergyMeter, PetscErrorCode (*)(void *, PetscLogDouble *), void *);
+/* EasEnergyMeterAddUnit - registers a compute unit ("cpu", "gpu0", ...);
+   returns its index.  At most 8 units. */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterAddUnit(EasEnergyMeter, const char name[], EasUnitKind, PetscInt *unit);
+/* EasEnergyMeterSetUp - probes the sensors (one line per absent sensor). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterSetUp(EasEnergyMeter);
+/* EasEnergyMeterStart / Stop - the metered run [Start, Stop]; the total
+   time T of the report. */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterStart(EasEnergyMeter);
+PETSC_EXTERN PetscErrorCode EasEnergyMeterStop(EasEnergyMeter);
+/* EasEnergyMeterBegin / End - unit is busy in phase between the calls;
+   work = elements (or rows) processed, for per-element times.  Phases of
+   different units may overlap (hybrid runs); a phase's wall time counts
+   the union.  Measured energy is attributed to a phase for each interval
+   of its wall time at least one sensor update period long. */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterBegin(EasEnergyMeter, EasPhase, PetscInt unit);
+PETSC_EXTERN PetscErrorCode EasEnergyMeterEnd(EasEnergyMeter, EasPhase, PetscInt unit, PetscReal work);
+/* EasEnergyMeterGetPhase - this rank's totals of one phase and unit (unit
+   -1: all units): busy time (s), work, and per-element time (busy/work, 0
+   when no work). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterGetPhase(EasEnergyMeter, EasPhase, PetscInt unit, PetscReal *busy, PetscReal *work, PetscReal *t_el);
+
+/* Summary of a metered run, global over the communicator (figures summed
+   over ranks/nodes for energy, max over ranks for times). */
+typedef struct {
+  PetscReal time;                      /* T (s) */
+  PetscReal phase_time[EAS_NUM_PHASES];   /* wall time of each phase (s) */
+  PetscReal phase_energy[EAS_NUM_PHASES]; /* J */
+  PetscBool phase_measured[EAS_NUM_PHASES];
+  PetscReal other_energy;  /* outside every phase, J */
+  PetscBool other_measured;
+  PetscReal energy;        /* total, J */
+  PetscBool measured;      /* total from sensors */
+  PetscBool valid;         /* PETSC_FALSE: n/a (explicit sensor absent) */
+  PetscReal model_energy;  /* the model's total (seed 000 eq. 1.16), J */
+  PetscReal power, edp;    /* average power (W) and E*T (J s) */
+} EasEnergySummary;
+
+/* EasEnergyMeterGetSummary - the run's figures (collective). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter, EasEnergySummary *);
+/* EasEnergyMeterGetModelEnergy - modelled energy of this rank's node share
+   from the profile and the busy times (seed 000 eq. 1.16; eq. 1.33 for one
+   unit) over [Start, now or Stop] (not collective). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterGetModelEnergy(EasEnergyMeter, PetscReal *E);
+/* EasEnergyMeterView - the report table (collective); ASCII viewers only. */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterView(EasEnergyMeter, PetscViewer);
+/* EasEnergyMeterViewFromOptions - the report if -eas_energy_view was given. */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterViewFromOptions(EasEnergyMeter);
+/* EasEnergyMeterSetTrace - opens a CSV trace (rank 0 writes; NULL closes). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterSetTrace(EasEnergyMeter, const char path[]);
+/* EasEnergyTraceRow - one trace row for iteration it: nunits shares
+   (elements or rows per unit) and per-element times t_el (s), the predicted
+   time and energy of the iteration (NaN or < 0 when none); the measured time
+   and energy since the previous row (or Start) are added by the meter
+   (energy measured when sensors cover it, else modelled; column source).
+   No-op without a trace. */
+PETSC_EXTERN PetscErrorCode EasEnergyTraceRow(EasEnergyMeter, PetscInt it, PetscInt nunits, const PetscReal shares[], const PetscReal t_el[], PetscReal Tpred, PetscReal Epred);
+PETSC_EXTERN PetscErrorCode EasEnergyMeterDestroy(EasEnergyMeter *);
+
+/* ============================================================ policy */
+
+typedef enum {
+  EAS_CRITERION_TIME,
+  EAS_CRITERION_ENERGY,
+  EAS_CRITERION_EDP,
+  EAS_CRITERION_ED2P
+} EasCriterion;
+PETSC_EXTERN const char *const EasCriteria[];
+
+typedef enum {
+  EAS_CHOICE_CPU,
+  EAS_CHOICE_GPU,
+  EAS_CHOICE_HYBRID,
+  EAS_NUM_CHOICES
+} EasBackendChoice;
+PETSC_EXTERN const char *const EasBackendChoices[];
+
+/* Inputs of the prediction (seed 001 time model, seed 000 eq. 1.16 energy). */
+typedef struct {
+  EasPowerProfile prof;
+  PetscReal       nwork;     /* elements (or rows) per iteration, > 0 */
+  PetscReal       its;       /* iterations expected (l of seed 001), > 0 */
+  PetscReal       t_el_cpu;  /* s per element on the whole CPU (all threads), > 0 */
+  PetscReal       t_el_gpu;  /* s per element on the GPU (> 0), ignored when no GPU */
+  PetscReal       t_el_copy; /* s to copy one element's data to the GPU, >= 0 */
+  PetscBool       gpu;       /* a usable GPU exists */
+  PetscBool       allow[EAS_NUM_CHOICES]; /* candidates considered */
+} EasPolicyInput;
+
+/* Predicted time, energy and metric of each choice, and the pick. */
+typedef struct {
+  PetscReal        time[EAS_NUM_CHOICES], energy[EAS_NUM_CHOICES], metric[EAS_NUM_CHOICES];
+  PetscBool        valid[EAS_NUM_CHOICES];
+  PetscReal        r;       /* GPU share of the hybrid (seed 001 eq. 26) */
+  PetscReal        alpha;   /* speedup t_el_cpu/t_el_gpu */
+  PetscReal        frontier; /* speedup the GPU needs to win the criterion against the CPU (eq. 1.24 generalised) */
+  EasBackendChoice choice;
+} EasPolicyPrediction;
+
+/* EasPolicyPredict - pure function: predictions of cpu, gpu and hybrid and
+   the choice minimising the criterion (time T, energy E, EDP E T, ED2P E T^2);
+   ties go to the CPU, then the GPU.  CPU: T = l N t_cpu; GPU (seed 001
+   eq. 22 with r = 1): T = N t_copy + l N t_gpu; hybrid: r from eq. 26,
+   T = r N t_copy + l max((1-r) N t_cpu, r N t_gpu).  Energy of each, seed
+   000 eq. 1.16: E = T P_I + busy_cpu (P_cpu,full - P_cpu,idle) + busy_gpu
+   (P_gpu,full - P_gpu,idle), P_I = cpu_idle + gpu_idle + dram.
+   Errors: invalid inputs (non-positive times or counts, bad profile). */
+PETSC_EXTERN PetscErrorCode EasPolicyPredict(const EasPolicyInput *, EasCriterion, EasPolicyPrediction *);
+
+typedef struct _p_EasPolicy *EasPolicy;
+PETSC_EXTERN PetscClassId EAS_POLICY_CLASSID;
+
+/* EasPolicyCreate - the backend-choice policy on comm. */
+PETSC_EXTERN PetscErrorCode EasPolicyCreate(MPI_Comm, EasPolicy *);
+/* EasPolicySetFromOptions - -eas_criterion time|energy|edp|ed2p (default
+   energy), the profile keys, and the calibrated per-element times
+   -eas_calib_t_el_cpu, -eas_calib_t_el_gpu, -eas_calib_t_el_copy (s, from
+   eas_calibrate). */
+PETSC_EXTERN PetscErrorCode EasPolicySetFromOptions(EasPolicy);
+PETSC_EXTERN PetscErrorCode EasPolicySetCriterion(EasPolicy, EasCriterion);
+PETSC_EXTERN PetscErrorCode EasPolicySetProfile(EasPolicy, const EasPowerProfile *);
+/* EasPolicySetWork - work per iteration and expected iterations. */
+PETSC_EXTERN PetscErrorCode EasPolicySetWork(EasPolicy, PetscReal nwork, PetscReal its);
+/* EasPolicySetElementTimes - per-element times (calibrated or measured;
+   a value <= 0 keeps the current one). */
+PETSC_EXTERN PetscErrorCode EasPolicySetElementTimes(EasPolicy, PetscReal t_el_cpu, PetscReal t_el_gpu, PetscReal t_el_copy);
+/* EasPolicyChooseBackend - predicts and chooses before the solve; prints
+   the decision with its predicted numbers (unless quiet).  resource is
+   "/cpu", "/gpu/cuda" or "hybrid"; explanation a line owned by the policy. */
+PETSC_EXTERN PetscErrorCode EasPolicyChooseBackend(EasPolicy, const char *resource[], const char *explanation[]);
+/* EasPolicyUpdate - online: new measured per-element times (<= 0 keeps);
+   decides again and sets changed when the answer changes (printed). */
+PETSC_EXTERN PetscErrorCode EasPolicyUpdate(EasPolicy, PetscReal t_el_cpu, PetscReal t_el_gpu, PetscBool *changed, const char *resource[]);
+/* EasPolicySetMeasured - measured time and energy of the run, for the
+   final predicted-vs-measured line (energy < 0: n/a). */
+PETSC_EXTERN PetscErrorCode EasPolicySetMeasured(EasPolicy, PetscReal T, PetscReal E, PetscBool energy_measured);
+PETSC_EXTERN PetscErrorCode EasPolicyGetPrediction(EasPolicy, EasPolicyPrediction *);
+/* EasPolicySetGpuAvailable - overrides the backend registry's answer on
+   whether a GPU can be used (tests; why is the reason printed when not). */
+PETSC_EXTERN PetscErrorCode EasPolicySetGpuAvailable(EasPolicy, PetscBool, const char why[]);
+/* EasPolicySetCandidates - which of cpu, gpu, hybrid may be chosen. */
+PETSC_EXTERN PetscErrorCode EasPolicySetCandidates(EasPolicy, PetscBool cpu, PetscBool gpu, PetscBool hybrid);
+/* EasPolicyView - the decision, and predicted vs measured when set. */
+PETSC_EXTERN PetscErrorCode EasPolicyView(EasPolicy, PetscViewer);
+PETSC_EXTERN PetscErrorCode EasPolicyDestroy(EasPolicy *);

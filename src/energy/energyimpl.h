@@ -1,0 +1,132 @@
+/*
+  Private structures of the energy module (sensors, meter, policy).
+*/
+#pragma once
+
+#include <eas.h>
+#include <petsc/private/petscimpl.h>
+#include <pthread.h>
+
+#define EAS_SENSOR_MAX_DOMAINS 16
+#define EAS_METER_MAX_UNITS    8
+#define EAS_METER_MAX_SENSORS  2
+
+/* One energy domain of a sensor.  Written by the sampler thread and by
+   EasSensorRead under the sensor's mutex. */
+typedef struct {
+  char          name[32];
+  EasDomainKind kind;
+  char          path[PETSC_MAX_PATH_LEN];       /* RAPL: .../energy_uj */
+  char          range_path[PETSC_MAX_PATH_LEN]; /* RAPL: .../max_energy_range_uj */
+  double        last_raw;  /* last raw counter (uJ for RAPL, mJ for NVML energy) */
+  double        last_t;    /* time of last_raw (s) */
+  double        acc;       /* accumulated energy since SetUp (J) */
+  double        last_P;    /* NVML power sampling: last power (W) */
+  int           have_last; /* last_raw/last_P valid */
+  void         *dev;       /* NVML device handle */
+  int           use_power; /* NVML: integrate power samples */
+} EasSensorDomain;
+
+typedef struct _EasSensorOps *EasSensorOps;
+struct _EasSensorOps {
+  PetscErrorCode (*setup)(EasSensor);
+  int (*poll)(EasSensor, double now); /* sampler thread and Read, mutex held; no PETSc calls */
+  PetscErrorCode (*destroy)(EasSensor);
+};
+
+struct _p_EasSensor {
+  PETSCHEADER(struct _EasSensorOps);
+  char            type[16];
+  char            rapl_root[PETSC_MAX_PATH_LEN];
+  char            nvml_lib[PETSC_MAX_PATH_LEN];
+  PetscBool       setup, available;
+  char            why[512];
+  PetscInt        ndomains;
+  EasSensorDomain dom[EAS_SENSOR_MAX_DOMAINS];
+  PetscReal       max_power;     /* plausibility bound per domain (W) */
+  PetscReal       poll_max;      /* sampler period upper bound (s) */
+  PetscReal       sampler_period;
+  PetscReal       update_period; /* s */
+  PetscInt        dropped;
+  int             fault_errno; /* test hook */
+  PetscErrorCode (*sync)(void *);
+  void *sync_ctx;
+  /* sampler thread */
+  pthread_t       thread;
+  pthread_mutex_t mutex;
+  pthread_cond_t  cond;
+  int             thread_running, stop;
+  void           *data; /* type-specific (NVML library) */
+};
+
+PETSC_INTERN PetscErrorCode EasSensorSetUp_RAPL(EasSensor);
+PETSC_INTERN PetscErrorCode EasSensorSetUp_NVML(EasSensor);
+PETSC_INTERN double         EasSensorNow(void);
+PETSC_INTERN PetscErrorCode EasSensorStartThread(EasSensor);
+PETSC_INTERN PetscErrorCode EasEnergyInitializePackage(void);
+
+/* Meter */
+typedef struct {
+  char        name[32];
+  EasUnitKind kind;
+  PetscReal   busy[EAS_NUM_PHASES], work[EAS_NUM_PHASES];
+  PetscLogDouble t0[EAS_NUM_PHASES];
+  PetscInt    depth[EAS_NUM_PHASES];
+} EasMeterUnit;
+
+struct _p_EasEnergyMeter {
+  PETSCHEADER(int);
+  char            sensor_type[16];
+  char            rapl_root[PETSC_MAX_PATH_LEN];
+  EasPowerProfile prof;
+  PetscBool       prof_set, prof_default;
+  PetscInt        nunits;
+  EasMeterUnit    unit[EAS_METER_MAX_UNITS];
+  /* sensors actually used (measured) */
+  PetscInt        nsensors;
+  EasSensor       sensor[EAS_METER_MAX_SENSORS];
+  PetscBool       cover_cpu, cover_gpu; /* measured coverage */
+  PetscBool       na;                   /* explicit sensor absent: energies n/a */
+  PetscReal       update_period;        /* max over the sensors used */
+  PetscBool       node_leader;          /* this rank reads the node's sensors */
+  PetscBool       setup, started, stopped;
+  PetscLogDouble  tstart, tstop;
+  /* phase wall time: union over units */
+  PetscInt        pdepth[EAS_NUM_PHASES];
+  PetscLogDouble  pt0[EAS_NUM_PHASES];
+  PetscReal       pwall[EAS_NUM_PHASES];
+  PetscReal       pE0[EAS_NUM_PHASES];     /* measured energy at the phase's outer Begin */
+  PetscReal       pmeasE[EAS_NUM_PHASES];  /* claimed measured energy */
+  PetscReal       pclaimed[EAS_NUM_PHASES]; /* wall time of the claimed intervals */
+  PetscReal       Estart;                   /* measured energy at Start */
+  PetscReal       Estop;
+  /* trace */
+  FILE           *trace;
+  PetscBool       trace_header, trace_on;
+  PetscLogDouble  trace_t;
+  PetscReal       trace_E, trace_Emodel;
+  /* view */
+  PetscViewer       viewer;
+  PetscViewerFormat vformat;
+  PetscBool         view_set;
+  /* clock */
+  PetscErrorCode (*now)(void *, PetscLogDouble *);
+  void *now_ctx;
+  PetscErrorCode (*sync)(void *);
+  void      *sync_ctx;
+  EasBackend backend; /* reference kept by EasEnergyMeterSetBackend */
+};
+
+/* Policy */
+struct _p_EasPolicy {
+  PETSCHEADER(int);
+  EasCriterion        crit;
+  EasPolicyInput      in;
+  EasPolicyPrediction pred;
+  PetscBool           decided, have_times, work_set;
+  const char         *gpu_why;
+  char                explanation[1024];
+  PetscInt            ndecisions;
+  PetscReal           Tmeas, Emeas;
+  PetscBool           have_meas, Emeasured;
+};

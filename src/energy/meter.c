@@ -1,0 +1,716 @@
+/*
+  EasEnergyMeter: time and energy per phase and unit, the energy report
+  and the CSV trace (DESIGN.md sec. 6).
+
+  Time: each unit's busy time per phase (Begin/End), a phase's wall time is
+  the union over units, T = Stop - Start.
+  Modelled energy (seed 000 eq. 1.16; eq. 1.33 for one unit): every rank
+  holds a share 1/ppn of its node (ppn = ranks on the node), so a rank's
+  modelled energy is E = T (P_I + beta_cpu P_C(cpu) + beta_gpu P_C(gpu))/ppn
+  with P_I = cpu_idle + gpu_idle + dram, P_C(u) = u_full - u_idle and beta
+  the busy fraction; summed over ranks it is the node's energy.
+  Measured energy: the sensors of each node are read by the node's first
+  rank (its "leader") at Start/Stop and at the outer Begin/End of each
+  phase; a phase interval shorter than the sensors' update period is not
+  claimed (its energy comes from the model, the figure is then "mixed").
+*/
+#include "energyimpl.h"
+
+const char *const EasPhases[] = {"setup", "compute", "exchange", "transfers", "EasPhase", "EAS_PHASE_", NULL};
+
+static PetscErrorCode MeterNow(EasEnergyMeter m, PetscLogDouble *t)
+{
+  PetscFunctionBegin;
+  if (m->now) PetscCall((*m->now)(m->now_ctx, t));
+  else PetscCall(PetscTime(t));
+  PetscFunctionReturn(0);
+}
+
+/* Sum of all measured domains of this rank's sensors (leaders only). */
+static PetscErrorCode MeterReadSensors(EasEnergyMeter m, PetscReal *E)
+{
+  PetscFunctionBegin;
+  *E = 0;
+  if (!m->node_leader) PetscFunctionReturn(0);
+  if (m->sync && m->nsensors) PetscCall((*m->sync)(m->sync_ctx));
+  for (PetscInt s = 0; s < m->nsensors; s++) {
+    PetscReal e[EAS_SENSOR_MAX_DOMAINS];
+    PetscInt  nd;
+    PetscCall(EasSensorGetNumDomains(m->sensor[s], &nd));
+    PetscCall(EasSensorRead(m->sensor[s], NULL, e));
+    for (PetscInt d = 0; d < nd; d++) *E += e[d];
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterCreate - a meter (sensor auto, default profile).
+@*/
+PetscErrorCode EasEnergyMeterCreate(MPI_Comm comm, EasEnergyMeter *meter)
+{
+  EasEnergyMeter m;
+
+  PetscFunctionBegin;
+  PetscValidPointer(meter, 2);
+  PetscCall(EasEnergyInitializePackage());
+  PetscCall(PetscHeaderCreate(m, EAS_METER_CLASSID, "EasEnergyMeter", "eas energy meter", "Sys", comm, EasEnergyMeterDestroy, EasEnergyMeterView));
+  PetscCall(PetscStrncpy(m->sensor_type, "auto", sizeof(m->sensor_type)));
+  PetscCall(EasPowerProfileDefault(&m->prof));
+  m->prof_default = PETSC_TRUE;
+  *meter          = m;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEnergyMeterSetOptionsPrefix(EasEnergyMeter m, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)m, prefix));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterSetSensorType - auto, rapl, nvml or model.
+@*/
+PetscErrorCode EasEnergyMeterSetSensorType(EasEnergyMeter m, const char type[])
+{
+  const char *ok[] = {"auto", "rapl", "nvml", "model"};
+  PetscBool   match = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  for (int i = 0; i < 4 && !match; i++) PetscCall(PetscStrcmp(type, ok[i], &match));
+  PetscCheck(match, PetscObjectComm((PetscObject)m), PETSC_ERR_ARG_UNKNOWN_TYPE, "-eas_sensor %s: expected auto, rapl, nvml or model", type ? type : "(null)");
+  PetscCheck(!m->setup, PetscObjectComm((PetscObject)m), PETSC_ERR_ORDER, "-eas_sensor must be set before EasEnergyMeterSetUp");
+  PetscCall(PetscStrncpy(m->sensor_type, type, sizeof(m->sensor_type)));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEnergyMeterSetProfile(EasEnergyMeter m, const EasPowerProfile *p)
+{
+  PetscReal E;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCall(EasModelProfileEnergy(p, 1.0, 0.0, 0.0, &E)); /* validates */
+  m->prof         = *p;
+  m->prof_set     = PETSC_TRUE;
+  m->prof_default = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEnergyMeterGetProfile(EasEnergyMeter m, EasPowerProfile *p)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  *p = m->prof;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEnergyMeterSetSynchronize(EasEnergyMeter m, PetscErrorCode (*sync)(void *), void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  m->sync     = sync;
+  m->sync_ctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode MeterSyncBackend(void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(EasBackendSynchronize((EasBackend)ctx));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterSetBackend - sensor reads first wait for the backend's
+  queued work (EasBackendSynchronize), so a GPU stream is synchronized.
+@*/
+PetscErrorCode EasEnergyMeterSetBackend(EasEnergyMeter m, EasBackend be)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  if (be) PetscCall(PetscObjectReference((PetscObject)be));
+  PetscCall(EasBackendDestroy(&m->backend));
+  m->backend = be;
+  PetscCall(EasEnergyMeterSetSynchronize(m, be ? MeterSyncBackend : NULL, be));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEnergyMeterSetTimeFunction(EasEnergyMeter m, PetscErrorCode (*now)(void *, PetscLogDouble *), void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  m->now     = now;
+  m->now_ctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterAddUnit - registers a compute unit; unit receives its index.
+@*/
+PetscErrorCode EasEnergyMeterAddUnit(EasEnergyMeter m, const char name[], EasUnitKind kind, PetscInt *unit)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCheck(m->nunits < EAS_METER_MAX_UNITS, PetscObjectComm((PetscObject)m), PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterAddUnit: at most %d units", EAS_METER_MAX_UNITS);
+  PetscCall(PetscMemzero(&m->unit[m->nunits], sizeof(m->unit[0])));
+  PetscCall(PetscStrncpy(m->unit[m->nunits].name, name, sizeof(m->unit[0].name)));
+  m->unit[m->nunits].kind = kind;
+  if (unit) *unit = m->nunits;
+  m->nunits++;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterSetTrace - opens the CSV trace (rank 0 writes); NULL closes it.
+@*/
+PetscErrorCode EasEnergyMeterSetTrace(EasEnergyMeter m, const char path[])
+{
+  PetscMPIInt rank;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)m), &rank));
+  if (m->trace) PetscCall(PetscFClose(PETSC_COMM_SELF, m->trace));
+  m->trace        = NULL;
+  m->trace_header = PETSC_FALSE;
+  m->trace_on     = (path && path[0]) ? PETSC_TRUE : PETSC_FALSE;
+  if (path && path[0] && rank == 0) {
+    PetscCall(PetscFOpen(PETSC_COMM_SELF, path, "w", &m->trace));
+    PetscCheck(m->trace, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-eas_trace %s: cannot open the file for writing", path);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterSetFromOptions - -eas_sensor, -eas_rapl_root, the profile
+  keys, -eas_energy_view [:file[:format]], -eas_trace <file.csv>.
+@*/
+PetscErrorCode EasEnergyMeterSetFromOptions(EasEnergyMeter m)
+{
+  MPI_Comm    comm;
+  const char *prefix;
+  char        type[16], trace[PETSC_MAX_PATH_LEN] = "";
+  PetscBool   flg, tflg, dflt;
+  PetscInt    node, nnodes;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCall(PetscObjectGetComm((PetscObject)m, &comm));
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)m, &prefix));
+  PetscCall(PetscStrncpy(type, m->sensor_type, sizeof(type)));
+  PetscObjectOptionsBegin((PetscObject)m);
+  PetscCall(PetscOptionsString("-eas_sensor", "Energy sensor: auto, rapl, nvml or model", "EasEnergyMeterSetSensorType", type, type, sizeof(type), &flg));
+  if (flg) PetscCall(EasEnergyMeterSetSensorType(m, type));
+  PetscCall(PetscOptionsString("-eas_rapl_root", "powercap root of the RAPL sensor", "EasSensorSetRaplRoot", m->rapl_root, m->rapl_root, sizeof(m->rapl_root), NULL));
+  PetscCall(PetscOptionsName("-eas_energy_view", "Print the energy report at the end ([:file[:format]])", "EasEnergyMeterView", NULL));
+  PetscCall(PetscOptionsString("-eas_trace", "CSV trace, one row per iteration", "EasEnergyTraceRow", trace, trace, sizeof(trace), &tflg));
+  PetscOptionsEnd();
+  if (!m->prof_set) {
+    PetscCall(EasGetNodeIndex(comm, &node, &nnodes));
+    PetscCall(EasPowerProfileGetFromOptions(comm, prefix, node, nnodes, &m->prof, &dflt));
+    m->prof_default = dflt;
+  }
+  PetscCall(PetscViewerDestroy(&m->viewer));
+  PetscCall(PetscOptionsGetViewer(comm, ((PetscObject)m)->options, prefix, "-eas_energy_view", &m->viewer, &m->vformat, &m->view_set));
+  if (tflg) PetscCall(EasEnergyMeterSetTrace(m, trace));
+  PetscFunctionReturn(0);
+}
+
+/* Tries one sensor type on the node leaders; keeps it if every leader has it. */
+static PetscErrorCode MeterTrySensor(EasEnergyMeter m, const char type[], PetscBool *ok, char why[], size_t len)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)m);
+  EasSensor   s    = NULL;
+  PetscMPIInt mine = 1, all;
+  const char *w    = "";
+
+  PetscFunctionBegin;
+  if (m->node_leader) {
+    PetscBool avail;
+    PetscCall(EasSensorCreate(PETSC_COMM_SELF, &s));
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)s, ((PetscObject)m)->prefix));
+    PetscCall(EasSensorSetType(s, type));
+    PetscCall(EasSensorSetFromOptions(s));
+    if (m->rapl_root[0]) PetscCall(EasSensorSetRaplRoot(s, m->rapl_root));
+    PetscCall(EasSensorSetUp(s));
+    PetscCall(EasSensorIsAvailable(s, &avail, &w));
+    mine = avail ? 1 : 0;
+  }
+  PetscCallMPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, comm));
+  *ok = all ? PETSC_TRUE : PETSC_FALSE;
+  why[0] = 0;
+  if (!all) {
+    if (!mine) PetscCall(PetscStrncpy(why, w, len));
+    else PetscCall(PetscStrncpy(why, "not available on every node", len));
+    PetscCall(EasSensorDestroy(&s));
+  } else if (s) {
+    PetscReal up;
+    m->sensor[m->nsensors++] = s;
+    PetscCall(EasSensorGetUpdatePeriod(s, &up));
+    m->update_period = PetscMax(m->update_period, up);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterSetUp - probes the sensors: for each absent one, one line
+  "eas: sensor <type>: Disabled: <reason>" (rank 0).
+@*/
+PetscErrorCode EasEnergyMeterSetUp(EasEnergyMeter m)
+{
+  MPI_Comm    comm;
+  MPI_Comm    shm;
+  PetscMPIInt srank;
+  PetscBool   isauto, israpl, isnvml, ok;
+  char        why[512];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  if (m->setup) PetscFunctionReturn(0);
+  m->setup = PETSC_TRUE;
+  PetscCall(PetscObjectGetComm((PetscObject)m, &comm));
+  PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
+  PetscCallMPI(MPI_Comm_rank(shm, &srank));
+  PetscCallMPI(MPI_Comm_free(&shm));
+  m->node_leader = srank == 0 ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscStrcmp(m->sensor_type, "auto", &isauto));
+  PetscCall(PetscStrcmp(m->sensor_type, "rapl", &israpl));
+  PetscCall(PetscStrcmp(m->sensor_type, "nvml", &isnvml));
+  if (isauto || israpl) {
+    PetscCall(MeterTrySensor(m, EAS_SENSOR_RAPL, &ok, why, sizeof(why)));
+    if (ok) m->cover_cpu = PETSC_TRUE;
+    else PetscCall(PetscPrintf(comm, "eas: sensor rapl: Disabled: %s\n", why));
+    if (!ok && israpl) m->na = PETSC_TRUE;
+  }
+  if (isauto || isnvml) {
+    PetscCall(MeterTrySensor(m, EAS_SENSOR_NVML, &ok, why, sizeof(why)));
+    if (ok) m->cover_gpu = PETSC_TRUE;
+    else PetscCall(PetscPrintf(comm, "eas: sensor nvml: Disabled: %s\n", why));
+    if (!ok && isnvml) m->na = PETSC_TRUE;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterStart - starts the metered run (sets up the meter if needed).
+@*/
+PetscErrorCode EasEnergyMeterStart(EasEnergyMeter m)
+{
+  PetscFunctionBegin;
+  if (!m) PetscFunctionReturn(0);
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCall(EasEnergyMeterSetUp(m));
+  PetscCall(MeterNow(m, &m->tstart));
+  PetscCall(MeterReadSensors(m, &m->Estart));
+  m->started  = PETSC_TRUE;
+  m->stopped  = PETSC_FALSE;
+  m->trace_t  = m->tstart;
+  m->trace_E  = m->Estart;
+  m->trace_Emodel = 0;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterStop - ends the metered run.
+@*/
+PetscErrorCode EasEnergyMeterStop(EasEnergyMeter m)
+{
+  PetscFunctionBegin;
+  if (!m) PetscFunctionReturn(0);
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCheck(m->started, PetscObjectComm((PetscObject)m), PETSC_ERR_ORDER, "EasEnergyMeterStop without EasEnergyMeterStart");
+  PetscCall(MeterNow(m, &m->tstop));
+  PetscCall(MeterReadSensors(m, &m->Estop));
+  m->stopped = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterBegin - unit starts being busy in phase (NULL meter: no-op).
+@*/
+PetscErrorCode EasEnergyMeterBegin(EasEnergyMeter m, EasPhase p, PetscInt u)
+{
+  PetscLogDouble t;
+
+  PetscFunctionBegin;
+  if (!m) PetscFunctionReturn(0);
+  PetscCheck(p >= 0 && p < EAS_NUM_PHASES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterBegin: phase %d is not an EasPhase", (int)p);
+  PetscCheck(u >= 0 && u < m->nunits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterBegin: unit %" PetscInt_FMT " outside [0,%" PetscInt_FMT "): register units with EasEnergyMeterAddUnit", u, m->nunits);
+  PetscCall(MeterNow(m, &t));
+  if (m->unit[u].depth[p]++ == 0) m->unit[u].t0[p] = t;
+  if (m->pdepth[p]++ == 0) {
+    m->pt0[p] = t;
+    if (m->nsensors) PetscCall(MeterReadSensors(m, &m->pE0[p]));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterEnd - unit stops being busy in phase after `work` elements.
+@*/
+PetscErrorCode EasEnergyMeterEnd(EasEnergyMeter m, EasPhase p, PetscInt u, PetscReal work)
+{
+  PetscLogDouble t;
+
+  PetscFunctionBegin;
+  if (!m) PetscFunctionReturn(0);
+  PetscCheck(p >= 0 && p < EAS_NUM_PHASES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterEnd: phase %d is not an EasPhase", (int)p);
+  PetscCheck(u >= 0 && u < m->nunits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterEnd: unit %" PetscInt_FMT " outside [0,%" PetscInt_FMT ")", u, m->nunits);
+  PetscCheck(m->unit[u].depth[p] > 0 && m->pdepth[p] > 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "EasEnergyMeterEnd(%s, %s) without a matching EasEnergyMeterBegin", EasPhases[p], m->unit[u].name);
+  PetscCall(MeterNow(m, &t));
+  m->unit[u].work[p] += work;
+  if (--m->unit[u].depth[p] == 0) m->unit[u].busy[p] += t - m->unit[u].t0[p];
+  if (--m->pdepth[p] == 0) {
+    const PetscReal dt = t - m->pt0[p];
+    m->pwall[p] += dt;
+    if (m->nsensors) {
+      PetscReal E;
+      PetscCall(MeterReadSensors(m, &E));
+      if (dt >= m->update_period) { /* no energy claimed for an interval shorter than the update period */
+        m->pmeasE[p] += E - m->pE0[p];
+        m->pclaimed[p] += dt;
+      }
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEnergyMeterGetPhase(EasEnergyMeter m, EasPhase p, PetscInt u, PetscReal *busy, PetscReal *work, PetscReal *t_el)
+{
+  PetscReal b = 0, w = 0;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCheck(p >= 0 && p < EAS_NUM_PHASES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "phase %d is not an EasPhase", (int)p);
+  PetscCheck(u >= -1 && u < m->nunits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "unit %" PetscInt_FMT " outside [-1,%" PetscInt_FMT ")", u, m->nunits);
+  for (PetscInt v = 0; v < m->nunits; v++)
+    if (u < 0 || v == u) {
+      b += m->unit[v].busy[p];
+      w += m->unit[v].work[p];
+    }
+  if (busy) *busy = b;
+  if (work) *work = w;
+  if (t_el) *t_el = w > 0 ? b / w : 0;
+  PetscFunctionReturn(0);
+}
+
+/* Ranks on this node (the model charges each rank 1/ppn of the node). */
+static PetscErrorCode MeterRanksPerNode(EasEnergyMeter m, PetscMPIInt *ppn)
+{
+  MPI_Comm shm;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_split_type(PetscObjectComm((PetscObject)m), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
+  PetscCallMPI(MPI_Comm_size(shm, ppn));
+  PetscCallMPI(MPI_Comm_free(&shm));
+  PetscFunctionReturn(0);
+}
+
+/* Modelled energy of this rank over a wall time W with the given busy
+   times per unit kind (seed 000 eq. 1.16 through EasModelProfileEnergy). */
+static PetscErrorCode ModelEnergy(const EasPowerProfile *prof, PetscMPIInt ppn, PetscReal W, PetscReal bcpu, PetscReal bgpu, PetscReal *E)
+{
+  PetscFunctionBegin;
+  *E = 0;
+  if (W <= 0) PetscFunctionReturn(0);
+  PetscCall(EasModelProfileEnergy(prof, W, PetscMin(1.0, bcpu / W), PetscMin(1.0, bgpu / W), E)); /* seed 000 eq. (1.16) */
+  *E /= (PetscReal)ppn;
+  PetscFunctionReturn(0);
+}
+
+static void BusyByKind(EasEnergyMeter m, PetscInt p, PetscReal *bcpu, PetscReal *bgpu)
+{
+  *bcpu = *bgpu = 0;
+  for (PetscInt u = 0; u < m->nunits; u++)
+    for (PetscInt q = 0; q < EAS_NUM_PHASES; q++)
+      if (p < 0 || p == q) {
+        if (m->unit[u].kind == EAS_UNIT_GPU) *bgpu += m->unit[u].busy[q];
+        else *bcpu += m->unit[u].busy[q];
+      }
+}
+
+static PetscErrorCode MeterElapsed(EasEnergyMeter m, PetscReal *T)
+{
+  PetscLogDouble t;
+
+  PetscFunctionBegin;
+  PetscCheck(m->started, PetscObjectComm((PetscObject)m), PETSC_ERR_ORDER, "the meter was not started (EasEnergyMeterStart)");
+  if (m->stopped) t = m->tstop;
+  else PetscCall(MeterNow(m, &t));
+  *T = t - m->tstart;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterGetModelEnergy - this rank's modelled energy so far.
+@*/
+PetscErrorCode EasEnergyMeterGetModelEnergy(EasEnergyMeter m, PetscReal *E)
+{
+  PetscReal   T, bc, bg;
+  PetscMPIInt ppn;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCall(MeterElapsed(m, &T));
+  PetscCall(MeterRanksPerNode(m, &ppn));
+  BusyByKind(m, -1, &bc, &bg);
+  PetscCall(ModelEnergy(&m->prof, ppn, T, bc, bg, E));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterGetSummary - global figures of the run (collective).
+@*/
+PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
+{
+  MPI_Comm    comm;
+  PetscMPIInt ppn;
+  PetscReal   T, bc, bg, loc[2 * EAS_NUM_PHASES + 3], glob[2 * EAS_NUM_PHASES + 3], tloc[EAS_NUM_PHASES + 1], tglob[EAS_NUM_PHASES + 1];
+  PetscMPIInt claimed_loc, claimed[EAS_NUM_PHASES + 1], cl[EAS_NUM_PHASES + 1];
+  PetscReal   Emodel_phase[EAS_NUM_PHASES];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCall(PetscObjectGetComm((PetscObject)m, &comm));
+  PetscCall(PetscMemzero(S, sizeof(*S)));
+  PetscCall(MeterElapsed(m, &T));
+  PetscCall(MeterRanksPerNode(m, &ppn));
+  /* per phase: modelled energy of the unclaimed part + claimed measured energy */
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+    PetscReal frac;
+    BusyByKind(m, p, &bc, &bg);
+    PetscCall(ModelEnergy(&m->prof, ppn, m->pwall[p], bc, bg, &Emodel_phase[p]));
+    frac       = m->pwall[p] > 0 ? 1.0 - PetscMin(1.0, m->pclaimed[p] / m->pwall[p]) : 0.0;
+    loc[p]     = m->nsensors && m->node_leader ? m->pmeasE[p] + frac * Emodel_phase[p] * ppn : (m->nsensors ? 0.0 : Emodel_phase[p]);
+    loc[EAS_NUM_PHASES + p] = Emodel_phase[p];
+    claimed[p] = (!m->nsensors || m->pwall[p] <= 0 || m->pclaimed[p] >= m->pwall[p] * (1 - 1e-12)) ? 1 : 0;
+    tloc[p]    = m->pwall[p];
+  }
+  BusyByKind(m, -1, &bc, &bg);
+  PetscCall(ModelEnergy(&m->prof, ppn, T, bc, bg, &loc[2 * EAS_NUM_PHASES])); /* model total */
+  claimed_loc = (m->nsensors && T >= m->update_period) ? 1 : 0;
+  loc[2 * EAS_NUM_PHASES + 1] = (m->nsensors && m->node_leader) ? (m->stopped ? m->Estop : m->Estart) - m->Estart : 0;
+  if (m->nsensors && m->node_leader && !m->stopped) {
+    PetscReal E;
+    PetscCall(MeterReadSensors(m, &E));
+    loc[2 * EAS_NUM_PHASES + 1] = E - m->Estart;
+  }
+  loc[2 * EAS_NUM_PHASES + 2] = 0;
+  tloc[EAS_NUM_PHASES]        = T;
+  claimed[EAS_NUM_PHASES]     = claimed_loc;
+  PetscCallMPI(MPI_Allreduce(loc, glob, 2 * EAS_NUM_PHASES + 3, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(tloc, tglob, EAS_NUM_PHASES + 1, MPIU_REAL, MPIU_MAX, comm));
+  PetscCallMPI(MPI_Allreduce(claimed, cl, EAS_NUM_PHASES + 1, MPI_INT, MPI_LAND, comm));
+
+  S->time         = tglob[EAS_NUM_PHASES];
+  S->model_energy = glob[2 * EAS_NUM_PHASES];
+  S->valid        = m->na ? PETSC_FALSE : PETSC_TRUE;
+  if (m->nsensors && cl[EAS_NUM_PHASES]) {
+    /* measured total; parts not covered by a sensor (GPU without NVML, DRAM without a RAPL dram domain) are not added */
+    S->energy   = glob[2 * EAS_NUM_PHASES + 1];
+    S->measured = PETSC_TRUE;
+  } else {
+    S->energy   = S->model_energy;
+    S->measured = PETSC_FALSE;
+  }
+  S->other_energy   = S->energy;
+  S->other_measured = S->measured;
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+    S->phase_time[p]     = tglob[p];
+    S->phase_energy[p]   = m->nsensors ? glob[p] : glob[EAS_NUM_PHASES + p];
+    S->phase_measured[p] = (m->nsensors && cl[p] && tglob[p] > 0) ? PETSC_TRUE : PETSC_FALSE;
+    S->other_energy -= S->phase_energy[p];
+    if (tglob[p] > 0 && !S->phase_measured[p]) S->other_measured = PETSC_FALSE; /* the difference holds modelled parts */
+  }
+  if (S->other_energy < 0) S->other_energy = 0; /* overlapping phases (async) */
+  S->power = S->time > 0 ? S->energy / S->time : 0;
+  S->edp   = S->energy * S->time;
+  PetscFunctionReturn(0);
+}
+
+static const char *Label(PetscBool valid, PetscBool measured, PetscBool anysensor)
+{
+  if (!valid) return "n/a";
+  if (measured) return "measured";
+  return anysensor ? "mixed" : "modelled";
+}
+
+static PetscErrorCode PrintNum(char buf[], size_t len, PetscBool valid, PetscReal v)
+{
+  PetscFunctionBegin;
+  if (valid) PetscCall(PetscSNPrintf(buf, len, "%12.5g", (double)v));
+  else PetscCall(PetscSNPrintf(buf, len, "%12s", "n/a"));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterView - the energy report: one row per phase, the time
+  outside the phases, the total, then one row per unit.  Every energy is
+  labelled measured, modelled, mixed (measured with modelled parts for
+  intervals shorter than the sensor update period) or n/a.
+@*/
+PetscErrorCode EasEnergyMeterView(EasEnergyMeter m, PetscViewer viewer)
+{
+  EasEnergySummary S;
+  PetscBool        isascii;
+  PetscMPIInt      size;
+  PetscInt         nnodes;
+  char             e[32], pw[32], edp[32];
+  PetscReal        busy[EAS_METER_MAX_UNITS], work[EAS_METER_MAX_UNITS], wc[EAS_METER_MAX_UNITS], bglob[EAS_METER_MAX_UNITS], wglob[EAS_METER_MAX_UNITS], wcglob[EAS_METER_MAX_UNITS], ph_busy_cpu, ph_busy_gpu, other_t;
+  PetscReal        bcpu, bgpu;
+  PetscReal        pbc[EAS_NUM_PHASES], pbg[EAS_NUM_PHASES], pbcg[EAS_NUM_PHASES], pbgg[EAS_NUM_PHASES];
+  const char      *sensors;
+  char             slist[64] = "";
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)m), &viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  PetscCheck(isascii, PetscObjectComm((PetscObject)m), PETSC_ERR_SUP, "-eas_energy_view supports ASCII viewers only");
+  PetscCall(EasEnergyMeterGetSummary(m, &S));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)m), &size));
+  PetscCall(EasGetNodeIndex(PetscObjectComm((PetscObject)m), NULL, &nnodes));
+  for (PetscInt u = 0; u < m->nunits; u++) {
+    busy[u] = work[u] = 0;
+    for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) busy[u] += m->unit[u].busy[p];
+    work[u] = m->unit[u].work[EAS_PHASE_COMPUTE];
+    wc[u]   = m->unit[u].busy[EAS_PHASE_COMPUTE];
+  }
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) BusyByKind(m, p, &pbc[p], &pbg[p]);
+  if (m->nunits) {
+    PetscCallMPI(MPI_Allreduce(busy, bglob, (PetscMPIInt)m->nunits, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
+    PetscCallMPI(MPI_Allreduce(work, wglob, (PetscMPIInt)m->nunits, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
+    PetscCallMPI(MPI_Allreduce(wc, wcglob, (PetscMPIInt)m->nunits, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
+  }
+  PetscCallMPI(MPI_Allreduce(pbc, pbcg, EAS_NUM_PHASES, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
+  PetscCallMPI(MPI_Allreduce(pbg, pbgg, EAS_NUM_PHASES, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
+  for (PetscInt s = 0; s < m->nsensors; s++) {
+    PetscCall(PetscStrlcat(slist, s ? "+" : "", sizeof(slist)));
+    PetscCall(PetscStrlcat(slist, m->sensor[s]->type, sizeof(slist)));
+  }
+  sensors = m->nsensors ? slist : (m->na ? "none (n/a)" : "model");
+
+  PetscCall(PetscViewerASCIIPrintf(viewer, "eas energy report: %d rank(s) on %" PetscInt_FMT " node(s), sensor %s, profile %s\n", (int)size, nnodes, sensors, m->prof_default ? "default (share/eas/default_profile.opts)" : "from options"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %12s %12s %12s %12s %12s %12s %12s  %s\n", "phase", "time [s]", "cpu busy [s]", "gpu busy [s]", "share of T", "energy [J]", "power [W]", "EDP [J s]", "source"));
+  other_t     = S.time;
+  ph_busy_cpu = ph_busy_gpu = 0;
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+    const PetscReal W    = S.phase_time[p];
+    const PetscReal beta = S.time > 0 ? W / S.time : 0;
+    PetscCall(PrintNum(e, sizeof(e), S.valid, S.phase_energy[p]));
+    PetscCall(PrintNum(pw, sizeof(pw), S.valid, W > 0 ? S.phase_energy[p] / W : 0));
+    PetscCall(PrintNum(edp, sizeof(edp), S.valid, S.phase_energy[p] * W));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", EasPhases[p], (double)W, (double)pbcg[p], (double)pbgg[p], (double)beta, e, pw, edp, W > 0 ? Label(S.valid, S.phase_measured[p], m->nsensors ? PETSC_TRUE : PETSC_FALSE) : "-"));
+    other_t -= W;
+    ph_busy_cpu += pbcg[p];
+    ph_busy_gpu += pbgg[p];
+  }
+  if (other_t < 0) other_t = 0;
+  PetscCall(PrintNum(e, sizeof(e), S.valid, S.other_energy));
+  PetscCall(PrintNum(pw, sizeof(pw), S.valid, other_t > 0 ? S.other_energy / other_t : 0));
+  PetscCall(PrintNum(edp, sizeof(edp), S.valid, S.other_energy * other_t));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", "other", (double)other_t, 0.0, 0.0, (double)(S.time > 0 ? other_t / S.time : 0), e, pw, edp, Label(S.valid, S.other_measured, m->nsensors ? PETSC_TRUE : PETSC_FALSE)));
+  PetscCall(PrintNum(e, sizeof(e), S.valid, S.energy));
+  PetscCall(PrintNum(pw, sizeof(pw), S.valid, S.power));
+  PetscCall(PrintNum(edp, sizeof(edp), S.valid, S.edp));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", "total", (double)S.time, (double)ph_busy_cpu, (double)ph_busy_gpu, 1.0, e, pw, edp, Label(S.valid, S.measured, PETSC_FALSE)));
+  if (S.measured) PetscCall(PetscViewerASCIIPrintf(viewer, "model (seed 000 eq. 1.16) for comparison: %.5g J\n", (double)S.model_energy));
+  bcpu = S.time > 0 ? ph_busy_cpu / (S.time * size) : 0;
+  bgpu = S.time > 0 ? ph_busy_gpu / (S.time * size) : 0;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "busy fraction beta (seed 000 eq. 1.16): cpu %.5g, gpu %.5g\n", (double)bcpu, (double)bgpu));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %-5s %12s %12s %12s %14s\n", "unit", "kind", "busy [s]", "beta [-]", "work [el]", "t_el [s/el]"));
+  for (PetscInt u = 0; u < m->nunits; u++) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %-5s %12.5g %12.5g %12.5g %14.5g\n", m->unit[u].name, m->unit[u].kind == EAS_UNIT_GPU ? "gpu" : "cpu", (double)bglob[u], (double)(S.time > 0 ? bglob[u] / (S.time * size) : 0), (double)wglob[u], (double)(wglob[u] > 0 ? wcglob[u] / wglob[u] : 0)));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterViewFromOptions - the report when -eas_energy_view was given.
+@*/
+PetscErrorCode EasEnergyMeterViewFromOptions(EasEnergyMeter m)
+{
+  PetscFunctionBegin;
+  if (!m) PetscFunctionReturn(0);
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  if (!m->view_set || !m->viewer) PetscFunctionReturn(0);
+  PetscCall(PetscViewerPushFormat(m->viewer, m->vformat));
+  PetscCall(EasEnergyMeterView(m, m->viewer));
+  PetscCall(PetscViewerPopFormat(m->viewer));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyTraceRow - one CSV row: it, shares and per-element times of each
+  unit, predicted time/energy, measured time/energy since the previous row.
+  Energy: the sensors' (node leaders' sum) when they cover the interval,
+  else the model; collective when sensors are used.
+@*/
+PetscErrorCode EasEnergyTraceRow(EasEnergyMeter m, PetscInt it, PetscInt n, const PetscReal shares[], const PetscReal t_el[], PetscReal Tpred, PetscReal Epred)
+{
+  PetscLogDouble t;
+  PetscReal      Em, Es = 0, dT, dE, loc[2], glob[2];
+  PetscBool      measured;
+
+  PetscFunctionBegin;
+  if (!m) PetscFunctionReturn(0);
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  if (!m->trace_on) PetscFunctionReturn(0); /* no trace (same on every rank) */
+  PetscCheck(m->started, PetscObjectComm((PetscObject)m), PETSC_ERR_ORDER, "EasEnergyTraceRow: start the meter first (EasEnergyMeterStart)");
+  PetscCall(MeterNow(m, &t));
+  PetscCall(EasEnergyMeterGetModelEnergy(m, &Em));
+  if (m->nsensors) PetscCall(MeterReadSensors(m, &Es));
+  dT       = t - m->trace_t;
+  loc[0]   = Em - m->trace_Emodel;
+  loc[1]   = m->nsensors ? Es - m->trace_E : 0;
+  PetscCallMPI(MPI_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
+  measured = (m->nsensors && dT >= m->update_period) ? PETSC_TRUE : PETSC_FALSE;
+  dE       = measured ? glob[1] : glob[0];
+  m->trace_t      = t;
+  m->trace_Emodel = Em;
+  m->trace_E      = Es;
+  if (m->trace) {
+    if (!m->trace_header) {
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, "iteration"));
+      for (PetscInt u = 0; u < n; u++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",share_%" PetscInt_FMT, u));
+      for (PetscInt u = 0; u < n; u++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",t_el_%" PetscInt_FMT "_s", u));
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",time_pred_s,energy_pred_J,time_meas_s,energy_meas_J,energy_source\n"));
+      m->trace_header = PETSC_TRUE;
+    }
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, "%" PetscInt_FMT, it));
+    for (PetscInt u = 0; u < n; u++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g", (double)shares[u]));
+    for (PetscInt u = 0; u < n; u++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g", (double)t_el[u]));
+    if (Tpred >= 0 && !PetscIsNanReal(Tpred)) PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g", (double)Tpred));
+    else PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ","));
+    if (Epred >= 0 && !PetscIsNanReal(Epred)) PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g", (double)Epred));
+    else PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ","));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g,%.6g,%s\n", (double)dT, (double)dE, measured ? "measured" : "modelled"));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterDestroy - stops the sensors, closes the trace, frees.
+@*/
+PetscErrorCode EasEnergyMeterDestroy(EasEnergyMeter *meter)
+{
+  EasEnergyMeter m;
+
+  PetscFunctionBegin;
+  if (!*meter) PetscFunctionReturn(0);
+  m = *meter;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  if (--((PetscObject)m)->refct > 0) {
+    *meter = NULL;
+    PetscFunctionReturn(0);
+  }
+  for (PetscInt s = 0; s < m->nsensors; s++) PetscCall(EasSensorDestroy(&m->sensor[s]));
+  if (m->trace) PetscCall(PetscFClose(PETSC_COMM_SELF, m->trace));
+  PetscCall(PetscViewerDestroy(&m->viewer));
+  PetscCall(EasBackendDestroy(&m->backend));
+  PetscCall(PetscHeaderDestroy(meter));
+  PetscFunctionReturn(0);
+}

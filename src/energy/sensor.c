@@ -1,0 +1,359 @@
+/*
+  EasSensor: the generic layer of the energy sensors (DESIGN.md sec. 6):
+  object lifecycle, the sampler thread, reads, and the trapezoid rule.
+  The types live in rapl.c (powercap) and nvml.c (dlopen'ed NVML).
+*/
+#include "energyimpl.h"
+#include <errno.h>
+#include <time.h>
+
+PetscClassId EAS_SENSOR_CLASSID, EAS_METER_CLASSID, EAS_POLICY_CLASSID;
+PetscLogEvent EAS_SensorRead, EAS_PolicyChoose;
+
+static PetscBool eas_energy_package_initialized = PETSC_FALSE;
+
+static PetscErrorCode EasEnergyFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  eas_energy_package_initialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* EasEnergyInitializePackage - class ids and log events of the energy
+   module; called by its Create functions. */
+PetscErrorCode EasEnergyInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (eas_energy_package_initialized) PetscFunctionReturn(0);
+  eas_energy_package_initialized = PETSC_TRUE;
+  PetscCall(EasInitializePackage());
+  PetscCall(PetscClassIdRegister("EAS Sensor", &EAS_SENSOR_CLASSID));
+  PetscCall(PetscClassIdRegister("EAS EnergyMeter", &EAS_METER_CLASSID));
+  PetscCall(PetscClassIdRegister("EAS Policy", &EAS_POLICY_CLASSID));
+  PetscCall(PetscLogEventRegister("EasSensorRead", EAS_SENSOR_CLASSID, &EAS_SensorRead));
+  PetscCall(PetscLogEventRegister("EasPolicyChoose", EAS_POLICY_CLASSID, &EAS_PolicyChoose));
+  PetscCall(PetscRegisterFinalize(EasEnergyFinalizePackage));
+  PetscFunctionReturn(0);
+}
+
+/* Monotonic clock (s) used by the sensors and their sampler threads. */
+double EasSensorNow(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/*@C
+  EasSensorCreate - creates a sensor; set its type with EasSensorSetType().
+@*/
+PetscErrorCode EasSensorCreate(MPI_Comm comm, EasSensor *sensor)
+{
+  EasSensor s;
+
+  PetscFunctionBegin;
+  PetscValidPointer(sensor, 2);
+  PetscCall(EasEnergyInitializePackage());
+  PetscCall(PetscHeaderCreate(s, EAS_SENSOR_CLASSID, "EasSensor", "eas energy sensor", "Sys", comm, EasSensorDestroy, EasSensorView));
+  PetscCall(PetscStrncpy(s->rapl_root, "/sys/class/powercap", sizeof(s->rapl_root)));
+  PetscCall(PetscStrncpy(s->nvml_lib, "libnvidia-ml.so.1", sizeof(s->nvml_lib)));
+  s->max_power = 2000.0;
+  s->poll_max  = 1.0;
+  pthread_mutex_init(&s->mutex, NULL);
+  pthread_cond_init(&s->cond, NULL);
+  *sensor = s;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasSensorSetType - "rapl" or "nvml".
+@*/
+PetscErrorCode EasSensorSetType(EasSensor s, EasSensorType type)
+{
+  PetscBool rapl, nvml;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  PetscCheck(!s->setup, PetscObjectComm((PetscObject)s), PETSC_ERR_ORDER, "EasSensorSetType must be called before EasSensorSetUp");
+  PetscCall(PetscStrcmp(type, EAS_SENSOR_RAPL, &rapl));
+  PetscCall(PetscStrcmp(type, EAS_SENSOR_NVML, &nvml));
+  PetscCheck(rapl || nvml, PetscObjectComm((PetscObject)s), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown sensor type \"%s\": expected rapl or nvml", type ? type : "(null)");
+  PetscCall(PetscStrncpy(s->type, type, sizeof(s->type)));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)s, type));
+  s->ops->setup = rapl ? EasSensorSetUp_RAPL : EasSensorSetUp_NVML;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasSensorGetType(EasSensor s, EasSensorType *type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  *type = s->type;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasSensorSetRaplRoot - the powercap root (default /sys/class/powercap).
+@*/
+PetscErrorCode EasSensorSetRaplRoot(EasSensor s, const char root[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  PetscCheck(root && root[0], PetscObjectComm((PetscObject)s), PETSC_ERR_ARG_NULL, "-eas_rapl_root: expected a directory name");
+  PetscCall(PetscStrncpy(s->rapl_root, root, sizeof(s->rapl_root)));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasSensorSetNvmlLibrary - the NVML shared library (default libnvidia-ml.so.1).
+@*/
+PetscErrorCode EasSensorSetNvmlLibrary(EasSensor s, const char lib[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  PetscCheck(lib && lib[0], PetscObjectComm((PetscObject)s), PETSC_ERR_ARG_NULL, "-eas_nvml_library: expected a library name");
+  PetscCall(PetscStrncpy(s->nvml_lib, lib, sizeof(s->nvml_lib)));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasSensorSetSynchronize - callback run before every read (stream sync).
+@*/
+PetscErrorCode EasSensorSetSynchronize(EasSensor s, PetscErrorCode (*sync)(void *), void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  s->sync     = sync;
+  s->sync_ctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasSensorRaplSetReadFault - test hook: later reads fail with errno err.
+@*/
+PetscErrorCode EasSensorRaplSetReadFault(EasSensor s, int err)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  pthread_mutex_lock(&s->mutex);
+  s->fault_errno = err;
+  pthread_mutex_unlock(&s->mutex);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasSensorSetFromOptions - -eas_rapl_root, -eas_rapl_max_power,
+  -eas_sensor_poll, -eas_nvml_library.
+@*/
+PetscErrorCode EasSensorSetFromOptions(EasSensor s)
+{
+  char      buf[PETSC_MAX_PATH_LEN];
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  PetscObjectOptionsBegin((PetscObject)s);
+  PetscCall(PetscOptionsString("-eas_rapl_root", "powercap root directory of the RAPL sensor", "EasSensorSetRaplRoot", s->rapl_root, buf, sizeof(buf), &flg));
+  if (flg) PetscCall(EasSensorSetRaplRoot(s, buf));
+  PetscCall(PetscOptionsReal("-eas_rapl_max_power", "Plausibility bound of one RAPL domain (W)", "EasSensorSetFromOptions", s->max_power, &s->max_power, NULL));
+  PetscCheck(s->max_power > 0, PetscObjectComm((PetscObject)s), PETSC_ERR_ARG_OUTOFRANGE, "-eas_rapl_max_power %g: expected a power > 0 W", (double)s->max_power);
+  PetscCall(PetscOptionsReal("-eas_sensor_poll", "Upper bound of the sampler thread's period (s)", "EasSensorSetFromOptions", s->poll_max, &s->poll_max, NULL));
+  PetscCheck(s->poll_max > 0, PetscObjectComm((PetscObject)s), PETSC_ERR_ARG_OUTOFRANGE, "-eas_sensor_poll %g: expected a period > 0 s", (double)s->poll_max);
+  PetscCall(PetscOptionsString("-eas_nvml_library", "NVML library to dlopen", "EasSensorSetNvmlLibrary", s->nvml_lib, buf, sizeof(buf), &flg));
+  if (flg) PetscCall(EasSensorSetNvmlLibrary(s, buf));
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasSensorSetUp - probes the sensor; absence is not an error.
+@*/
+PetscErrorCode EasSensorSetUp(EasSensor s)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  if (s->setup) PetscFunctionReturn(0);
+  PetscCheck(s->ops->setup, PetscObjectComm((PetscObject)s), PETSC_ERR_ORDER, "EasSensorSetType must be called before EasSensorSetUp");
+  s->setup = PETSC_TRUE;
+  PetscCall((*s->ops->setup)(s));
+  if (s->available) PetscCall(EasSensorStartThread(s));
+  PetscFunctionReturn(0);
+}
+
+static void *SamplerMain(void *arg)
+{
+  EasSensor s = (EasSensor)arg;
+
+  pthread_mutex_lock(&s->mutex);
+  while (!s->stop) {
+    struct timespec ts;
+    double          wake;
+
+    s->ops->poll(s, EasSensorNow());
+    clock_gettime(CLOCK_REALTIME, &ts);
+    wake       = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec + s->sampler_period;
+    ts.tv_sec  = (time_t)wake;
+    ts.tv_nsec = (long)((wake - (double)ts.tv_sec) * 1e9);
+    while (!s->stop && pthread_cond_timedwait(&s->cond, &s->mutex, &ts) != ETIMEDOUT) { }
+  }
+  pthread_mutex_unlock(&s->mutex);
+  return NULL;
+}
+
+/* EasSensorStartThread - starts the sampler, which polls every
+   sampler_period seconds (set by the type, at least once per wrap period). */
+PetscErrorCode EasSensorStartThread(EasSensor s)
+{
+  PetscFunctionBegin;
+  PetscCheck(s->sampler_period > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sampler period not set");
+  s->stop = 0;
+  PetscCheck(pthread_create(&s->thread, NULL, SamplerMain, s) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot start the %s sampler thread: %s", s->type, strerror(errno));
+  s->thread_running = 1;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasSensorIsAvailable(EasSensor s, PetscBool *avail, const char *why[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  PetscCheck(s->setup, PetscObjectComm((PetscObject)s), PETSC_ERR_ORDER, "call EasSensorSetUp first");
+  *avail = s->available;
+  if (why) *why = s->why;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasSensorGetNumDomains(EasSensor s, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  *n = s->available ? s->ndomains : 0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasSensorGetDomain(EasSensor s, PetscInt d, const char *name[], EasDomainKind *kind)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  PetscCheck(d >= 0 && d < s->ndomains, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "domain %" PetscInt_FMT " outside [0,%" PetscInt_FMT ")", d, s->ndomains);
+  if (name) *name = s->dom[d].name;
+  if (kind) *kind = s->dom[d].kind;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasSensorRead - synchronizes (callback), polls and returns the cumulative
+  energy of every domain since SetUp (J) and the time of the read (s).
+@*/
+PetscErrorCode EasSensorRead(EasSensor s, PetscLogDouble *t, PetscReal E[])
+{
+  double now;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  PetscCheck(s->setup && s->available, PetscObjectComm((PetscObject)s), PETSC_ERR_ORDER, "EasSensorRead: the %s sensor is not available: %s", s->type, s->setup ? s->why : "not set up");
+  PetscCall(PetscLogEventBegin(EAS_SensorRead, 0, 0, 0, 0));
+  if (s->sync) PetscCall((*s->sync)(s->sync_ctx)); /* the caller's stream, so queued work is counted */
+  pthread_mutex_lock(&s->mutex);
+  now = EasSensorNow();
+  s->ops->poll(s, now);
+  for (PetscInt d = 0; d < s->ndomains; d++) E[d] = s->dom[d].acc;
+  pthread_mutex_unlock(&s->mutex);
+  if (t) *t = now;
+  PetscCall(PetscLogEventEnd(EAS_SensorRead, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasSensorGetUpdatePeriod(EasSensor s, PetscReal *p)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  *p = s->update_period;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasSensorGetSamplerPeriod(EasSensor s, PetscReal *p)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  *p = s->sampler_period;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasSensorGetDroppedSamples(EasSensor s, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  pthread_mutex_lock(&s->mutex);
+  *n = s->dropped;
+  pthread_mutex_unlock(&s->mutex);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasSensorView - type, state, domains and periods.
+@*/
+PetscErrorCode EasSensorView(EasSensor s, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)s), &viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "EasSensor %s: %s\n", s->type, !s->setup ? "not set up" : s->why));
+  if (s->setup && s->available) {
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    for (PetscInt d = 0; d < s->ndomains; d++) PetscCall(PetscViewerASCIIPrintf(viewer, "domain %s\n", s->dom[d].name));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "update period %g s, sampler period %g s, dropped samples %" PetscInt_FMT "\n", (double)s->update_period, (double)s->sampler_period, s->dropped));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasSensorDestroy - stops the sampler thread and frees the sensor.
+@*/
+PetscErrorCode EasSensorDestroy(EasSensor *sensor)
+{
+  EasSensor s;
+
+  PetscFunctionBegin;
+  if (!*sensor) PetscFunctionReturn(0);
+  s = *sensor;
+  PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
+  if (--((PetscObject)s)->refct > 0) {
+    *sensor = NULL;
+    PetscFunctionReturn(0);
+  }
+  if (s->thread_running) {
+    pthread_mutex_lock(&s->mutex);
+    s->stop = 1;
+    pthread_cond_signal(&s->cond);
+    pthread_mutex_unlock(&s->mutex);
+    pthread_join(s->thread, NULL);
+    s->thread_running = 0;
+  }
+  if (s->ops->destroy) PetscCall((*s->ops->destroy)(s));
+  pthread_mutex_destroy(&s->mutex);
+  pthread_cond_destroy(&s->cond);
+  PetscCall(PetscHeaderDestroy(sensor));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasTrapezoid - trapezoid rule over power samples (seed 000 sec. 1.4.1).
+@*/
+PetscErrorCode EasTrapezoid(PetscInt n, const PetscReal t[], const PetscReal P[], PetscReal *E)
+{
+  PetscReal e = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "n = %" PetscInt_FMT " samples: expected n > 0", n);
+  PetscCheck(t && P && E, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "t, P and E must not be NULL");
+  for (PetscInt i = 0; i < n; i++) {
+    PetscCheck(P[i] >= 0 && !PetscIsInfOrNanReal(P[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "P[%" PetscInt_FMT "] = %g must be a finite power >= 0 W", i, (double)P[i]);
+    if (i) {
+      PetscCheck(t[i] >= t[i - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "t[%" PetscInt_FMT "] = %g < t[%" PetscInt_FMT "] = %g: sample times must not decrease", i, (double)t[i], i - 1, (double)t[i - 1]);
+      e += 0.5 * (t[i] - t[i - 1]) * (P[i] + P[i - 1]); /* seed 000 sec. 1.4.1: trapezoidal rule */
+    }
+  }
+  *E = e;
+  PetscFunctionReturn(0);
+}

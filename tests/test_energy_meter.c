@@ -1,0 +1,268 @@
+static const char help[] = "Energy meter on a synthetic timeline (a fake clock): the model accounting equals the joules\n"
+                           "computed by hand (seed 000 eq. 1.16), the report text is compared exactly, and the CSV trace\n"
+                           "rows are checked.\n"
+                           "  -case accounting|report|trace|profile\n\n";
+
+#include <eas.h>
+#include <unistd.h>
+
+static PetscLogDouble fake_now = 0;
+
+static PetscErrorCode FakeClock(void *ctx, PetscLogDouble *t)
+{
+  (void)ctx;
+  *t = fake_now;
+  return 0;
+}
+
+static PetscInt nchecks = 0;
+
+#define CHECK_CLOSE(a, b, tol, what) \
+  do { \
+    PetscReal a_ = (a), b_ = (b); \
+    PetscCheck(PetscAbsReal(a_ - b_) <= (tol), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: got %.12g, expected %.12g (tol %g)", what, (double)a_, (double)b_, (double)(tol)); \
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: %.10g == %.10g (tol %g)\n", what, (double)a_, (double)b_, (double)(tol))); \
+    nchecks++; \
+  } while (0)
+
+/* Profile: P_I = 40 + 10 + 5 = 55 W, P_C(cpu) = 60 W, P_C(gpu) = 150 W.
+   Timeline (s): setup cpu [0,1]; compute cpu [1,4] and gpu [1,3];
+   exchange cpu [4,5]; nothing [5,6]; transfers gpu [6,6.5]; Stop at 7.
+   Trace rows at t = 4 and t = 7. */
+static PetscErrorCode RunTimeline(EasEnergyMeter m)
+{
+  PetscInt        ucpu, ugpu;
+  EasPowerProfile prof = {40, 100, 10, 160, 5, 34};
+  PetscReal       sh[2] = {600, 400}, tel[2];
+
+  PetscFunctionBegin;
+  PetscCall(EasEnergyMeterSetTimeFunction(m, FakeClock, NULL));
+  PetscCall(EasEnergyMeterSetSensorType(m, "model"));
+  PetscCall(EasEnergyMeterSetProfile(m, &prof));
+  PetscCall(EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &ucpu));
+  PetscCall(EasEnergyMeterAddUnit(m, "gpu0", EAS_UNIT_GPU, &ugpu));
+  fake_now = 0;
+  PetscCall(EasEnergyMeterStart(m));
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_SETUP, ucpu));
+  fake_now = 1;
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_SETUP, ucpu, 0));
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, ucpu));
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, ugpu));
+  fake_now = 3;
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, ugpu, 400));
+  fake_now = 4;
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, ucpu, 600));
+  tel[0] = 3.0 / 600;
+  tel[1] = 2.0 / 400;
+  PetscCall(EasEnergyTraceRow(m, 0, 2, sh, tel, 3.5, 700.0));
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_EXCHANGE, ucpu));
+  fake_now = 5;
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_EXCHANGE, ucpu, 0));
+  fake_now = 6;
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_TRANSFER, ugpu));
+  fake_now = 6.5;
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_TRANSFER, ugpu, 0));
+  fake_now = 7;
+  PetscCall(EasEnergyTraceRow(m, 1, 2, sh, tel, -1, -1));
+  PetscCall(EasEnergyMeterStop(m));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CaseAccounting(void)
+{
+  EasEnergyMeter   m;
+  EasEnergySummary S;
+  PetscReal        E, t_el, size_r;
+  PetscMPIInt      size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  size_r = (PetscReal)size;
+  PetscCall(EasEnergyMeterCreate(PETSC_COMM_WORLD, &m));
+  PetscCall(RunTimeline(m));
+  PetscCall(EasEnergyMeterGetSummary(m, &S));
+  /* by hand: E = T P_I + busy_cpu P_C(cpu) + busy_gpu P_C(gpu) = 7*55 + 5*60 + 2.5*150 = 1060 J per node;
+     every rank of a node runs the same timeline and is charged 1/ppn of it, so the node total is 1060 J */
+  CHECK_CLOSE(S.time, 7.0, 1e-12, "T (s)");
+  CHECK_CLOSE(S.energy, 1060.0, 1e-9, "total modelled energy (J), by hand 7*55 + 5*60 + 2.5*150");
+  CHECK_CLOSE(S.phase_energy[EAS_PHASE_SETUP], 115.0, 1e-9, "setup (J), by hand 1*55 + 1*60");
+  CHECK_CLOSE(S.phase_energy[EAS_PHASE_COMPUTE], 645.0, 1e-9, "compute (J), by hand 3*55 + 3*60 + 2*150");
+  CHECK_CLOSE(S.phase_energy[EAS_PHASE_EXCHANGE], 115.0, 1e-9, "exchange (J), by hand 1*55 + 1*60");
+  CHECK_CLOSE(S.phase_energy[EAS_PHASE_TRANSFER], 102.5, 1e-9, "transfers (J), by hand 0.5*55 + 0.5*150");
+  CHECK_CLOSE(S.other_energy, 82.5, 1e-9, "outside the phases (J), by hand 1.5*55");
+  CHECK_CLOSE(S.power, 1060.0 / 7.0, 1e-9, "average power (W)");
+  CHECK_CLOSE(S.edp, 1060.0 * 7.0, 1e-6, "EDP (J s)");
+  PetscCheck(!S.measured && S.valid, PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected modelled, valid figures");
+  PetscCall(EasEnergyMeterGetModelEnergy(m, &E));
+  {
+    PetscReal Eg;
+    PetscCallMPI(MPI_Allreduce(&E, &Eg, 1, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
+    CHECK_CLOSE(Eg, 1060.0, 1e-9, "sum over ranks of EasEnergyMeterGetModelEnergy (J)");
+  }
+  PetscCall(EasEnergyMeterGetPhase(m, EAS_PHASE_COMPUTE, 0, NULL, NULL, &t_el));
+  CHECK_CLOSE(t_el, 3.0 / 600, 1e-15, "cpu per-element time (s/el)");
+  (void)size_r;
+  PetscCall(EasEnergyMeterDestroy(&m));
+  PetscFunctionReturn(0);
+}
+
+static const char expected_report[] = "eas energy report: 1 rank(s) on 1 node(s), sensor model, profile from options\n"
+                                      "phase          time [s] cpu busy [s] gpu busy [s]   share of T   energy [J]    power [W]    EDP [J s]  source\n"
+                                      "setup                 1            1            0      0.14286          115          115          115  modelled\n"
+                                      "compute               3            3            2      0.42857          645          215         1935  modelled\n"
+                                      "exchange              1            1            0      0.14286          115          115          115  modelled\n"
+                                      "transfers           0.5            0          0.5     0.071429        102.5          205        51.25  modelled\n"
+                                      "other               1.5            0            0      0.21429         82.5           55       123.75  modelled\n"
+                                      "total                 7            5          2.5            1         1060       151.43         7420  modelled\n"
+                                      "busy fraction beta (seed 000 eq. 1.16): cpu 0.71429, gpu 0.35714\n"
+                                      "unit       kind      busy [s]     beta [-]    work [el]    t_el [s/el]\n"
+                                      "cpu        cpu              5      0.71429          600          0.005\n"
+                                      "gpu0       gpu            2.5      0.35714          400          0.005\n";
+
+static PetscErrorCode CaseReport(void)
+{
+  EasEnergyMeter m;
+  PetscViewer    v;
+  char           path[] = "/tmp/eas_report_XXXXXX", buf[4096];
+  int            fd;
+  FILE          *fp;
+  size_t         n;
+  PetscBool      same;
+
+  PetscFunctionBegin;
+  fd = mkstemp(path);
+  PetscCheck(fd >= 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "mkstemp");
+  close(fd);
+  PetscCall(EasEnergyMeterCreate(PETSC_COMM_SELF, &m));
+  PetscCall(RunTimeline(m));
+  PetscCall(PetscViewerASCIIOpen(PETSC_COMM_SELF, path, &v));
+  PetscCall(EasEnergyMeterView(m, v));
+  PetscCall(PetscViewerDestroy(&v));
+  fp = fopen(path, "r");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot read %s", path);
+  n      = fread(buf, 1, sizeof(buf) - 1, fp);
+  buf[n] = 0;
+  fclose(fp);
+  unlink(path);
+  PetscCall(PetscStrcmp(buf, expected_report, &same));
+  if (!same) PetscCall(PetscPrintf(PETSC_COMM_SELF, "report:\n%s\nexpected:\n%s", buf, expected_report));
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the report text differs from the expected text (both printed above)");
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "report text identical to the expected %d characters:\n%s", (int)strlen(expected_report), buf));
+  nchecks++;
+  /* the same report through -eas_energy_view (PETSc viewer syntax) */
+  PetscCall(EasEnergyMeterSetFromOptions(m));
+  PetscCall(EasEnergyMeterViewFromOptions(m));
+  PetscCall(EasEnergyMeterDestroy(&m));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CaseTrace(void)
+{
+  EasEnergyMeter m;
+  char           path[] = "/tmp/eas_trace_XXXXXX", buf[2048];
+  const char     expected[] = "iteration,share_0,share_1,t_el_0_s,t_el_1_s,time_pred_s,energy_pred_J,time_meas_s,energy_meas_J,energy_source\n"
+                              "0,600,400,0.005,0.005,3.5,700,4,760,modelled\n"
+                              "1,600,400,0.005,0.005,,,3,300,modelled\n";
+  int            fd;
+  FILE          *fp;
+  size_t         n;
+  PetscBool      same;
+
+  PetscFunctionBegin;
+  fd = mkstemp(path);
+  PetscCheck(fd >= 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "mkstemp");
+  close(fd);
+  PetscCall(EasEnergyMeterCreate(PETSC_COMM_SELF, &m));
+  PetscCall(EasEnergyMeterSetTrace(m, path));
+  PetscCall(RunTimeline(m));
+  PetscCall(EasEnergyMeterDestroy(&m)); /* closes the trace */
+  fp = fopen(path, "r");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot read %s", path);
+  n      = fread(buf, 1, sizeof(buf) - 1, fp);
+  buf[n] = 0;
+  fclose(fp);
+  unlink(path);
+  PetscCall(PetscStrcmp(buf, expected, &same));
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "trace:\n%s\nexpected:\n%s", buf, expected);
+  /* row 0 at t = 4: 4*55 + 4*60 + 2*150 = 760 J; row 1: 1060 - 760 = 300 J */
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "trace identical to the expected CSV (760 J = 4*55 + 4*60 + 2*150, 300 J = 1060 - 760):\n%s", buf));
+  nchecks++;
+  PetscFunctionReturn(0);
+}
+
+/* The shipped default profile equals the built-in one; per-node lists. */
+static PetscErrorCode CaseProfile(void)
+{
+  EasPowerProfile f, d;
+  PetscBool       dflt;
+  PetscErrorCode  ierr;
+
+  PetscFunctionBegin;
+  PetscCall(EasPowerProfileDefault(&d));
+  PetscCall(EasPowerProfileGetFromOptions(PETSC_COMM_SELF, NULL, 0, 1, &f, &dflt)); /* -eas_power_profile share/eas/default_profile.opts */
+  PetscCheck(!dflt, PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected the keys of the profile file to be read");
+  PetscCheck(f.cpu_idle == d.cpu_idle && f.cpu_full == d.cpu_full && f.gpu_idle == d.gpu_idle && f.gpu_full == d.gpu_full && f.dram == d.dram && f.switch_ == d.switch_, PETSC_COMM_SELF, PETSC_ERR_PLIB, "share/eas/default_profile.opts differs from EasPowerProfileDefault");
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  default_profile.opts == built-in default (cpu %g/%g W, gpu %g/%g W, dram %g W, switch %g W)\n", (double)f.cpu_idle, (double)f.cpu_full, (double)f.gpu_idle, (double)f.gpu_full, (double)f.dram, (double)f.switch_));
+  nchecks++;
+  /* per-node lists (heterogeneous clusters) */
+  PetscCall(PetscOptionsSetValue(NULL, "-eas_power_cpu_idle", "100,120"));
+  PetscCall(PetscOptionsSetValue(NULL, "-eas_power_cpu_full", "150,170"));
+  PetscCall(EasPowerProfileGetFromOptions(PETSC_COMM_SELF, NULL, 1, 2, &f, &dflt));
+  PetscCheck(f.cpu_idle == 120 && f.cpu_full == 170, PETSC_COMM_SELF, PETSC_ERR_PLIB, "node 1 of 2: expected 120/170 W, got %g/%g", (double)f.cpu_idle, (double)f.cpu_full);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  per-node list: node 1 of 2 takes cpu idle %g W, full %g W\n", (double)f.cpu_idle, (double)f.cpu_full));
+  nchecks++;
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = EasPowerProfileGetFromOptions(PETSC_COMM_SELF, NULL, 2, 3, &f, &dflt);
+  PetscCall(PetscPopErrorHandler());
+  PetscCheck(ierr == PETSC_ERR_ARG_SIZ, PETSC_COMM_SELF, PETSC_ERR_PLIB, "a 2-value list for 3 nodes must be an error");
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  a 2-value list for 3 nodes is an error (PETSC_ERR_ARG_SIZ)\n"));
+  nchecks++;
+  PetscCall(PetscOptionsClearValue(NULL, "-eas_power_cpu_idle"));
+  PetscCall(PetscOptionsClearValue(NULL, "-eas_power_cpu_full"));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  char      cs[32] = "accounting";
+  PetscBool isc;
+
+  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-case", cs, sizeof(cs), NULL));
+  PetscCall(PetscStrcmp(cs, "accounting", &isc));
+  if (isc) PetscCall(CaseAccounting());
+  PetscCall(PetscStrcmp(cs, "report", &isc));
+  if (isc) PetscCall(CaseReport());
+  PetscCall(PetscStrcmp(cs, "profile", &isc));
+  if (isc) PetscCall(CaseProfile());
+  PetscCall(PetscStrcmp(cs, "trace", &isc));
+  if (isc) PetscCall(CaseTrace());
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "case %s: %" PetscInt_FMT " checks passed\n", cs, nchecks));
+  PetscCall(EasFinalize());
+  return 0;
+}
+
+/*TEST
+  test:
+    suffix: accounting
+    nsize: 1 2
+    backends: none
+    args: -case accounting
+    expect: case accounting: 11 checks passed
+  test:
+    suffix: report
+    backends: none
+    args: -case report -eas_energy_view
+    expect: report text identical
+    expect: case report: 1 checks passed
+  test:
+    suffix: profile
+    backends: none
+    args: -case profile -eas_power_profile share/eas/default_profile.opts
+    expect: case profile: 3 checks passed
+  test:
+    suffix: trace
+    backends: none
+    args: -case trace
+    expect: case trace: 1 checks passed
+TEST*/

@@ -1,0 +1,494 @@
+static const char help[] = "Energy sensors on fake powercap trees (normal, wraparound, wraparound without max_energy_range_uj,\n"
+                           "unreadable files, a missing domain, implausible jumps), NVML absent, the trapezoid rule, and\n"
+                           "-eas_sensor auto/rapl on this machine.\n"
+                           "  -case normal|wrap|wrap_norange|eacces|missing|plausible|nvml_absent|trapezoid|meter|meter_fake\n\n"
+                           "Unreadable files: tests run as root, where chmod 000 does not stop reads, so the EACCES case\n"
+                           "uses (1) a directory in place of energy_uj (read fails with EISDIR), (2) the fault hook\n"
+                           "EasSensorRaplSetReadFault(EACCES), and (3) chmod 000 when not run as root.\n";
+
+#include <eas.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static PetscInt nchecks = 0;
+
+#define CHECK_CLOSE(a, b, tol, what) \
+  do { \
+    PetscReal a_ = (a), b_ = (b); \
+    PetscCheck(PetscAbsReal(a_ - b_) <= (tol), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: got %.12g, expected %.12g (tol %g)", what, (double)a_, (double)b_, (double)(tol)); \
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s: %.9g == %.9g (tol %g)\n", what, (double)a_, (double)b_, (double)(tol))); \
+    nchecks++; \
+  } while (0)
+
+/* Writes a value atomically (temp + rename) so the sampler never sees a partial file. */
+static PetscErrorCode WriteFile(const char dir[], const char name[], const char val[])
+{
+  char  path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN];
+  FILE *fp;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", dir, name));
+  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name));
+  fp = fopen(tmp, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", tmp);
+  fprintf(fp, "%s\n", val);
+  fclose(fp);
+  PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "rename %s", tmp);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SetEnergy(const char dom[], double uj)
+{
+  char v[64];
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(v, sizeof(v), "%.0f", uj));
+  PetscCall(WriteFile(dom, "energy_uj", v));
+  PetscFunctionReturn(0);
+}
+
+/* A fake tree: root/intel-rapl:0 (package-0), root/intel-rapl:0:0 (dram) when dram. */
+static PetscErrorCode MakeTree(char root[], size_t len, PetscBool dram, PetscBool range, char pkg[], char dr[])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(root, "/tmp/eas_rapl_XXXXXX", len));
+  PetscCheck(mkdtemp(root), PETSC_COMM_SELF, PETSC_ERR_SYS, "mkdtemp failed");
+  PetscCall(PetscSNPrintf(pkg, PETSC_MAX_PATH_LEN, "%s/intel-rapl:0", root));
+  PetscCheck(mkdir(pkg, 0755) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "mkdir %s", pkg);
+  PetscCall(WriteFile(pkg, "name", "package-0"));
+  PetscCall(SetEnergy(pkg, 1000000));
+  if (range) PetscCall(WriteFile(pkg, "max_energy_range_uj", "10000000"));
+  if (dram) {
+    PetscCall(PetscSNPrintf(dr, PETSC_MAX_PATH_LEN, "%s/intel-rapl:0:0", root));
+    PetscCheck(mkdir(dr, 0755) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "mkdir %s", dr);
+    PetscCall(WriteFile(dr, "name", "dram"));
+    PetscCall(SetEnergy(dr, 500000));
+    if (range) PetscCall(WriteFile(dr, "max_energy_range_uj", "10000000"));
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RemoveTree(const char root[])
+{
+  char cmd[PETSC_MAX_PATH_LEN + 16];
+  PetscFunctionBegin;
+  PetscCheck(!strncmp(root, "/tmp/eas_rapl_", 14), PETSC_COMM_SELF, PETSC_ERR_PLIB, "refusing to remove %s", root);
+  PetscCall(PetscSNPrintf(cmd, sizeof(cmd), "rm -rf '%s'", root));
+  PetscCheck(system(cmd) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot remove %s", root);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode OpenRapl(const char root[], EasSensor *s)
+{
+  PetscFunctionBegin;
+  PetscCall(EasSensorCreate(PETSC_COMM_SELF, s));
+  PetscCall(EasSensorSetType(*s, EAS_SENSOR_RAPL));
+  PetscCall(EasSensorSetFromOptions(*s));
+  PetscCall(EasSensorSetRaplRoot(*s, root));
+  PetscCall(EasSensorSetUp(*s));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ExpectUnavailable(EasSensor s, const char substr[])
+{
+  PetscBool   avail, found;
+  const char *why;
+  PetscFunctionBegin;
+  PetscCall(EasSensorIsAvailable(s, &avail, &why));
+  found = strstr(why, substr) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCheck(!avail && found, PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected an unavailable sensor whose reason contains \"%s\"; got %s: %s", substr, avail ? "available" : "unavailable", why);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  unavailable as expected: Disabled: %s\n", why));
+  nchecks++;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CaseNormal(void)
+{
+  char      root[PETSC_MAX_PATH_LEN], pkg[PETSC_MAX_PATH_LEN], dr[PETSC_MAX_PATH_LEN];
+  EasSensor s;
+  PetscReal E[16], period;
+  PetscInt  nd, dropped;
+  const char *name;
+
+  PetscFunctionBegin;
+  PetscCall(MakeTree(root, sizeof(root), PETSC_TRUE, PETSC_TRUE, pkg, dr));
+  PetscCall(OpenRapl(root, &s));
+  PetscCall(EasSensorGetNumDomains(s, &nd));
+  PetscCheck(nd == 2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected 2 domains (package, dram), got %" PetscInt_FMT, nd);
+  PetscCall(EasSensorGetDomain(s, 0, &name, NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  domains: %s", name));
+  PetscCall(EasSensorGetDomain(s, 1, &name, NULL));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, ", %s\n", name));
+  PetscCall(EasSensorGetSamplerPeriod(s, &period));
+  PetscCheck(period <= 0.25 * 10.0 / 2000.0 + 1e-3, PETSC_COMM_SELF, PETSC_ERR_PLIB, "sampler period %g s exceeds a quarter of the wrap period", (double)period);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  sampler period %g s <= wrap period / 4 (10 J / 2000 W / 4, floor 1 ms)\n", (double)period));
+  for (int k = 1; k <= 5; k++) {
+    PetscCall(SetEnergy(pkg, 1000000 + k * 400000.0)); /* +0.4 J per step */
+    PetscCall(SetEnergy(dr, 500000 + k * 100000.0));   /* +0.1 J per step */
+    PetscCall(PetscSleep(0.002));
+  }
+  PetscCall(EasSensorRead(s, NULL, E));
+  CHECK_CLOSE(E[0], 2.0, 1e-9, "normal: package energy (J)");
+  CHECK_CLOSE(E[1], 0.5, 1e-9, "normal: dram energy (J)");
+  PetscCall(EasSensorGetDroppedSamples(s, &dropped));
+  PetscCheck(dropped == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dropped %" PetscInt_FMT " samples, expected 0", dropped);
+  PetscCall(EasSensorView(s, PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(EasSensorDestroy(&s));
+  PetscCall(RemoveTree(root));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CaseWrap(PetscBool range)
+{
+  char      root[PETSC_MAX_PATH_LEN], pkg[PETSC_MAX_PATH_LEN], dr[PETSC_MAX_PATH_LEN];
+  EasSensor s;
+  PetscReal E[16];
+  PetscInt  dropped;
+
+  PetscFunctionBegin;
+  PetscCall(MakeTree(root, sizeof(root), PETSC_FALSE, range, pkg, dr));
+  PetscCall(OpenRapl(root, &s));
+  PetscCall(SetEnergy(pkg, 9800000)); /* +8.8 J over > 5 ms is plausible with -eas_rapl_max_power */
+  PetscCall(PetscSleep(0.01));
+  PetscCall(EasSensorRead(s, NULL, E));
+  CHECK_CLOSE(E[0], 8.8, 1e-9, "before the wrap (J)");
+  PetscCall(SetEnergy(pkg, 300000)); /* wrapped: 10 J range, +0.5 J */
+  PetscCall(PetscSleep(0.002));
+  PetscCall(EasSensorRead(s, NULL, E));
+  PetscCall(EasSensorGetDroppedSamples(s, &dropped));
+  if (range) {
+    CHECK_CLOSE(E[0], 9.3, 1e-9, "after the wrap, max_energy_range_uj = 10 J added (J)");
+    PetscCheck(dropped == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dropped %" PetscInt_FMT ", expected 0", dropped);
+  } else {
+    CHECK_CLOSE(E[0], 8.8, 1e-9, "wrap without max_energy_range_uj: sample dropped, energy kept (J)");
+    PetscCheck(dropped == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dropped %" PetscInt_FMT ", expected 1", dropped);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  dropped samples: 1 (never a negative increment)\n"));
+  }
+  PetscCall(SetEnergy(pkg, 700000)); /* normal increment after the wrap: +0.4 J */
+  PetscCall(PetscSleep(0.002));
+  PetscCall(EasSensorRead(s, NULL, E));
+  CHECK_CLOSE(E[0], range ? 9.7 : 9.2, 1e-9, "increment after the wrap counted (J)");
+  PetscCall(EasSensorDestroy(&s));
+  PetscCall(RemoveTree(root));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CaseEacces(void)
+{
+  char      root[PETSC_MAX_PATH_LEN], pkg[PETSC_MAX_PATH_LEN], dr[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
+  EasSensor s;
+  PetscReal E[16];
+  PetscInt  dropped;
+
+  PetscFunctionBegin;
+  /* (1) a directory in place of energy_uj */
+  PetscCall(MakeTree(root, sizeof(root), PETSC_FALSE, PETSC_TRUE, pkg, dr));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/energy_uj", pkg));
+  PetscCheck(unlink(path) == 0 && mkdir(path, 0755) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot replace %s", path);
+  PetscCall(OpenRapl(root, &s));
+  PetscCall(ExpectUnavailable(s, "Is a directory"));
+  PetscCall(EasSensorDestroy(&s));
+  PetscCall(RemoveTree(root));
+  /* (2) the fault hook: EACCES on every read from SetUp on */
+  PetscCall(MakeTree(root, sizeof(root), PETSC_FALSE, PETSC_TRUE, pkg, dr));
+  PetscCall(EasSensorCreate(PETSC_COMM_SELF, &s));
+  PetscCall(EasSensorSetType(s, EAS_SENSOR_RAPL));
+  PetscCall(EasSensorSetRaplRoot(s, root));
+  PetscCall(EasSensorRaplSetReadFault(s, EACCES));
+  PetscCall(EasSensorSetUp(s));
+  PetscCall(ExpectUnavailable(s, "Permission denied"));
+  PetscCall(EasSensorDestroy(&s));
+  /* (3) EACCES in the middle of a run: the samples are dropped, the energy kept */
+  PetscCall(OpenRapl(root, &s));
+  PetscCall(SetEnergy(pkg, 1500000));
+  PetscCall(PetscSleep(0.002));
+  PetscCall(EasSensorRead(s, NULL, E));
+  PetscCall(EasSensorRaplSetReadFault(s, EACCES));
+  PetscCall(SetEnergy(pkg, 1900000));
+  PetscCall(PetscSleep(0.002));
+  PetscCall(EasSensorRead(s, NULL, E));
+  PetscCall(EasSensorGetDroppedSamples(s, &dropped));
+  CHECK_CLOSE(E[0], 0.5, 1e-9, "EACCES during the run: energy kept (J)");
+  PetscCheck(dropped >= 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected dropped samples, got %" PetscInt_FMT, dropped);
+  PetscCall(EasSensorRaplSetReadFault(s, 0));
+  PetscCall(EasSensorRead(s, NULL, E));
+  CHECK_CLOSE(E[0], 0.9, 1e-9, "readable again: increment since the last good sample counted (J)");
+  PetscCall(EasSensorDestroy(&s));
+  /* (4) chmod 000, effective only when not root */
+  if (geteuid() != 0) {
+    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/energy_uj", pkg));
+    PetscCheck(chmod(path, 0) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "chmod %s", path);
+    PetscCall(OpenRapl(root, &s));
+    PetscCall(ExpectUnavailable(s, "Permission denied"));
+    PetscCall(EasSensorDestroy(&s));
+  } else PetscCall(PetscPrintf(PETSC_COMM_SELF, "  chmod 000 case skipped: running as root (reads are not blocked)\n"));
+  PetscCall(RemoveTree(root));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CaseMissing(void)
+{
+  char      root[PETSC_MAX_PATH_LEN], pkg[PETSC_MAX_PATH_LEN], dr[PETSC_MAX_PATH_LEN], path[PETSC_MAX_PATH_LEN];
+  EasSensor s;
+  PetscInt  nd;
+
+  PetscFunctionBegin;
+  /* no dram domain: the package alone */
+  PetscCall(MakeTree(root, sizeof(root), PETSC_FALSE, PETSC_TRUE, pkg, dr));
+  PetscCall(OpenRapl(root, &s));
+  PetscCall(EasSensorGetNumDomains(s, &nd));
+  PetscCheck(nd == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected the package domain alone, got %" PetscInt_FMT " domains", nd);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  no dram domain: 1 domain (package-0)\n"));
+  nchecks++;
+  PetscCall(EasSensorDestroy(&s));
+  /* dram listed but its energy_uj missing: package kept, reason recorded */
+  PetscCall(RemoveTree(root));
+  PetscCall(MakeTree(root, sizeof(root), PETSC_TRUE, PETSC_TRUE, pkg, dr));
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/energy_uj", dr));
+  PetscCheck(unlink(path) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "unlink %s", path);
+  PetscCall(OpenRapl(root, &s));
+  PetscCall(EasSensorGetNumDomains(s, &nd));
+  PetscCheck(nd == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected 1 readable domain, got %" PetscInt_FMT, nd);
+  PetscCall(EasSensorView(s, PETSC_VIEWER_STDOUT_SELF));
+  nchecks++;
+  PetscCall(EasSensorDestroy(&s));
+  /* no package at all */
+  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/name", pkg));
+  PetscCall(WriteFile(pkg, "name", "psys"));
+  PetscCall(OpenRapl(root, &s));
+  PetscCall(ExpectUnavailable(s, "no RAPL package domain"));
+  PetscCall(EasSensorDestroy(&s));
+  PetscCall(RemoveTree(root));
+  /* no tree */
+  PetscCall(OpenRapl("/nonexistent/powercap", &s));
+  PetscCall(ExpectUnavailable(s, "cannot open /nonexistent/powercap"));
+  PetscCall(EasSensorDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CasePlausible(void)
+{
+  char      root[PETSC_MAX_PATH_LEN], pkg[PETSC_MAX_PATH_LEN], dr[PETSC_MAX_PATH_LEN];
+  EasSensor s;
+  PetscReal E[16];
+  PetscInt  dropped;
+  char      v[64];
+
+  PetscFunctionBegin;
+  PetscCall(MakeTree(root, sizeof(root), PETSC_FALSE, PETSC_FALSE, pkg, dr));
+  PetscCall(OpenRapl(root, &s));
+  PetscCall(PetscSNPrintf(v, sizeof(v), "%.0f", 1e6 + 5e9)); /* +5000 J in milliseconds: implausible */
+  PetscCall(WriteFile(pkg, "energy_uj", v));
+  PetscCall(PetscSleep(0.002));
+  PetscCall(EasSensorRead(s, NULL, E));
+  PetscCall(EasSensorGetDroppedSamples(s, &dropped));
+  CHECK_CLOSE(E[0], 0.0, 1e-12, "implausible jump (5000 J in ms, bound -eas_rapl_max_power) dropped (J)");
+  PetscCheck(dropped == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "dropped %" PetscInt_FMT ", expected 1", dropped);
+  PetscCall(EasSensorDestroy(&s));
+  PetscCall(RemoveTree(root));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CaseNvmlAbsent(void)
+{
+  EasSensor   s;
+  PetscBool   avail;
+  const char *why;
+
+  PetscFunctionBegin;
+  PetscCall(EasSensorCreate(PETSC_COMM_SELF, &s));
+  PetscCall(EasSensorSetType(s, EAS_SENSOR_NVML));
+  PetscCall(EasSensorSetNvmlLibrary(s, "libnvidia-ml-absent-for-test.so.1"));
+  PetscCall(EasSensorSetUp(s));
+  PetscCall(ExpectUnavailable(s, "cannot load libnvidia-ml-absent-for-test.so.1"));
+  PetscCall(EasSensorDestroy(&s));
+  /* the real library name: absent here; on a GPU machine just report */
+  PetscCall(EasSensorCreate(PETSC_COMM_SELF, &s));
+  PetscCall(EasSensorSetType(s, EAS_SENSOR_NVML));
+  PetscCall(EasSensorSetUp(s));
+  PetscCall(EasSensorIsAvailable(s, &avail, &why));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  nvml with libnvidia-ml.so.1: %s\n", avail ? "available" : why));
+  PetscCall(EasSensorDestroy(&s));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CaseTrapezoid(void)
+{
+  const PetscReal t[5] = {0, 0.3, 0.6, 1.0, 1.5}, P[5] = {100, 200, 200, 150, 150};
+  PetscReal       E;
+
+  PetscFunctionBegin;
+  PetscCall(EasTrapezoid(5, t, P, &E));
+  /* 0.3*150 + 0.3*200 + 0.4*175 + 0.5*150 = 45 + 60 + 70 + 75 = 250 J */
+  CHECK_CLOSE(E, 250.0, 1e-12, "trapezoid rule over 5 samples (J), by hand 250");
+  PetscFunctionReturn(0);
+}
+
+/* The meter on a fake tree: measured figures, and a phase shorter than the
+   update period (1 ms) is not claimed (mixed). */
+static PetscErrorCode CaseMeterFake(void)
+{
+  char             root[PETSC_MAX_PATH_LEN], pkg[PETSC_MAX_PATH_LEN], dr[PETSC_MAX_PATH_LEN];
+  EasEnergyMeter   m;
+  EasEnergySummary S;
+  PetscInt         u;
+
+  PetscFunctionBegin;
+  PetscCall(MakeTree(root, sizeof(root), PETSC_TRUE, PETSC_TRUE, pkg, dr));
+  PetscCall(EasEnergyMeterCreate(PETSC_COMM_SELF, &m));
+  PetscCall(EasEnergyMeterSetFromOptions(m));
+  PetscCall(EasEnergyMeterSetSensorType(m, "rapl"));
+  PetscCall(PetscOptionsSetValue(NULL, "-eas_rapl_root", root));
+  PetscCall(EasEnergyMeterSetFromOptions(m));
+  PetscCall(EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &u));
+  PetscCall(EasEnergyMeterStart(m));
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
+  PetscCall(SetEnergy(pkg, 1800000)); /* +0.8 J */
+  PetscCall(SetEnergy(dr, 700000));   /* +0.2 J */
+  PetscCall(PetscSleep(0.02));
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 100));
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_EXCHANGE, u)); /* far below 1 ms: not claimed */
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_EXCHANGE, u, 0));
+  PetscCall(SetEnergy(pkg, 2000000)); /* +0.2 J outside the phases */
+  PetscCall(PetscSleep(0.005));
+  PetscCall(EasEnergyMeterStop(m));
+  PetscCall(EasEnergyMeterGetSummary(m, &S));
+  PetscCheck(S.measured && S.phase_measured[EAS_PHASE_COMPUTE] && !S.phase_measured[EAS_PHASE_EXCHANGE], PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected measured total and compute, exchange not claimed");
+  CHECK_CLOSE(S.energy, 1.2, 1e-9, "measured total package+dram (J)");
+  CHECK_CLOSE(S.phase_energy[EAS_PHASE_COMPUTE], 1.0, 1e-9, "measured compute phase (J)");
+  PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(EasEnergyMeterDestroy(&m));
+  PetscCall(RemoveTree(root));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  char      cs[32] = "normal";
+  PetscBool isc;
+
+  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-case", cs, sizeof(cs), NULL));
+  PetscCall(PetscOptionsSetValue(NULL, "-eas_rapl_max_power", "2000"));
+  PetscCall(PetscStrcmp(cs, "normal", &isc));
+  if (isc) PetscCall(CaseNormal());
+  PetscCall(PetscStrcmp(cs, "wrap", &isc));
+  if (isc) {
+    PetscCall(PetscOptionsSetValue(NULL, "-eas_rapl_max_power", "1e6"));
+    PetscCall(CaseWrap(PETSC_TRUE));
+  }
+  PetscCall(PetscStrcmp(cs, "wrap_norange", &isc));
+  if (isc) {
+    PetscCall(PetscOptionsSetValue(NULL, "-eas_rapl_max_power", "1e6"));
+    PetscCall(CaseWrap(PETSC_FALSE));
+  }
+  PetscCall(PetscStrcmp(cs, "eacces", &isc));
+  if (isc) PetscCall(CaseEacces());
+  PetscCall(PetscStrcmp(cs, "missing", &isc));
+  if (isc) PetscCall(CaseMissing());
+  PetscCall(PetscStrcmp(cs, "plausible", &isc));
+  if (isc) PetscCall(CasePlausible());
+  PetscCall(PetscStrcmp(cs, "nvml_absent", &isc));
+  if (isc) PetscCall(CaseNvmlAbsent());
+  PetscCall(PetscStrcmp(cs, "trapezoid", &isc));
+  if (isc) PetscCall(CaseTrapezoid());
+  PetscCall(PetscStrcmp(cs, "meter_fake", &isc));
+  if (isc) PetscCall(CaseMeterFake());
+  PetscCall(PetscStrcmp(cs, "meter", &isc));
+  if (isc) { /* -eas_sensor from the command line, report to stdout */
+    EasEnergyMeter m;
+    PetscInt       u;
+    PetscCall(EasEnergyMeterCreate(PETSC_COMM_WORLD, &m));
+    PetscCall(EasEnergyMeterSetFromOptions(m));
+    PetscCall(EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &u));
+    {
+      EasBackend be;
+      PetscCall(EasBackendCreate(PETSC_COMM_WORLD, "/cpu/serial", &be));
+      PetscCall(EasEnergyMeterSetBackend(m, be)); /* reads wait for the backend */
+      PetscCall(EasBackendDestroy(&be));
+    }
+    PetscCall(EasEnergyMeterStart(m));
+    PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
+    PetscCall(PetscSleep(0.01));
+    PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 1000));
+    PetscCall(EasEnergyMeterStop(m));
+    PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_WORLD));
+    PetscCall(EasEnergyMeterDestroy(&m));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "case %s: %" PetscInt_FMT " checks passed\n", cs, nchecks));
+  PetscCall(EasFinalize());
+  return 0;
+}
+
+/*TEST
+  test:
+    suffix: normal
+    backends: none
+    args: -case normal
+    expect: case normal: 2 checks passed
+  test:
+    suffix: wrap
+    backends: none
+    args: -case wrap
+    expect: case wrap: 3 checks passed
+  test:
+    suffix: wrap_norange
+    backends: none
+    args: -case wrap_norange
+    expect: dropped samples: 1
+    expect: case wrap_norange: 3 checks passed
+  test:
+    suffix: eacces
+    backends: none
+    args: -case eacces
+    expect: Disabled: .*energy_uj: Is a directory
+    expect: Disabled: .*energy_uj: Permission denied
+    expect: case eacces: [45] checks passed
+  test:
+    suffix: missing
+    backends: none
+    args: -case missing
+    expect: partly available
+    expect: Disabled: no RAPL package domain
+    expect: case missing: 4 checks passed
+  test:
+    suffix: plausible
+    backends: none
+    args: -case plausible
+    expect: case plausible: 1 checks passed
+  test:
+    suffix: nvml_absent
+    backends: none
+    args: -case nvml_absent
+    expect: Disabled: cannot load libnvidia-ml-absent-for-test.so.1
+    expect: case nvml_absent: 1 checks passed
+  test:
+    suffix: trapezoid
+    backends: none
+    args: -case trapezoid
+    expect: case trapezoid: 1 checks passed
+  test:
+    suffix: auto
+    nsize: 1 2
+    backends: none
+    args: -case meter -eas_sensor auto -eas_rapl_root /nonexistent/powercap
+    expect: ^eas: sensor rapl: Disabled: cannot open /nonexistent/powercap
+    expect: ^eas: sensor nvml: Disabled: cannot load libnvidia-ml.so.1
+    expect: sensor model, profile default
+    expect: ^total .* modelled$
+  test:
+    suffix: meter_fake
+    backends: none
+    args: -case meter_fake
+    expect: sensor rapl, profile default
+    expect: ^compute .* measured$
+    expect: ^exchange .* mixed$
+    expect: ^total .* measured$
+    expect: case meter_fake: 2 checks passed
+  test:
+    suffix: rapl_na
+    backends: none
+    args: -case meter -eas_sensor rapl -eas_rapl_root /nonexistent/powercap
+    expect: ^eas: sensor rapl: Disabled: cannot open
+    expect: ^total .*n/a .*n/a .*n/a  n/a$
+TEST*/
