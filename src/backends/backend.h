@@ -28,6 +28,45 @@ typedef struct {
   void              *ctx; /* backend-owned data (e.g. cuSPARSE CSR copy), from dia_setup */
 } EasDiaKernel;
 
+/* Backend-resident view of an element-by-element operator (src/mat/ebe.c).
+   Elements of colour c are color_elem[color_ptr[c] .. color_ptr[c+1]), in
+   ascending element order, so the elements of a colour inside a range
+   [e0,e1) are one contiguous slice (found by bisection on the host copy). */
+typedef struct {
+  PetscInt           nel, nen, dof, nnodes;
+  const PetscInt    *conn;            /* nel*nen local node indices, backend memory */
+  const PetscScalar *ael;             /* nel*m*m element matrices (m = nen*dof), row-major, backend memory */
+  PetscInt           ncolors;
+  const PetscInt    *color_ptr;       /* ncolors+1, host */
+  const PetscInt    *color_elem;      /* nel, backend memory */
+  const PetscInt    *color_elem_host; /* nel, host */
+  void              *ctx;             /* backend-owned data */
+} EasEbeKernel;
+
+/* Slice [*k0,*k1) of colour c's list holding the elements in [e0,e1)
+   (bisection on the ascending host list). */
+static inline void EasEbeColorSlice(const EasEbeKernel *K, PetscInt c, PetscInt e0, PetscInt e1, PetscInt *k0, PetscInt *k1)
+{
+  const PetscInt *el = K->color_elem_host;
+  PetscInt        lo = K->color_ptr[c], hi = K->color_ptr[c + 1], a, b;
+
+  a = lo;
+  b = hi;
+  while (a < b) { /* first k with el[k] >= e0 */
+    const PetscInt mid = (a + b) / 2;
+    if (el[mid] < e0) a = mid + 1;
+    else b = mid;
+  }
+  *k0 = a;
+  b   = hi;
+  while (a < b) { /* first k with el[k] >= e1 */
+    const PetscInt mid = (a + b) / 2;
+    if (el[mid] < e1) a = mid + 1;
+    else b = mid;
+  }
+  *k1 = a;
+}
+
 typedef struct _EasBackendOps *EasBackendOps;
 struct _EasBackendOps {
   /* memory; required */
@@ -58,6 +97,27 @@ struct _EasBackendOps {
   PetscErrorCode (*view)(EasBackend, PetscViewer);
   PetscErrorCode (*synchronize)(EasBackend);
   PetscErrorCode (*destroy)(EasBackend);
+  /* EBE (issue 4); required for EasEbe and the cg/pipecg solvers.
+     ebe_apply: y += sum_{e in [e0,e1)} el2o(A_e o2el(x)), colour by colour.
+     ebe_diagonal: d += the diagonals (bs = 1) or dof x dof point blocks
+     (bs = dof) of the elements in [e0,e1).
+     block_mult: y_b = B_b x_b for nb blocks of bs x bs (point-block Jacobi).
+     cg_update: x += alpha p; r -= alpha q; z = dinv .* r (dinv may be NULL);
+       dots[0] = (r, z), dots[1] = (r, r) over the first nown entries.
+     pipecg_update: the fused Ghysels-Vanroose vector updates (kernels.h)
+       then dots[0] = (r, u), dots[1] = (w, u), dots[2] = (r, r) over nown
+       (u is the preconditioned residual, so dots are for the next iteration).
+     ebe_unit_begin/end (optional, device backends): seed 001 Alg. 2 for a
+       GPU unit of the split: begin enqueues x_host -> x_dev, y_dev = 0, the
+       element kernels over [e0,e1) and y_dev -> y_host, and returns at once;
+       end waits and returns the unit's time in seconds (device events). */
+  PetscErrorCode (*ebe_apply)(EasBackend, const EasEbeKernel *, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y);
+  PetscErrorCode (*ebe_diagonal)(EasBackend, const EasEbeKernel *, PetscInt e0, PetscInt e1, PetscInt bs, PetscScalar *d);
+  PetscErrorCode (*block_mult)(EasBackend, PetscInt nb, PetscInt bs, const PetscScalar *B, const PetscScalar *x, PetscScalar *y);
+  PetscErrorCode (*cg_update)(EasBackend, PetscInt n, PetscInt nown, PetscScalar alpha, const PetscScalar *p, const PetscScalar *q, const PetscScalar *dinv, PetscScalar *x, PetscScalar *r, PetscScalar *z, PetscScalar dots[2]);
+  PetscErrorCode (*pipecg_update)(EasBackend, PetscInt n, PetscInt nown, PetscScalar alpha, PetscScalar beta, const PetscScalar *dinv, PetscScalar *z, PetscScalar *q, PetscScalar *s, PetscScalar *p, PetscScalar *x, PetscScalar *r, PetscScalar *u, PetscScalar *w, PetscScalar *m, const PetscScalar *nv, PetscScalar dots[3]);
+  PetscErrorCode (*ebe_unit_begin)(EasBackend, const EasEbeKernel *, PetscInt e0, PetscInt e1, PetscInt n, const PetscScalar *x_host, PetscScalar *x_dev, PetscScalar *y_dev, PetscScalar *y_host);
+  PetscErrorCode (*ebe_unit_end)(EasBackend, PetscLogDouble *seconds);
 };
 
 struct _p_EasBackend {
@@ -90,6 +150,7 @@ PETSC_INTERN PetscErrorCode EasBackendAvailable_CUDA(PetscBool *, const char **)
 PETSC_EXTERN PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;
 PETSC_EXTERN PetscLogEvent EAS_VecOps, EAS_VecDot, EAS_HtoD, EAS_DtoH, EAS_Allreduce;
 PETSC_EXTERN PetscLogEvent EAS_KspSetUp, EAS_KspSolve, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3;
+PETSC_EXTERN PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeDiagonal, EAS_EbeSplit, EAS_CgUpdate, EAS_PipeCgUpdate;
 
 /* Byte counts of the fused sweeps, per row, for ndiag offsets (used by the
    benchmark and the energy model): values 8*ndiag plus the vector passes. */

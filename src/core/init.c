@@ -6,6 +6,8 @@
 const char EasVersion[] = "eas 0.1.0";
 
 PetscClassId EAS_BACKEND_CLASSID, EAS_DIA_CLASSID, EAS_KSP_CLASSID;
+PetscClassId EAS_EBE_CLASSID;
+PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeDiagonal, EAS_EbeSplit, EAS_CgUpdate, EAS_PipeCgUpdate;
 
 PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;
 PetscLogEvent EAS_VecOps, EAS_VecDot, EAS_HtoD, EAS_DtoH, EAS_Allreduce;
@@ -49,6 +51,14 @@ PetscErrorCode EasInitializePackage(void)
   PetscCall(PetscLogEventRegister("EasBcgsSweep1", EAS_KSP_CLASSID, &EAS_BcgsSweep1));
   PetscCall(PetscLogEventRegister("EasBcgsSweep2", EAS_KSP_CLASSID, &EAS_BcgsSweep2));
   PetscCall(PetscLogEventRegister("EasBcgsSweep3", EAS_KSP_CLASSID, &EAS_BcgsSweep3));
+  PetscCall(PetscClassIdRegister("EAS EBE", &EAS_EBE_CLASSID));
+  PetscCall(PetscLogEventRegister("EasEbeApply", EAS_EBE_CLASSID, &EAS_EbeApply));
+  PetscCall(PetscLogEventRegister("EasEbeSetUp", EAS_EBE_CLASSID, &EAS_EbeSetUp));
+  PetscCall(PetscLogEventRegister("EasEbeExchange", EAS_EBE_CLASSID, &EAS_EbeExchange));
+  PetscCall(PetscLogEventRegister("EasEbeDiagonal", EAS_EBE_CLASSID, &EAS_EbeDiagonal));
+  PetscCall(PetscLogEventRegister("EasEbeSplit", EAS_EBE_CLASSID, &EAS_EbeSplit));
+  PetscCall(PetscLogEventRegister("EasCgUpdate", EAS_KSP_CLASSID, &EAS_CgUpdate));
+  PetscCall(PetscLogEventRegister("EasPipeCgUpdate", EAS_KSP_CLASSID, &EAS_PipeCgUpdate));
   PetscCall(PetscRegisterFinalize(EasFinalizePackage));
   PetscFunctionReturn(0);
 }

@@ -28,12 +28,16 @@ static PetscErrorCode EasKspSetUp_BiCGStab(EasKsp ksp)
 {
   EasBackend   be;
   PetscBool    jacobi;
-  PetscInt     n = ksp->A->n;
+  PetscInt     n;
   EasVec       d;
   PetscScalar *da;
 
   PetscFunctionBegin;
+  PetscCheck(ksp->A, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-ksp_type bicgstab needs a DIA operator (EasKspSetOperator); use -ksp_type cg or pipecg with an element-by-element operator");
+  PetscCall(PetscStrcmp(ksp->pc_type, EAS_PCPBJACOBI, &jacobi));
+  PetscCheck(!jacobi, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type pbjacobi is not available with -ksp_type bicgstab (use jacobi or none)");
   PetscCall(EasDiaGetBackend(ksp->A, &be));
+  n = ksp->A->n;
   for (PetscInt i = 0; i < W_N; i++) PetscCall(EasVecCreate(be, n, &ksp->work[i]));
   ksp->nwork = W_N;
   PetscCall(PetscStrcmp(ksp->pc_type, EAS_PCJACOBI, &jacobi));

@@ -4,8 +4,10 @@
 */
 #include "kspimpl.h"
 
-static const char *const EasKspTypes[] = {EAS_BICGSTAB};
-static const char *const EasPCTypes[]  = {EAS_PCNONE, EAS_PCJACOBI};
+static const char *const EasKspTypes[] = {EAS_BICGSTAB, EAS_CG, EAS_PIPECG};
+static const char *const EasPCTypes[]  = {EAS_PCNONE, EAS_PCJACOBI, EAS_PCPBJACOBI};
+#define EAS_NKSPTYPES 3
+#define EAS_NPCTYPES  3
 
 /*@C
   EasKspCreate - creates a Krylov solver (default bicgstab, Jacobi, rtol 1e-8,
@@ -37,27 +39,34 @@ static PetscErrorCode EasKspReset_Private(EasKsp ksp)
   ksp->nwork = 0;
   PetscCall(EasVecDestroy(&ksp->dinv));
   PetscCall(EasDiaDestroy(&ksp->Ahat));
+  if (ksp->pbinv) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->pbinv));
+  ksp->pbinv = NULL;
   ksp->setupcalled = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
 /*@C
-  EasKspSetType - bicgstab.  Errors: an unknown type (the message lists the known ones).
+  EasKspSetType - bicgstab (DIA operator), cg or pipecg (DIA or EBE operator).
+  Errors: an unknown type (the message lists the known ones).
 @*/
 PetscErrorCode EasKspSetType(EasKsp ksp, EasKspType type)
 {
-  PetscBool match;
+  PetscBool match, bcgs, cg, pipe;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, type, &match));
   if (match) PetscFunctionReturn(0);
-  PetscCall(PetscStrcmp(type, EAS_BICGSTAB, &match));
-  PetscCheck(match, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown eas Krylov type \"%s\" (-ksp_type): expected bicgstab", type);
+  PetscCall(PetscStrcmp(type, EAS_BICGSTAB, &bcgs));
+  PetscCall(PetscStrcmp(type, EAS_CG, &cg));
+  PetscCall(PetscStrcmp(type, EAS_PIPECG, &pipe));
+  PetscCheck(bcgs || cg || pipe, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown eas Krylov type \"%s\" (-ksp_type): expected bicgstab, cg or pipecg", type);
   PetscCall(EasKspReset_Private(ksp));
   PetscCall(PetscMemzero(ksp->ops, sizeof(struct _EasKspOps)));
   PetscCall(PetscObjectChangeTypeName((PetscObject)ksp, type));
-  PetscCall(EasKspCreate_BiCGStab(ksp));
+  if (bcgs) PetscCall(EasKspCreate_BiCGStab(ksp));
+  else if (cg) PetscCall(EasKspCreate_CG(ksp));
+  else PetscCall(EasKspCreate_PipeCG(ksp));
   PetscFunctionReturn(0);
 }
 
@@ -80,7 +89,25 @@ PetscErrorCode EasKspSetOperator(EasKsp ksp, EasDia A)
   PetscCall(PetscObjectReference((PetscObject)A));
   PetscCall(EasKspReset_Private(ksp));
   PetscCall(EasDiaDestroy(&ksp->A));
+  PetscCall(EasEbeDestroy(&ksp->ebe));
   ksp->A = A;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasKspSetOperatorEbe - an element-by-element operator to solve with
+  (referenced; cg and pipecg).  Replaces a DIA operator.
+@*/
+PetscErrorCode EasKspSetOperatorEbe(EasKsp ksp, EasEbe ebe)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 2);
+  PetscCall(PetscObjectReference((PetscObject)ebe));
+  PetscCall(EasKspReset_Private(ksp));
+  PetscCall(EasDiaDestroy(&ksp->A));
+  PetscCall(EasEbeDestroy(&ksp->ebe));
+  ksp->ebe = ebe;
   PetscFunctionReturn(0);
 }
 
@@ -98,7 +125,7 @@ PetscErrorCode EasKspSetPCType(EasKsp ksp, EasPCType type)
     PetscCall(PetscStrcmp(type, EasPCTypes[i], &match));
     known = (PetscBool)(known || match);
   }
-  PetscCheck(known, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown eas preconditioner \"%s\" (-pc_type): expected none or jacobi", type);
+  PetscCheck(known, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown eas preconditioner \"%s\" (-pc_type): expected none, jacobi or pbjacobi", type);
   PetscCall(PetscStrcmp(type, ksp->pc_type, &match));
   if (match) PetscFunctionReturn(0);
   PetscCall(EasKspReset_Private(ksp));
@@ -222,20 +249,20 @@ PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
   comm = PetscObjectComm((PetscObject)ksp);
-  for (PetscInt i = 0; i < 2; i++) {
+  for (PetscInt i = 0; i < EAS_NPCTYPES; i++) {
     PetscBool m;
     PetscCall(PetscStrcmp(ksp->pc_type, EasPCTypes[i], &m));
     if (m) ipc = i;
   }
   PetscObjectOptionsBegin((PetscObject)ksp);
-  PetscCall(PetscOptionsEList("-ksp_type", "eas Krylov method", "EasKspSetType", EasKspTypes, 1, ((PetscObject)ksp)->type_name, &itype, &flg));
+  PetscCall(PetscOptionsEList("-ksp_type", "eas Krylov method", "EasKspSetType", EasKspTypes, EAS_NKSPTYPES, ((PetscObject)ksp)->type_name, &itype, &flg));
   if (flg) PetscCall(EasKspSetType(ksp, EasKspTypes[itype]));
   PetscCall(PetscOptionsReal("-ksp_rtol", "Relative decrease of the residual norm", "EasKspSetTolerances", rtol, &rtol, NULL));
   PetscCall(PetscOptionsReal("-ksp_atol", "Absolute residual norm", "EasKspSetTolerances", atol, &atol, NULL));
   PetscCall(PetscOptionsReal("-ksp_dtol", "Divergence: residual norm above dtol times the initial one", "EasKspSetTolerances", dtol, &dtol, NULL));
   PetscCall(PetscOptionsInt("-ksp_max_it", "Maximum iterations", "EasKspSetTolerances", max_it, &max_it, NULL));
   PetscCall(EasKspSetTolerances(ksp, rtol, atol, dtol, max_it));
-  PetscCall(PetscOptionsEList("-pc_type", "Preconditioner (right)", "EasKspSetPCType", EasPCTypes, 2, EasPCTypes[ipc], &ipc, &flg));
+  PetscCall(PetscOptionsEList("-pc_type", "Preconditioner (right)", "EasKspSetPCType", EasPCTypes, EAS_NPCTYPES, EasPCTypes[ipc], &ipc, &flg));
   if (flg) PetscCall(EasKspSetPCType(ksp, EasPCTypes[ipc]));
   PetscOptionsEnd();
 
@@ -243,6 +270,141 @@ PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
   if (flg) PetscCall(EasKspMonitorSet(ksp, EasKspMonitorDefault, viewer, EasKspMonitorViewerDestroy));
   PetscCall(PetscViewerDestroy(&ksp->reason_viewer));
   PetscCall(PetscOptionsGetViewer(comm, ((PetscObject)ksp)->options, ((PetscObject)ksp)->prefix, "-ksp_converged_reason", &ksp->reason_viewer, &format, &ksp->converged_reason_view));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasKspMultDia_Private(EasKsp ksp, EasVec x, EasVec y)
+{
+  PetscFunctionBegin;
+  PetscCall(EasDiaMult(ksp->A, x, y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasKspDiagonalDia_Private(EasKsp ksp, EasVec d)
+{
+  PetscFunctionBegin;
+  PetscCall(EasDiaGetDiagonal(ksp->A, d));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasKspMultEbe_Private(EasKsp ksp, EasVec x, EasVec y)
+{
+  PetscFunctionBegin;
+  PetscCall(EasEbeMult(ksp->ebe, x, y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasKspDiagonalEbe_Private(EasKsp ksp, EasVec d)
+{
+  PetscFunctionBegin;
+  PetscCall(EasEbeGetDiagonal(ksp->ebe, d));
+  PetscFunctionReturn(0);
+}
+
+/* Inverts the dof x dof blocks in place (Gauss-Jordan with partial pivoting).
+   Errors name the node. */
+static PetscErrorCode EasKspInvertBlocks_Private(EasKsp ksp, PetscInt nb, PetscInt bs, PetscScalar *B)
+{
+  PetscScalar a[81], inv[81];
+
+  PetscFunctionBegin;
+  for (PetscInt b = 0; b < nb; b++) {
+    PetscScalar *Bb = B + (size_t)b * bs * bs;
+    for (PetscInt i = 0; i < bs * bs; i++) {
+      a[i]   = Bb[i];
+      inv[i] = (i / bs == i % bs) ? 1.0 : 0.0;
+    }
+    for (PetscInt c = 0; c < bs; c++) {
+      PetscInt  piv = c;
+      PetscReal big = PetscAbsScalar(a[c * bs + c]);
+      for (PetscInt r = c + 1; r < bs; r++)
+        if (PetscAbsScalar(a[r * bs + c]) > big) {
+          big = PetscAbsScalar(a[r * bs + c]);
+          piv = r;
+        }
+      PetscCheck(big > 0.0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "Singular %" PetscInt_FMT "x%" PetscInt_FMT " diagonal block at node %" PetscInt_FMT ": -pc_type pbjacobi needs invertible point blocks (use -pc_type jacobi or none)", bs, bs, b);
+      if (piv != c)
+        for (PetscInt j = 0; j < bs; j++) {
+          PetscScalar t    = a[c * bs + j];
+          a[c * bs + j]    = a[piv * bs + j];
+          a[piv * bs + j]  = t;
+          t                = inv[c * bs + j];
+          inv[c * bs + j]  = inv[piv * bs + j];
+          inv[piv * bs + j] = t;
+        }
+      {
+        const PetscScalar d = a[c * bs + c];
+        for (PetscInt j = 0; j < bs; j++) {
+          a[c * bs + j] /= d;
+          inv[c * bs + j] /= d;
+        }
+      }
+      for (PetscInt r = 0; r < bs; r++) {
+        const PetscScalar f = a[r * bs + c];
+        if (r == c || f == 0.0) continue;
+        for (PetscInt j = 0; j < bs; j++) {
+          a[r * bs + j] -= f * a[c * bs + j];
+          inv[r * bs + j] -= f * inv[c * bs + j];
+        }
+      }
+    }
+    for (PetscInt i = 0; i < bs * bs; i++) Bb[i] = inv[i];
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasKspSetUpPC_Private(EasKsp ksp)
+{
+  PetscBool    jacobi, pb;
+  EasVec       d;
+  PetscScalar *da;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(ksp->pc_type, EAS_PCJACOBI, &jacobi));
+  PetscCall(PetscStrcmp(ksp->pc_type, EAS_PCPBJACOBI, &pb));
+  if (pb && ksp->op.bs == 1) { /* one dof per node: point-block Jacobi is Jacobi */
+    pb     = PETSC_FALSE;
+    jacobi = PETSC_TRUE;
+  }
+  if (pb) {
+    PetscScalar   *D;
+    const PetscInt bs = ksp->op.bs, nb = ksp->op.n / bs;
+    EasBackend     be = ksp->op.be;
+    PetscCheck(ksp->ebe, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type pbjacobi needs an element-by-element operator with dof > 1 (EasKspSetOperatorEbe)");
+    PetscCall(EasEbeGetPointBlockDiagonal_Private(ksp->ebe, &D));
+    PetscCall(EasKspInvertBlocks_Private(ksp, nb, bs, D));
+    PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(nb * bs * bs, 1), (void **)&ksp->pbinv));
+    PetscCall((*be->ops->copy_htod)(be, ksp->pbinv, D, sizeof(PetscScalar) * nb * bs * bs));
+    PetscCall(PetscFree(D));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(EasVecCreate(ksp->op.be, ksp->op.n, &d));
+  if (jacobi) {
+    PetscCall((*ksp->op.diagonal)(ksp, d));
+    PetscCall(EasVecGetArray(d, &da));
+    for (PetscInt i = 0; i < ksp->op.n; i++) {
+      PetscCheck(da[i] != 0.0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "Zero diagonal entry at row %" PetscInt_FMT ": -pc_type jacobi needs a nonzero diagonal (use -pc_type none)", i);
+      da[i] = 1.0 / da[i];
+    }
+    PetscCall(EasVecRestoreArray(d, &da));
+  } else PetscCall(EasVecSet(d, 1.0));
+  ksp->dinv = d;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasKspApplyPC_Private(EasKsp ksp, EasVec r, EasVec z)
+{
+  PetscFunctionBegin;
+  if (ksp->pbinv) {
+    const PetscScalar *ra;
+    PetscScalar       *za;
+    EasBackend         be = ksp->op.be;
+    PetscCall(EasVecGetBackendArrayRead(r, &ra));
+    PetscCall(EasVecGetBackendArrayWrite(z, &za));
+    PetscCall(PetscLogEventBegin(EAS_VecOps, 0, 0, 0, 0));
+    PetscCall((*be->ops->block_mult)(be, ksp->op.n / ksp->op.bs, ksp->op.bs, ksp->pbinv, ra, za));
+    PetscCall(PetscLogEventEnd(EAS_VecOps, 0, 0, 0, 0));
+  } else PetscCall(EasVecPointwiseMult(z, ksp->dinv, r));
   PetscFunctionReturn(0);
 }
 
@@ -255,9 +417,25 @@ PetscErrorCode EasKspSetUp(EasKsp ksp)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
   if (ksp->setupcalled) PetscFunctionReturn(0);
-  PetscCheck(ksp->A, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ORDER, "EasKspSetUp: no operator; call EasKspSetOperator() first");
+  PetscCheck(ksp->A || ksp->ebe, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ORDER, "EasKspSetUp: no operator; call EasKspSetOperator() or EasKspSetOperatorEbe() first");
   PetscCall(PetscLogEventBegin(EAS_KspSetUp, ksp, 0, 0, 0));
-  PetscCall(EasDiaSetUp(ksp->A));
+  if (ksp->A) {
+    PetscCall(EasDiaSetUp(ksp->A));
+    ksp->op.n        = ksp->A->n;
+    ksp->op.nown     = ksp->A->n;
+    ksp->op.bs       = 1;
+    ksp->op.be       = ksp->A->be;
+    ksp->op.mult     = EasKspMultDia_Private;
+    ksp->op.diagonal = EasKspDiagonalDia_Private;
+  } else {
+    PetscCall(EasEbeSetUp(ksp->ebe));
+    ksp->op.n        = ksp->ebe->nnodes * ksp->ebe->dof;
+    ksp->op.nown     = ksp->ebe->nowned * ksp->ebe->dof;
+    ksp->op.bs       = ksp->ebe->dof;
+    ksp->op.be       = ksp->ebe->be;
+    ksp->op.mult     = EasKspMultEbe_Private;
+    ksp->op.diagonal = EasKspDiagonalEbe_Private;
+  }
   if (ksp->ops->setup) PetscCall((*ksp->ops->setup)(ksp));
   ksp->setupcalled = PETSC_TRUE;
   PetscCall(PetscLogEventEnd(EAS_KspSetUp, ksp, 0, 0, 0));
@@ -313,12 +491,13 @@ PetscErrorCode EasKspSolve(EasKsp ksp, EasVec b, EasVec x)
   PetscCall(EasKspSetUp(ksp));
   PetscCall(EasVecGetSize(b, &nb));
   PetscCall(EasVecGetSize(x, &nx));
-  PetscCheck(nb == ksp->A->n && nx == ksp->A->n, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "EasKspSolve: size mismatch: operator has %" PetscInt_FMT " rows, b has %" PetscInt_FMT " and x %" PetscInt_FMT " entries", ksp->A->n, nb, nx);
+  PetscCheck(nb == ksp->op.n && nx == ksp->op.n, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_SIZ, "EasKspSolve: size mismatch: operator has %" PetscInt_FMT " rows, b has %" PetscInt_FMT " and x %" PetscInt_FMT " entries", ksp->op.n, nb, nx);
   PetscCheck(b != x, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_IDN, "EasKspSolve: b and x must be different vectors");
-  PetscCall(EasDiaGetBackend(ksp->A, &be));
+  be = ksp->op.be;
   PetscCall(EasVecGetBackend(b, &bb));
   PetscCall(EasVecGetBackend(x, &bx));
-  PetscCheck(bb == be && bx == be, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP, "EasKspSolve: b and x must live on the operator's backend %s (use EasDiaCreateVecs())", be->resource);
+  PetscCheck(bb == be && bx == be, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_INCOMP, "EasKspSolve: b and x must live on the operator's backend %s (use EasDiaCreateVecs() or EasEbeCreateVecs())", be->resource);
+  if (ksp->ebe) PetscCall(EasEbeSplitSolveBegin_Private(ksp->ebe));
   ksp->reason = KSP_CONVERGED_ITERATING;
   ksp->its    = 0;
   PetscCall(PetscLogEventBegin(EAS_KspSolve, ksp, 0, 0, 0));
@@ -380,10 +559,12 @@ PetscErrorCode EasKspView(EasKsp ksp, PetscViewer viewer)
   PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)ksp, viewer));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "tolerances: rtol=%g, atol=%g, dtol=%g, max_it=%" PetscInt_FMT "\n", (double)ksp->rtol, (double)ksp->atol, (double)ksp->dtol, ksp->max_it));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "preconditioner: %s (right), residual norm: unpreconditioned\n", ksp->pc_type));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "preconditioner: %s (%s), residual norm: unpreconditioned\n", ksp->pc_type, ksp->A && !ksp->ebe && ((PetscObject)ksp)->type_name && !strcmp(((PetscObject)ksp)->type_name, EAS_BICGSTAB) ? "right" : "left"));
   if (ksp->ops->view) PetscCall((*ksp->ops->view)(ksp, viewer));
   if (ksp->A) PetscCall(EasDiaView(ksp->A, viewer));
   if (ksp->A && ksp->A->be) PetscCall(EasBackendView(ksp->A->be, viewer));
+  if (ksp->ebe) PetscCall(EasEbeView(ksp->ebe, viewer));
+  if (ksp->ebe && ksp->ebe->be) PetscCall(EasBackendView(ksp->ebe->be, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }
@@ -402,6 +583,7 @@ PetscErrorCode EasKspDestroy(EasKsp *ksp)
     if ((*ksp)->mondestroy[m]) PetscCall((*(*ksp)->mondestroy[m])(&(*ksp)->monctx[m]));
   PetscCall(PetscViewerDestroy(&(*ksp)->reason_viewer));
   PetscCall(EasDiaDestroy(&(*ksp)->A));
+  PetscCall(EasEbeDestroy(&(*ksp)->ebe));
   PetscCall(PetscHeaderDestroy(ksp));
   PetscFunctionReturn(0);
 }

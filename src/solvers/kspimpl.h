@@ -1,6 +1,17 @@
 #pragma once
 
 #include "../mat/diaimpl.h"
+#include "../mat/ebeimpl.h"
+
+/* The operator seen by the Krylov methods (an EasDia or an EasEbe): local
+   vector length n, of which the first nown entries are owned (counted in
+   dot products; the rest are ghosts kept consistent by the operator). */
+typedef struct {
+  PetscInt   n, nown, bs;
+  EasBackend be;
+  PetscErrorCode (*mult)(EasKsp, EasVec x, EasVec y);
+  PetscErrorCode (*diagonal)(EasKsp, EasVec d);
+} EasKspOperator;
 
 typedef struct _EasKspOps *EasKspOps;
 struct _EasKspOps {
@@ -15,6 +26,9 @@ struct _EasKspOps {
 struct _p_EasKsp {
   PETSCHEADER(struct _EasKspOps);
   EasDia             A;
+  EasEbe             ebe; /* or an element-by-element operator (cg, pipecg) */
+  EasKspOperator     op;  /* valid after SetUp */
+  PetscScalar       *pbinv; /* point-block Jacobi: inverted dof x dof blocks, backend memory */
   EasDia             Ahat; /* A D^{-1} for right Jacobi (column-scaled copy) */
   EasVec             dinv; /* D^{-1} */
   char               pc_type[16];
@@ -29,12 +43,19 @@ struct _p_EasKsp {
   PetscErrorCode (*monitor[EAS_KSP_MAXMON])(EasKsp, PetscInt, PetscReal, void *);
   void *monctx[EAS_KSP_MAXMON];
   PetscErrorCode (*mondestroy[EAS_KSP_MAXMON])(void **);
-  EasVec   work[8];
+  EasVec   work[12];
   PetscInt nwork;
   void    *data;
 };
 
 PETSC_INTERN PetscErrorCode EasKspCreate_BiCGStab(EasKsp);
+PETSC_INTERN PetscErrorCode EasKspCreate_CG(EasKsp);
+PETSC_INTERN PetscErrorCode EasKspCreate_PipeCG(EasKsp);
+/* Builds the preconditioner of cg/pipecg: ksp->dinv = 1/diag (jacobi; ones
+   for none) or ksp->pbinv (pbjacobi).  Errors: zero diagonal, singular block. */
+PETSC_INTERN PetscErrorCode EasKspSetUpPC_Private(EasKsp);
+/* z = M^{-1} r with the preconditioner of EasKspSetUpPC_Private. */
+PETSC_INTERN PetscErrorCode EasKspApplyPC_Private(EasKsp, EasVec r, EasVec z);
 /* Calls the monitors and applies the convergence test on rnorm at iteration
    its: sets ksp->reason (0 = keep going). */
 PETSC_INTERN PetscErrorCode EasKspLogResidual_Private(EasKsp, PetscInt its, PetscReal rnorm);

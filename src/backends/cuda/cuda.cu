@@ -663,6 +663,176 @@ static PetscErrorCode EasBcgsSweep3_CUDA(EasBackend be, PetscInt n, PetscScalar 
   PetscFunctionReturn(0);
 }
 
+/* ------------------------------------------------------------------ EBE and CG */
+
+/* One thread per element of a colour slice: the shared body (kernels.h);
+   elements of a colour share no node, so the scatter needs no atomics. */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeApplyKernel(EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, const EasKInt *__restrict__ conn, const EasKScalar *__restrict__ ael, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
+{
+  const EasKInt k = k0 + (EasKInt)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (k < k1) EasEbeElementApply(color_elem[k], nen, dof, conn, ael, x, y);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeDiagonalKernel(EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, EasKInt bs, const EasKInt *__restrict__ conn, const EasKScalar *__restrict__ ael, EasKScalar *__restrict__ d)
+{
+  const EasKInt k = k0 + (EasKInt)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (k < k1) EasEbeElementDiagonal(color_elem[k], nen, dof, bs, conn, ael, d);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBlockMultKernel(EasKInt nb, EasKInt bs, const EasKScalar *__restrict__ B, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
+{
+  const EasKInt b = (EasKInt)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (b < nb) EasBlockMultEntry(b, bs, B, x, y);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasCgUpdateKernel(EasKInt n, EasKScalar alpha, const EasKScalar *p, const EasKScalar *q, const EasKScalar *dinv, EasKScalar *x, EasKScalar *r, EasKScalar *z)
+{
+  const EasKInt i = (EasKInt)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) (void)EasCgUpdateEntry(i, alpha, p, q, dinv, x, r, z);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasPipeCgUpdateKernel(EasKInt n, EasKScalar alpha, EasKScalar beta, const EasKScalar *dinv, EasKScalar *z, EasKScalar *q, EasKScalar *s, EasKScalar *p, EasKScalar *x, EasKScalar *r, EasKScalar *u, EasKScalar *w, EasKScalar *m, const EasKScalar *nv)
+{
+  const EasKInt i = (EasKInt)(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < n) EasPipeCgUpdateEntry(i, alpha, beta, dinv, z, q, s, p, x, r, u, w, m, nv);
+}
+
+/* Launches the element kernels of [e0,e1), colour by colour, on the stream. */
+static PetscErrorCode EasEbeLaunch_CUDA(EasBackend_CUDA *cu, const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y)
+{
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < K->ncolors; c++) {
+    PetscInt k0, k1;
+    EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
+    if (k1 <= k0) continue;
+    EasEbeApplyKernel<<<EasCudaBlocks(k1 - k0, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, x, y);
+    EasCheckLaunchCUDA();
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasEbeApply_CUDA(EasBackend be, const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const PetscInt   m  = K->nen * K->dof;
+
+  PetscFunctionBegin;
+  if (e1 <= e0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  PetscCall(EasEbeLaunch_CUDA(cu, K, e0, e1, x, y));
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_SPMV));
+  PetscCall(EasLogGpuFlops(2.0 * m * m * (e1 - e0)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasEbeDiagonal_CUDA(EasBackend be, const EasEbeKernel *K, PetscInt e0, PetscInt e1, PetscInt bs, PetscScalar *d)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < K->ncolors; c++) {
+    PetscInt k0, k1;
+    EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
+    if (k1 <= k0) continue;
+    EasEbeDiagonalKernel<<<EasCudaBlocks(k1 - k0, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, bs, K->conn, K->ael, d);
+    EasCheckLaunchCUDA();
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasBlockMult_CUDA(EasBackend be, PetscInt nb, PetscInt bs, const PetscScalar *B, const PetscScalar *x, PetscScalar *y)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (nb <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasBlockMultKernel<<<EasCudaBlocks(nb, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(nb, bs, B, x, y);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  PetscCall(EasLogGpuFlops(2.0 * bs * bs * nb));
+  PetscFunctionReturn(0);
+}
+
+/* The update is one fused kernel; its dots, over the owned entries, are a
+   second (two-sum) reduction pass. */
+static PetscErrorCode EasCgUpdate_CUDA(EasBackend be, PetscInt n, PetscInt nown, PetscScalar alpha, const PetscScalar *p, const PetscScalar *q, const PetscScalar *dinv, PetscScalar *x, PetscScalar *r, PetscScalar *z, PetscScalar dots[2])
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  dots[0] = dots[1] = 0.0;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasCgUpdateKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, alpha, p, q, dinv, x, r, z);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  if (nown > 0) PetscCall(EasCudaDots(cu, nown, 2, r, z, r, r, EAS_CUDA_KIND_RED, PETSC_TRUE, dots));
+  PetscCall(EasLogGpuFlops(8.0 * n));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasPipeCgUpdate_CUDA(EasBackend be, PetscInt n, PetscInt nown, PetscScalar alpha, PetscScalar beta, const PetscScalar *dinv, PetscScalar *z, PetscScalar *q, PetscScalar *s, PetscScalar *p, PetscScalar *x, PetscScalar *r, PetscScalar *u, PetscScalar *w, PetscScalar *m, const PetscScalar *nv, PetscScalar dots[3])
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  dots[0] = dots[1] = dots[2] = 0.0;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasPipeCgUpdateKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, alpha, beta, dinv, z, q, s, p, x, r, u, w, m, nv);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  if (nown > 0) {
+    PetscCall(EasCudaDots(cu, nown, 2, r, u, w, u, EAS_CUDA_KIND_RED, PETSC_TRUE, dots));
+    PetscCall(EasCudaDots(cu, nown, 1, r, r, NULL, NULL, EAS_CUDA_KIND_RED, PETSC_TRUE, &dots[2]));
+  }
+  PetscCall(EasLogGpuFlops(23.0 * n));
+  PetscFunctionReturn(0);
+}
+
+/* Seed 001 Alg. 2, device part: u to the GPU, the element kernels of the
+   GPU share, y_gpu back, all queued on the stream between two events; the
+   host thread returns at once and computes CPU elements meanwhile. */
+static PetscErrorCode EasEbeUnitBegin_CUDA(EasBackend be, const EasEbeKernel *K, PetscInt e0, PetscInt e1, PetscInt n, const PetscScalar *x_host, PetscScalar *x_dev, PetscScalar *y_dev, PetscScalar *y_host)
+{
+  EasBackend_CUDA *cu    = (EasBackend_CUDA *)be->data;
+  const size_t     bytes = (size_t)n * sizeof(PetscScalar);
+
+  PetscFunctionBegin;
+  if (!cu->unit_ev_created) {
+    EasCallCUDA(cudaEventCreate(&cu->unit_ev[0]));
+    EasCallCUDA(cudaEventCreate(&cu->unit_ev[1]));
+    cu->unit_ev_created = PETSC_TRUE;
+  }
+  EasCallCUDA(cudaEventRecord(cu->unit_ev[0], cu->stream));
+  EasCallCUDA(cudaMemcpyAsync(x_dev, x_host, bytes, cudaMemcpyHostToDevice, cu->stream));
+  EasCallCUDA(cudaMemsetAsync(y_dev, 0, bytes, cu->stream));
+  PetscCall(EasEbeLaunch_CUDA(cu, K, e0, e1, x_dev, y_dev));
+  EasCallCUDA(cudaMemcpyAsync(y_host, y_dev, bytes, cudaMemcpyDeviceToHost, cu->stream));
+  EasCallCUDA(cudaEventRecord(cu->unit_ev[1], cu->stream));
+  be->bytes_htod += (PetscLogDouble)bytes;
+  be->bytes_dtoh += (PetscLogDouble)bytes;
+  be->n_htod++;
+  be->n_dtoh++;
+  PetscCall(EasLogGpuFlops(2.0 * K->nen * K->dof * K->nen * K->dof * (e1 - e0)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasEbeUnitEnd_CUDA(EasBackend be, PetscLogDouble *seconds)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  float            ms = 0.0f;
+
+  PetscFunctionBegin;
+  *seconds = 0.0;
+  if (!cu->unit_ev_created) PetscFunctionReturn(0);
+  EasCallCUDA(cudaEventSynchronize(cu->unit_ev[1]));
+  EasCallCUDA(cudaEventElapsedTime(&ms, cu->unit_ev[0], cu->unit_ev[1]));
+  *seconds = 1e-3 * (PetscLogDouble)ms;
+  PetscFunctionReturn(0);
+}
+
 /* ------------------------------------------------------------------ options and lifecycle */
 
 static PetscErrorCode EasBackendSetFromOptions_CUDA(EasBackend be, PetscOptionItems *PetscOptionsObject)
@@ -734,6 +904,10 @@ static PetscErrorCode EasBackendDestroy_CUDA(EasBackend be)
   for (int k = 0; k < cu->nevents; k++) {
     EasCallCUDA(cudaEventDestroy(cu->ev_start[k]));
     EasCallCUDA(cudaEventDestroy(cu->ev_stop[k]));
+  }
+  if (cu->unit_ev_created) {
+    EasCallCUDA(cudaEventDestroy(cu->unit_ev[0]));
+    EasCallCUDA(cudaEventDestroy(cu->unit_ev[1]));
   }
   if (cu->sparse_created) EasCallCUSPARSE(cusparseDestroy(cu->sparse));
   if (cu->d_partials) EasCallCUDA(cudaFree(cu->d_partials));
@@ -820,6 +994,13 @@ PetscErrorCode EasBackendInit_CUDA(EasBackend be)
   be->ops->view               = EasBackendView_CUDA;
   be->ops->synchronize        = EasBackendSynchronize_CUDA;
   be->ops->destroy            = EasBackendDestroy_CUDA;
+  be->ops->ebe_apply          = EasEbeApply_CUDA;
+  be->ops->ebe_diagonal       = EasEbeDiagonal_CUDA;
+  be->ops->block_mult         = EasBlockMult_CUDA;
+  be->ops->cg_update          = EasCgUpdate_CUDA;
+  be->ops->pipecg_update      = EasPipeCgUpdate_CUDA;
+  be->ops->ebe_unit_begin     = EasEbeUnitBegin_CUDA;
+  be->ops->ebe_unit_end       = EasEbeUnitEnd_CUDA;
 
   /* be->data is set first, so that destroy frees whatever was created if a step fails */
   PetscCall(PetscNew(&cu));

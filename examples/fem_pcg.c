@@ -1,0 +1,149 @@
+static const char help[] = "Element-by-element PCG on a sequence of growing structured hexahedral meshes (DESIGN.md sec. 5, seed 001):\n"
+                           "each mesh is assembled element by element, solved with eas cg/pipecg, and the work split over the\n"
+                           "compute units (-ebe_split_units) is reported as it evolves (seed 001 Fig. 11-12).\n"
+                           "  -fem_problem poisson|elasticity  -fem_order 1|2  -fem_n <elements per direction of the first mesh>\n"
+                           "  -fem_steps <meshes>  -fem_grow <elements added per direction per step>  -fem_solves <solves per mesh>\n"
+                           "  -fem_monitor (one line per solve)  plus -ksp_*, -pc_type, -ebe_* options\n";
+
+#include <eas.h>
+
+#define MAXSTEPS 64
+
+typedef struct {
+  PetscInt           n, nel, ndof, its, shares[2];
+  KSPConvergedReason reason;
+  PetscReal          t_solve, err, t_el[2], E;
+  PetscInt           nunits;
+} StepRow;
+
+int main(int argc, char **argv)
+{
+  PetscInt    prob = 0, order = 1, n0 = 4, steps = 3, grow = 2, solves = 1;
+  PetscBool   monitor = PETSC_FALSE;
+  PetscMPIInt size;
+  StepRow     row[MAXSTEPS];
+
+  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "fem_pcg: element-by-element PCG example", NULL);
+  PetscCall(PetscOptionsEList("-fem_problem", "PDE", NULL, EasEbeProblems, 2, EasEbeProblems[prob], &prob, NULL));
+  PetscCall(PetscOptionsInt("-fem_order", "Element order: 1 (Q1, 8 nodes) or 2 (Q2, 27 nodes)", NULL, order, &order, NULL));
+  PetscCall(PetscOptionsInt("-fem_n", "Elements per direction of the first mesh", NULL, n0, &n0, NULL));
+  PetscCall(PetscOptionsInt("-fem_steps", "Number of growing meshes", NULL, steps, &steps, NULL));
+  PetscCall(PetscOptionsInt("-fem_grow", "Elements added per direction at each step", NULL, grow, &grow, NULL));
+  PetscCall(PetscOptionsInt("-fem_solves", "Solves per mesh", NULL, solves, &solves, NULL));
+  PetscCall(PetscOptionsBool("-fem_monitor", "One line per solve: iterations, time, shares, per-element times", NULL, monitor, &monitor, NULL));
+  PetscOptionsEnd();
+  PetscCheck(steps >= 1 && steps <= MAXSTEPS, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-fem_steps %" PetscInt_FMT " is invalid: expected 1 to %d meshes", steps, MAXSTEPS);
+  PetscCheck(n0 >= 1 && grow >= 0 && solves >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "expected -fem_n >= 1, -fem_grow >= 0, -fem_solves >= 1");
+
+  for (PetscInt s = 0; s < steps; s++) {
+    EasEbe           ebe;
+    EasKsp           ksp;
+    EasVec           xe, b, x;
+    const PetscReal *xyz;
+    PetscScalar     *xa;
+    PetscInt         n = n0 + s * grow, nnodes, dof, nown, nel, nu = 0;
+    PetscReal        err = 0, nrm = 0, buf[2];
+    StepRow         *r = &row[s];
+
+    PetscCall(EasEbeCreate(PETSC_COMM_WORLD, &ebe));
+    PetscCall(EasEbeSetFromMesh(ebe, (EasEbeProblem)prob, order, n, n, PetscMax(n, size)));
+    PetscCall(EasEbeSetFromOptions(ebe));
+    PetscCall(EasEbeSetUp(ebe));
+    PetscCall(EasEbeGetSizes(ebe, &nel, NULL, &dof, &nnodes, &nown));
+    PetscCall(EasEbeGetNodeCoordinates(ebe, &xyz));
+    PetscCall(EasEbeCreateVecs(ebe, &xe, &b));
+    PetscCall(EasEbeCreateVecs(ebe, &x, NULL));
+    /* manufactured solution; b = A x_exact (so the error measures the solver) */
+    PetscCall(EasVecGetArrayWrite(xe, &xa));
+    for (PetscInt i = 0; i < nnodes; i++)
+      for (PetscInt k = 0; k < dof; k++) xa[i * dof + k] = PetscSinReal(PETSC_PI * xyz[3 * i]) * PetscSinReal(PETSC_PI * xyz[3 * i + 1]) * PetscSinReal(PETSC_PI * xyz[3 * i + 2]) * (1.0 + 0.5 * k);
+    PetscCall(EasVecRestoreArrayWrite(xe, &xa));
+    PetscCall(EasEbeMult(ebe, xe, b));
+
+    PetscCall(EasKspCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(EasKspSetType(ksp, EAS_CG));
+    PetscCall(EasKspSetOperatorEbe(ksp, ebe));
+    PetscCall(EasKspSetFromOptions(ksp));
+    for (PetscInt k = 0; k < solves; k++) {
+      PetscLogDouble t0, t1;
+      PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+      PetscCall(PetscTime(&t0));
+      PetscCall(EasKspSolve(ksp, b, x));
+      PetscCall(PetscTime(&t1));
+      r->t_solve = t1 - t0;
+      PetscCall(EasKspGetIterationNumber(ksp, &r->its));
+      PetscCall(EasKspGetConvergedReason(ksp, &r->reason));
+      {
+        const PetscInt  *sh;
+        const PetscReal *tel;
+        PetscCall(EasEbeSplitGetState(ebe, &nu, &sh, &tel, NULL));
+        r->nunits = nu;
+        for (PetscInt u = 0; u < 2; u++) {
+          r->shares[u] = u < nu ? sh[u] : 0;
+          r->t_el[u]   = u < nu ? tel[u] : 0;
+        }
+        r->E = -1;
+        if (nu > 0 && tel[0] > 0 && (nu < 2 || tel[1] > 0)) PetscCall(EasEbeSplitEfficiency(ebe, &r->E));
+      }
+      if (monitor)
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mesh %" PetscInt_FMT " solve %" PetscInt_FMT ": %s in %" PetscInt_FMT " its, %.3f s; shares (rank 0) %" PetscInt_FMT "/%" PetscInt_FMT ", t_el %.3e/%.3e s\n", s, k, KSPConvergedReasons[r->reason], r->its, (double)r->t_solve, r->shares[0], r->shares[1], (double)r->t_el[0], (double)r->t_el[1]));
+    }
+    /* error over owned entries */
+    {
+      const PetscScalar *xv, *ev;
+      PetscCall(EasVecGetArrayRead(x, &xv));
+      PetscCall(EasVecGetArrayRead(xe, &ev));
+      for (PetscInt i = 0; i < nown * dof; i++) {
+        err += PetscSqr(xv[i] - ev[i]);
+        nrm += PetscSqr(ev[i]);
+      }
+      PetscCall(EasVecRestoreArrayRead(x, &xv));
+      PetscCall(EasVecRestoreArrayRead(xe, &ev));
+      buf[0] = err;
+      buf[1] = nrm;
+      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, buf, 2, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
+    }
+    r->n    = n;
+    r->nel  = n * n * PetscMax(n, size);
+    r->ndof = (order * n + 1) * (order * n + 1) * (order * PetscMax(n, size) + 1) * dof;
+    r->err  = PetscSqrtReal(buf[0] / buf[1]);
+    PetscCall(EasVecDestroy(&xe));
+    PetscCall(EasVecDestroy(&b));
+    PetscCall(EasVecDestroy(&x));
+    PetscCall(EasKspDestroy(&ksp));
+    PetscCall(EasEbeDestroy(&ebe));
+  }
+
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nfem_pcg summary: %s, Q%" PetscInt_FMT ", %d ranks\n", EasEbeProblems[prob], order, size));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4s %5s %9s %9s %5s %-18s %9s %8s %9s %13s %19s %6s\n", "step", "n", "elements", "unknowns", "its", "reason", "solve s", "ms/it", "rel err", "shares(r0)", "t_el u0/u1 (s)", "E_h"));
+  for (PetscInt s = 0; s < steps; s++) {
+    StepRow *r = &row[s];
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %5" PetscInt_FMT " %9" PetscInt_FMT " %9" PetscInt_FMT " %5" PetscInt_FMT " %-18s %9.4f %8.3f %9.2e %6" PetscInt_FMT "/%-6" PetscInt_FMT " %9.2e/%9.2e %6.3f\n", s, r->n, r->nel, r->ndof, r->its, KSPConvergedReasons[r->reason], (double)r->t_solve,
+                          (double)(1e3 * r->t_solve / PetscMax(r->its, 1)), (double)r->err, r->shares[0], r->shares[1], (double)r->t_el[0], (double)r->t_el[1], (double)r->E));
+  }
+  PetscCall(EasFinalize());
+  return 0;
+}
+
+/*TEST
+  test:
+    suffix: poisson_q1
+    nsize: 1 2
+    args: -fem_steps 3 -fem_n 3 -fem_problem poisson -fem_order 1 -ksp_rtol 1e-10
+    expect: fem_pcg summary: poisson, Q1
+    expect: ^ +2 +7 +[0-9]+ +[0-9]+ +[0-9]+ CONVERGED_RTOL
+  test:
+    suffix: elasticity_q2_pipe
+    nsize: 2
+    args: -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_order 2 -ksp_type pipecg -pc_type pbjacobi -ebe_mode async -ksp_rtol 1e-10 -fem_monitor
+    expect: mesh 1 solve 0: CONVERGED_RTOL
+    expect: fem_pcg summary: elasticity, Q2
+  test:
+    suffix: split
+    backends: /cpu/openmp
+    args: -fem_steps 2 -fem_n 4 -fem_solves 3 -fem_problem poisson -fem_order 2 -ebe_split_units /cpu:1,/cpu:1 -ebe_test_slowdown 1:2 -ebe_test_virtual_time 1e-6 -ebe_rebalance_interval 5 -fem_monitor
+    expect: mesh 1 solve 2: CONVERGED_RTOL
+    expect: ^ +1 +6 +216 .* 14[0-4]/7[2-6] .*1\.00e-06/ 2\.00e-06 +0\.9[0-9]+
+TEST*/

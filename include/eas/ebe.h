@@ -1,0 +1,136 @@
+/*
+  eas - the element-by-element operator EasEbe (DESIGN.md sec. 3 and 5,
+  seed 001) and the online split of its element work over compute units.
+
+  Distributed layout (EasEbeSetFromMesh on a communicator of size > 1): the
+  structured mesh is cut in slabs of element layers along z, one per rank.
+  A rank's local nodes are all nodes of its elements, numbered z-slowest, so
+  its owned nodes come first and the ghost layer (the top node layer, owned
+  by the next rank) last.  Vectors of the operator (EasEbeCreateVecs) hold
+  owned + ghost entries, dof per node interleaved; the owned entries of rank r
+  are the global entries in PETSc's contiguous ownership range.  Every vector
+  the solvers produce is kept consistent on the ghost entries (the interface
+  sums are exchanged both ways), and dot products count owned entries only.
+*/
+#pragma once
+
+#include <eas.h>
+
+/* EasEbe is declared in eas.h (the Krylov solver takes one). */
+PETSC_EXTERN PetscClassId EAS_EBE_CLASSID;
+
+typedef enum {
+  EAS_EBE_POISSON,   /* -div(k grad u), 1 dof per node, Dirichlet on the whole boundary */
+  EAS_EBE_ELASTICITY /* linear elasticity, 3 dof per node, clamped at x = 0 */
+} EasEbeProblem;
+PETSC_EXTERN const char *const EasEbeProblems[];
+
+typedef enum {
+  EAS_EBE_SYNC, /* local elements, then a blocking interface exchange */
+  EAS_EBE_ASYNC /* interface elements, non-blocking exchange, interior elements, wait */
+} EasEbeMode;
+PETSC_EXTERN const char *const EasEbeModes[];
+
+typedef enum {
+  EAS_EBE_SPLIT_AUTO, /* shares follow the measured per-element times */
+  EAS_EBE_SPLIT_FIXED /* shares stay as set (-ebe_gpu_share) */
+} EasEbeSplitType;
+PETSC_EXTERN const char *const EasEbeSplitTypes[];
+
+/* EasEbeCreate - an empty element-by-element operator on comm. */
+PETSC_EXTERN PetscErrorCode EasEbeCreate(MPI_Comm, EasEbe *);
+/* EasEbeSetBackend - the backend storing the elements and the vectors
+   (default: -eas_backend at SetUp). */
+PETSC_EXTERN PetscErrorCode EasEbeSetBackend(EasEbe, EasBackend);
+PETSC_EXTERN PetscErrorCode EasEbeGetBackend(EasEbe, EasBackend *);
+PETSC_EXTERN PetscErrorCode EasEbeSetOptionsPrefix(EasEbe, const char[]);
+/* EasEbeSetElements - the user path (one process): nel elements of nen
+   nodes with dof unknowns per node over nnodes nodes; conn[e*nen + a] in
+   [0, nnodes) without repeats inside an element; ael[e*m*m + i*m + j] the
+   dense element matrices, m = nen*dof <= 81, unknown (a,k) at a*dof + k.
+   Copies the data.  Errors name the element and the node. */
+PETSC_EXTERN PetscErrorCode EasEbeSetElements(EasEbe, PetscInt nel, PetscInt nen, PetscInt dof, PetscInt nnodes, const PetscInt conn[], const PetscScalar ael[]);
+/* EasEbeSetFromMesh - built-in structured hexahedral mesh of the unit cube
+   with nx x ny x nz elements, Q1 (order 1, 8 nodes) or Q2 (order 2, 27
+   nodes), element matrices by Gauss quadrature (2 or 3 points per
+   direction) with a smoothly varying coefficient; distributed by z-slabs
+   (nz >= communicator size). */
+PETSC_EXTERN PetscErrorCode EasEbeSetFromMesh(EasEbe, EasEbeProblem, PetscInt order, PetscInt nx, PetscInt ny, PetscInt nz);
+/* EasEbeSetMode - sync or async interface exchange (-ebe_mode). */
+PETSC_EXTERN PetscErrorCode EasEbeSetMode(EasEbe, EasEbeMode);
+/* EasEbeSetFromOptions - -ebe_mode sync|async, -ebe_view, and the split
+   options: -ebe_split_units <res[:threads],...>, -ebe_split auto|fixed,
+   -ebe_gpu_share <r in [0,1]>, -ebe_rebalance_interval <k>,
+   -ebe_split_window <w>, -ebe_split_tol <t>, -ebe_split_damping <d>,
+   -ebe_split_quantile <q>, -ebe_split_thread_clock, -ebe_split_trace <file.csv>,
+   -ebe_test_slowdown <unit>:<factor>, -ebe_test_virtual_time <t> (TEST ONLY). */
+PETSC_EXTERN PetscErrorCode EasEbeSetFromOptions(EasEbe);
+PETSC_EXTERN PetscErrorCode EasEbeSetUp(EasEbe);
+/* EasEbeGetSizes - local element count, nodes per element, dof per node,
+   local nodes (owned + ghost) and owned nodes; any may be NULL. */
+PETSC_EXTERN PetscErrorCode EasEbeGetSizes(EasEbe, PetscInt *nel, PetscInt *nen, PetscInt *dof, PetscInt *nnodes, PetscInt *nowned);
+PETSC_EXTERN PetscErrorCode EasEbeGetColors(EasEbe, PetscInt *ncolors);
+/* EasEbeCreateVecs - vectors of nnodes*dof entries on the operator's backend. */
+PETSC_EXTERN PetscErrorCode EasEbeCreateVecs(EasEbe, EasVec *x, EasVec *y);
+/* EasEbeMult - y = A x (interface sums exchanged; x must be consistent). */
+PETSC_EXTERN PetscErrorCode EasEbeMult(EasEbe, EasVec x, EasVec y);
+/* EasEbeMultAddRange - y += sum_{e in [e0,e1)} A_e x over local elements,
+   no exchange, no split (for tests and benchmarks). */
+PETSC_EXTERN PetscErrorCode EasEbeMultAddRange(EasEbe, PetscInt e0, PetscInt e1, EasVec x, EasVec y);
+/* EasEbeGetDiagonal - the assembled diagonal (element diagonals summed,
+   interface exchanged). */
+PETSC_EXTERN PetscErrorCode EasEbeGetDiagonal(EasEbe, EasVec d);
+/* EasEbeCheckSymmetric - errors (naming the element and entry) when an
+   element matrix is not symmetric to rtol. */
+PETSC_EXTERN PetscErrorCode EasEbeCheckSymmetric(EasEbe, PetscReal rtol);
+/* EasEbeAssemble - the assembled matrix as a PETSc AIJ Mat on the
+   operator's communicator (global numbering, owned rows). */
+PETSC_EXTERN PetscErrorCode EasEbeAssemble(EasEbe, Mat *);
+/* EasEbeVecToPetsc / EasEbeVecFromPetsc - owned entries to/from a PETSc Vec
+   of the assembled layout; FromPetsc also fills the ghost entries. */
+PETSC_EXTERN PetscErrorCode EasEbeVecToPetsc(EasEbe, EasVec, Vec);
+PETSC_EXTERN PetscErrorCode EasEbeVecFromPetsc(EasEbe, Vec, EasVec);
+/* EasEbeGetNodeCoordinates - coordinates (3 per local node) of a built-in
+   mesh (NULL for the user path). */
+PETSC_EXTERN PetscErrorCode EasEbeGetNodeCoordinates(EasEbe, const PetscReal *xyz[]);
+PETSC_EXTERN PetscErrorCode EasEbeView(EasEbe, PetscViewer);
+PETSC_EXTERN PetscErrorCode EasEbeDestroy(EasEbe *);
+
+/* ---------------------------------------------------------------- split */
+
+/* EasEbeSetSplitUnits - the compute units sharing the local elements
+   (DESIGN.md sec. 5): each is a backend (a CPU backend with its thread
+   count is a group of threads; a device backend follows seed 001 Alg. 2).
+   Needs a host-memory operator backend.  n = 0 removes the split. */
+PETSC_EXTERN PetscErrorCode EasEbeSetSplitUnits(EasEbe, PetscInt n, const EasBackend units[]);
+PETSC_EXTERN PetscErrorCode EasEbeSetSplitType(EasEbe, EasEbeSplitType);
+/* EasEbeSetGpuShare - fraction in [0,1] of the elements given to unit 0
+   (the device unit when there is one) at start, and always in fixed mode. */
+PETSC_EXTERN PetscErrorCode EasEbeSetGpuShare(EasEbe, PetscReal);
+/* EasEbeSetRebalanceInterval - applies between split decisions (>= 1). */
+PETSC_EXTERN PetscErrorCode EasEbeSetRebalanceInterval(EasEbe, PetscInt);
+/* EasEbeSetTestSlowdown - TEST ONLY: unit repeats its element work so it
+   runs factor (>= 1) times slower. */
+PETSC_EXTERN PetscErrorCode EasEbeSetTestSlowdown(EasEbe, PetscInt unit, PetscReal factor);
+/* EasEbeSplitInjectSpike - TEST ONLY: the next measured time of unit is
+   multiplied by factor (a timing spike). */
+PETSC_EXTERN PetscErrorCode EasEbeSplitInjectSpike(EasEbe, PetscInt unit, PetscReal factor);
+/* EasEbeSplitSetRemaining - applies expected to remain (the horizon of the
+   migration test, seed 003 eq. 4.7); default: the applies of the last solve. */
+PETSC_EXTERN PetscErrorCode EasEbeSplitSetRemaining(EasEbe, PetscReal);
+/* EasEbeSplitGetState - number of units, current shares, smoothed per-element
+   times (s) and last measured unit times (s); arrays owned by the EasEbe. */
+PETSC_EXTERN PetscErrorCode EasEbeSplitGetState(EasEbe, PetscInt *nunits, const PetscInt *shares[], const PetscReal *t_el[], const PetscReal *t_unit[]);
+/* EasEbeSplitGetDecisionCount - decisions taken and migrations done. */
+PETSC_EXTERN PetscErrorCode EasEbeSplitGetDecisionCount(EasEbe, PetscInt *ndecisions, PetscInt *nmigrations);
+/* EasEbeSplitGetNoise - timing noise of the current window: max over units
+   of (q75 - q25) / median of the per-element times. */
+PETSC_EXTERN PetscErrorCode EasEbeSplitGetNoise(EasEbe, PetscReal *noise);
+/* EasEbeSplitViewTrace - every split decision, one line each. */
+PETSC_EXTERN PetscErrorCode EasEbeSplitViewTrace(EasEbe, PetscViewer);
+/* EasEbeSplitDumpTrace - the decisions as CSV (one row per decision and unit). */
+PETSC_EXTERN PetscErrorCode EasEbeSplitDumpTrace(EasEbe, const char path[]);
+/* EasEbeSplitEfficiency - heterogeneous efficiency (seed 003 eq. 3.6) of
+   the current split from the smoothed times: (1/T_D) / sum_u 1/T_u with
+   T_D = max_u t_u n_u and T_u = t_u N. */
+PETSC_EXTERN PetscErrorCode EasEbeSplitEfficiency(EasEbe, PetscReal *E);

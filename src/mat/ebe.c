@@ -1,0 +1,614 @@
+/*
+  EasEbe: the element-by-element operator y = sum_e el2o(A_e o2el(x))
+  (DESIGN.md sec. 3 and 5, seed 001 Alg. 1), its colouring, interface
+  exchange between ranks, diagonals, assembly for the PETSc oracle.
+  The built-in meshes are in fem.c, the split of the element work over
+  compute units in ../solvers/split.c.
+*/
+#include "ebeimpl.h"
+
+const char *const EasEbeProblems[]   = {"poisson", "elasticity", "EasEbeProblem", "EAS_EBE_", NULL};
+const char *const EasEbeModes[]      = {"sync", "async", "EasEbeMode", "EAS_EBE_", NULL};
+const char *const EasEbeSplitTypes[] = {"auto", "fixed", "EasEbeSplitType", "EAS_EBE_SPLIT_", NULL};
+
+#define EAS_EBE_TAG 4711
+
+/*@C
+  EasEbeCreate - an empty element-by-element operator on comm.
+@*/
+PetscErrorCode EasEbeCreate(MPI_Comm comm, EasEbe *ebe)
+{
+  EasEbe e;
+
+  PetscFunctionBegin;
+  PetscValidPointer(ebe, 2);
+  PetscCall(EasInitializePackage());
+  PetscCall(PetscHeaderCreate(e, EAS_EBE_CLASSID, "EasEbe", "eas element-by-element operator", "EBE", comm, EasEbeDestroy, EasEbeView));
+  e->nbr[0] = e->nbr[1] = MPI_PROC_NULL;
+  e->mode               = EAS_EBE_SYNC;
+  PetscCall(EasEbeSplitCreate_Private(e));
+  *ebe = e;
+  PetscFunctionReturn(0);
+}
+
+PETSC_INTERN PetscErrorCode EasEbeReset_Private(EasEbe);
+/* Frees the data of the elements and the backend view (not the options). */
+PetscErrorCode EasEbeReset_Private(EasEbe ebe)
+{
+  EasBackend be = ebe->be;
+
+  PetscFunctionBegin;
+  if (be && !be->host_is_device) {
+    if (ebe->k.conn) PetscCall((*be->ops->free)(be, (void *)ebe->k.conn));
+    if (ebe->k.ael) PetscCall((*be->ops->free)(be, (void *)ebe->k.ael));
+    if (ebe->k.color_elem) PetscCall((*be->ops->free)(be, (void *)ebe->k.color_elem));
+  }
+  PetscCall(PetscMemzero(&ebe->k, sizeof(ebe->k)));
+  PetscCall(PetscFree(ebe->conn));
+  PetscCall(PetscFree(ebe->ael));
+  PetscCall(PetscFree(ebe->color_ptr));
+  PetscCall(PetscFree(ebe->color_elem));
+  PetscCall(PetscFree(ebe->xyz));
+  PetscCall(PetscFree(ebe->l2g));
+  for (int s = 0; s < 2; s++) {
+    PetscCall(PetscFree(ebe->ifc[s]));
+    PetscCall(PetscFree(ebe->sbuf[s]));
+    PetscCall(PetscFree(ebe->rbuf[s]));
+    ebe->nifc[s] = 0;
+    ebe->nbr[s]  = MPI_PROC_NULL;
+  }
+  PetscCall(EasVecDestroy(&ebe->scratch));
+  ebe->nel = ebe->nnodes = ebe->nowned = 0;
+  ebe->setupcalled = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSetBackend(EasEbe ebe, EasBackend be)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 2);
+  PetscCheck(!ebe->setupcalled, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ORDER, "EasEbeSetBackend: call before EasEbeSetUp()");
+  PetscCall(PetscObjectReference((PetscObject)be));
+  PetscCall(EasBackendDestroy(&ebe->be));
+  ebe->be = be;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeGetBackend(EasEbe ebe, EasBackend *be)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  *be = ebe->be;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSetOptionsPrefix(EasEbe ebe, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)ebe, prefix));
+  PetscFunctionReturn(0);
+}
+
+/* Greedy colouring: each element takes the lowest colour not used by an
+   element sharing one of its nodes (a 64-bit mask of used colours per node). */
+static PetscErrorCode EasEbeColorGreedy_Private(EasEbe ebe, PetscInt *color)
+{
+  PetscInt64 *mask;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(PetscMax(ebe->nnodes, 1), &mask));
+  ebe->ncolors = 0;
+  for (PetscInt e = 0; e < ebe->nel; e++) {
+    PetscInt64 used = 0;
+    PetscInt   c    = 0;
+    for (PetscInt a = 0; a < ebe->nen; a++) used |= mask[ebe->conn[e * ebe->nen + a]];
+    while (c < 64 && (used >> c) & 1) c++;
+    PetscCheck(c < 64, PETSC_COMM_SELF, PETSC_ERR_SUP, "EasEbe colouring: element %" PetscInt_FMT " needs more than 64 colours (a node shared by too many elements)", e);
+    color[e] = c;
+    for (PetscInt a = 0; a < ebe->nen; a++) mask[ebe->conn[e * ebe->nen + a]] |= ((PetscInt64)1) << c;
+    ebe->ncolors = PetscMax(ebe->ncolors, c + 1);
+  }
+  PetscCall(PetscFree(mask));
+  PetscFunctionReturn(0);
+}
+
+/* Colour lists from color[e] (counting sort; ascending elements per colour). */
+PETSC_INTERN PetscErrorCode EasEbeSetColors_Private(EasEbe, const PetscInt *, PetscInt);
+PetscErrorCode EasEbeSetColors_Private(EasEbe ebe, const PetscInt *color, PetscInt ncolors)
+{
+  PetscInt *pos;
+
+  PetscFunctionBegin;
+  ebe->ncolors = ncolors;
+  PetscCall(PetscFree(ebe->color_ptr));
+  PetscCall(PetscFree(ebe->color_elem));
+  PetscCall(PetscCalloc1(ncolors + 1, &ebe->color_ptr));
+  PetscCall(PetscMalloc1(PetscMax(ebe->nel, 1), &ebe->color_elem));
+  PetscCall(PetscMalloc1(ncolors, &pos));
+  for (PetscInt e = 0; e < ebe->nel; e++) ebe->color_ptr[color[e] + 1]++;
+  for (PetscInt c = 0; c < ncolors; c++) ebe->color_ptr[c + 1] += ebe->color_ptr[c];
+  for (PetscInt c = 0; c < ncolors; c++) pos[c] = ebe->color_ptr[c];
+  for (PetscInt e = 0; e < ebe->nel; e++) ebe->color_elem[pos[color[e]]++] = e;
+  PetscCall(PetscFree(pos));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeSetElements - the user path: nel elements, nen nodes each, dof per
+  node, nnodes nodes, connectivity conn[nel*nen] and element matrices
+  ael[nel*m*m] (m = nen*dof, row-major).  One process only.
+  Errors: sizes out of range, a node index out of range, a node repeated in
+  an element (the message names the element, the vertex and the node).
+@*/
+PetscErrorCode EasEbeSetElements(EasEbe ebe, PetscInt nel, PetscInt nen, PetscInt dof, PetscInt nnodes, const PetscInt conn[], const PetscScalar ael[])
+{
+  MPI_Comm    comm;
+  PetscMPIInt size;
+  PetscInt    m = nen * dof, *color;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  comm = PetscObjectComm((PetscObject)ebe);
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCheck(size == 1, comm, PETSC_ERR_SUP, "EasEbeSetElements: the user path is one process (communicator of size 1); got %d processes", size);
+  PetscCheck(nel >= 0 && nen > 0 && dof > 0 && nnodes > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "EasEbeSetElements: expected nel >= 0, nen > 0, dof > 0, nnodes > 0; got nel=%" PetscInt_FMT " nen=%" PetscInt_FMT " dof=%" PetscInt_FMT " nnodes=%" PetscInt_FMT, nel, nen, dof, nnodes);
+  PetscCheck(m <= EAS_EBE_MAXM, comm, PETSC_ERR_SUP, "EasEbeSetElements: element matrices of order nen*dof = %" PetscInt_FMT " exceed the supported %d", m, EAS_EBE_MAXM);
+  PetscCheck(nel == 0 || (conn && ael), comm, PETSC_ERR_ARG_NULL, "EasEbeSetElements: NULL connectivity or element matrices");
+  for (PetscInt e = 0; e < nel; e++) {
+    for (PetscInt a = 0; a < nen; a++) {
+      const PetscInt v = conn[e * nen + a];
+      PetscCheck(v >= 0 && v < nnodes, comm, PETSC_ERR_ARG_OUTOFRANGE, "Inconsistent connectivity: element %" PetscInt_FMT " vertex %" PetscInt_FMT " has node %" PetscInt_FMT ", expected a node index in [0, %" PetscInt_FMT ")", e, a, v, nnodes);
+      for (PetscInt b = 0; b < a; b++) PetscCheck(conn[e * nen + b] != v, comm, PETSC_ERR_ARG_WRONG, "Inconsistent connectivity: element %" PetscInt_FMT " lists node %" PetscInt_FMT " twice (vertices %" PetscInt_FMT " and %" PetscInt_FMT ")", e, v, b, a);
+    }
+  }
+  PetscCall(EasEbeReset_Private(ebe));
+  ebe->nel = nel;
+  ebe->nen = nen;
+  ebe->dof = dof;
+  ebe->nnodes = ebe->nowned = nnodes;
+  ebe->nglobal_nodes        = nnodes;
+  ebe->from_mesh            = PETSC_FALSE;
+  PetscCall(PetscMalloc1(PetscMax(nel * nen, 1), &ebe->conn));
+  PetscCall(PetscMalloc1(PetscMax(nel * m * m, 1), &ebe->ael));
+  PetscCall(PetscArraycpy(ebe->conn, conn, nel * nen));
+  PetscCall(PetscArraycpy(ebe->ael, ael, nel * m * m));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)ebe, "user"));
+  PetscCall(PetscMalloc1(nnodes, &ebe->l2g));
+  for (PetscInt i = 0; i < nnodes; i++) ebe->l2g[i] = i;
+  ebe->grow0     = 0;
+  ebe->ifc_e[0][0] = 0;
+  ebe->ifc_e[0][1] = 0;
+  ebe->ifc_e[1][0] = nel;
+  ebe->ifc_e[1][1] = nel;
+  PetscCall(PetscMalloc1(PetscMax(nel, 1), &color));
+  PetscCall(EasEbeColorGreedy_Private(ebe, color));
+  PetscCall(EasEbeSetColors_Private(ebe, color, ebe->ncolors));
+  PetscCall(PetscFree(color));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSetMode(EasEbe ebe, EasEbeMode mode)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  ebe->mode = mode;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeSetFromOptions - -ebe_mode sync|async, -ebe_view and the split
+  options (see include/eas/ebe.h).
+@*/
+PetscErrorCode EasEbeSetFromOptions(EasEbe ebe)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscObjectOptionsBegin((PetscObject)ebe);
+  PetscCall(PetscOptionsEnum("-ebe_mode", "Interface exchange: sync (blocking) or async (overlapped with interior elements)", "EasEbeSetMode", EasEbeModes, (PetscEnum)ebe->mode, (PetscEnum *)&ebe->mode, NULL));
+  PetscCall(EasEbeSplitSetFromOptions_Private(ebe, PetscOptionsObject));
+  PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeSetUp - backend copies of the elements, exchange buffers, split.
+  Errors: no elements set.
+@*/
+PetscErrorCode EasEbeSetUp(EasEbe ebe)
+{
+  EasBackend be;
+  PetscInt   m, bsmax;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  if (ebe->setupcalled) PetscFunctionReturn(0);
+  PetscCheck(ebe->conn, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ORDER, "EasEbeSetUp: no elements; call EasEbeSetElements() or EasEbeSetFromMesh() first");
+  PetscCall(PetscLogEventBegin(EAS_EbeSetUp, ebe, 0, 0, 0));
+  if (!ebe->be) PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, ((PetscObject)ebe)->prefix, &ebe->be));
+  be = ebe->be;
+  PetscCheck(be->ops->ebe_apply && be->ops->ebe_diagonal, PETSC_COMM_SELF, PETSC_ERR_SUP, "Backend %s has no element-by-element kernels", be->resource);
+  m                     = ebe->nen * ebe->dof;
+  ebe->k.nel            = ebe->nel;
+  ebe->k.nen            = ebe->nen;
+  ebe->k.dof            = ebe->dof;
+  ebe->k.nnodes         = ebe->nnodes;
+  ebe->k.ncolors        = ebe->ncolors;
+  ebe->k.color_ptr      = ebe->color_ptr;
+  ebe->k.color_elem_host = ebe->color_elem;
+  if (be->host_is_device) {
+    ebe->k.conn       = ebe->conn;
+    ebe->k.ael        = ebe->ael;
+    ebe->k.color_elem = ebe->color_elem;
+  } else {
+    void *p;
+    PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * PetscMax(ebe->nel * ebe->nen, 1), &p));
+    PetscCall((*be->ops->copy_htod)(be, p, ebe->conn, sizeof(PetscInt) * ebe->nel * ebe->nen));
+    ebe->k.conn = (const PetscInt *)p;
+    PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(ebe->nel * m * m, 1), &p));
+    PetscCall((*be->ops->copy_htod)(be, p, ebe->ael, sizeof(PetscScalar) * ebe->nel * m * m));
+    ebe->k.ael = (const PetscScalar *)p;
+    PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * PetscMax(ebe->nel, 1), &p));
+    PetscCall((*be->ops->copy_htod)(be, p, ebe->color_elem, sizeof(PetscInt) * ebe->nel));
+    ebe->k.color_elem = (const PetscInt *)p;
+    be->bytes_htod += (PetscLogDouble)(sizeof(PetscInt) * ebe->nel * (ebe->nen + 1) + sizeof(PetscScalar) * ebe->nel * m * m);
+  }
+  bsmax = ebe->dof * ebe->dof;
+  for (int s = 0; s < 2; s++) {
+    PetscCall(PetscFree(ebe->sbuf[s]));
+    PetscCall(PetscFree(ebe->rbuf[s]));
+    PetscCall(PetscMalloc1(PetscMax(ebe->nifc[s] * bsmax, 1), &ebe->sbuf[s]));
+    PetscCall(PetscMalloc1(PetscMax(ebe->nifc[s] * bsmax, 1), &ebe->rbuf[s]));
+  }
+  ebe->setupcalled = PETSC_TRUE;
+  /* the split covers all local elements, or the interior ones in async mode */
+  if (ebe->mode == EAS_EBE_ASYNC) PetscCall(EasEbeSplitSetUp_Private(ebe, ebe->ifc_e[0][1], ebe->ifc_e[1][0]));
+  else PetscCall(EasEbeSplitSetUp_Private(ebe, 0, ebe->nel));
+  PetscCall(PetscLogEventEnd(EAS_EbeSetUp, ebe, 0, 0, 0));
+  PetscCall(PetscObjectViewFromOptions((PetscObject)ebe, NULL, "-ebe_view"));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeGetSizes(EasEbe ebe, PetscInt *nel, PetscInt *nen, PetscInt *dof, PetscInt *nnodes, PetscInt *nowned)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  if (nel) *nel = ebe->nel;
+  if (nen) *nen = ebe->nen;
+  if (dof) *dof = ebe->dof;
+  if (nnodes) *nnodes = ebe->nnodes;
+  if (nowned) *nowned = ebe->nowned;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeGetColors(EasEbe ebe, PetscInt *ncolors)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  *ncolors = ebe->ncolors;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeGetNodeCoordinates(EasEbe ebe, const PetscReal *xyz[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  *xyz = ebe->xyz;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeCreateVecs(EasEbe ebe, EasVec *x, EasVec *y)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCall(EasEbeSetUp(ebe));
+  if (x) PetscCall(EasVecCreate(ebe->be, ebe->nnodes * ebe->dof, x));
+  if (y) PetscCall(EasVecCreate(ebe->be, ebe->nnodes * ebe->dof, y));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------ exchange */
+
+PetscErrorCode EasEbeExchangeBegin_Private(EasEbe ebe, const PetscScalar *a, PetscInt bs, MPI_Request req[4])
+{
+  MPI_Comm comm = PetscObjectComm((PetscObject)ebe);
+
+  PetscFunctionBegin;
+  for (int s = 0; s < 4; s++) req[s] = MPI_REQUEST_NULL;
+  for (int s = 0; s < 2; s++) {
+    const PetscInt ni = ebe->nifc[s];
+    if (ebe->nbr[s] == MPI_PROC_NULL) continue;
+    for (PetscInt i = 0; i < ni; i++)
+      for (PetscInt k = 0; k < bs; k++) ebe->sbuf[s][i * bs + k] = a[ebe->ifc[s][i] * bs + k];
+    PetscCallMPI(MPI_Irecv(ebe->rbuf[s], (PetscMPIInt)(ni * bs), MPIU_SCALAR, ebe->nbr[s], EAS_EBE_TAG, comm, &req[2 * s]));
+    PetscCallMPI(MPI_Isend(ebe->sbuf[s], (PetscMPIInt)(ni * bs), MPIU_SCALAR, ebe->nbr[s], EAS_EBE_TAG, comm, &req[2 * s + 1]));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeExchangeEnd_Private(EasEbe ebe, PetscScalar *a, PetscInt bs, MPI_Request req[4])
+{
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Waitall(4, req, MPI_STATUSES_IGNORE));
+  for (int s = 0; s < 2; s++) {
+    if (ebe->nbr[s] == MPI_PROC_NULL) continue;
+    for (PetscInt i = 0; i < ebe->nifc[s]; i++)
+      for (PetscInt k = 0; k < bs; k++) a[ebe->ifc[s][i] * bs + k] += ebe->rbuf[s][i * bs + k];
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Interface sums both ways: afterwards both sides hold the full sums. */
+PetscErrorCode EasEbeExchange_Private(EasEbe ebe, PetscScalar *a, PetscInt bs)
+{
+  MPI_Request req[4];
+
+  PetscFunctionBegin;
+  if (ebe->nbr[0] == MPI_PROC_NULL && ebe->nbr[1] == MPI_PROC_NULL) PetscFunctionReturn(0);
+  PetscCall(PetscLogEventBegin(EAS_EbeExchange, 0, 0, 0, 0));
+  PetscCall(EasEbeExchangeBegin_Private(ebe, a, bs, req));
+  PetscCall(EasEbeExchangeEnd_Private(ebe, a, bs, req));
+  PetscCall(PetscLogEventEnd(EAS_EbeExchange, 0, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* Elements [e0,e1) on the split units when the range is the split's, else
+   on the operator's backend. */
+static PetscErrorCode EasEbeApplyLocal_Private(EasEbe ebe, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y)
+{
+  EasEbeSplit *sp = ebe->split;
+
+  PetscFunctionBegin;
+  if (e1 <= e0) PetscFunctionReturn(0);
+  if (sp->nunits > 0 && sp->e0 == e0 && sp->e1 == e1) PetscCall(EasEbeSplitApply_Private(ebe, x, y));
+  else PetscCall((*ebe->be->ops->ebe_apply)(ebe->be, &ebe->k, e0, e1, x, y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasEbeCheckVec_Private(EasEbe ebe, EasVec v, const char *name)
+{
+  PetscInt   n;
+  EasBackend be;
+
+  PetscFunctionBegin;
+  PetscCall(EasVecGetSize(v, &n));
+  PetscCall(EasVecGetBackend(v, &be));
+  PetscCheck(n == ebe->nnodes * ebe->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "EasEbe: vector %s has %" PetscInt_FMT " entries, expected nnodes*dof = %" PetscInt_FMT " (use EasEbeCreateVecs())", name, n, ebe->nnodes * ebe->dof);
+  PetscCheck(be == ebe->be, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "EasEbe: vector %s is not on the operator's backend %s (use EasEbeCreateVecs())", name, ebe->be->resource);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeMult - y = A x.  sync: all local elements, then the blocking
+  interface exchange; async: interface elements first, non-blocking exchange
+  of their sums overlapped with the interior elements (DESIGN.md sec. 5).
+@*/
+PetscErrorCode EasEbeMult(EasEbe ebe, EasVec x, EasVec y)
+{
+  EasBackend         be;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+  const PetscInt     n      = ebe->nnodes * ebe->dof;
+  const PetscBool    hasnbr = (PetscBool)(ebe->nbr[0] != MPI_PROC_NULL || ebe->nbr[1] != MPI_PROC_NULL);
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCall(EasEbeSetUp(ebe));
+  PetscCall(EasEbeCheckVec_Private(ebe, x, "x"));
+  PetscCall(EasEbeCheckVec_Private(ebe, y, "y"));
+  PetscCheck(x != y, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "EasEbeMult: x and y must be different vectors");
+  be = ebe->be;
+  PetscCall(PetscLogEventBegin(EAS_EbeApply, ebe, 0, 0, 0));
+  PetscCall(EasVecGetBackendArrayRead(x, &xa));
+  PetscCall(EasVecGetBackendArrayWrite(y, &ya));
+  PetscCall((*be->ops->set)(be, n, 0.0, ya));
+  if (!hasnbr) {
+    PetscCall(EasEbeApplyLocal_Private(ebe, 0, ebe->nel, xa, ya));
+  } else if (ebe->mode == EAS_EBE_SYNC || !be->host_is_device) {
+    PetscScalar *h;
+    PetscCall(EasEbeApplyLocal_Private(ebe, 0, ebe->nel, xa, ya));
+    if (be->host_is_device) PetscCall(EasEbeExchange_Private(ebe, ya, ebe->dof));
+    else {
+      PetscCall(EasVecGetArray(y, &h)); /* device backends: the exchange goes through the host copy */
+      PetscCall(EasEbeExchange_Private(ebe, h, ebe->dof));
+      PetscCall(EasVecRestoreArray(y, &h));
+    }
+  } else {
+    MPI_Request req[4];
+    const PetscInt a = ebe->ifc_e[0][1], b = ebe->ifc_e[1][0];
+    /* interface elements, then their sums travel while the interior is computed */
+    PetscCall((*be->ops->ebe_apply)(be, &ebe->k, 0, a, xa, ya));
+    PetscCall((*be->ops->ebe_apply)(be, &ebe->k, b, ebe->nel, xa, ya));
+    PetscCall(PetscLogEventBegin(EAS_EbeExchange, 0, 0, 0, 0));
+    PetscCall(EasEbeExchangeBegin_Private(ebe, ya, ebe->dof, req));
+    PetscCall(PetscLogEventEnd(EAS_EbeExchange, 0, 0, 0, 0));
+    PetscCall(EasEbeApplyLocal_Private(ebe, a, b, xa, ya));
+    PetscCall(PetscLogEventBegin(EAS_EbeExchange, 0, 0, 0, 0));
+    PetscCall(EasEbeExchangeEnd_Private(ebe, ya, ebe->dof, req));
+    PetscCall(PetscLogEventEnd(EAS_EbeExchange, 0, 0, 0, 0));
+  }
+  PetscCall(PetscLogEventEnd(EAS_EbeApply, ebe, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeMultAddRange - y += sum over local elements [e0,e1) of A_e x, on the
+  operator's backend, without exchange and without the split.
+@*/
+PetscErrorCode EasEbeMultAddRange(EasEbe ebe, PetscInt e0, PetscInt e1, EasVec x, EasVec y)
+{
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCall(EasEbeSetUp(ebe));
+  PetscCheck(0 <= e0 && e0 <= e1 && e1 <= ebe->nel, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEbeMultAddRange: range [%" PetscInt_FMT ", %" PetscInt_FMT ") is not inside [0, %" PetscInt_FMT ")", e0, e1, ebe->nel);
+  PetscCall(EasEbeCheckVec_Private(ebe, x, "x"));
+  PetscCall(EasEbeCheckVec_Private(ebe, y, "y"));
+  PetscCall(EasVecGetBackendArrayRead(x, &xa));
+  PetscCall(EasVecGetBackendArray(y, &ya));
+  PetscCall(PetscLogEventBegin(EAS_EbeApply, ebe, 0, 0, 0));
+  PetscCall((*ebe->be->ops->ebe_apply)(ebe->be, &ebe->k, e0, e1, xa, ya));
+  PetscCall(PetscLogEventEnd(EAS_EbeApply, ebe, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeGetDiagonal - d = diag(A) from the element diagonals (exchanged).
+@*/
+PetscErrorCode EasEbeGetDiagonal(EasEbe ebe, EasVec d)
+{
+  PetscScalar *da;
+  EasBackend   be;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCall(EasEbeSetUp(ebe));
+  PetscCall(EasEbeCheckVec_Private(ebe, d, "d"));
+  be = ebe->be;
+  PetscCall(PetscLogEventBegin(EAS_EbeDiagonal, ebe, 0, 0, 0));
+  PetscCall(EasVecGetBackendArrayWrite(d, &da));
+  PetscCall((*be->ops->set)(be, ebe->nnodes * ebe->dof, 0.0, da));
+  PetscCall((*be->ops->ebe_diagonal)(be, &ebe->k, 0, ebe->nel, 1, da));
+  PetscCall(EasVecGetArray(d, &da));
+  PetscCall(EasEbeExchange_Private(ebe, da, ebe->dof));
+  PetscCall(EasVecRestoreArray(d, &da));
+  PetscCall(PetscLogEventEnd(EAS_EbeDiagonal, ebe, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeGetPointBlockDiagonal_Private(EasEbe ebe, PetscScalar **D)
+{
+  const PetscInt bs = ebe->dof;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(PetscMax(ebe->nnodes * bs * bs, 1), D));
+  for (PetscInt e = 0; e < ebe->nel; e++) EasEbeElementDiagonal(e, ebe->nen, ebe->dof, bs, ebe->conn, ebe->ael, *D);
+  PetscCall(EasEbeExchange_Private(ebe, *D, bs * bs));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeCheckSymmetric - every element matrix symmetric to rtol (relative to
+  its largest entry).  Errors: PETSC_ERR_ARG_WRONG naming the element and the
+  entry.
+@*/
+PetscErrorCode EasEbeCheckSymmetric(EasEbe ebe, PetscReal rtol)
+{
+  const PetscInt m = ebe->nen * ebe->dof;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  for (PetscInt e = 0; e < ebe->nel; e++) {
+    const PetscScalar *A    = ebe->ael + (size_t)e * m * m;
+    PetscReal          amax = 0.0;
+    for (PetscInt i = 0; i < m * m; i++) amax = PetscMax(amax, PetscAbsScalar(A[i]));
+    for (PetscInt i = 0; i < m; i++)
+      for (PetscInt j = 0; j < i; j++)
+        PetscCheck(PetscAbsScalar(A[i * m + j] - A[j * m + i]) <= rtol * amax, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Non-symmetric element matrix: element %" PetscInt_FMT " has A[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g but A[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g; cg and pipecg need symmetric element matrices", e, i, j, (double)A[i * m + j], j, i, (double)A[j * m + i]);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeAssemble - the assembled AIJ matrix (global numbering) for oracles.
+@*/
+PetscErrorCode EasEbeAssemble(EasEbe ebe, Mat *A)
+{
+  const PetscInt m = ebe->nen * ebe->dof, nloc = ebe->nowned * ebe->dof;
+  PetscInt       nz, N = ebe->nglobal_nodes * ebe->dof, idx[EAS_EBE_MAXM];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  nz = ebe->from_mesh ? (ebe->order == 1 ? 27 : 125) * ebe->dof : PetscMin(N, 8 * m);
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)ebe), A));
+  PetscCall(MatSetSizes(*A, nloc, nloc, N, N));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetBlockSize(*A, ebe->dof));
+  PetscCall(MatSeqAIJSetPreallocation(*A, PetscMin(nz, N), NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, PetscMin(nz, nloc), NULL, PetscMin(nz, N), NULL));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  for (PetscInt e = 0; e < ebe->nel; e++) {
+    for (PetscInt a = 0; a < ebe->nen; a++)
+      for (PetscInt k = 0; k < ebe->dof; k++) idx[a * ebe->dof + k] = ebe->l2g[ebe->conn[e * ebe->nen + a]] * ebe->dof + k;
+    PetscCall(MatSetValues(*A, m, idx, m, idx, ebe->ael + (size_t)e * m * m, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeVecToPetsc(EasEbe ebe, EasVec v, Vec x)
+{
+  const PetscScalar *va;
+  PetscScalar       *xa;
+  PetscInt           nl;
+
+  PetscFunctionBegin;
+  PetscCall(EasEbeCheckVec_Private(ebe, v, "v"));
+  PetscCall(VecGetLocalSize(x, &nl));
+  PetscCheck(nl == ebe->nowned * ebe->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "EasEbeVecToPetsc: Vec has %" PetscInt_FMT " local entries, expected %" PetscInt_FMT " (owned nodes x dof)", nl, ebe->nowned * ebe->dof);
+  PetscCall(EasVecGetArrayRead(v, &va));
+  PetscCall(VecGetArrayWrite(x, &xa));
+  PetscCall(PetscArraycpy(xa, va, nl));
+  PetscCall(VecRestoreArrayWrite(x, &xa));
+  PetscCall(EasVecRestoreArrayRead(v, &va));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeVecFromPetsc(EasEbe ebe, Vec x, EasVec v)
+{
+  const PetscScalar *xa;
+  PetscScalar       *va;
+  PetscInt           nl;
+
+  PetscFunctionBegin;
+  PetscCall(EasEbeCheckVec_Private(ebe, v, "v"));
+  PetscCall(VecGetLocalSize(x, &nl));
+  PetscCheck(nl == ebe->nowned * ebe->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "EasEbeVecFromPetsc: Vec has %" PetscInt_FMT " local entries, expected %" PetscInt_FMT " (owned nodes x dof)", nl, ebe->nowned * ebe->dof);
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(EasVecGetArrayWrite(v, &va));
+  PetscCall(PetscArraycpy(va, xa, nl));
+  for (PetscInt i = nl; i < ebe->nnodes * ebe->dof; i++) va[i] = 0.0;
+  PetscCall(EasEbeExchange_Private(ebe, va, ebe->dof)); /* ghosts: 0 + owner's value */
+  PetscCall(EasVecRestoreArrayWrite(v, &va));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeView - sizes, colours, mode, backend and split.
+@*/
+PetscErrorCode EasEbeView(EasEbe ebe, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)ebe), &viewer));
+  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)ebe, viewer));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  if (ebe->from_mesh)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "built-in mesh: %s, Q%" PetscInt_FMT ", %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " elements\n", EasEbeProblems[ebe->problem], ebe->order, ebe->nx, ebe->ny, ebe->nz));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "elements (rank 0): %" PetscInt_FMT ", %" PetscInt_FMT " nodes x %" PetscInt_FMT " dof (%" PetscInt_FMT "x%" PetscInt_FMT " element matrices), %" PetscInt_FMT " colours\n", ebe->nel, ebe->nen, ebe->dof, ebe->nen * ebe->dof, ebe->nen * ebe->dof, ebe->ncolors));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "nodes (rank 0): %" PetscInt_FMT " local, %" PetscInt_FMT " owned; global %" PetscInt_FMT "; interface exchange %s\n", ebe->nnodes, ebe->nowned, ebe->nglobal_nodes, EasEbeModes[ebe->mode]));
+  PetscCall(EasEbeSplitView_Private(ebe, viewer));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeDestroy(EasEbe *ebe)
+{
+  PetscFunctionBegin;
+  if (!*ebe) PetscFunctionReturn(0);
+  PetscValidHeaderSpecific(*ebe, EAS_EBE_CLASSID, 1);
+  if (--((PetscObject)(*ebe))->refct > 0) {
+    *ebe = NULL;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(EasEbeSplitDestroy_Private(*ebe));
+  PetscCall(EasEbeReset_Private(*ebe));
+  PetscCall(EasBackendDestroy(&(*ebe)->be));
+  PetscCall(PetscHeaderDestroy(ebe));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,105 @@
+#pragma once
+
+#include "../backends/backend.h"
+#include <eas/ebe.h>
+
+#define EAS_EBE_MAXUNITS 8
+
+/* One split decision (or measurement at a decision point). */
+typedef struct {
+  PetscInt  apply, solve;
+  PetscInt  shares_old[EAS_EBE_MAXUNITS], shares_new[EAS_EBE_MAXUNITS];
+  PetscReal t_raw[EAS_EBE_MAXUNITS], t_el[EAS_EBE_MAXUNITS];
+  PetscReal Tbar, Tdist, cost, remaining;
+  PetscBool migrate, gpu_worth;
+  char      why[96];
+} EasEbeDecision;
+
+/* The online split of the element work (src/solvers/split.c). */
+typedef struct {
+  PetscInt        nunits;
+  EasBackend      unit[EAS_EBE_MAXUNITS];
+  PetscBool       is_host[EAS_EBE_MAXUNITS];
+  PetscInt        shares[EAS_EBE_MAXUNITS], start[EAS_EBE_MAXUNITS];
+  PetscInt        lo[EAS_EBE_MAXUNITS], hi[EAS_EBE_MAXUNITS]; /* dof range touched by the unit */
+  PetscScalar    *ybuf[EAS_EBE_MAXUNITS];                    /* private y of units > first host unit */
+  PetscScalar    *sbuf[EAS_EBE_MAXUNITS];                    /* scratch of the test slowdown */
+  PetscScalar    *xdev[EAS_EBE_MAXUNITS], *ydev[EAS_EBE_MAXUNITS];
+  PetscInt       *conn_dev[EAS_EBE_MAXUNITS];
+  PetscScalar    *ael_dev[EAS_EBE_MAXUNITS];
+  PetscInt       *cel_dev[EAS_EBE_MAXUNITS];
+  PetscInt        dev_e0[EAS_EBE_MAXUNITS], dev_e1[EAS_EBE_MAXUNITS];
+  PetscReal       t_copy_el[EAS_EBE_MAXUNITS]; /* seed 001 eq. 14, per element */
+  EasEbeSplitType type;
+  PetscReal       share0;       /* -ebe_gpu_share; < 0: equal shares */
+  PetscInt        interval;     /* -ebe_rebalance_interval */
+  PetscInt        window;       /* -ebe_split_window */
+  PetscReal       tol;          /* -ebe_split_tol: relative gain below which no move */
+  PetscReal       damping;      /* -ebe_split_damping: fraction of the way moved */
+  PetscBool       thread_clock; /* -ebe_split_thread_clock */
+  PetscReal       quantile;     /* -ebe_split_quantile (0.5: median) */
+  PetscInt        lastdir;
+  PetscReal       virtual_tel;  /* -ebe_test_virtual_time (TEST ONLY) */
+  PetscReal       virtual_noise; /* -ebe_test_virtual_noise (TEST ONLY) */
+  unsigned long long lcg;       /* its generator */      /* direction of the last move of unit 0's share */
+  PetscReal       slow[EAS_EBE_MAXUNITS];
+  PetscReal       spike[EAS_EBE_MAXUNITS];
+  PetscReal       remaining;    /* < 0: applies of the last solve */
+  PetscInt        e0, e1;       /* element range split */
+  /* measurements */
+  PetscReal      *busy;  /* window x nunits */
+  PetscInt       *count; /* window x nunits */
+  PetscInt        nsamples, napplies, since;
+  PetscReal       t_el[EAS_EBE_MAXUNITS], t_unit[EAS_EBE_MAXUNITS], t_raw[EAS_EBE_MAXUNITS];
+  PetscInt        applies_last_solve, applies_this_solve, nsolves;
+  EasEbeDecision *trace;
+  PetscInt        ntrace, maxtrace, nmigrations;
+  char            trace_file[PETSC_MAX_PATH_LEN];
+  PetscBool       setup;
+} EasEbeSplit;
+
+struct _p_EasEbe {
+  PETSCHEADER(int);
+  EasBackend   be;
+  PetscInt     nel, nen, dof, nnodes, nowned;
+  PetscInt    *conn;  /* host */
+  PetscScalar *ael;   /* host */
+  PetscInt     ncolors;
+  PetscInt    *color_ptr, *color_elem; /* host */
+  PetscReal   *xyz;                    /* node coordinates of a built-in mesh */
+  PetscBool    from_mesh;
+  EasEbeProblem problem;
+  PetscInt     order, nx, ny, nz;
+  /* distributed: neighbours below (0) and above (1), interface nodes */
+  PetscMPIInt  nbr[2];
+  PetscInt     nifc[2];
+  PetscInt    *ifc[2];        /* local node indices */
+  PetscScalar *sbuf[2], *rbuf[2];
+  PetscInt     bufsize;
+  PetscInt     ifc_e[2][2];   /* element ranges touching the interfaces: [0,a) and [b,nel) */
+  PetscInt     grow0;         /* first global dof owned */
+  PetscInt    *l2g;           /* local node -> global node */
+  PetscInt     nglobal_nodes;
+  EasEbeMode   mode;
+  EasEbeKernel k;             /* backend view, after SetUp */
+  PetscBool    setupcalled;
+  EasEbeSplit *split;
+  EasVec       scratch;       /* for the test slowdown */
+};
+
+/* Sums the interface values of array a (host memory, bs values per node)
+   with the neighbours: sync (blocking). */
+PETSC_INTERN PetscErrorCode EasEbeExchange_Private(EasEbe, PetscScalar *a, PetscInt bs);
+PETSC_INTERN PetscErrorCode EasEbeExchangeBegin_Private(EasEbe, const PetscScalar *a, PetscInt bs, MPI_Request req[4]);
+PETSC_INTERN PetscErrorCode EasEbeExchangeEnd_Private(EasEbe, PetscScalar *a, PetscInt bs, MPI_Request req[4]);
+/* Point-block diagonal (nnodes*dof*dof, host, exchanged); caller frees. */
+PETSC_INTERN PetscErrorCode EasEbeGetPointBlockDiagonal_Private(EasEbe, PetscScalar **);
+/* Split (src/solvers/split.c). */
+PETSC_INTERN PetscErrorCode EasEbeSplitCreate_Private(EasEbe);
+PETSC_INTERN PetscErrorCode EasEbeSplitSetUp_Private(EasEbe, PetscInt e0, PetscInt e1);
+PETSC_INTERN PetscErrorCode EasEbeSplitApply_Private(EasEbe, const PetscScalar *x, PetscScalar *y);
+PETSC_INTERN PetscErrorCode EasEbeSplitSetFromOptions_Private(EasEbe, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode EasEbeSplitView_Private(EasEbe, PetscViewer);
+PETSC_INTERN PetscErrorCode EasEbeSplitDestroy_Private(EasEbe);
+/* Called by the solvers at the start of a solve (solve counter, horizon). */
+PETSC_INTERN PetscErrorCode EasEbeSplitSolveBegin_Private(EasEbe);

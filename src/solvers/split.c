@@ -1,0 +1,724 @@
+/*
+  The online split of the EBE element work over compute units (DESIGN.md
+  sec. 5; seed 001 Alg. 2, eqs. 14, 23, 26/42; seed 003 eqs. 3.6, 4.1-4.8).
+
+  A unit is a backend: a CPU backend is a group of threads (its thread
+  count), a device backend runs its share per seed 001 Alg. 2 (the host
+  thread launches it asynchronously, then computes CPU elements too; x goes
+  to the device and y_dev comes back each apply; the element matrices of its
+  share are copied when the share changes, t_copy of eq. 14).  Unit u takes
+  the contiguous elements [start_u, start_u + n_u) of the split range.
+
+  Each apply measures the wall time of every unit's part (CUDA events on a
+  device) and its per-element time t_u = time / n_u.  Every
+  -ebe_rebalance_interval applies, once the window holds -ebe_split_window
+  samples since the last move, a decision is taken and recorded:
+    1. t_u = median over the window (EasModelWindowIndexMedian: one spike does
+       not move it, seed 003 eqs. 4.1-4.2 made robust);
+    2. a device unit is kept only if worth its copies (seed 001 eq. 23,
+       EasModelLangRungerGpuWorthwhile);
+    3. balanced shares n_u = N (1/t_u) / sum_v (1/t_v) (EasModelBalancedShares;
+       seed 001 eq. 26 for one CPU + one GPU);
+    4. move only if amortized over the remaining applies (seed 003 eqs.
+       4.7-4.8, EasModelMigrationAmortized) and if the predicted gain
+       exceeds -ebe_split_tol of the current time (a dead band against
+       measurement noise); a move goes -ebe_split_damping of the way to the
+       balanced shares (a damped fixed-point iteration: per-element times
+       are not exactly share-independent, caches, and are noisy).  Dead
+       band, damping and the median are what keep the split from
+       oscillating; the window keeps its samples across moves since they
+       are per-element times.
+*/
+#include "../mat/ebeimpl.h"
+#include <omp.h>
+#include <time.h>
+
+/* Clock of a unit's part: wall (default) or the CPU time of the thread that
+   drives the unit (-ebe_split_clock thread: insensitive to descheduling on an
+   oversubscribed machine; the unit's team shares its work evenly). */
+static double EasSplitClock(PetscBool thread)
+{
+  if (thread) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+  }
+  return omp_get_wtime();
+}
+
+PetscErrorCode EasEbeSplitCreate_Private(EasEbe ebe)
+{
+  EasEbeSplit *sp;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&sp));
+  sp->type      = EAS_EBE_SPLIT_AUTO;
+  sp->share0    = -1.0;
+  sp->interval  = 10;
+  sp->window    = 9;
+  sp->tol       = 0.03;
+  sp->damping   = 0.5;
+  sp->quantile  = 0.5;
+  sp->lcg       = 12345;
+  sp->remaining = -1.0;
+  for (PetscInt u = 0; u < EAS_EBE_MAXUNITS; u++) sp->slow[u] = sp->spike[u] = 1.0;
+  ebe->split = sp;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasEbeSplitFreeBuffers(EasEbeSplit *sp)
+{
+  PetscFunctionBegin;
+  for (PetscInt u = 0; u < EAS_EBE_MAXUNITS; u++) {
+    PetscCall(PetscFree(sp->ybuf[u]));
+    PetscCall(PetscFree(sp->sbuf[u]));
+    if (sp->unit[u] && !sp->is_host[u]) {
+      EasBackend b = sp->unit[u];
+      if (sp->xdev[u]) PetscCall((*b->ops->free)(b, sp->xdev[u]));
+      if (sp->ydev[u]) PetscCall((*b->ops->free)(b, sp->ydev[u]));
+      if (sp->conn_dev[u]) PetscCall((*b->ops->free)(b, sp->conn_dev[u]));
+      if (sp->ael_dev[u]) PetscCall((*b->ops->free)(b, sp->ael_dev[u]));
+      if (sp->cel_dev[u]) PetscCall((*b->ops->free)(b, sp->cel_dev[u]));
+    }
+    sp->xdev[u] = sp->ydev[u] = NULL;
+    sp->conn_dev[u]           = NULL;
+    sp->ael_dev[u]            = NULL;
+    sp->cel_dev[u]            = NULL;
+    sp->dev_e0[u] = sp->dev_e1[u] = 0;
+  }
+  PetscCall(PetscFree2(sp->busy, sp->count));
+  sp->setup = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSplitDestroy_Private(EasEbe ebe)
+{
+  EasEbeSplit *sp = ebe->split;
+
+  PetscFunctionBegin;
+  if (!sp) PetscFunctionReturn(0);
+  if (sp->trace_file[0] && sp->ntrace) PetscCall(EasEbeSplitDumpTrace(ebe, sp->trace_file));
+  PetscCall(EasEbeSplitFreeBuffers(sp));
+  for (PetscInt u = 0; u < sp->nunits; u++) PetscCall(EasBackendDestroy(&sp->unit[u]));
+  PetscCall(PetscFree(sp->trace));
+  PetscCall(PetscFree(ebe->split));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeSetSplitUnits - the compute units sharing the local elements (at most
+  8; n = 0: no split).  Errors: too many units.
+@*/
+PetscErrorCode EasEbeSetSplitUnits(EasEbe ebe, PetscInt n, const EasBackend units[])
+{
+  EasEbeSplit *sp = ebe->split;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCheck(n >= 0 && n <= EAS_EBE_MAXUNITS, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_OUTOFRANGE, "-ebe_split_units: %" PetscInt_FMT " units given, expected 0 to %d", n, EAS_EBE_MAXUNITS);
+  PetscCall(EasEbeSplitFreeBuffers(sp));
+  for (PetscInt u = 0; u < n; u++) PetscCall(PetscObjectReference((PetscObject)units[u]));
+  for (PetscInt u = 0; u < sp->nunits; u++) PetscCall(EasBackendDestroy(&sp->unit[u]));
+  for (PetscInt u = 0; u < n; u++) {
+    sp->unit[u]    = units[u];
+    sp->is_host[u] = units[u]->host_is_device;
+  }
+  sp->nunits = n;
+  if (ebe->setupcalled) { /* re-run the split setup only */
+    if (ebe->mode == EAS_EBE_ASYNC) PetscCall(EasEbeSplitSetUp_Private(ebe, ebe->ifc_e[0][1], ebe->ifc_e[1][0]));
+    else PetscCall(EasEbeSplitSetUp_Private(ebe, 0, ebe->nel));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSetSplitType(EasEbe ebe, EasEbeSplitType type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  ebe->split->type = type;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeSetGpuShare - fraction of the elements given to unit 0 (the device
+  unit, if any) at start and, in fixed mode, always.
+  Errors: a share outside [0,1].
+@*/
+PetscErrorCode EasEbeSetGpuShare(EasEbe ebe, PetscReal r)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCheck(r >= 0.0 && r <= 1.0, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_OUTOFRANGE, "-ebe_gpu_share %g is invalid: expected a fraction of the elements in [0, 1]", (double)r);
+  ebe->split->share0 = r;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSetRebalanceInterval(EasEbe ebe, PetscInt k)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCheck(k >= 1, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_OUTOFRANGE, "-ebe_rebalance_interval %" PetscInt_FMT " is invalid: expected a number of applies >= 1", k);
+  ebe->split->interval = k;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeSetTestSlowdown - TEST ONLY: unit repeats its element work (into a
+  scratch vector) so that it runs factor times slower.
+  Errors: unit outside [0,8), factor < 1.
+@*/
+PetscErrorCode EasEbeSetTestSlowdown(EasEbe ebe, PetscInt unit, PetscReal factor)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCheck(unit >= 0 && unit < EAS_EBE_MAXUNITS, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_OUTOFRANGE, "-ebe_test_slowdown: unit %" PetscInt_FMT " is invalid: expected <unit>:<factor> with unit in [0, %d)", unit, EAS_EBE_MAXUNITS);
+  PetscCheck(factor >= 1.0, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_OUTOFRANGE, "-ebe_test_slowdown: factor %g is invalid: expected <unit>:<factor> with factor >= 1", (double)factor);
+  ebe->split->slow[unit] = factor;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSplitInjectSpike(EasEbe ebe, PetscInt unit, PetscReal factor)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCheck(unit >= 0 && unit < ebe->split->nunits && factor > 0, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_OUTOFRANGE, "EasEbeSplitInjectSpike: unit %" PetscInt_FMT " factor %g: expected a unit in [0, %" PetscInt_FMT ") and factor > 0", unit, (double)factor, ebe->split->nunits);
+  ebe->split->spike[unit] = factor;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSplitSetRemaining(EasEbe ebe, PetscReal remaining)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  ebe->split->remaining = remaining;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSplitSetFromOptions_Private(EasEbe ebe, PetscOptionItems *PetscOptionsObject)
+{
+  EasEbeSplit *sp = ebe->split;
+  char         str[PETSC_MAX_PATH_LEN];
+  PetscBool    flg;
+  PetscReal    r = sp->share0;
+  PetscInt     k = sp->interval;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsString("-ebe_split_units", "Compute units sharing the elements: comma-separated <resource>[:threads], e.g. /cpu:1,/cpu:1 or /gpu/cuda,/cpu", "EasEbeSetSplitUnits", "", str, sizeof(str), &flg));
+  if (flg && str[0]) {
+    EasBackend units[EAS_EBE_MAXUNITS];
+    PetscInt   n = 0;
+    char      *tok, *save = NULL;
+    for (tok = strtok_r(str, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+      char    *colon = strchr(tok, ':');
+      PetscInt th    = 0;
+      PetscCheck(n < EAS_EBE_MAXUNITS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ebe_split_units: at most %d units", EAS_EBE_MAXUNITS);
+      if (colon) {
+        *colon = 0;
+        th     = (PetscInt)atoi(colon + 1);
+        PetscCheck(th >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ebe_split_units: \"%s:%s\" is invalid: expected <resource>[:threads] with threads >= 1", tok, colon + 1);
+      }
+      PetscCall(EasBackendCreate(PETSC_COMM_SELF, tok, &units[n]));
+      if (th) PetscCall(EasBackendSetThreads(units[n], th));
+      n++;
+    }
+    PetscCall(EasEbeSetSplitUnits(ebe, n, units));
+    for (PetscInt u = 0; u < n; u++) PetscCall(EasBackendDestroy(&units[u]));
+  }
+  PetscCall(PetscOptionsEnum("-ebe_split", "Split of the elements over the units: auto (measured) or fixed", "EasEbeSetSplitType", EasEbeSplitTypes, (PetscEnum)sp->type, (PetscEnum *)&sp->type, NULL));
+  PetscCall(PetscOptionsReal("-ebe_gpu_share", "Fraction of the elements on unit 0 (the GPU) at start, always when fixed", "EasEbeSetGpuShare", r, &r, &flg));
+  if (flg) PetscCall(EasEbeSetGpuShare(ebe, r));
+  PetscCall(PetscOptionsInt("-ebe_rebalance_interval", "Applies between split decisions", "EasEbeSetRebalanceInterval", k, &k, &flg));
+  if (flg) PetscCall(EasEbeSetRebalanceInterval(ebe, k));
+  PetscCall(PetscOptionsInt("-ebe_split_window", "Samples in the smoothing window (median)", "", sp->window, &sp->window, NULL));
+  PetscCheck(sp->window >= 1 && sp->window <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ebe_split_window %" PetscInt_FMT " is invalid: expected 1 to 64 samples", sp->window);
+  PetscCall(PetscOptionsReal("-ebe_split_tol", "Relative predicted gain below which the split is kept", "", sp->tol, &sp->tol, NULL));
+  PetscCall(PetscOptionsBool("-ebe_split_thread_clock", "Time CPU units by the CPU time of their driving thread instead of wall time (robust on oversubscribed machines)", "", sp->thread_clock, &sp->thread_clock, NULL));
+  PetscCall(PetscOptionsReal("-ebe_test_virtual_time", "TEST ONLY: replace the measured unit times by <t> x slowdown x elements (deterministic split tests)", "", sp->virtual_tel, &sp->virtual_tel, NULL));
+  PetscCall(PetscOptionsReal("-ebe_test_virtual_noise", "TEST ONLY: relative uniform jitter of the virtual times (fixed seed)", "", sp->virtual_noise, &sp->virtual_noise, NULL));
+  PetscCall(PetscOptionsReal("-ebe_split_quantile", "Quantile of the window's per-element times used as the unit's time (0.5: median)", "", sp->quantile, &sp->quantile, NULL));
+  PetscCheck(sp->quantile >= 0.0 && sp->quantile <= 1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ebe_split_quantile %g is invalid: expected a quantile in [0, 1]", (double)sp->quantile);
+  PetscCall(PetscOptionsReal("-ebe_split_damping", "Fraction of the way to the balanced shares moved per decision, in (0,1]", "", sp->damping, &sp->damping, NULL));
+  PetscCheck(sp->damping > 0.0 && sp->damping <= 1.0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ebe_split_damping %g is invalid: expected a fraction in (0, 1]", (double)sp->damping);
+  PetscCall(PetscOptionsString("-ebe_split_trace", "CSV file receiving the split decisions", "EasEbeSplitDumpTrace", sp->trace_file, sp->trace_file, sizeof(sp->trace_file), NULL));
+  PetscCall(PetscOptionsString("-ebe_test_slowdown", "TEST ONLY: <unit>:<factor> makes a unit repeat its element work", "EasEbeSetTestSlowdown", "", str, sizeof(str), &flg));
+  if (flg && str[0]) {
+    char *colon = strchr(str, ':');
+    PetscCheck(colon, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-ebe_test_slowdown \"%s\" is invalid: expected <unit>:<factor>", str);
+    *colon = 0;
+    PetscCall(EasEbeSetTestSlowdown(ebe, (PetscInt)atoi(str), (PetscReal)atof(colon + 1)));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Sets the shares: element starts, node ranges of the private outputs and
+   device copies of the device units' elements (timed: t_copy, eq. 14). */
+static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[])
+{
+  EasEbeSplit   *sp = ebe->split;
+  const PetscInt m  = ebe->nen * ebe->dof, n = ebe->nnodes * ebe->dof;
+  PetscInt       s  = sp->e0;
+
+  PetscFunctionBegin;
+  for (PetscInt u = 0; u < sp->nunits; u++) {
+    sp->shares[u] = shares[u];
+    sp->start[u]  = s;
+    s += shares[u];
+    sp->lo[u] = n;
+    sp->hi[u] = 0;
+    for (PetscInt e = sp->start[u]; e < s; e++)
+      for (PetscInt a = 0; a < ebe->nen; a++) {
+        sp->lo[u] = PetscMin(sp->lo[u], ebe->conn[e * ebe->nen + a] * ebe->dof);
+        sp->hi[u] = PetscMax(sp->hi[u], (ebe->conn[e * ebe->nen + a] + 1) * ebe->dof);
+      }
+    if (sp->lo[u] > sp->hi[u]) sp->lo[u] = sp->hi[u] = 0;
+    if (!sp->ybuf[u]) PetscCall(PetscMalloc1(PetscMax(n, 1), &sp->ybuf[u]));
+    if (!sp->is_host[u] && shares[u] > 0 && (sp->dev_e0[u] != sp->start[u] || sp->dev_e1[u] != s)) {
+      EasBackend     b  = sp->unit[u];
+      PetscLogDouble t0 = MPI_Wtime(), t1;
+      const PetscInt e0 = sp->start[u], ne = shares[u];
+      if (!sp->conn_dev[u]) {
+        PetscCall((*b->ops->malloc)(b, sizeof(PetscInt) * PetscMax(ebe->nel * ebe->nen, 1), (void **)&sp->conn_dev[u]));
+        PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(ebe->nel * m * m, 1), (void **)&sp->ael_dev[u]));
+        PetscCall((*b->ops->malloc)(b, sizeof(PetscInt) * PetscMax(ebe->nel, 1), (void **)&sp->cel_dev[u]));
+        PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->xdev[u]));
+        PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->ydev[u]));
+        PetscCall((*b->ops->copy_htod)(b, sp->cel_dev[u], ebe->color_elem, sizeof(PetscInt) * ebe->nel));
+      }
+      /* seed 001 eq. 14: the element matrices (and connectivity) of the share */
+      PetscCall((*b->ops->copy_htod)(b, sp->conn_dev[u] + (size_t)e0 * ebe->nen, ebe->conn + (size_t)e0 * ebe->nen, sizeof(PetscInt) * ne * ebe->nen));
+      PetscCall((*b->ops->copy_htod)(b, sp->ael_dev[u] + (size_t)e0 * m * m, ebe->ael + (size_t)e0 * m * m, sizeof(PetscScalar) * ne * m * m));
+      b->bytes_htod += (PetscLogDouble)ne * (sizeof(PetscInt) * ebe->nen + sizeof(PetscScalar) * m * m);
+      t1               = MPI_Wtime();
+      sp->t_copy_el[u] = (t1 - t0) / ne;
+      sp->dev_e0[u]    = e0;
+      sp->dev_e1[u]    = s;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSplitSetUp_Private(EasEbe ebe, PetscInt e0, PetscInt e1)
+{
+  EasEbeSplit *sp = ebe->split;
+  PetscInt     shares[EAS_EBE_MAXUNITS], N = e1 - e0, nhost = 0, maxth = 1;
+  PetscReal    rate[EAS_EBE_MAXUNITS];
+
+  PetscFunctionBegin;
+  if (!sp->nunits) PetscFunctionReturn(0);
+  PetscCheck(ebe->be->host_is_device, PetscObjectComm((PetscObject)ebe), PETSC_ERR_SUP, "-ebe_split_units needs an operator on a host-memory backend (/cpu or /cpu/serial), not %s: the units share its vectors", ebe->be->resource);
+  PetscCall(EasEbeSplitFreeBuffers(sp));
+  for (PetscInt u = 0; u < sp->nunits; u++) {
+    if (sp->is_host[u]) nhost++;
+    else PetscCheck(sp->unit[u]->ops->ebe_unit_begin && sp->unit[u]->ops->ebe_unit_end, PETSC_COMM_SELF, PETSC_ERR_SUP, "Split unit %" PetscInt_FMT " (%s) cannot run asynchronously", u, sp->unit[u]->resource);
+    maxth = PetscMax(maxth, sp->unit[u]->threads);
+  }
+  PetscCheck(nhost > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "-ebe_split_units: at least one CPU unit is needed (seed 001 Alg. 2: the host thread computes CPU elements)");
+  if (maxth > 1 && omp_get_max_active_levels() < 2) omp_set_max_active_levels(2); /* thread groups: nested teams */
+  sp->e0 = e0;
+  sp->e1 = e1;
+  for (PetscInt u = 0; u < sp->nunits; u++) rate[u] = 1.0;
+  if (sp->share0 >= 0.0 && sp->nunits > 1) {
+    shares[0] = (PetscInt)PetscFloorReal(sp->share0 * N + 0.5);
+    PetscCall(EasModelBalancedShares(sp->nunits - 1, rate + 1, N - shares[0], shares + 1));
+  } else PetscCall(EasModelBalancedShares(sp->nunits, rate, N, shares));
+  PetscCall(PetscCalloc2(sp->window * sp->nunits, &sp->busy, sp->window * sp->nunits, &sp->count));
+  sp->nsamples = sp->since = 0;
+  PetscCall(EasEbeSplitApplyShares(ebe, shares));
+  sp->setup = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* One host unit's elements [e0,e1) with nth threads: the shared body
+   (kernels.h) colour by colour, as the CPU backend does; plain C (runs
+   inside the units' OpenMP team, so no PETSc calls). */
+static void EasEbeApplyHostUnit(const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y, int nth)
+{
+  if (e1 <= e0) return;
+#pragma omp parallel num_threads(nth)
+  for (PetscInt c = 0; c < K->ncolors; c++) {
+    PetscInt k0, k1;
+    EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
+#pragma omp for schedule(static)
+    for (PetscInt k = k0; k < k1; k++) EasEbeElementApply(K->color_elem[k], K->nen, K->dof, K->conn, K->ael, x, y);
+  }
+}
+
+static PetscErrorCode EasEbeSplitRecord(EasEbeSplit *sp, EasEbeDecision *d)
+{
+  PetscFunctionBegin;
+  if (sp->ntrace == sp->maxtrace) {
+    EasEbeDecision *t;
+    sp->maxtrace = PetscMax(64, 2 * sp->maxtrace);
+    PetscCall(PetscMalloc1(sp->maxtrace, &t));
+    if (sp->ntrace) PetscCall(PetscArraycpy(t, sp->trace, sp->ntrace));
+    PetscCall(PetscFree(sp->trace));
+    sp->trace = t;
+  }
+  sp->trace[sp->ntrace++] = *d;
+  PetscFunctionReturn(0);
+}
+
+/* The decision of the header comment, steps 1-4. */
+static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
+{
+  EasEbeSplit   *sp = ebe->split;
+  const PetscInt U = sp->nunits, W = PetscMin(sp->nsamples, sp->window), N = sp->e1 - sp->e0;
+  EasEbeDecision d;
+  PetscReal      rate[EAS_EBE_MAXUNITS], inv_host = 0.0, cost = 0.0;
+  PetscInt       Nnew[EAS_EBE_MAXUNITS], idx[EAS_EBE_MAXUNITS], nin = 0, hostth = 0;
+  PetscBool      include[EAS_EBE_MAXUNITS];
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&d, sizeof(d)));
+  d.apply     = sp->napplies;
+  d.solve     = sp->nsolves;
+  d.gpu_worth = PETSC_TRUE;
+  d.remaining = sp->remaining >= 0 ? sp->remaining : (sp->applies_last_solve > 0 ? (PetscReal)sp->applies_last_solve : 10.0 * sp->interval);
+  for (PetscInt u = 0; u < U; u++) {
+    PetscReal busy[64];
+    PetscInt  cnt[64], tot = 0;
+    for (PetscInt k = 0; k < W; k++) {
+      busy[k] = sp->busy[k * U + u];
+      cnt[k]  = sp->count[k * U + u];
+      tot += cnt[k];
+    }
+    if (tot > 0) PetscCall(EasModelWindowIndexQuantile(W, busy, cnt, sp->quantile, &sp->t_el[u])); /* step 1 */
+    d.t_raw[u]      = sp->t_raw[u];
+    d.t_el[u]       = sp->t_el[u];
+    d.shares_old[u] = sp->shares[u];
+    include[u]      = (PetscBool)(sp->t_el[u] > 0);
+    if (sp->is_host[u] && sp->t_el[u] > 0) {
+      inv_host += 1.0 / sp->t_el[u];
+      hostth += sp->unit[u]->threads;
+    }
+  }
+  /* step 2: seed 001 eq. 23, t_el,copy < l t_el,cpu / p with t_el,cpu the
+     time of one core: (parallel time per element of the CPU units) x p */
+  for (PetscInt u = 0; u < U; u++) {
+    if (sp->is_host[u] || !include[u] || inv_host <= 0) continue;
+    {
+      const PetscInt  m      = ebe->nen * ebe->dof;
+      const PetscReal tcopy  = sp->t_copy_el[u] > 0 ? sp->t_copy_el[u] : (PetscReal)(m * m * 8) / 10e9; /* not yet measured: 10 GB/s */
+      const PetscReal tcpu   = (1.0 / inv_host) * hostth;
+      PetscBool       worth;
+      PetscCall(EasModelLangRungerGpuWorthwhile(tcopy, tcpu, PetscMax(d.remaining, 1.0), PetscMax(hostth, 1), &worth));
+      if (!worth) {
+        include[u]  = PETSC_FALSE;
+        d.gpu_worth = PETSC_FALSE;
+      }
+    }
+  }
+  for (PetscInt u = 0; u < U; u++) {
+    Nnew[u] = 0;
+    if (include[u]) {
+      idx[nin]    = u;
+      rate[nin++] = sp->t_el[u];
+    }
+  }
+  if (sp->type == EAS_EBE_SPLIT_FIXED) {
+    PetscCall(PetscStrncpy(d.why, "fixed split (-ebe_split fixed)", sizeof(d.why)));
+    for (PetscInt u = 0; u < U; u++) d.shares_new[u] = sp->shares[u];
+  } else if (nin == 0) {
+    PetscCall(PetscStrncpy(d.why, "no unit measured yet", sizeof(d.why)));
+    for (PetscInt u = 0; u < U; u++) d.shares_new[u] = sp->shares[u];
+  } else {
+    PetscInt  sh[EAS_EBE_MAXUNITS], Ncur[EAS_EBE_MAXUNITS];
+    PetscReal r_all[EAS_EBE_MAXUNITS];
+    PetscBool mig;
+    PetscCall(EasModelBalancedShares(nin, rate, N, sh)); /* step 3 */
+    for (PetscInt i = 0; i < nin; i++) Nnew[idx[i]] = sh[i];
+    for (PetscInt u = 0; u < U; u++) {
+      Ncur[u]  = sp->shares[u];
+      r_all[u] = sp->t_el[u] > 0 ? sp->t_el[u] : 1e300; /* never measured: not used with Nnew = 0 */
+      if (!sp->is_host[u] && Nnew[u] > 0) {
+        const PetscInt moved = PetscAbsInt(Nnew[u] - Ncur[u]) + (Nnew[u] > 0 && sp->start[u] != sp->e0 ? Nnew[u] : 0);
+        cost += moved * (sp->t_copy_el[u] > 0 ? sp->t_copy_el[u] : 0.0); /* eq. 14 */
+      }
+    }
+    for (PetscInt u = 0; u < U; u++)
+      if (Ncur[u] > 0 && r_all[u] >= 1e300) r_all[u] = 0.0;
+    {
+      /* units with current work but no time yet cannot be judged: keep */
+      PetscBool ok = PETSC_TRUE;
+      for (PetscInt u = 0; u < U; u++)
+        if (r_all[u] <= 0) ok = PETSC_FALSE;
+      if (!ok) {
+        PetscCall(PetscStrncpy(d.why, "a unit has no time yet", sizeof(d.why)));
+        for (PetscInt u = 0; u < U; u++) d.shares_new[u] = sp->shares[u];
+        goto record;
+      }
+    }
+    PetscCall(EasModelMigrationAmortized(U, r_all, Ncur, Nnew, d.remaining, cost, &mig, &d.Tbar, &d.Tdist)); /* step 4 */
+    d.cost = cost;
+    if (!mig) PetscCall(PetscStrncpy(d.why, "keep: not amortized (seed 003 eq. 4.8)", sizeof(d.why)));
+    else {
+      /* dead band; twice as wide for a move reversing the previous one (hysteresis) */
+      const PetscInt  dir = Nnew[0] > sp->shares[0] ? 1 : (Nnew[0] < sp->shares[0] ? -1 : 0);
+      const PetscReal tol = (dir && sp->lastdir && dir != sp->lastdir) ? 2.0 * sp->tol : sp->tol;
+      if (d.Tbar - d.Tdist <= tol * d.Tbar) {
+        mig = PETSC_FALSE;
+        PetscCall(PetscSNPrintf(d.why, sizeof(d.why), "keep: gain %.1f%% within the dead band %.1f%%%s", 100.0 * (d.Tbar - d.Tdist) / d.Tbar, 100.0 * tol, tol > sp->tol ? " (reversal)" : ""));
+      } else sp->lastdir = dir;
+    }
+    if (mig) PetscCall(PetscSNPrintf(d.why, sizeof(d.why), "move: gain %.1f%% amortized%s", 100.0 * (d.Tbar - d.Tdist) / d.Tbar, d.gpu_worth ? "" : "; GPU not worth its copies (seed 001 eq. 23)"));
+    d.migrate = mig;
+    for (PetscInt u = 0; u < U; u++) d.shares_new[u] = mig ? Nnew[u] : sp->shares[u];
+    if (mig) {
+      if (sp->damping < 1.0) { /* move part of the way (damped fixed-point iteration); the last unit takes the rest */
+        PetscInt sum = 0, last = -1;
+        for (PetscInt u = 0; u < U; u++) {
+            if (Nnew[u] > 0 || sp->shares[u] > 0) last = u;
+        }
+        for (PetscInt u = 0; u < U; u++) {
+            if (u == last) continue;
+            Nnew[u] = sp->shares[u] + (PetscInt)PetscFloorReal(sp->damping * (Nnew[u] - sp->shares[u]) + 0.5);
+            sum += Nnew[u];
+        }
+        if (last >= 0) Nnew[last] = N - sum;
+      }
+      for (PetscInt u = 0; u < U; u++) d.shares_new[u] = Nnew[u];
+      PetscCall(EasEbeSplitApplyShares(ebe, Nnew));
+      sp->nmigrations++; /* the window keeps its samples: they are per element */
+    }
+  }
+record:
+  PetscCall(EasEbeSplitRecord(sp, &d));
+  PetscCall(PetscInfo(ebe, "split decision at apply %" PetscInt_FMT ": %s\n", d.apply, d.why));
+  PetscFunctionReturn(0);
+}
+
+/* y += A x over the split range on all units (host arrays): Alg. 2 of seed
+   001 generalised to U units. */
+PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscScalar *y)
+{
+  EasEbeSplit   *sp = ebe->split;
+  const PetscInt U = sp->nunits, n = ebe->nnodes * ebe->dof;
+  PetscInt       hostu[EAS_EBE_MAXUNITS], nhost = 0, first = -1;
+  PetscReal      t[EAS_EBE_MAXUNITS];
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(EAS_EbeSplit, ebe, 0, 0, 0));
+  for (PetscInt u = 0; u < U; u++) {
+    t[u] = 0.0;
+    if (sp->is_host[u]) {
+      if (first < 0) first = u;
+      hostu[nhost++] = u;
+    }
+  }
+  /* device units first, asynchronously (the host thread then computes CPU elements) */
+  for (PetscInt u = 0; u < U; u++) {
+    EasEbeKernel kd;
+    if (sp->is_host[u] || !sp->shares[u]) continue;
+    kd            = ebe->k;
+    kd.conn       = sp->conn_dev[u];
+    kd.ael        = sp->ael_dev[u];
+    kd.color_elem = sp->cel_dev[u];
+    PetscCall((*sp->unit[u]->ops->ebe_unit_begin)(sp->unit[u], &kd, sp->start[u], sp->start[u] + sp->shares[u], n, x, sp->xdev[u], sp->ydev[u], sp->ybuf[u]));
+  }
+  for (PetscInt u = 0; u < U; u++)
+    if (sp->slow[u] > 1.0 && !sp->sbuf[u]) PetscCall(PetscMalloc1(PetscMax(n, 1), &sp->sbuf[u]));
+#pragma omp parallel num_threads((int)nhost)
+  for (PetscInt h = omp_get_thread_num(); h < nhost; h += omp_get_num_threads()) {
+    const PetscInt u  = hostu[h];
+    const PetscInt e0 = sp->start[u], e1 = e0 + sp->shares[u];
+    const int      th = (int)sp->unit[u]->threads;
+    PetscScalar   *yo = (u == first) ? y : sp->ybuf[u];
+    const double   t0 = EasSplitClock(sp->thread_clock);
+
+    if (u != first)
+      for (PetscInt i = sp->lo[u]; i < sp->hi[u]; i++) yo[i] = 0.0;
+    EasEbeApplyHostUnit(&ebe->k, e0, e1, x, yo, th);
+    if (sp->slow[u] > 1.0 && sp->virtual_tel <= 0.0) { /* TEST ONLY: repeat the element work into a scratch output */
+      const PetscReal extra = sp->slow[u] - 1.0;
+      const PetscInt  full  = (PetscInt)extra;
+      const PetscInt  part  = (PetscInt)((extra - full) * (e1 - e0));
+      for (PetscInt r = 0; r < full; r++) EasEbeApplyHostUnit(&ebe->k, e0, e1, x, sp->sbuf[u], th);
+      if (part > 0) EasEbeApplyHostUnit(&ebe->k, e0, e0 + part, x, sp->sbuf[u], th);
+    }
+    t[u] = EasSplitClock(sp->thread_clock) - t0;
+  }
+  if (sp->virtual_tel > 0.0) /* TEST ONLY: deterministic unit times, with a reproducible jitter */
+    for (PetscInt u = 0; u < U; u++) {
+      sp->lcg          = sp->lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+      const double r01 = (double)(sp->lcg >> 11) / 9007199254740992.0;
+      t[u]             = sp->virtual_tel * sp->slow[u] * sp->shares[u] * (1.0 + sp->virtual_noise * (2.0 * r01 - 1.0));
+    }
+  for (PetscInt u = 0; u < U; u++) {
+    if (sp->is_host[u] || !sp->shares[u]) continue;
+    PetscLogDouble s;
+    PetscCall((*sp->unit[u]->ops->ebe_unit_end)(sp->unit[u], &s));
+    t[u] = s;
+  }
+  /* sum the private outputs */
+  for (PetscInt u = 0; u < U; u++) {
+    if (u == first || !sp->shares[u]) continue;
+#pragma omp parallel for schedule(static) num_threads((int)ebe->be->threads)
+    for (PetscInt i = sp->lo[u]; i < sp->hi[u]; i++) y[i] += sp->ybuf[u][i];
+  }
+  PetscCall(PetscLogFlops(2.0 * ebe->nen * ebe->dof * ebe->nen * ebe->dof * (sp->e1 - sp->e0)));
+  /* measurements: one window slot per apply */
+  {
+    const PetscInt slot = sp->nsamples % sp->window;
+    for (PetscInt u = 0; u < U; u++) {
+      const PetscReal tu          = t[u] * sp->spike[u];
+      sp->spike[u]                = 1.0;
+      sp->t_unit[u]               = tu;
+      sp->t_raw[u]                = sp->shares[u] ? tu / sp->shares[u] : 0.0;
+      sp->busy[slot * U + u]      = tu;
+      sp->count[slot * U + u]     = sp->shares[u];
+    }
+    sp->nsamples++;
+  }
+  sp->napplies++;
+  sp->applies_this_solve++;
+  sp->since++;
+  PetscCall(PetscLogEventEnd(EAS_EbeSplit, ebe, 0, 0, 0));
+  if (sp->since >= sp->interval && sp->nsamples >= PetscMin(sp->window, sp->interval)) {
+    sp->since = 0;
+    PetscCall(EasEbeSplitDecide(ebe));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSplitSolveBegin_Private(EasEbe ebe)
+{
+  EasEbeSplit *sp = ebe->split;
+
+  PetscFunctionBegin;
+  if (sp->applies_this_solve > 0) sp->applies_last_solve = sp->applies_this_solve;
+  sp->applies_this_solve = 0;
+  sp->nsolves++;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSplitGetState(EasEbe ebe, PetscInt *nunits, const PetscInt *shares[], const PetscReal *t_el[], const PetscReal *t_unit[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  if (nunits) *nunits = ebe->split->nunits;
+  if (shares) *shares = ebe->split->shares;
+  if (t_el) *t_el = ebe->split->t_el;
+  if (t_unit) *t_unit = ebe->split->t_unit;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeSplitGetNoise - the timing noise of the window: max over units of
+  the interquartile range of the per-element times over their median.
+@*/
+PetscErrorCode EasEbeSplitGetNoise(EasEbe ebe, PetscReal *noise)
+{
+  EasEbeSplit   *sp = ebe->split;
+  const PetscInt U = sp->nunits, W = PetscMin(sp->nsamples, sp->window);
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  *noise = 0.0;
+  for (PetscInt u = 0; u < U && W > 0; u++) {
+    PetscReal busy[64], q1, q2, q3;
+    PetscInt  cnt[64], tot = 0;
+    for (PetscInt k = 0; k < W; k++) {
+      busy[k] = sp->busy[k * U + u];
+      cnt[k]  = sp->count[k * U + u];
+      tot += cnt[k];
+    }
+    if (!tot) continue;
+    PetscCall(EasModelWindowIndexQuantile(W, busy, cnt, 0.25, &q1));
+    PetscCall(EasModelWindowIndexQuantile(W, busy, cnt, 0.5, &q2));
+    PetscCall(EasModelWindowIndexQuantile(W, busy, cnt, 0.75, &q3));
+    if (q2 > 0) *noise = PetscMax(*noise, (q3 - q1) / q2);
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSplitGetDecisionCount(EasEbe ebe, PetscInt *nd, PetscInt *nm)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  if (nd) *nd = ebe->split->ntrace;
+  if (nm) *nm = ebe->split->nmigrations;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeSplitEfficiency - seed 003 eq. 3.6 from the smoothed times:
+  T_D = max_u t_u n_u, T_u = t_u N (each unit alone on all elements).
+  Errors: a unit without a measured time.
+@*/
+PetscErrorCode EasEbeSplitEfficiency(EasEbe ebe, PetscReal *E)
+{
+  EasEbeSplit *sp = ebe->split;
+  PetscReal    TD = 0.0, Tdev[EAS_EBE_MAXUNITS];
+  PetscInt     N  = sp->e1 - sp->e0;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCheck(sp->nunits > 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "EasEbeSplitEfficiency: no split units (-ebe_split_units)");
+  for (PetscInt u = 0; u < sp->nunits; u++) {
+    PetscCheck(sp->t_el[u] > 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "EasEbeSplitEfficiency: unit %" PetscInt_FMT " has no smoothed time yet (needs a split decision)", u);
+    TD      = PetscMax(TD, sp->t_el[u] * sp->shares[u]);
+    Tdev[u] = sp->t_el[u] * N;
+  }
+  PetscCall(EasModelHeterogeneousEfficiency(TD, sp->nunits, Tdev, E));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeSplitView_Private(EasEbe ebe, PetscViewer viewer)
+{
+  EasEbeSplit *sp = ebe->split;
+
+  PetscFunctionBegin;
+  if (!sp->nunits) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "split: none (all elements on %s)\n", ebe->be ? ebe->be->resource : "-eas_backend"));
+    PetscFunctionReturn(0);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "split: %s over %" PetscInt_FMT " units, rebalance every %" PetscInt_FMT " applies, median window %" PetscInt_FMT ", tol %g, damping %g; %" PetscInt_FMT " decisions, %" PetscInt_FMT " moves\n", EasEbeSplitTypes[sp->type], sp->nunits, sp->interval, sp->window, (double)sp->tol, (double)sp->damping, sp->ntrace, sp->nmigrations));
+  for (PetscInt u = 0; u < sp->nunits; u++)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  unit %" PetscInt_FMT ": %s x %" PetscInt_FMT " threads, %" PetscInt_FMT " elements, t_el %.3e s%s\n", u, sp->unit[u]->resource, sp->unit[u]->threads, sp->shares[u], (double)sp->t_el[u], sp->slow[u] > 1 ? " (test slowdown)" : ""));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeSplitViewTrace - one line per split decision.
+@*/
+PetscErrorCode EasEbeSplitViewTrace(EasEbe ebe, PetscViewer viewer)
+{
+  EasEbeSplit *sp = ebe->split;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)ebe), &viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "split trace: %" PetscInt_FMT " decisions\n", sp->ntrace));
+  for (PetscInt i = 0; i < sp->ntrace; i++) {
+    const EasEbeDecision *d = &sp->trace[i];
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  apply %5" PetscInt_FMT " solve %3" PetscInt_FMT ":", d->apply, d->solve));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+    for (PetscInt u = 0; u < sp->nunits; u++) PetscCall(PetscViewerASCIIPrintf(viewer, " [u%" PetscInt_FMT " t_el %.2e n %" PetscInt_FMT "->%" PetscInt_FMT "]", u, (double)d->t_el[u], d->shares_old[u], d->shares_new[u]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, " T %.3e->%.3e cost %.1e: %s\n", (double)d->Tbar, (double)d->Tdist, (double)d->cost, d->why));
+    PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeSplitDumpTrace - the decisions as CSV (rank 0 of the operator's
+  communicator writes): decision,apply,solve,unit,resource,t_el_raw,t_el,
+  share_old,share_new,Tbar,Tdist,cost,remaining,migrate,why.
+@*/
+PetscErrorCode EasEbeSplitDumpTrace(EasEbe ebe, const char path[])
+{
+  EasEbeSplit *sp = ebe->split;
+  FILE        *f;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCall(PetscFOpen(PetscObjectComm((PetscObject)ebe), path, "w", &f));
+  PetscCall(PetscFPrintf(PetscObjectComm((PetscObject)ebe), f, "decision,apply,solve,unit,resource,t_el_raw,t_el,share_old,share_new,Tbar,Tdist,cost,remaining,migrate,why\n"));
+  for (PetscInt i = 0; i < sp->ntrace; i++) {
+    const EasEbeDecision *d = &sp->trace[i];
+    for (PetscInt u = 0; u < sp->nunits; u++)
+      PetscCall(PetscFPrintf(PetscObjectComm((PetscObject)ebe), f, "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%.6e,%.6e,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%g,%d,\"%s\"\n", i, d->apply, d->solve, u, sp->unit[u]->resource, (double)d->t_raw[u], (double)d->t_el[u], d->shares_old[u], d->shares_new[u], (double)d->Tbar, (double)d->Tdist, (double)d->cost, (double)d->remaining, (int)d->migrate, d->why));
+  }
+  PetscCall(PetscFClose(PetscObjectComm((PetscObject)ebe), f));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,101 @@
+static const char help[] = "Host tests of the EBE and CG kernel bodies shared by the CPU and CUDA backends (src/backends/kernels.h)\n"
+                           "against dense references.  -trials <k>\n";
+
+#include <eas.h>
+#include "backends/kernels.h"
+
+int main(int argc, char **argv)
+{
+  PetscInt    trials = 3, nfail = 0, nchecks = 0;
+  PetscRandom rnd;
+  const double tol = 1e-13;
+
+  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-trials", &trials, NULL));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 99));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  for (PetscInt trial = 0; trial < trials; trial++) {
+    const int nen = trial % 2 ? 27 : 8, dof = trial == 2 ? 3 : 1, m = nen * dof, nnodes = 40, nel = 3;
+    int       conn[3 * 27];
+    double   *A, *x, *y, *yref, *d, *dref, *B, *by;
+
+    PetscCall(PetscMalloc4(nel * m * m, &A, nnodes * dof, &x, nnodes * dof, &y, nnodes * dof, &yref));
+    PetscCall(PetscMalloc4(nnodes * dof * dof, &d, nnodes * dof * dof, &dref, nnodes * dof * dof, &B, nnodes * dof, &by));
+    for (int e = 0; e < nel; e++)
+      for (int a = 0; a < nen; a++) conn[e * nen + a] = (7 * a + 13 * e) % nnodes; /* distinct within an element for nen <= 40 */
+    for (int i = 0; i < nel * m * m; i++) PetscCall(PetscRandomGetValueReal(rnd, &A[i]));
+    for (int i = 0; i < nnodes * dof; i++) {
+      PetscCall(PetscRandomGetValueReal(rnd, &x[i]));
+      y[i] = yref[i] = 0.5;
+    }
+    for (int i = 0; i < nnodes * dof * dof; i++) {
+      PetscCall(PetscRandomGetValueReal(rnd, &B[i]));
+      d[i] = dref[i] = 0.0;
+    }
+    for (int e = 0; e < nel; e++) {
+      EasEbeElementApply(e, nen, dof, conn, A, x, y);
+      EasEbeElementDiagonal(e, nen, dof, dof, conn, A, d);
+      /* dense reference: y += P_e^T A_e P_e x */
+      for (int i = 0; i < m; i++) {
+        double s = 0;
+        for (int j = 0; j < m; j++) s += A[(long)e * m * m + i * m + j] * x[conn[e * nen + j / dof] * dof + j % dof];
+        yref[conn[e * nen + i / dof] * dof + i % dof] += s;
+      }
+      for (int a = 0; a < nen; a++)
+        for (int k = 0; k < dof; k++)
+          for (int l = 0; l < dof; l++) dref[conn[e * nen + a] * dof * dof + k * dof + l] += A[(long)e * m * m + (a * dof + k) * m + a * dof + l];
+    }
+    for (int i = 0; i < nnodes * dof; i++, nchecks++)
+      if (PetscAbsReal(y[i] - yref[i]) > tol * (1 + PetscAbsReal(yref[i]))) nfail++;
+    for (int i = 0; i < nnodes * dof * dof; i++, nchecks++)
+      if (PetscAbsReal(d[i] - dref[i]) > tol * (1 + PetscAbsReal(dref[i]))) nfail++;
+    /* point-block product */
+    for (int b = 0; b < nnodes; b++) EasBlockMultEntry(b, dof, B, x, by);
+    for (int b = 0; b < nnodes; b++)
+      for (int k = 0; k < dof; k++, nchecks++) {
+        double s = 0;
+        for (int l = 0; l < dof; l++) s += B[b * dof * dof + k * dof + l] * x[b * dof + l];
+        if (PetscAbsReal(by[b * dof + k] - s) > tol * (1 + PetscAbsReal(s))) nfail++;
+      }
+    /* CG and pipelined CG updates, one entry */
+    {
+      double p[1] = {0.3}, q[1] = {-0.7}, dv[1] = {2.0}, xx[1] = {1.0}, r[1] = {0.25}, z[1] = {0}, alpha = 0.4, beta = 0.6;
+      double ri = EasCgUpdateEntry(0, alpha, p, q, dv, xx, r, z);
+      nchecks += 3;
+      if (PetscAbsReal(xx[0] - (1.0 + 0.4 * 0.3)) > tol) nfail++;
+      if (PetscAbsReal(ri - (0.25 + 0.4 * 0.7)) > tol) nfail++;
+      if (PetscAbsReal(z[0] - 2.0 * ri) > tol) nfail++;
+      {
+        double zz[1] = {1}, qq[1] = {2}, ss[1] = {3}, pp[1] = {4}, x2[1] = {5}, rr[1] = {6}, uu[1] = {7}, ww[1] = {8}, mm[1] = {9}, nv[1] = {10};
+        const double z1 = 10 + beta * 1, q1 = 9 + beta * 2, s1 = 8 + beta * 3, p1 = 7 + beta * 4;
+        const double x1 = 5 + alpha * p1, r1 = 6 - alpha * s1, u1 = 7 - alpha * q1, w1 = 8 - alpha * z1;
+        EasPipeCgUpdateEntry(0, alpha, beta, dv, zz, qq, ss, pp, x2, rr, uu, ww, mm, nv);
+        nchecks += 9;
+        if (PetscAbsReal(zz[0] - z1) > tol) nfail++;
+        if (PetscAbsReal(qq[0] - q1) > tol) nfail++;
+        if (PetscAbsReal(ss[0] - s1) > tol) nfail++;
+        if (PetscAbsReal(pp[0] - p1) > tol) nfail++;
+        if (PetscAbsReal(x2[0] - x1) > tol) nfail++;
+        if (PetscAbsReal(rr[0] - r1) > tol) nfail++;
+        if (PetscAbsReal(uu[0] - u1) > tol) nfail++;
+        if (PetscAbsReal(ww[0] - w1) > tol) nfail++;
+        if (PetscAbsReal(mm[0] - 2.0 * w1) > tol) nfail++;
+      }
+    }
+    PetscCall(PetscFree4(A, x, y, yref));
+    PetscCall(PetscFree4(d, dref, B, by));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "EBE/CG kernel bodies: %" PetscInt_FMT " checks against dense references, %" PetscInt_FMT " failures (tol %.0e)\n", nchecks, nfail, tol));
+  PetscCheck(nfail == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " kernel checks failed", nfail);
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(EasFinalize());
+  return 0;
+}
+
+/*TEST
+  test:
+    backends: none
+    expect: EBE/CG kernel bodies: [0-9]+ checks against dense references, 0 failures
+TEST*/
