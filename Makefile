@@ -127,6 +127,7 @@ check-gpu: all
 
 demo: all
 	OMP_NUM_THREADS=2 $(MPIEXEC) -n 1 $(OBJDIR)/examples/ex1 -n 48 -ksp_monitor -ksp_converged_reason -ksp_view -log_view
+	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(OBJDIR)/examples/adr3d -adr_n 40 -adr_monitor -adr_view
 
 # valgrind on small runs (OpenMPI's suppressions), in its own build tree
 # without -march=native: valgrind 3.19 does not decode AVX-512.
@@ -152,6 +153,8 @@ install: lib
 	install -m 644 include/eas.h $(DESTDIR)$(PREFIX)/include/
 	$(if $(wildcard include/eas/*.h),install -m 644 include/eas/*.h $(DESTDIR)$(PREFIX)/include/eas/)
 	install -m 644 $(LIB_A) $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	install -d $(DESTDIR)$(PREFIX)/share/eas
+	install -m 644 share/eas/default_profile.opts $(DESTDIR)$(PREFIX)/share/eas/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@CUDA_LIBS@|$(CUDA_LIBS)|' -e 's|@VERSION@|0.1.0|' eas.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/eas.pc
 	@echo "installed eas in $(DESTDIR)$(PREFIX); use: pkg-config --cflags --libs eas"
 

@@ -131,7 +131,8 @@ PETSC_EXTERN PetscErrorCode EasDiaSetFromMat(EasDia, Mat);
 PETSC_EXTERN PetscErrorCode EasDiaLoadMatrixMarket(EasDia, const char path[]);
 /* EasDiaSetFromGallery - built-in test matrices:
    "adr": implicit Euler Jacobian of the 3D two-species diurnal ADR problem
-   (DESIGN.md sec. 4) on an n^3 grid, 2n^3 rows, 9 offsets, at t=43200+... */
+   (DESIGN.md sec. 4) on an n^3 grid, 2n^3 rows, 9 offsets, at t = 21600 s (noon)
+   with -dia_gallery_dt <7200> as the time step. */
 PETSC_EXTERN PetscErrorCode EasDiaSetFromGallery(EasDia, const char name[], PetscInt n);
 PETSC_EXTERN PetscErrorCode EasDiaSetUp(EasDia);
 PETSC_EXTERN PetscErrorCode EasDiaGetSize(EasDia, PetscInt *n, PetscInt *ndiag);
@@ -150,18 +151,26 @@ PETSC_EXTERN PetscErrorCode EasDiaDestroy(EasDia *);
 /* ---------------------------------------------------------------- Krylov */
 
 typedef struct _p_EasKsp *EasKsp;
+typedef struct _p_EasEbe *EasEbe; /* element-by-element operator, include/eas/ebe.h */
 typedef const char       *EasKspType;
 #define EAS_BICGSTAB "bicgstab"
+#define EAS_CG       "cg"     /* preconditioned CG over an EasDia or an EasEbe */
+#define EAS_PIPECG   "pipecg" /* pipelined CG (Ghysels-Vanroose): one MPI_Iallreduce per iteration, overlapped */
 
 typedef const char *EasPCType;
 #define EAS_PCNONE "none"
 #define EAS_PCJACOBI "jacobi"
+#define EAS_PCPBJACOBI "pbjacobi" /* point-block Jacobi (dof x dof blocks of an EasEbe); jacobi when dof = 1 */
 
 PETSC_EXTERN PetscErrorCode EasKspCreate(MPI_Comm, EasKsp *);
 PETSC_EXTERN PetscErrorCode EasKspSetType(EasKsp, EasKspType);
 PETSC_EXTERN PetscErrorCode EasKspGetType(EasKsp, EasKspType *);
 /* EasKspSetOperator - the matrix (its backend is the solver's backend). */
 PETSC_EXTERN PetscErrorCode EasKspSetOperator(EasKsp, EasDia);
+/* EasKspSetOperatorEbe - an element-by-element operator (include/eas/ebe.h)
+   for cg and pipecg; the solver's communicator must be
+   the operator's. */
+PETSC_EXTERN PetscErrorCode EasKspSetOperatorEbe(EasKsp, EasEbe);
 PETSC_EXTERN PetscErrorCode EasKspSetPCType(EasKsp, EasPCType);
 /* EasKspSetTolerances - rtol, atol >= 0, dtol > 1 (or PETSC_DEFAULT), max_it >= 0.
    Converged when ||r|| <= max(rtol ||b||, atol); diverged when
@@ -170,8 +179,8 @@ PETSC_EXTERN PetscErrorCode EasKspSetTolerances(EasKsp, PetscReal rtol, PetscRea
 PETSC_EXTERN PetscErrorCode EasKspGetTolerances(EasKsp, PetscReal *, PetscReal *, PetscReal *, PetscInt *);
 PETSC_EXTERN PetscErrorCode EasKspSetOptionsPrefix(EasKsp, const char[]);
 PETSC_EXTERN PetscErrorCode EasKspAppendOptionsPrefix(EasKsp, const char[]);
-/* EasKspSetFromOptions - -ksp_type, -ksp_rtol, -ksp_atol, -ksp_dtol,
-   -ksp_max_it, -ksp_monitor, -ksp_converged_reason, -ksp_view, -pc_type,
+/* EasKspSetFromOptions - -ksp_type bicgstab|cg|pipecg, -ksp_rtol, -ksp_atol, -ksp_dtol,
+   -ksp_max_it, -ksp_monitor, -ksp_converged_reason, -ksp_view, -pc_type none|jacobi|pbjacobi,
    all under the solver's prefix. */
 PETSC_EXTERN PetscErrorCode EasKspSetFromOptions(EasKsp);
 /* EasKspMonitorSet - a residual monitor called at every iteration. */
@@ -190,3 +199,6 @@ PETSC_EXTERN PetscErrorCode EasKspDestroy(EasKsp *);
 
 /* energy models of the source papers (pure functions) */
 #include <eas/energy.h>
+#include <eas/ebe.h>
+#include <eas/adr.h>
+#include <eas/meter.h>

@@ -1,0 +1,205 @@
+static const char help[] = "bench_adr: the eas ADR solver (DESIGN.md sec. 4).\n"
+                           "  On 2+ ranks: sync vs async multisplitting-Newton time to solution under injected halo\n"
+                           "  latency (-delays 0,100,1000 microseconds per message), with outer/inner iterations.\n"
+                           "  On 1 rank: eas ADR time per step vs PETSc SNES newtonls + KSPBCGS (right Jacobi,\n"
+                           "  same Newton and Krylov tolerances) on the same discretized system.\n"
+                           "  -n <24> -steps <3> -delays 0,100,1000 -problem diurnal|transport -reps <1>\n";
+
+#include <eas.h>
+#include <petscsnes.h>
+
+typedef struct {
+  EasAdr    adr;
+  PetscReal t, dt, rtol;
+  Vec       Xold;
+} Ctx;
+
+static PetscErrorCode FormFunction(SNES snes, Vec X, Vec F, void *ptr)
+{
+  Ctx *c = (Ctx *)ptr;
+  (void)snes;
+  return EasAdrComputeFunction(c->adr, c->t, c->dt, c->Xold, X, F);
+}
+
+static PetscErrorCode FormJacobian(SNES snes, Vec X, Mat J, Mat P, void *ptr)
+{
+  Ctx *c = (Ctx *)ptr;
+  (void)snes;
+  (void)J;
+  return EasAdrComputeJacobian(c->adr, c->t, c->dt, X, P);
+}
+
+/* the eas outer test: max_s ||dx_s|| / ||x_s|| <= rtol */
+static PetscErrorCode Converged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ptr)
+{
+  Ctx      *c = (Ctx *)ptr;
+  Vec       X, Y;
+  PetscReal nx[2], ny[2], rel = 0;
+
+  PetscFunctionBegin;
+  (void)xnorm;
+  (void)snorm;
+  *reason = PetscIsInfOrNanReal(fnorm) ? SNES_DIVERGED_FNORM_NAN : SNES_CONVERGED_ITERATING;
+  if (it == 0 || *reason) PetscFunctionReturn(0);
+  PetscCall(SNESGetSolution(snes, &X));
+  PetscCall(SNESGetSolutionUpdate(snes, &Y));
+  PetscCall(EasAdrSpeciesNorms(c->adr, X, nx));
+  PetscCall(EasAdrSpeciesNorms(c->adr, Y, ny));
+  for (PetscInt s = 0; s < 2; s++) rel = PetscMax(rel, ny[s] / nx[s]);
+  if (rel <= c->rtol) *reason = SNES_CONVERGED_SNORM_RELATIVE;
+  else if (it >= 50) *reason = SNES_DIVERGED_MAX_IT;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode SetOpt(const char name[], PetscReal v)
+{
+  char buf[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(buf, sizeof(buf), "%g", (double)v));
+  PetscCall(PetscOptionsSetValue(NULL, name, buf));
+  PetscFunctionReturn(0);
+}
+
+/* one eas run; returns wall time of EasAdrSolve (max over ranks) and iterations */
+static PetscErrorCode RunEas(const char problem[], PetscInt n, PetscInt steps, EasAdrMode mode, PetscReal delay, PetscReal *time, PetscInt *outer, PetscInt *inner, PetscInt64 *stale, EasAdrConvergedReason *reason)
+{
+  EasAdr      adr;
+  EasAdrStats st;
+
+  PetscFunctionBegin;
+  PetscCall(SetOpt("-eas_comm_delay_us", delay));
+  PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
+  PetscCall(EasAdrSetProblem(adr, problem));
+  PetscCall(EasAdrSetGrid(adr, n, n, n));
+  PetscCall(EasAdrSetMaxSteps(adr, steps));
+  PetscCall(EasAdrSetFromOptions(adr));
+  PetscCall(EasAdrSetMode(adr, mode));
+  PetscCall(EasAdrSetUp(adr));
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(EasAdrSolve(adr, PETSC_DEFAULT));
+  PetscCall(EasAdrGetConvergedReason(adr, reason));
+  PetscCall(EasAdrGetStats(adr, &st));
+  PetscCall(MPIU_Allreduce(&st.time_solve, time, 1, MPIU_PETSCLOGDOUBLE, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(&st.inner_its, inner, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(&st.msgs_stale, stale, 1, MPIU_INT64, MPI_SUM, PETSC_COMM_WORLD));
+  *outer = st.outer_its_max;
+  PetscCall(EasAdrDestroy(&adr));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  PetscMPIInt size;
+  PetscInt    n = 24, steps = 3, ndel = 8, reps = 1;
+  PetscReal   delays[8] = {0, 100, 1000};
+  char        problem[32] = "diurnal";
+  PetscBool   flg;
+
+  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
+  PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-delays", delays, &ndel, &flg));
+  if (!flg) ndel = 3;
+
+  if (size > 1) {
+    for (PetscInt d = 0; d < ndel; d++) {
+      PetscLogDouble        ts = PETSC_MAX_REAL, ta = PETSC_MAX_REAL;
+      PetscInt              os = 0, oa = 0, is = 0, ia = 0;
+      PetscInt64            stale = 0;
+      EasAdrConvergedReason rs, ra;
+      for (PetscInt r = 0; r < reps; r++) {
+        PetscLogDouble t;
+        PetscCall(RunEas(problem, n, steps, EAS_ADR_SYNC, delays[d], &t, &os, &is, &stale, &rs));
+        ts = PetscMin(ts, t);
+        PetscCall(RunEas(problem, n, steps, EAS_ADR_ASYNC, delays[d], &t, &oa, &ia, &stale, &ra));
+        ta = PetscMin(ta, t);
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_sync_async problem=%s np=%d n=%" PetscInt_FMT " steps=%" PetscInt_FMT " delay_us=%g sync_s=%.4f async_s=%.4f async_speedup=%.3f sync_outer=%" PetscInt_FMT " async_outer=%" PetscInt_FMT " sync_inner=%" PetscInt_FMT " async_inner=%" PetscInt_FMT " async_stale=%" PetscInt64_FMT " sync_reason=%s async_reason=%s\n", problem, size, n, steps, (double)delays[d], ts, ta, ts / ta, os, oa, is, ia, stale, EasAdrConvergedReasonName(rs), EasAdrConvergedReasonName(ra)));
+    }
+  } else {
+    EasAdr                adr;
+    EasAdrConvergedReason reason;
+    PetscLogDouble        te, tp, t0;
+    PetscInt              eo, ei, newton = 0, lin = 0;
+    PetscInt64            stale;
+    PetscReal             rtol, krtol, t0s, dt;
+    Ctx                   c;
+    SNES                  snes;
+    KSP                   ksp;
+    PC                    pc;
+    Mat                   J;
+    Vec                   X;
+    SNESLineSearch        ls;
+
+    PetscCall(RunEas(problem, n, steps, EAS_ADR_SYNC, 0, &te, &eo, &ei, &stale, &reason));
+    /* PETSc on the same system, same tolerances */
+    PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
+    PetscCall(EasAdrSetProblem(adr, problem));
+    PetscCall(EasAdrSetGrid(adr, n, n, n));
+    PetscCall(EasAdrSetFromOptions(adr));
+    PetscCall(EasAdrSetUp(adr));
+    PetscCall(EasAdrCreateGlobalVec(adr, &X));
+    PetscCall(VecDuplicate(X, &c.Xold));
+    PetscCall(EasAdrGetSolution(adr, X));
+    PetscCall(EasAdrGetTime(adr, &t0s));
+    PetscCall(EasAdrGetTimeStep(adr, &dt));
+    rtol = 1e-8;
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-adr_newton_rtol", &rtol, NULL));
+    krtol = 1e-8;
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-adr_ksp_rtol", &krtol, NULL));
+    c.adr  = adr;
+    c.dt   = dt;
+    c.rtol = rtol;
+    PetscCall(EasAdrCreateJacobianMat(adr, &J));
+    PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+    PetscCall(SNESSetOptionsPrefix(snes, "peer_"));
+    PetscCall(SNESSetType(snes, SNESNEWTONLS));
+    PetscCall(SNESSetFunction(snes, NULL, FormFunction, &c));
+    PetscCall(SNESSetJacobian(snes, J, J, FormJacobian, &c));
+    PetscCall(SNESSetConvergenceTest(snes, Converged, &c, NULL));
+    PetscCall(SNESGetLineSearch(snes, &ls));
+    PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC)); /* eas takes full Newton steps */
+    PetscCall(SNESGetKSP(snes, &ksp));
+    PetscCall(KSPSetType(ksp, KSPBCGS));
+    PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+    PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCJACOBI));
+    PetscCall(KSPSetTolerances(ksp, krtol, 1e-50, 1e12, 2000));
+    PetscCall(SNESSetFromOptions(snes));
+    PetscCall(PetscTime(&t0));
+    for (PetscInt k = 0; k < steps; k++) {
+      PetscInt its, lits;
+      c.t = t0s + (k + 1) * dt;
+      PetscCall(VecCopy(X, c.Xold));
+      PetscCall(SNESSolve(snes, NULL, X));
+      PetscCall(SNESGetIterationNumber(snes, &its));
+      PetscCall(SNESGetLinearSolveIterations(snes, &lits));
+      newton += its;
+      lin += lits;
+    }
+    PetscCall(PetscTimeSubtract(&t0));
+    tp = -t0;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%.3f eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s\n", problem, n, steps, 1e3 * te / steps, 1e3 * tp / steps, tp / te, eo, newton, ei, lin, EasAdrConvergedReasonName(reason)));
+    PetscCall(SNESDestroy(&snes));
+    PetscCall(MatDestroy(&J));
+    PetscCall(VecDestroy(&X));
+    PetscCall(VecDestroy(&c.Xold));
+    PetscCall(EasAdrDestroy(&adr));
+  }
+  PetscCall(EasFinalize());
+  return 0;
+}
+
+/*TEST
+  test:
+    suffix: smoke
+    nsize: 1 2
+    backends: /cpu/serial
+    args: -n 8 -steps 1 -delays 0,100
+    expect: BENCH name=adr_(sync_async|vs_petsc) problem=diurnal
+TEST*/

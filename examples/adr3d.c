@@ -1,0 +1,144 @@
+static const char help[] = "adr3d: the 3D two-species advection-diffusion-reaction problem (DESIGN.md sec. 4, seed 000\n"
+                           "sec. 1.7) solved by implicit Euler and multisplitting-Newton over the MPI ranks, with an eas\n"
+                           "BiCGStab inner solver on each rank's backend.\n"
+                           "  -adr_problem diurnal|transport  -adr_n <16>  -adr_dt  -adr_steps  -adr_tfinal\n"
+                           "  -adr_monitor  -adr_view  -eas_mode sync|async|auto  -eas_mode_auto_threshold <0.3>\n"
+                           "  -eas_backend /cpu|/gpu/cuda  -eas_sensor auto|rapl|nvml|model  -eas_power_cpu_idle ...\n"
+                           "  -eas_energy_view [:file[:format]]  -eas_trace <file.csv>  (energy, DESIGN.md sec. 6)\n"
+                           "  -eas_comm_delay_us <0> -eas_comm_jitter_us <0> -eas_comm_seed <1>  (fault injection)\n"
+                           "  -adr_ksp_rtol, -adr_ksp_max_it, -adr_pc_type  (inner solver)\n";
+
+#include <eas.h>
+
+int main(int argc, char **argv)
+{
+  EasAdr                adr;
+  EasAdrStats           st;
+  EasAdrConvergedReason reason;
+  PetscBool             flg;
+  PetscMPIInt           size;
+  PetscReal             t;
+  PetscInt64            msg[3];
+  PetscInt              inner;
+  EasEnergyMeter        meter;
+  EasEnergySummary      S;
+  const char           *src;
+
+  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  /* a progress line by default in the driver (-adr_progress 0 to drop it) */
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-adr_progress", &flg));
+  if (!flg) PetscCall(PetscOptionsSetValue(NULL, "-adr_progress", "1"));
+  PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
+  PetscCall(EasAdrSetFromOptions(adr));
+  PetscCall(EasAdrSetUp(adr));
+  PetscCall(EasAdrSolve(adr, PETSC_DEFAULT));
+  PetscCall(EasAdrGetConvergedReason(adr, &reason));
+  PetscCall(EasAdrGetStats(adr, &st));
+  PetscCall(EasAdrGetTime(adr, &t));
+  msg[0] = st.msgs_sent;
+  msg[1] = st.msgs_recv;
+  msg[2] = st.msgs_stale;
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, msg, 3, MPIU_INT64, MPI_SUM, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(&st.inner_its, &inner, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "adr3d summary: %d ranks, %" PetscInt_FMT " steps to t = %g, last step %s\n", size, st.steps, (double)t, EasAdrConvergedReasonName(reason)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  outer iterations %" PetscInt_FMT " (max over ranks), inner BiCGStab iterations %" PetscInt_FMT " (max over ranks)\n", st.outer_its_max, inner));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  time %.3f s, %.4f s per step; async messages sent %" PetscInt64_FMT ", received %" PetscInt64_FMT ", stale %" PetscInt64_FMT "\n", (double)st.time_solve, (double)(st.steps ? st.time_solve / st.steps : 0), msg[0], msg[1], msg[2]));
+  /* energy of the run so far (from EasAdrSetUp), labelled as the meter says */
+  PetscCall(EasAdrGetEnergyMeter(adr, &meter));
+  PetscCall(EasEnergyMeterGetSummary(meter, &S));
+  src = S.measured ? "measured" : "modelled";
+  if (S.valid) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  energy: %.4e J (%s), average power %.4g W (%s), EDP %.4e J s (%s) over %.3f s\n", (double)S.energy, src, (double)S.power, src, (double)S.edp, src, (double)S.time));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  energy: n/a (the requested sensor is absent; see the \"Disabled\" line above)\n"));
+  PetscCall(EasAdrDestroy(&adr));
+  PetscCall(EasFinalize());
+  return reason > 0 ? 0 : 1;
+}
+
+/*TEST
+  test:
+    suffix: default
+    nsize: 2
+    args: -adr_n 8 -adr_steps 4 -adr_monitor
+    expect: step +4 t 14400
+    expect: adr3d summary: 2 ranks, 4 steps to t = 14400\.?, last step CONVERGED_DX
+    expect: energy: [0-9.e+-]+ J \((modelled|measured)\), average power [0-9.e+-]+ W \((modelled|measured)\), EDP [0-9.e+-]+ J s
+  test:
+    suffix: energy_view
+    nsize: 2
+    backends: /cpu/serial
+    args: -adr_n 8 -adr_steps 2 -eas_sensor model -eas_power_cpu_idle 10 -eas_power_cpu_full 50 -eas_energy_view
+    expect: energy: [0-9.e+-]+ J \(modelled\)
+    expect: phase +time \[s\].*energy \[J\] +power \[W\]
+    expect: compute .*modelled
+  test:
+    suffix: auto
+    nsize: 2
+    backends: /cpu/serial
+    args: -adr_n 8 -adr_steps 3 -eas_mode auto -eas_mode_auto_threshold 0 -adr_monitor -eas_sensor model
+    expect: mode auto: exchange share [0-9.e+-]+ of the first step \(max over ranks\) > threshold 0 -> async
+    expect: last step CONVERGED_ASYNC
+  test:
+    suffix: async
+    nsize: 2
+    backends: /cpu/serial
+    args: -adr_n 8 -adr_steps 3 -eas_mode async -adr_view
+    expect: last step CONVERGED_ASYNC
+    expect: messages \(async, all ranks\): sent [1-9]
+  test:
+    suffix: help
+    nsize: 1
+    backends: none
+    args: -help -adr_steps 1 -adr_n 4
+    expect: -adr_problem
+    expect: -eas_comm_jitter_us
+    expect: -adr_ksp_rtol
+    expect: -eas_mode_auto_threshold
+    expect: -eas_energy_view
+  test:
+    suffix: bad_dt
+    backends: none
+    args: -adr_dt 0
+    expect_error: -adr_dt 0\.? is invalid: expected a time step > 0
+  test:
+    suffix: bad_dt_negative
+    backends: none
+    args: -adr_dt -5
+    expect_error: -adr_dt -5\.? is invalid: expected a time step > 0
+  test:
+    suffix: bad_grid
+    nsize: 4
+    backends: none
+    args: -adr_n 3
+    expect_error: Grid too small for 4 ranks: 3 points in x \(-adr_nx\) split over 2 ranks
+  test:
+    suffix: bad_reaction
+    backends: none
+    args: -adr_reaction ozone
+    expect_error: Unknown value "ozone" for -adr_reaction: expected diurnal or linear
+  test:
+    suffix: bad_bc
+    backends: none
+    args: -adr_bc periodic
+    expect_error: Unknown value "periodic" for -adr_bc: expected dirichlet or neumann
+  test:
+    suffix: bad_advection
+    backends: none
+    args: -adr_advection weno
+    expect_error: Unknown value "weno" for -adr_advection: expected upwind or central
+  test:
+    suffix: bad_problem
+    backends: none
+    args: -adr_problem navier
+    expect_error: Unknown value "navier" for -adr_problem: expected diurnal or transport
+  test:
+    suffix: bad_mode
+    backends: none
+    args: -eas_mode fast
+    expect_error: Unknown value "fast" for -eas_mode: expected sync, async or auto
+  test:
+    suffix: bad_auto_threshold
+    backends: none
+    args: -eas_mode auto -eas_mode_auto_threshold 1.5
+    expect_error: -eas_mode_auto_threshold 1.5 is invalid: expected a share of the step time in \[0, 1\]
+TEST*/

@@ -1,0 +1,188 @@
+#pragma once
+/*
+  eas/adr.h - the advection-diffusion-reaction solver (DESIGN.md sec. 4,
+  seed 000 sec. 1.7): two species c = (c1, c2) on a box,
+
+      dc/dt + a . grad c = div(K grad c) + R(c, t)                 (1.39)
+
+  finite differences on a 3D grid split in boxes over the MPI ranks
+  (MPI_Cart_create), implicit Euler in time (1.42-1.43) and the
+  multisplitting-Newton method (sec. 1.7.2): each rank solves its block of
+  the Jacobian with an EasKsp BiCGStab (prefix -adr_) on its backend, in a
+  synchronous or an asynchronous mode (sec. 1.7.4).
+
+  Unknowns on a rank are interleaved point-major, species-minor:
+  index = s + 2 (i + nx_l (j + ny_l k)), local box sizes nx_l, ny_l, nz_l.
+  A global PETSc Vec of the solution (EasAdrCreateGlobalVec) holds the
+  ranks' local vectors one after the other, in rank order.
+*/
+#include <petscsys.h>
+#include <petscvec.h>
+#include <petscmat.h>
+#include <eas/meter.h>
+
+typedef struct _p_EasAdr *EasAdr;
+
+PETSC_EXTERN PetscClassId EAS_ADR_CLASSID;
+
+/* Outer (multisplitting-Newton) convergence reasons of a time step. */
+typedef enum {
+  EAS_ADR_CONVERGED_ITERATING     = 0,
+  EAS_ADR_CONVERGED_DX            = 1, /* sync: max over species of ||dx_s|| / ||x_s|| <= rtol */
+  EAS_ADR_CONVERGED_ASYNC         = 2, /* async: detected, then confirmed by the synchronous check */
+  EAS_ADR_DIVERGED_MAX_IT         = -1,
+  EAS_ADR_DIVERGED_INNER          = -2, /* the inner BiCGStab broke down or diverged */
+  EAS_ADR_DIVERGED_NANORINF       = -3, /* F or a callback gave NaN/Inf */
+  EAS_ADR_DIVERGED_ASYNC_CHECK    = -4  /* async: the synchronous check failed too many times */
+} EasAdrConvergedReason;
+/* EasAdrConvergedReasons[reason + 4] is the name of a reason. */
+PETSC_EXTERN const char *const EasAdrConvergedReasons[];
+PETSC_EXTERN const char       *EasAdrConvergedReasonName(EasAdrConvergedReason);
+
+typedef enum {
+  EAS_ADR_SYNC  = 0,
+  EAS_ADR_ASYNC = 1,
+  EAS_ADR_AUTO  = 2 /* first step sync, then sync or async from the measured exchange share (EasAdrSetModeAutoThreshold) */
+} EasAdrMode;
+
+/* Statistics, cumulative over EasAdrSolve() calls (this rank's values; the
+   *_max fields are maxima over the ranks). */
+typedef struct {
+  PetscInt       steps;
+  PetscInt       outer_its;     /* this rank's local Newton iterations */
+  PetscInt       outer_its_max; /* max over ranks */
+  PetscInt       inner_its;     /* this rank's BiCGStab iterations */
+  PetscInt       sync_checks;   /* async: synchronous checks done */
+  PetscInt       check_failures;
+  PetscInt64     msgs_sent, msgs_recv, msgs_stale; /* halo messages of this rank */
+  PetscLogDouble time_solve;                       /* seconds in EasAdrSolve */
+} EasAdrStats;
+
+/* User callbacks.  xyz: a point; t: time; return 0 or an error code.
+   velocity: a[3]; diffusion: the diagonal K[3] = (kx, ky, kz);
+   reaction: R[2] and the Jacobian dR[2*i + j] = dR_i / dc_j;
+   initial and boundary (Dirichlet) values: c[2]. */
+typedef PetscErrorCode (*EasAdrVelocityFn)(PetscReal t, const PetscReal xyz[3], PetscReal a[3], void *ctx);
+typedef PetscErrorCode (*EasAdrDiffusionFn)(PetscReal t, const PetscReal xyz[3], PetscReal K[3], void *ctx);
+typedef PetscErrorCode (*EasAdrReactionFn)(PetscReal t, const PetscReal xyz[3], const PetscScalar c[2], PetscScalar R[2], PetscScalar dR[4], void *ctx);
+typedef PetscErrorCode (*EasAdrValueFn)(PetscReal t, const PetscReal xyz[3], PetscScalar c[2], void *ctx);
+
+/* EasAdrCreate - an ADR solver on comm (every rank of comm owns a box). */
+PETSC_EXTERN PetscErrorCode EasAdrCreate(MPI_Comm, EasAdr *);
+/* EasAdrSetProblem - "diurnal" (default; DESIGN.md sec. 4, cvDiurnal in 3D)
+   or "transport" (unit cube, stronger diffusion and advection, linear
+   reaction, Dirichlet).  Resets box, coefficients, boundaries, time step,
+   final time and callbacks to the problem's defaults. */
+PETSC_EXTERN PetscErrorCode EasAdrSetProblem(EasAdr, const char problem[]);
+/* EasAdrSetGrid - nx, ny, nz points (>= 3 each). */
+PETSC_EXTERN PetscErrorCode EasAdrSetGrid(EasAdr, PetscInt nx, PetscInt ny, PetscInt nz);
+/* EasAdrSetBox - [x0,x1] x [y0,y1] x [z0,z1], each non-empty. */
+PETSC_EXTERN PetscErrorCode EasAdrSetBox(EasAdr, PetscReal x0, PetscReal x1, PetscReal y0, PetscReal y1, PetscReal z0, PetscReal z1);
+/* EasAdrSetVelocity / SetDiffusion / SetReaction - user callbacks (NULL:
+   back to the problem's built-in). */
+PETSC_EXTERN PetscErrorCode EasAdrSetVelocity(EasAdr, EasAdrVelocityFn, void *);
+PETSC_EXTERN PetscErrorCode EasAdrSetDiffusion(EasAdr, EasAdrDiffusionFn, void *);
+PETSC_EXTERN PetscErrorCode EasAdrSetReaction(EasAdr, EasAdrReactionFn, void *);
+/* EasAdrSetReactionType - built-in reaction "diurnal" or "linear". */
+PETSC_EXTERN PetscErrorCode EasAdrSetReactionType(EasAdr, const char type[]);
+/* EasAdrSetLinearReaction - the matrix L of R = L c (row-major 2x2). */
+PETSC_EXTERN PetscErrorCode EasAdrSetLinearReaction(EasAdr, const PetscReal L[4]);
+/* EasAdrSetBoundaryType - "dirichlet" or "neumann" (zero flux). */
+PETSC_EXTERN PetscErrorCode EasAdrSetBoundaryType(EasAdr, const char type[]);
+/* EasAdrSetBoundaryFunction - Dirichlet values g(t, xyz) (default: the
+   initial condition at the boundary point). */
+PETSC_EXTERN PetscErrorCode EasAdrSetBoundaryFunction(EasAdr, EasAdrValueFn, void *);
+/* EasAdrSetAdvectionType - "upwind" (first order, M-matrix) or "central". */
+PETSC_EXTERN PetscErrorCode EasAdrSetAdvectionType(EasAdr, const char type[]);
+/* EasAdrSetInitialCondition - c(0, xyz) (called with the initial time). */
+PETSC_EXTERN PetscErrorCode EasAdrSetInitialCondition(EasAdr, EasAdrValueFn, void *);
+/* EasAdrSetTimeStep - dt > 0. */
+PETSC_EXTERN PetscErrorCode EasAdrSetTimeStep(EasAdr, PetscReal dt);
+/* EasAdrSetTime - the initial time (before EasAdrSetUp). */
+PETSC_EXTERN PetscErrorCode EasAdrSetTime(EasAdr, PetscReal t0);
+/* EasAdrSetFinalTime - default final time of EasAdrSolve(); EasAdrSetMaxSteps -
+   number of steps instead (> 0, overrides the final time). */
+PETSC_EXTERN PetscErrorCode EasAdrSetFinalTime(EasAdr, PetscReal tfinal);
+PETSC_EXTERN PetscErrorCode EasAdrSetMaxSteps(EasAdr, PetscInt steps);
+/* EasAdrSetNewtonTolerances - outer rtol in (0,1) on max_s ||dx_s||/||x_s||
+   and the outer iteration limit per step (PETSC_DEFAULT keeps a value). */
+PETSC_EXTERN PetscErrorCode EasAdrSetNewtonTolerances(EasAdr, PetscReal rtol, PetscInt max_it);
+/* EasAdrSetMode - EAS_ADR_SYNC, EAS_ADR_ASYNC or EAS_ADR_AUTO (DESIGN.md
+   sec. 6 -eas_mode auto: the first time step runs sync; the share of its
+   metered time spent in halo exchanges and reductions (EAS_PHASE_EXCHANGE
+   over all phases, max over ranks) decides: async when it exceeds the
+   threshold, else sync, for the remaining steps). */
+PETSC_EXTERN PetscErrorCode EasAdrSetMode(EasAdr, EasAdrMode);
+/* EasAdrGetMode - the mode the steps use now (for EAS_ADR_AUTO: sync until
+   the first step has decided, then the decision); auto (may be NULL) says
+   whether the mode is chosen automatically. */
+PETSC_EXTERN PetscErrorCode EasAdrGetMode(EasAdr, EasAdrMode *, PetscBool *automatic);
+/* EasAdrSetModeAutoThreshold - exchange share in [0, 1] above which
+   EAS_ADR_AUTO picks async (default 0.3; -eas_mode_auto_threshold). */
+PETSC_EXTERN PetscErrorCode EasAdrSetModeAutoThreshold(EasAdr, PetscReal);
+/* EasAdrGetModeAutoDecision - after the first step of EAS_ADR_AUTO: whether
+   it has decided, the measured exchange share (max over ranks) and the mode. */
+PETSC_EXTERN PetscErrorCode EasAdrGetModeAutoDecision(EasAdr, PetscBool *decided, PetscReal *share, EasAdrMode *mode);
+/* EasAdrSetBackend - the backend of the local Jacobians (default: -eas_backend). */
+PETSC_EXTERN PetscErrorCode EasAdrSetBackend(EasAdr, EasBackend);
+PETSC_EXTERN PetscErrorCode EasAdrSetOptionsPrefix(EasAdr, const char[]);
+/* EasAdrGetEnergyMeter - the solver's energy meter (DESIGN.md sec. 6),
+   created on first request, else by EasAdrSetFromOptions/EasAdrSetUp, with
+   the solver's options prefix (so -eas_sensor, -eas_power_*, -eas_energy_view
+   and -eas_trace apply).  One unit per rank, "cpu" or "gpu" after the
+   backend.  Phases: setup = EasAdrSetUp, coefficient updates and the
+   assembly of F and J each outer iteration (work: rows assembled);
+   compute = the inner BiCGStab solves and the update of x (work: rows x
+   inner iterations, so t_el is seconds per row and BiCGStab iteration);
+   exchange = halo exchanges, reductions and async detection (work: halo
+   scalars received); transfers = host<->device copies of J, b and dx on
+   device backends (work: scalars).  The meter runs from EasAdrSetUp on
+   (not stopped by the solver: its summary covers up to the call, or up to
+   EasEnergyMeterStop if the caller stops it); -eas_energy_view prints the
+   report at the end of every EasAdrSolve.  With -eas_trace, one row per
+   synchronous outer iteration (every iteration in sync mode, every
+   synchronous check in async mode).  The reference is borrowed. */
+PETSC_EXTERN PetscErrorCode EasAdrGetEnergyMeter(EasAdr, EasEnergyMeter *);
+/* EasAdrSetFromOptions - the -adr_* options, -eas_mode sync|async|auto,
+   -eas_mode_auto_threshold, the energy meter's options (-eas_sensor, ...),
+   -eas_async_detect iallreduce, -eas_async_persist, -eas_async_thread,
+   -eas_comm_delay_us, -eas_comm_jitter_us, -eas_comm_seed (DESIGN.md sec. 7);
+   the inner solver reads -adr_ksp_* and -adr_pc_type. */
+PETSC_EXTERN PetscErrorCode EasAdrSetFromOptions(EasAdr);
+/* EasAdrSetUp - decomposition, backend, local Jacobian, inner solver and the
+   initial condition.  Errors: a grid too small for the ranks. */
+PETSC_EXTERN PetscErrorCode EasAdrSetUp(EasAdr);
+/* EasAdrSolve - time steps from the current time to t_final (PETSC_DEFAULT:
+   the final time or number of steps set), the last step shortened to land on
+   t_final.  A step that does not converge stops the run with its reason
+   (EasAdrGetConvergedReason), not an error. */
+PETSC_EXTERN PetscErrorCode EasAdrSolve(EasAdr, PetscReal t_final);
+/* EasAdrStep - one time step of size dt. */
+PETSC_EXTERN PetscErrorCode EasAdrStep(EasAdr);
+PETSC_EXTERN PetscErrorCode EasAdrGetTime(EasAdr, PetscReal *t);
+PETSC_EXTERN PetscErrorCode EasAdrGetTimeStep(EasAdr, PetscReal *dt);
+PETSC_EXTERN PetscErrorCode EasAdrGetConvergedReason(EasAdr, EasAdrConvergedReason *);
+PETSC_EXTERN PetscErrorCode EasAdrGetStats(EasAdr, EasAdrStats *);
+/* EasAdrGetLocalGrid - this rank's box: first global indices and sizes. */
+PETSC_EXTERN PetscErrorCode EasAdrGetLocalGrid(EasAdr, PetscInt *xs, PetscInt *ys, PetscInt *zs, PetscInt *nxl, PetscInt *nyl, PetscInt *nzl);
+/* EasAdrGetLocalPointCoordinates - xyz of local point p = i + nxl (j + nyl k). */
+PETSC_EXTERN PetscErrorCode EasAdrGetLocalPointCoordinates(EasAdr, PetscInt p, PetscReal xyz[3]);
+/* EasAdrGetLocalSolution - the rank's 2 nxl nyl nzl values (read only, host). */
+PETSC_EXTERN PetscErrorCode EasAdrGetLocalSolution(EasAdr, const PetscScalar *x[], PetscInt *n);
+/* EasAdrCreateGlobalVec - a Vec on the solver's communicator with the
+   global layout (local blocks in rank order). */
+PETSC_EXTERN PetscErrorCode EasAdrCreateGlobalVec(EasAdr, Vec *);
+PETSC_EXTERN PetscErrorCode EasAdrGetSolution(EasAdr, Vec);
+PETSC_EXTERN PetscErrorCode EasAdrSetSolution(EasAdr, Vec);
+/* EasAdrComputeFunction - F = Xold - X + dt f(X, t) (1.43) on the global
+   layout (halo exchanged inside), the discrete system of one implicit
+   Euler step ending at t; lets PETSc SNES solve the same system. */
+PETSC_EXTERN PetscErrorCode EasAdrComputeFunction(EasAdr, PetscReal t, PetscReal dt, Vec Xold, Vec X, Vec F);
+/* EasAdrComputeJacobian - J = dF/dX, the whole coupled Jacobian (MPIAIJ,
+   preallocate with EasAdrCreateJacobianMat). */
+PETSC_EXTERN PetscErrorCode EasAdrComputeJacobian(EasAdr, PetscReal t, PetscReal dt, Vec X, Mat J);
+PETSC_EXTERN PetscErrorCode EasAdrCreateJacobianMat(EasAdr, Mat *);
+/* EasAdrSpeciesNorms - per-species 2-norms of a global Vec (interleaved). */
+PETSC_EXTERN PetscErrorCode EasAdrSpeciesNorms(EasAdr, Vec, PetscReal norms[2]);
+PETSC_EXTERN PetscErrorCode EasAdrView(EasAdr, PetscViewer);
+PETSC_EXTERN PetscErrorCode EasAdrDestroy(EasAdr *);

@@ -1,0 +1,1416 @@
+/*
+  EasAdr: the two-species advection-diffusion-reaction problem of DESIGN.md
+  sec. 4 (seed 000 sec. 1.7), its finite-difference discretization on a
+  rank's box, and the object's lifecycle.  The time stepping and the
+  multisplitting-Newton iterations are in msnewton.c.
+
+  Discretization (seed 000 eqs. 1.40-1.41):
+    f_p = sum_faces w_f (c_nb(f) - c_p) + R(c_p, t)
+  with, in direction x (y, z alike), K at the half points:
+    diffusion     kx(x -+ h/2) / h^2 on the -x / +x faces,
+    upwind        + a/h on the upstream face (a = a_x at the point),
+    central       -+ a/(2h) on the +x / -x faces.
+  Neighbours outside the rank's box are the halo (other ranks), the
+  Dirichlet value g on a ghost plane at the box boundary (interior grid,
+  h = L/(n+1)), or the mirrored first interior neighbour for zero flux
+  (vertex grid with the boundary planes, h = L/(n-1)).
+  Implicit Euler: F(x) = x_old - x + dt f(x, t) (1.43); the rank solves
+  J dx = F with J = -F'_ll = I - dt f'_ll (1.45), the couplings across the
+  box edge staying on the right-hand side through the halo values.
+*/
+#include "adrimpl.h"
+#include <omp.h>
+
+PetscClassId  EAS_ADR_CLASSID;
+PetscLogEvent EAS_AdrSolve, EAS_AdrStep, EAS_AdrFunction, EAS_AdrJacobian, EAS_AdrHalo, EAS_AdrDetect, EAS_AdrInner;
+
+const char *const EasAdrConvergedReasons[] = {"DIVERGED_ASYNC_CHECK", "DIVERGED_NANORINF", "DIVERGED_INNER", "DIVERGED_MAX_IT", "CONVERGED_ITERATING", "CONVERGED_DX", "CONVERGED_ASYNC"};
+
+/* EasAdrConvergedReasonName - the name of a reason ("DIVERGED_MAX_IT", ...). */
+const char *EasAdrConvergedReasonName(EasAdrConvergedReason r)
+{
+  if (r < -4 || r > 2) return "UNKNOWN";
+  return EasAdrConvergedReasons[r + 4];
+}
+
+static const char *const EasAdrProblems[]   = {"diurnal", "transport"};
+static const char *const EasAdrReactions[]  = {"diurnal", "linear"};
+static const char *const EasAdrBCs[]        = {"dirichlet", "neumann"};
+static const char *const EasAdrAdvections[] = {"upwind", "central"};
+
+static PetscBool eas_adr_package_initialized = PETSC_FALSE;
+
+static PetscErrorCode EasAdrFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  eas_adr_package_initialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* Registers the EasAdr class and its log events (called by EasAdrCreate). */
+static PetscErrorCode EasAdrInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (eas_adr_package_initialized) PetscFunctionReturn(0);
+  eas_adr_package_initialized = PETSC_TRUE;
+  PetscCall(EasInitializePackage());
+  PetscCall(PetscClassIdRegister("EAS ADR", &EAS_ADR_CLASSID));
+  PetscCall(PetscLogEventRegister("EasAdrSolve", EAS_ADR_CLASSID, &EAS_AdrSolve));
+  PetscCall(PetscLogEventRegister("EasAdrStep", EAS_ADR_CLASSID, &EAS_AdrStep));
+  PetscCall(PetscLogEventRegister("EasAdrFunction", EAS_ADR_CLASSID, &EAS_AdrFunction));
+  PetscCall(PetscLogEventRegister("EasAdrJacobian", EAS_ADR_CLASSID, &EAS_AdrJacobian));
+  PetscCall(PetscLogEventRegister("EasAdrInner", EAS_ADR_CLASSID, &EAS_AdrInner));
+  PetscCall(PetscLogEventRegister("EasAdrHalo", EAS_ADR_CLASSID, &EAS_AdrHalo));
+  PetscCall(PetscLogEventRegister("EasAdrDetect", EAS_ADR_CLASSID, &EAS_AdrDetect));
+  PetscCall(PetscRegisterFinalize(EasAdrFinalizePackage));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------ built-ins */
+
+/* Diurnal kinetics (DESIGN.md sec. 4, cvDiurnal). */
+#define EAS_ADR_Q1 1.63e-16
+#define EAS_ADR_Q2 4.66e-16
+#define EAS_ADR_C3 3.7e16
+
+static PetscReal EasAdrDiurnalA(PetscReal x)
+{
+  const PetscReal u = 0.1 * x - 1.0;
+  return 1.0 - u * u + 0.5 * u * u * u * u;
+}
+static PetscReal EasAdrDiurnalB(PetscReal z)
+{
+  const PetscReal u = 0.1 * z - 4.0;
+  return 1.0 - u * u + 0.5 * u * u * u * u;
+}
+/* photolysis rates q3(t), q4(t): exp(-22.62/s), exp(-7.601/s), s = sin(pi t / 43200) > 0 */
+static void EasAdrDiurnalRates(PetscReal t, PetscReal *q3, PetscReal *q4)
+{
+  const PetscReal s = PetscSinReal(PETSC_PI / 43200.0 * t);
+  *q3               = s > 0 ? PetscExpReal(-22.62 / s) : 0;
+  *q4               = s > 0 ? PetscExpReal(-7.601 / s) : 0;
+}
+
+static PetscErrorCode EasAdrVelocity_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal a[3], void *ctx)
+{
+  EasAdr adr = (EasAdr)ctx;
+  (void)t;
+  (void)xyz;
+  if (adr->problem == EAS_ADR_PROBLEM_DIURNAL) {
+    a[0] = 1.0e-3;
+    a[1] = a[2] = 0;
+  } else {
+    a[0] = 1.0;
+    a[1] = 0.5;
+    a[2] = 0.25;
+  }
+  return 0;
+}
+
+static PetscErrorCode EasAdrDiffusion_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal K[3], void *ctx)
+{
+  EasAdr adr = (EasAdr)ctx;
+  (void)t;
+  if (adr->problem == EAS_ADR_PROBLEM_DIURNAL) {
+    K[0] = K[1] = 4.0e-6;
+    K[2]        = 1.0e-8 * PetscExpReal(xyz[2] / 5.0);
+  } else K[0] = K[1] = K[2] = 0.02;
+  return 0;
+}
+
+static PetscErrorCode EasAdrInitial_Builtin(PetscReal t, const PetscReal xyz[3], PetscScalar c[2], void *ctx)
+{
+  EasAdr adr = (EasAdr)ctx;
+  (void)t;
+  if (adr->problem == EAS_ADR_PROBLEM_DIURNAL) {
+    const PetscReal prof = EasAdrDiurnalA(xyz[0]) * EasAdrDiurnalA(xyz[1]) * EasAdrDiurnalB(xyz[2]);
+    c[0]                 = 1.0e6 * prof;
+    c[1]                 = 1.0e12 * prof;
+  } else {
+    const PetscReal dx = xyz[0] - 0.35, dy = xyz[1] - 0.5, dz = xyz[2] - 0.5, g = PetscExpReal(-40.0 * (dx * dx + dy * dy + dz * dz));
+    c[0] = g;
+    c[1] = 0.2 + 0.5 * g;
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------- lifecycle */
+
+/*@C
+  EasAdrCreate - creates an ADR solver with the diurnal problem's defaults
+  on comm (one box per rank).
+@*/
+PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
+{
+  EasAdr adr;
+
+  PetscFunctionBegin;
+  PetscValidPointer(adr_out, 2);
+  PetscCall(EasAdrInitializePackage());
+  PetscCall(PetscHeaderCreate(adr, EAS_ADR_CLASSID, "EasAdr", "eas advection-diffusion-reaction solver", "EasAdr", comm, EasAdrDestroy, EasAdrView));
+  adr->N[0] = adr->N[1] = adr->N[2] = 16;
+  adr->newton_rtol                  = 1e-8;
+  adr->newton_max_it                = 50;
+  adr->mode                         = EAS_ADR_SYNC;
+  adr->persist                      = 2;
+  adr->max_checks                   = 20;
+  adr->async_max_it                 = 2000;
+  adr->comm_seed                    = 1;
+  adr->auto_threshold               = 0.3;
+  adr->unit                         = -1;
+  adr->progress                     = PETSC_FALSE;
+  adr->cart                         = MPI_COMM_NULL;
+  PetscCall(EasAdrSetProblem(adr, "diurnal"));
+  PetscCall(EasKspCreate(PETSC_COMM_SELF, &adr->ksp));
+  PetscCall(EasKspSetOptionsPrefix(adr->ksp, "adr_"));
+  /* BiCGStab residuals spike on advection-dominated blocks: a loose dtol */
+  PetscCall(EasKspSetTolerances(adr->ksp, 1e-8, PETSC_DEFAULT, 1e12, 2000));
+  *adr_out = adr;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasAdrCheckNotSetUp(EasAdr adr, const char fn[])
+{
+  PetscFunctionBegin;
+  PetscCheck(!adr->setupcalled, PetscObjectComm((PetscObject)adr), PETSC_ERR_ORDER, "%s must be called before EasAdrSetUp()", fn);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasAdrLookup(EasAdr adr, const char *const list[], PetscInt nlist, const char value[], const char option[], PetscInt *idx)
+{
+  char expected[128] = "";
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < nlist; i++) {
+    PetscBool match;
+    PetscCall(PetscStrcasecmp(value, list[i], &match));
+    if (match) {
+      *idx = i;
+      PetscFunctionReturn(0);
+    }
+    PetscCall(PetscStrlcat(expected, i ? (i == nlist - 1 ? " or " : ", ") : "", sizeof(expected)));
+    PetscCall(PetscStrlcat(expected, list[i], sizeof(expected)));
+  }
+  SETERRQ(PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown value \"%s\" for %s: expected %s", value, option, expected);
+}
+
+/*@C
+  EasAdrSetProblem - "diurnal" (DESIGN.md sec. 4: box [0,20]^2 x [30,50],
+  zero flux, upwind, diurnal kinetics, t in [0, 86400], dt 3600) or
+  "transport" (unit cube, K = 0.02, a = (1, 0.5, 0.25), linear reaction
+  L = [-1 0.5; 0.5 -2], Dirichlet values from the initial condition, t in
+  [0, 0.2], dt 0.02).  Resets the user callbacks.
+@*/
+PetscErrorCode EasAdrSetProblem(EasAdr adr, const char problem[])
+{
+  PetscInt p;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetProblem"));
+  PetscCall(EasAdrLookup(adr, EasAdrProblems, 2, problem, "-adr_problem", &p));
+  adr->problem  = (EasAdrProblem)p;
+  adr->velocity = NULL;
+  adr->diffusion = NULL;
+  adr->reaction = NULL;
+  adr->initial = adr->boundary = NULL;
+  adr->t = adr->t0 = 0;
+  if (adr->problem == EAS_ADR_PROBLEM_DIURNAL) {
+    PetscCall(EasAdrSetBox(adr, 0, 20, 0, 20, 30, 50));
+    adr->reaction_type = EAS_ADR_REACTION_DIURNAL;
+    adr->bc            = EAS_ADR_BC_NEUMANN;
+    adr->advection     = EAS_ADR_UPWIND;
+    adr->dt            = 3600;
+    adr->tfinal        = 86400;
+  } else {
+    PetscCall(EasAdrSetBox(adr, 0, 1, 0, 1, 0, 1));
+    adr->reaction_type = EAS_ADR_REACTION_LINEAR;
+    adr->bc            = EAS_ADR_BC_DIRICHLET;
+    adr->advection     = EAS_ADR_UPWIND;
+    adr->dt            = 0.02;
+    adr->tfinal        = 0.2;
+  }
+  adr->L[0] = -1.0;
+  adr->L[1] = 0.5;
+  adr->L[2] = 0.5;
+  adr->L[3] = -2.0;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrSetGrid - global grid points per direction (each >= 3).
+@*/
+PetscErrorCode EasAdrSetGrid(EasAdr adr, PetscInt nx, PetscInt ny, PetscInt nz)
+{
+  const PetscInt n[3] = {nx, ny, nz};
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetGrid"));
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscCheck(n[d] >= 3, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_n%c %" PetscInt_FMT " is invalid: expected at least 3 grid points per direction", (char)('x' + d), n[d]);
+    adr->N[d] = n[d];
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrSetBox - the domain [x0,x1] x [y0,y1] x [z0,z1] (x0 < x1, ...).
+@*/
+PetscErrorCode EasAdrSetBox(EasAdr adr, PetscReal x0, PetscReal x1, PetscReal y0, PetscReal y1, PetscReal z0, PetscReal z1)
+{
+  const PetscReal lo[3] = {x0, y0, z0}, hi[3] = {x1, y1, z1};
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetBox"));
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscCheck(lo[d] < hi[d], PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetBox: the %c interval [%g, %g] is empty", (char)('x' + d), (double)lo[d], (double)hi[d]);
+    adr->lo[d] = lo[d];
+    adr->hi[d] = hi[d];
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetVelocity - user velocity a(t, xyz) (NULL: the problem's). @*/
+PetscErrorCode EasAdrSetVelocity(EasAdr adr, EasAdrVelocityFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  adr->velocity     = fn;
+  adr->velocity_ctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetDiffusion - user diagonal diffusion K(t, xyz) (NULL: the problem's). @*/
+PetscErrorCode EasAdrSetDiffusion(EasAdr adr, EasAdrDiffusionFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  adr->diffusion     = fn;
+  adr->diffusion_ctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetReaction - user reaction R(c, t, xyz) with its Jacobian (NULL: the built-in type). @*/
+PetscErrorCode EasAdrSetReaction(EasAdr adr, EasAdrReactionFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  adr->reaction     = fn;
+  adr->reaction_ctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetReactionType - "diurnal" or "linear" (R = L c). @*/
+PetscErrorCode EasAdrSetReactionType(EasAdr adr, const char type[])
+{
+  PetscInt i;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrLookup(adr, EasAdrReactions, 2, type, "-adr_reaction", &i));
+  adr->reaction_type = (EasAdrReactionType)i;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetLinearReaction - L (row-major 2x2) of the linear reaction R = L c. @*/
+PetscErrorCode EasAdrSetLinearReaction(EasAdr adr, const PetscReal L[4])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  for (PetscInt i = 0; i < 4; i++) {
+    PetscCheck(PetscIsNormalReal(L[i]) || L[i] == 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_linear_reaction: entry %" PetscInt_FMT " is not a finite number", i);
+    adr->L[i] = L[i];
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetBoundaryType - "dirichlet" or "neumann" (zero flux) on every face. @*/
+PetscErrorCode EasAdrSetBoundaryType(EasAdr adr, const char type[])
+{
+  PetscInt i;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetBoundaryType"));
+  PetscCall(EasAdrLookup(adr, EasAdrBCs, 2, type, "-adr_bc", &i));
+  adr->bc = (EasAdrBC)i;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetBoundaryFunction - Dirichlet values (NULL: the initial condition). @*/
+PetscErrorCode EasAdrSetBoundaryFunction(EasAdr adr, EasAdrValueFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  adr->boundary     = fn;
+  adr->boundary_ctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetAdvectionType - "upwind" or "central". @*/
+PetscErrorCode EasAdrSetAdvectionType(EasAdr adr, const char type[])
+{
+  PetscInt i;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrLookup(adr, EasAdrAdvections, 2, type, "-adr_advection", &i));
+  adr->advection = (EasAdrAdvection)i;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetInitialCondition - c(t0, xyz) (NULL: the problem's). @*/
+PetscErrorCode EasAdrSetInitialCondition(EasAdr adr, EasAdrValueFn fn, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetInitialCondition"));
+  adr->initial     = fn;
+  adr->initial_ctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetTimeStep - dt > 0 (finite). @*/
+PetscErrorCode EasAdrSetTimeStep(EasAdr adr, PetscReal dt)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCheck(dt > 0 && !PetscIsInfOrNanReal(dt), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_dt %g is invalid: expected a time step > 0", (double)dt);
+  adr->dt = dt;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetTime - the initial time (before EasAdrSetUp()). @*/
+PetscErrorCode EasAdrSetTime(EasAdr adr, PetscReal t0)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetTime"));
+  adr->t0 = adr->t = t0;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetFinalTime - the default final time of EasAdrSolve(). @*/
+PetscErrorCode EasAdrSetFinalTime(EasAdr adr, PetscReal tfinal)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCheck(!PetscIsInfOrNanReal(tfinal), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_tfinal %g is invalid: expected a finite time", (double)tfinal);
+  adr->tfinal    = tfinal;
+  adr->max_steps = 0;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetMaxSteps - EasAdrSolve(adr, PETSC_DEFAULT) takes this many steps (> 0). @*/
+PetscErrorCode EasAdrSetMaxSteps(EasAdr adr, PetscInt steps)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCheck(steps > 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_steps %" PetscInt_FMT " is invalid: expected a number of time steps > 0", steps);
+  adr->max_steps = steps;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetNewtonTolerances - outer rtol in (0, 1), max_it >= 1 (PETSC_DEFAULT keeps). @*/
+PetscErrorCode EasAdrSetNewtonTolerances(EasAdr adr, PetscReal rtol, PetscInt max_it)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  if (rtol != (PetscReal)PETSC_DEFAULT) {
+    PetscCheck(rtol > 0 && rtol < 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_newton_rtol %g is invalid: expected a relative tolerance in (0, 1)", (double)rtol);
+    adr->newton_rtol = rtol;
+  }
+  if (max_it != PETSC_DEFAULT) {
+    PetscCheck(max_it >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_newton_max_it %" PetscInt_FMT " is invalid: expected an iteration count >= 1", max_it);
+    adr->newton_max_it = max_it;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrSetMode - EAS_ADR_SYNC or EAS_ADR_ASYNC (seed 000 sec. 1.7.4), or
+  EAS_ADR_AUTO: the first step runs sync and the measured exchange share
+  decides the mode of the later steps (see msnewton.c, EasAdrModeAutoDecide).
+@*/
+PetscErrorCode EasAdrSetMode(EasAdr adr, EasAdrMode mode)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCheck(mode >= EAS_ADR_SYNC && mode <= EAS_ADR_AUTO, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetMode: mode %d is invalid: expected EAS_ADR_SYNC, EAS_ADR_ASYNC or EAS_ADR_AUTO", (int)mode);
+  adr->mode_auto    = mode == EAS_ADR_AUTO ? PETSC_TRUE : PETSC_FALSE;
+  adr->auto_decided = PETSC_FALSE;
+  adr->auto_share   = 0;
+  adr->mode         = mode == EAS_ADR_ASYNC ? EAS_ADR_ASYNC : EAS_ADR_SYNC;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetMode - the mode in use now and whether it is chosen automatically. @*/
+PetscErrorCode EasAdrGetMode(EasAdr adr, EasAdrMode *mode, PetscBool *automatic)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  if (mode) *mode = adr->mode;
+  if (automatic) *automatic = adr->mode_auto;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetModeAutoThreshold - exchange share in [0, 1] above which -eas_mode auto picks async. @*/
+PetscErrorCode EasAdrSetModeAutoThreshold(EasAdr adr, PetscReal thr)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCheck(thr >= 0 && thr <= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_mode_auto_threshold %g is invalid: expected a share of the step time in [0, 1]", (double)thr);
+  adr->auto_threshold = thr;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetModeAutoDecision - whether -eas_mode auto decided, the measured share and the mode. @*/
+PetscErrorCode EasAdrGetModeAutoDecision(EasAdr adr, PetscBool *decided, PetscReal *share, EasAdrMode *mode)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  if (decided) *decided = adr->auto_decided;
+  if (share) *share = adr->auto_share;
+  if (mode) *mode = adr->mode;
+  PetscFunctionReturn(0);
+}
+
+/* Creates the meter with the solver's prefix (collective). */
+PetscErrorCode EasAdrMeterCreate_Private(EasAdr adr)
+{
+  const char *prefix;
+
+  PetscFunctionBegin;
+  if (adr->meter) PetscFunctionReturn(0);
+  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adr, &prefix));
+  PetscCall(EasEnergyMeterCreate(PetscObjectComm((PetscObject)adr), &adr->meter));
+  PetscCall(EasEnergyMeterSetOptionsPrefix(adr->meter, prefix));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrGetEnergyMeter - the solver's energy meter (created here on first
+  request; the reference is borrowed).  See include/eas/adr.h for the
+  phases and work counts.
+@*/
+PetscErrorCode EasAdrGetEnergyMeter(EasAdr adr, EasEnergyMeter *meter)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscValidPointer(meter, 2);
+  PetscCall(EasAdrMeterCreate_Private(adr));
+  *meter = adr->meter;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetBackend - backend of the local Jacobians and inner solves. @*/
+PetscErrorCode EasAdrSetBackend(EasAdr adr, EasBackend be)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetBackend"));
+  PetscCall(PetscObjectReference((PetscObject)be));
+  PetscCall(EasBackendDestroy(&adr->be));
+  adr->be = be;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetOptionsPrefix - prefix of the solver's options (the inner solver gets prefix + "adr_"). @*/
+PetscErrorCode EasAdrSetOptionsPrefix(EasAdr adr, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adr, prefix));
+  PetscCall(EasKspSetOptionsPrefix(adr->ksp, prefix));
+  PetscCall(EasKspAppendOptionsPrefix(adr->ksp, "adr_"));
+  if (adr->meter) PetscCall(EasEnergyMeterSetOptionsPrefix(adr->meter, prefix));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrSetFromOptions - -adr_problem diurnal|transport, -adr_n, -adr_nx,
+  -adr_ny, -adr_nz, -adr_dt, -adr_steps, -adr_tfinal, -adr_advection
+  upwind|central, -adr_reaction diurnal|linear, -adr_linear_reaction
+  a,b,c,d, -adr_bc dirichlet|neumann, -adr_monitor, -adr_view,
+  -adr_progress, -adr_newton_rtol, -adr_newton_max_it, -eas_mode
+  sync|async|auto, -eas_mode_auto_threshold, -eas_async_detect iallreduce, -eas_async_persist,
+  -eas_async_max_checks, -eas_async_max_it, -eas_async_thread, -eas_comm_delay_us,
+  -eas_comm_jitter_us, -eas_comm_seed; then the inner solver's -adr_ksp_*,
+  -adr_pc_type, and the energy meter's options (-eas_sensor, -eas_power_*,
+  -eas_energy_view, -eas_trace; before EasAdrSetUp only).
+@*/
+PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
+{
+  char      str[64];
+  PetscBool flg, flgx, flgy, flgz;
+  PetscInt  n = adr->N[0], nx, ny, nz, steps = adr->max_steps > 0 ? adr->max_steps : 0, ival;
+  PetscReal rval, L[4];
+  PetscInt  nL = 4;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscObjectOptionsBegin((PetscObject)adr);
+  PetscCall(PetscOptionsString("-adr_problem", "Problem: diurnal or transport", "EasAdrSetProblem", EasAdrProblems[adr->problem], str, sizeof(str), &flg));
+  if (flg) PetscCall(EasAdrSetProblem(adr, str));
+  PetscCall(PetscOptionsInt("-adr_n", "Grid points per direction", "EasAdrSetGrid", n, &n, &flg));
+  if (flg) PetscCall(EasAdrSetGrid(adr, n, n, n));
+  nx = adr->N[0];
+  ny = adr->N[1];
+  nz = adr->N[2];
+  PetscCall(PetscOptionsInt("-adr_nx", "Grid points in x", "EasAdrSetGrid", nx, &nx, &flgx));
+  PetscCall(PetscOptionsInt("-adr_ny", "Grid points in y", "EasAdrSetGrid", ny, &ny, &flgy));
+  PetscCall(PetscOptionsInt("-adr_nz", "Grid points in z", "EasAdrSetGrid", nz, &nz, &flgz));
+  if (flgx || flgy || flgz) PetscCall(EasAdrSetGrid(adr, nx, ny, nz));
+  rval = adr->dt;
+  PetscCall(PetscOptionsReal("-adr_dt", "Time step", "EasAdrSetTimeStep", rval, &rval, &flg));
+  if (flg) PetscCall(EasAdrSetTimeStep(adr, rval));
+  rval = adr->tfinal;
+  PetscCall(PetscOptionsReal("-adr_tfinal", "Final time", "EasAdrSetFinalTime", rval, &rval, &flg));
+  if (flg) PetscCall(EasAdrSetFinalTime(adr, rval));
+  PetscCall(PetscOptionsInt("-adr_steps", "Number of time steps (overrides -adr_tfinal)", "EasAdrSetMaxSteps", steps, &steps, &flg));
+  if (flg) PetscCall(EasAdrSetMaxSteps(adr, steps));
+  PetscCall(PetscOptionsString("-adr_advection", "Advection scheme: upwind or central", "EasAdrSetAdvectionType", EasAdrAdvections[adr->advection], str, sizeof(str), &flg));
+  if (flg) PetscCall(EasAdrSetAdvectionType(adr, str));
+  PetscCall(PetscOptionsString("-adr_reaction", "Built-in reaction: diurnal or linear", "EasAdrSetReactionType", EasAdrReactions[adr->reaction_type], str, sizeof(str), &flg));
+  if (flg) PetscCall(EasAdrSetReactionType(adr, str));
+  PetscCall(PetscArraycpy(L, adr->L, 4));
+  PetscCall(PetscOptionsRealArray("-adr_linear_reaction", "L11,L12,L21,L22 of the linear reaction R = L c", "EasAdrSetLinearReaction", L, &nL, &flg));
+  if (flg) {
+    PetscCheck(nL == 4, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_SIZ, "-adr_linear_reaction: got %" PetscInt_FMT " numbers, expected 4 (L11,L12,L21,L22)", nL);
+    PetscCall(EasAdrSetLinearReaction(adr, L));
+  }
+  PetscCall(PetscOptionsString("-adr_bc", "Boundary condition: dirichlet or neumann (zero flux)", "EasAdrSetBoundaryType", EasAdrBCs[adr->bc], str, sizeof(str), &flg));
+  if (flg) PetscCall(EasAdrSetBoundaryType(adr, str));
+  PetscCall(PetscOptionsBool("-adr_monitor", "Print t, iterations, residual and time of every step", "EasAdrSolve", adr->monitor, &adr->monitor, NULL));
+  PetscCall(PetscOptionsBool("-adr_view", "View the solver at the end of EasAdrSolve", "EasAdrView", adr->view, &adr->view, NULL));
+  PetscCall(PetscOptionsBool("-adr_progress", "Progress line when stdout is a terminal", "EasAdrSolve", adr->progress, &adr->progress, NULL));
+  rval = adr->newton_rtol;
+  ival = adr->newton_max_it;
+  PetscCall(PetscOptionsReal("-adr_newton_rtol", "Outer tolerance on max_s ||dx_s||/||x_s||", "EasAdrSetNewtonTolerances", rval, &rval, NULL));
+  PetscCall(PetscOptionsInt("-adr_newton_max_it", "Outer iterations per time step", "EasAdrSetNewtonTolerances", ival, &ival, NULL));
+  PetscCall(EasAdrSetNewtonTolerances(adr, rval, ival));
+  PetscCall(PetscOptionsString("-eas_mode", "Outer iteration mode: sync, async or auto (first step sync, then async if its exchange share exceeds -eas_mode_auto_threshold)", "EasAdrSetMode", adr->mode_auto ? "auto" : (adr->mode == EAS_ADR_ASYNC ? "async" : "sync"), str, sizeof(str), &flg));
+  if (flg) {
+    const char *const modes[] = {"sync", "async", "auto"};
+    PetscInt          m = 0;
+    PetscCall(EasAdrLookup(adr, modes, 3, str, "-eas_mode", &m));
+    PetscCall(EasAdrSetMode(adr, (EasAdrMode)m));
+  }
+  rval = adr->auto_threshold;
+  PetscCall(PetscOptionsReal("-eas_mode_auto_threshold", "-eas_mode auto: exchange share of the first step's time above which async is chosen, in [0, 1]", "EasAdrSetModeAutoThreshold", rval, &rval, &flg));
+  if (flg) PetscCall(EasAdrSetModeAutoThreshold(adr, rval));
+  PetscCall(PetscOptionsString("-eas_async_detect", "Asynchronous convergence detection: iallreduce", "EasAdrSetFromOptions", "iallreduce", str, sizeof(str), &flg));
+  if (flg) {
+    const char *const det[] = {"iallreduce"};
+    PetscInt          m = 0;
+    PetscCall(EasAdrLookup(adr, det, 1, str, "-eas_async_detect", &m));
+  }
+  PetscCall(PetscOptionsInt("-eas_async_persist", "Consecutive locally converged iterations before a rank votes converged", "EasAdrSetFromOptions", adr->persist, &adr->persist, NULL));
+  PetscCheck(adr->persist >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_async_persist %" PetscInt_FMT " is invalid: expected a count >= 1", adr->persist);
+  PetscCall(PetscOptionsInt("-eas_async_max_checks", "Synchronous checks per step before DIVERGED_ASYNC_CHECK", "EasAdrSetFromOptions", adr->max_checks, &adr->max_checks, NULL));
+  PetscCheck(adr->max_checks >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_async_max_checks %" PetscInt_FMT " is invalid: expected a count >= 1", adr->max_checks);
+  PetscCall(PetscOptionsInt("-eas_async_max_it", "Local outer iterations per time step in async mode (DIVERGED_MAX_IT beyond)", "EasAdrSetFromOptions", adr->async_max_it, &adr->async_max_it, NULL));
+  PetscCheck(adr->async_max_it >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_async_max_it %" PetscInt_FMT " is invalid: expected a count >= 1", adr->async_max_it);
+  PetscCall(PetscOptionsBool("-eas_async_thread", "Progress receptions in a thread (needs MPI_THREAD_MULTIPLE)", "EasAdrSetFromOptions", adr->async_thread, &adr->async_thread, NULL));
+  PetscCall(PetscOptionsReal("-eas_comm_delay_us", "Fault injection: hold each received halo message back this long (microseconds)", "EasAdrSetFromOptions", adr->delay_us, &adr->delay_us, NULL));
+  PetscCall(PetscOptionsReal("-eas_comm_jitter_us", "Fault injection: plus a uniform random delay in [0, jitter) (microseconds)", "EasAdrSetFromOptions", adr->jitter_us, &adr->jitter_us, NULL));
+  PetscCall(PetscOptionsInt("-eas_comm_seed", "Seed of the jitter draws", "EasAdrSetFromOptions", adr->comm_seed, &adr->comm_seed, NULL));
+  PetscCheck(adr->delay_us >= 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_comm_delay_us %g is invalid: expected a delay in microseconds >= 0", (double)adr->delay_us);
+  PetscCheck(adr->jitter_us >= 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_comm_jitter_us %g is invalid: expected a jitter in microseconds >= 0", (double)adr->jitter_us);
+  PetscOptionsEnd();
+  PetscCall(EasKspSetFromOptions(adr->ksp));
+  if (!adr->setupcalled) {
+    const char *prefix;
+    PetscCall(EasAdrMeterCreate_Private(adr));
+    PetscCall(EasEnergyMeterSetFromOptions(adr->meter));
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adr, &prefix));
+    PetscCall(PetscOptionsHasName(((PetscObject)adr)->options, prefix, "-eas_trace", &adr->trace));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------- geometry */
+
+#define EAS_ADR_PI(adr, i, j, k) (((i) + 1) + ((adr)->nl[0] + 2) * (((j) + 1) + ((adr)->nl[1] + 2) * ((k) + 1)))
+
+/* face point (a, b): x faces (j, k), y faces (i, k), z faces (i, j) */
+static inline void EasAdrFacePoint(EasAdr adr, PetscInt f, PetscInt a, PetscInt b, PetscInt *i, PetscInt *j, PetscInt *k, PetscInt ghost)
+{
+  const PetscInt d = f / 2, side = f % 2, layer = ghost ? (side ? adr->nl[d] : -1) : (side ? adr->nl[d] - 1 : 0);
+  if (d == 0) {
+    *i = layer;
+    *j = a;
+    *k = b;
+  } else if (d == 1) {
+    *i = a;
+    *j = layer;
+    *k = b;
+  } else {
+    *i = a;
+    *j = b;
+    *k = layer;
+  }
+}
+
+static inline PetscInt EasAdrFaceDimA(EasAdr adr, PetscInt f)
+{
+  return f / 2 == 0 ? adr->nl[1] : adr->nl[0];
+}
+static inline PetscInt EasAdrFaceDimB(EasAdr adr, PetscInt f)
+{
+  return f / 2 == 2 ? adr->nl[1] : adr->nl[2];
+}
+
+static void EasAdrCoordinates(EasAdr adr, PetscInt gi, PetscInt gj, PetscInt gk, PetscReal xyz[3])
+{
+  const PetscInt g[3] = {gi, gj, gk};
+  for (PetscInt d = 0; d < 3; d++) xyz[d] = adr->lo[d] + (g[d] + adr->shift[d]) * adr->h[d];
+}
+
+/* Packs this rank's boundary planes of x into the halo send buffers. */
+PetscErrorCode EasAdrPackFaces_Private(EasAdr adr, const PetscScalar *x)
+{
+  PetscFunctionBegin;
+  for (PetscInt f = 0; f < 6; f++) {
+    PetscScalar   *buf = adr->halo->sendbuf[f];
+    const PetscInt na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f);
+    if (adr->nb[f] == MPI_PROC_NULL) continue;
+    for (PetscInt b = 0; b < nb; b++)
+      for (PetscInt a = 0; a < na; a++) {
+        PetscInt i, j, k, p;
+        EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 0);
+        p                      = i + adr->nl[0] * (j + adr->nl[1] * k);
+        buf[2 * (a + na * b)]     = x[2 * p];
+        buf[2 * (a + na * b) + 1] = x[2 * p + 1];
+      }
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrUpdateCoefficients_Private - transport weights w_f at every local
+  point and the Dirichlet values at time t (seed 000 eq. 1.40 discretized).
+*/
+PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr adr, PetscReal t)
+{
+  EasAdrVelocityFn  vel  = adr->velocity ? adr->velocity : EasAdrVelocity_Builtin;
+  EasAdrDiffusionFn dif  = adr->diffusion ? adr->diffusion : EasAdrDiffusion_Builtin;
+  void             *vctx = adr->velocity ? adr->velocity_ctx : (void *)adr, *dctx = adr->diffusion ? adr->diffusion_ctx : (void *)adr;
+  EasAdrValueFn     bfn  = adr->boundary ? adr->boundary : (adr->initial ? adr->initial : EasAdrInitial_Builtin);
+  void             *bctx = adr->boundary ? adr->boundary_ctx : (adr->initial ? adr->initial_ctx : (void *)adr);
+
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < adr->np; p++) {
+    const PetscReal *xyz = adr->coords + 3 * p;
+    PetscReal        a[3], K[3], q[3];
+    PetscCall((*vel)(t, xyz, a, vctx));
+    for (PetscInt d = 0; d < 3; d++) {
+      const PetscReal h = adr->h[d], h2 = h * h;
+      PetscReal       km, kp, wm, wp;
+      PetscCall(PetscArraycpy(q, xyz, 3));
+      q[d] = xyz[d] - 0.5 * h;
+      PetscCall((*dif)(t, q, K, dctx));
+      km   = K[d];
+      q[d] = xyz[d] + 0.5 * h;
+      PetscCall((*dif)(t, q, K, dctx));
+      kp = K[d];
+      PetscCheck(!PetscIsInfOrNanReal(a[d]) && !PetscIsInfOrNanReal(km) && !PetscIsInfOrNanReal(kp), PETSC_COMM_SELF, PETSC_ERR_FP, "The velocity or diffusion callback returned NaN or Inf at (%g, %g, %g), t = %g", (double)xyz[0], (double)xyz[1], (double)xyz[2], (double)t);
+      PetscCheck(km >= 0 && kp >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The diffusion callback returned a negative coefficient at (%g, %g, %g)", (double)xyz[0], (double)xyz[1], (double)xyz[2]);
+      wm = km / h2;
+      wp = kp / h2;
+      if (adr->advection == EAS_ADR_UPWIND) {
+        if (a[d] >= 0) wm += a[d] / h;
+        else wp -= a[d] / h;
+      } else {
+        wm += 0.5 * a[d] / h;
+        wp -= 0.5 * a[d] / h;
+      }
+      adr->w[2 * d][p]     = wm;
+      adr->w[2 * d + 1][p] = wp;
+    }
+  }
+  if (adr->bc == EAS_ADR_BC_DIRICHLET) {
+    for (PetscInt f = 0; f < 6; f++) {
+      const PetscInt na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f);
+      if (!adr->bval[f]) continue;
+      for (PetscInt b = 0; b < nb; b++)
+        for (PetscInt a = 0; a < na; a++) {
+          PetscInt  i, j, k;
+          PetscReal xyz[3];
+          EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 1);
+          EasAdrCoordinates(adr, adr->xs[0] + i, adr->xs[1] + j, adr->xs[2] + k, xyz);
+          PetscCall((*bfn)(t, xyz, adr->bval[f] + 2 * (a + na * b), bctx));
+        }
+    }
+  }
+  adr->coef_t = t;
+  PetscFunctionReturn(0);
+}
+
+/* Fills the padded array xg: interior from x, faces from the halo, the
+   Dirichlet values or the zero-flux mirror. */
+static PetscErrorCode EasAdrFillPadded(EasAdr adr, const PetscScalar *x)
+{
+  const PetscInt nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2];
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < nz; k++)
+    for (PetscInt j = 0; j < ny; j++) PetscCall(PetscArraycpy(adr->xg + 2 * EAS_ADR_PI(adr, 0, j, k), x + 2 * nx * (j + ny * k), 2 * nx));
+  for (PetscInt f = 0; f < 6; f++) {
+    const PetscInt     na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f), d = f / 2;
+    const PetscScalar *src = adr->nb[f] != MPI_PROC_NULL ? adr->halo->ghost[f] : (adr->bc == EAS_ADR_BC_DIRICHLET ? adr->bval[f] : NULL);
+    for (PetscInt b = 0; b < nb; b++)
+      for (PetscInt a = 0; a < na; a++) {
+        PetscInt i, j, k, P;
+        EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 1);
+        P = EAS_ADR_PI(adr, i, j, k);
+        if (src) {
+          adr->xg[2 * P]     = src[2 * (a + na * b)];
+          adr->xg[2 * P + 1] = src[2 * (a + na * b) + 1];
+        } else { /* zero flux: mirror of the first interior neighbour */
+          PetscInt m[3] = {i, j, k}, Q;
+          m[d]          = (f % 2) ? adr->nl[d] - 2 : 1;
+          Q             = EAS_ADR_PI(adr, m[0], m[1], m[2]);
+          adr->xg[2 * P]     = adr->xg[2 * Q];
+          adr->xg[2 * P + 1] = adr->xg[2 * Q + 1];
+        }
+      }
+  }
+  PetscFunctionReturn(0);
+}
+
+static inline int EasAdrThreads(EasAdr adr)
+{
+  return adr->be && adr->be->threads > 0 ? (int)adr->be->threads : omp_get_max_threads();
+}
+
+/*
+  EasAdrLocalFunction_Private - F = xold - x + dt f(x, t) on the rank's box
+  (seed 000 eq. 1.43), with the reaction values and Jacobians kept in Rv,
+  dRv for the Jacobian.
+*/
+PetscErrorCode EasAdrLocalFunction_Private(EasAdr adr, PetscReal t, PetscReal dt, const PetscScalar *xold, const PetscScalar *x, PetscScalar *F, PetscBool *bad)
+{
+  const PetscInt nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2], np = adr->np;
+  const PetscInt sx = 1, sy = nx + 2, sz = (nx + 2) * (ny + 2);
+  PetscScalar   *Rv = adr->Rv, *dRv = adr->dRv;
+  const PetscScalar *xg = adr->xg;
+  PetscReal      sum = 0;
+  int            nt  = EasAdrThreads(adr);
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(EAS_AdrFunction, adr, 0, 0, 0));
+  PetscCall(EasAdrFillPadded(adr, x));
+  if (adr->reaction) {
+    for (PetscInt p = 0; p < np; p++) PetscCall((*adr->reaction)(t, adr->coords + 3 * p, x + 2 * p, Rv + 2 * p, dRv + 4 * p, adr->reaction_ctx));
+  } else if (adr->reaction_type == EAS_ADR_REACTION_LINEAR) {
+    const PetscReal *L = adr->L;
+#pragma omp parallel for schedule(static) num_threads(nt)
+    for (PetscInt p = 0; p < np; p++) {
+      const PetscScalar c1 = x[2 * p], c2 = x[2 * p + 1];
+      Rv[2 * p]     = L[0] * c1 + L[1] * c2;
+      Rv[2 * p + 1] = L[2] * c1 + L[3] * c2;
+      for (PetscInt e = 0; e < 4; e++) dRv[4 * p + e] = L[e];
+    }
+  } else {
+    PetscReal q3, q4;
+    EasAdrDiurnalRates(t, &q3, &q4);
+#pragma omp parallel for schedule(static) num_threads(nt)
+    for (PetscInt p = 0; p < np; p++) {
+      const PetscScalar c1 = x[2 * p], c2 = x[2 * p + 1];
+      const PetscReal   q1c3 = EAS_ADR_Q1 * EAS_ADR_C3;
+      /* R1 = -q1 c1 c3 - q2 c1 c2 + 2 q3 c3 + q4 c2, R2 = q1 c1 c3 - q2 c1 c2 - q4 c2 */
+      Rv[2 * p]      = -q1c3 * c1 - EAS_ADR_Q2 * c1 * c2 + 2.0 * q3 * EAS_ADR_C3 + q4 * c2;
+      Rv[2 * p + 1]  = q1c3 * c1 - EAS_ADR_Q2 * c1 * c2 - q4 * c2;
+      dRv[4 * p]     = -q1c3 - EAS_ADR_Q2 * c2;
+      dRv[4 * p + 1] = -EAS_ADR_Q2 * c1 + q4;
+      dRv[4 * p + 2] = q1c3 - EAS_ADR_Q2 * c2;
+      dRv[4 * p + 3] = -EAS_ADR_Q2 * c1 - q4;
+    }
+  }
+#pragma omp parallel for collapse(2) schedule(static) num_threads(nt) reduction(+ : sum)
+  for (PetscInt k = 0; k < nz; k++)
+    for (PetscInt j = 0; j < ny; j++)
+      for (PetscInt i = 0; i < nx; i++) {
+        const PetscInt p = i + nx * (j + ny * k), P = EAS_ADR_PI(adr, i, j, k);
+        for (PetscInt s = 0; s < 2; s++) {
+          const PetscScalar c  = xg[2 * P + s];
+          const PetscScalar tr = adr->w[0][p] * (xg[2 * (P - sx) + s] - c) + adr->w[1][p] * (xg[2 * (P + sx) + s] - c) + adr->w[2][p] * (xg[2 * (P - sy) + s] - c) + adr->w[3][p] * (xg[2 * (P + sy) + s] - c) + adr->w[4][p] * (xg[2 * (P - sz) + s] - c) + adr->w[5][p] * (xg[2 * (P + sz) + s] - c);
+          const PetscScalar Fv = xold[2 * p + s] - x[2 * p + s] + dt * (tr + Rv[2 * p + s]);
+          F[2 * p + s]         = Fv;
+          sum += Fv + dRv[4 * p + 3 * s];
+        }
+      }
+  *bad = PetscIsInfOrNanReal(sum) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscLogEventEnd(EAS_AdrFunction, adr, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* Effective weights of the local couplings (the zero-flux mirror folded
+   onto the opposite neighbour, halo and Dirichlet couplings dropped) and
+   whether face f of point (i,j,k) is a halo coupling. */
+static inline void EasAdrLocalWeights(EasAdr adr, PetscInt i, PetscInt j, PetscInt k, PetscInt p, PetscReal eff[6], PetscBool halo[6])
+{
+  const PetscInt ijk[3] = {i, j, k};
+  for (PetscInt f = 0; f < 6; f++) {
+    eff[f]  = 0;
+    halo[f] = PETSC_FALSE;
+  }
+  for (PetscInt f = 0; f < 6; f++) {
+    const PetscInt  d = f / 2, side = f % 2;
+    const PetscBool edge = side ? (ijk[d] == adr->nl[d] - 1) : (ijk[d] == 0);
+    const PetscReal w    = adr->w[f][p];
+    if (!edge) eff[f] += w;
+    else if (adr->nb[f] != MPI_PROC_NULL) halo[f] = PETSC_TRUE;
+    else if (adr->bc == EAS_ADR_BC_NEUMANN) eff[f ^ 1] += w;
+  }
+}
+
+/* After the host values changed: refresh the backend copy in place (device
+   backends: upload and rebuild the backend's private data) and reset the
+   inner solver's preconditioner.  Uses the DIA internals (same storage,
+   no reallocation). */
+static PetscErrorCode EasAdrDiaValuesChanged(EasAdr adr)
+{
+  EasDia     A  = adr->J;
+  EasBackend be = A->be;
+
+  PetscFunctionBegin;
+  if (A->setupcalled && !be->host_is_device) {
+    PetscCall((*be->ops->copy_htod)(be, (void *)A->k.val, A->val, (size_t)A->ndiag * A->ld * sizeof(PetscScalar)));
+    if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
+    if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
+  }
+  PetscCall(EasKspSetOperator(adr->ksp, A));
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrLocalJacobian_Private - J = I - dt f'_ll in the rank's EasDia with
+  the 9 local offsets 0, +-1, +-2, +-2nx_l, +-2nx_l ny_l (seed 000 eq. 1.45,
+  Fig. 1.7: couplings outside the box are left to the halo).
+*/
+PetscErrorCode EasAdrLocalJacobian_Private(EasAdr adr, PetscReal dt)
+{
+  const PetscInt nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2];
+  EasDia         A  = adr->J;
+  const PetscInt ld = A->ld;
+  PetscScalar   *V  = A->val;
+  int            nt = EasAdrThreads(adr);
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
+  /* diagonals d = 0..8: offsets -2nxny, -2nx, -2, -1, 0, 1, 2, 2nx, 2nxny */
+#pragma omp parallel for collapse(2) schedule(static) num_threads(nt)
+  for (PetscInt k = 0; k < nz; k++)
+    for (PetscInt j = 0; j < ny; j++)
+      for (PetscInt i = 0; i < nx; i++) {
+        const PetscInt p = i + nx * (j + ny * k);
+        PetscReal      eff[6], wsum = 0;
+        PetscBool      halo[6];
+        EasAdrLocalWeights(adr, i, j, k, p, eff, halo);
+        for (PetscInt f = 0; f < 6; f++) wsum += adr->w[f][p];
+        for (PetscInt s = 0; s < 2; s++) {
+          const PetscInt r = 2 * p + s;
+          V[0 * ld + r]    = -dt * eff[4];
+          V[1 * ld + r]    = -dt * eff[2];
+          V[2 * ld + r]    = -dt * eff[0];
+          V[3 * ld + r]    = s == 1 ? -dt * adr->dRv[4 * p + 2] : 0;
+          V[4 * ld + r]    = 1.0 + dt * wsum - dt * adr->dRv[4 * p + 3 * s];
+          V[5 * ld + r]    = s == 0 ? -dt * adr->dRv[4 * p + 1] : 0;
+          V[6 * ld + r]    = -dt * eff[1];
+          V[7 * ld + r]    = -dt * eff[3];
+          V[8 * ld + r]    = -dt * eff[5];
+        }
+      }
+  if (adr->device) { /* the values go to the device: a transfer */
+    PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
+    PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
+    PetscCall(EasAdrDiaValuesChanged(adr));
+    PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, (PetscReal)A->ndiag * A->ld));
+  } else {
+    PetscCall(EasAdrDiaValuesChanged(adr));
+    PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
+  }
+  PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* ----------------------------------------------------------------- setup */
+
+/*@C
+  EasAdrSetUp - the Cartesian decomposition (MPI_Dims_create,
+  MPI_Cart_create), the local arrays, the local Jacobian in DIA on the
+  backend, the inner solver, and the initial condition.
+  Errors: fewer than 2 points per rank in a direction ("grid too small").
+@*/
+PetscErrorCode EasAdrSetUp(EasAdr adr)
+{
+  MPI_Comm       comm;
+  PetscMPIInt    periods[3] = {0, 0, 0}, level;
+  PetscInt       cnt[6], *ns;
+  PetscScalar   *zeros;
+  EasAdrValueFn  ifn;
+  void          *ictx;
+  PetscInt       off[9];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  if (adr->setupcalled) PetscFunctionReturn(0);
+  comm = PetscObjectComm((PetscObject)adr);
+  PetscCallMPI(MPI_Comm_size(comm, &adr->size));
+  /* the backend and the energy meter first: SetUp itself is the setup phase */
+  if (!adr->be) PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, ((PetscObject)adr)->prefix, &adr->be));
+  adr->device = adr->be->host_is_device ? PETSC_FALSE : PETSC_TRUE;
+  PetscCall(EasAdrMeterCreate_Private(adr));
+  if (adr->unit < 0) PetscCall(EasEnergyMeterAddUnit(adr->meter, adr->device ? "gpu" : "cpu", adr->device ? EAS_UNIT_GPU : EAS_UNIT_CPU, &adr->unit));
+  PetscCall(EasEnergyMeterSetBackend(adr->meter, adr->be));
+  {
+    MPI_Comm shm;
+    PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
+    PetscCallMPI(MPI_Comm_size(shm, &adr->ppn));
+    PetscCallMPI(MPI_Comm_free(&shm));
+  }
+  PetscCall(EasEnergyMeterStart(adr->meter));
+  PetscCall(PetscTime(&adr->trace_tstart));
+  adr->trace_tprev = adr->trace_tstart;
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
+  if (adr->async_thread) {
+    PetscCall(EasGetMPIThreadLevel(&level));
+    PetscCheck(level >= MPI_THREAD_MULTIPLE, comm, PETSC_ERR_SUP_SYS, "-eas_async_thread needs MPI_THREAD_MULTIPLE but MPI provides level %d; start with EasInitialize() (which asks for it) or drop -eas_async_thread", (int)level);
+  }
+  adr->dims[0] = adr->dims[1] = adr->dims[2] = 0;
+  PetscCallMPI(MPI_Dims_create(adr->size, 3, adr->dims));
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscCheck(adr->N[d] / adr->dims[d] >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid too small for %d ranks: %" PetscInt_FMT " points in %c (-adr_n%c) split over %d ranks leaves fewer than 2 points per rank; use at least %d points or fewer ranks", adr->size, adr->N[d], (char)('x' + d), (char)('x' + d), adr->dims[d], 2 * adr->dims[d]);
+  }
+  PetscCallMPI(MPI_Cart_create(comm, 3, adr->dims, periods, 0, &adr->cart));
+  PetscCallMPI(MPI_Comm_rank(adr->cart, &adr->rank));
+  PetscCallMPI(MPI_Cart_coords(adr->cart, adr->rank, 3, adr->cc));
+  for (PetscInt d = 0; d < 3; d++) {
+    const PetscInt P = adr->dims[d], q = adr->N[d] / P, r = adr->N[d] % P;
+    PetscCall(PetscMalloc1(P + 1, &adr->starts[d]));
+    for (PetscInt p = 0; p <= P; p++) adr->starts[d][p] = p * q + PetscMin(p, r);
+    adr->xs[d] = adr->starts[d][adr->cc[d]];
+    adr->nl[d] = adr->starts[d][adr->cc[d] + 1] - adr->xs[d];
+    PetscCallMPI(MPI_Cart_shift(adr->cart, (int)d, 1, &adr->nb[2 * d], &adr->nb[2 * d + 1]));
+    if (adr->bc == EAS_ADR_BC_DIRICHLET) {
+      adr->h[d]     = (adr->hi[d] - adr->lo[d]) / (adr->N[d] + 1);
+      adr->shift[d] = 1;
+    } else {
+      adr->h[d]     = (adr->hi[d] - adr->lo[d]) / (adr->N[d] - 1);
+      adr->shift[d] = 0;
+    }
+  }
+  adr->np = adr->nl[0] * adr->nl[1] * adr->nl[2];
+  adr->n  = 2 * adr->np;
+  PetscCall(PetscMalloc1(adr->size + 1, &adr->rank_rstart));
+  PetscCall(PetscMalloc1(adr->size, &ns));
+  PetscCallMPI(MPI_Allgather(&adr->n, 1, MPIU_INT, ns, 1, MPIU_INT, adr->cart));
+  adr->rank_rstart[0] = 0;
+  for (PetscMPIInt r = 0; r < adr->size; r++) adr->rank_rstart[r + 1] = adr->rank_rstart[r] + ns[r];
+  adr->rstart = adr->rank_rstart[adr->rank];
+  PetscCall(PetscFree(ns));
+
+  /* local arrays */
+  PetscCall(PetscCalloc4(adr->n, &adr->x, adr->n, &adr->xold, adr->n, &adr->F, 2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &adr->xg));
+  PetscCall(PetscCalloc3(2 * adr->np, &adr->Rv, 4 * adr->np, &adr->dRv, 3 * adr->np, &adr->coords));
+  for (PetscInt f = 0; f < 6; f++) PetscCall(PetscCalloc1(adr->np, &adr->w[f]));
+  for (PetscInt k = 0; k < adr->nl[2]; k++)
+    for (PetscInt j = 0; j < adr->nl[1]; j++)
+      for (PetscInt i = 0; i < adr->nl[0]; i++) EasAdrCoordinates(adr, adr->xs[0] + i, adr->xs[1] + j, adr->xs[2] + k, adr->coords + 3 * (i + adr->nl[0] * (j + adr->nl[1] * k)));
+  for (PetscInt f = 0; f < 6; f++) {
+    cnt[f] = 2 * EasAdrFaceDimA(adr, f) * EasAdrFaceDimB(adr, f);
+    if (adr->nb[f] == MPI_PROC_NULL && adr->bc == EAS_ADR_BC_DIRICHLET) PetscCall(PetscCalloc1(cnt[f], &adr->bval[f]));
+  }
+  PetscCall(EasHaloCreate(adr->cart, adr->nb, cnt, &adr->halo));
+  adr->halo->faults.delay_us  = adr->delay_us;
+  adr->halo->faults.jitter_us = adr->jitter_us;
+  adr->halo->faults.seed      = adr->comm_seed;
+  adr->halo->use_thread       = adr->async_thread;
+  PetscCall(EasFaultsSetUp(&adr->halo->faults, adr->rank));
+
+  /* the local Jacobian: 9 offsets, values refilled in place each Newton iteration */
+  {
+    const PetscInt nx = adr->nl[0], nxy = adr->nl[0] * adr->nl[1];
+    const PetscInt o[9] = {-2 * nxy, -2 * nx, -2, -1, 0, 1, 2, 2 * nx, 2 * nxy};
+    PetscCall(PetscArraycpy(off, o, 9));
+  }
+  PetscCall(PetscCalloc1(9 * (size_t)adr->n, &zeros));
+  for (PetscInt r = 0; r < adr->n; r++) zeros[4 * (size_t)adr->n + r] = 1.0;
+  PetscCall(EasDiaCreate(PETSC_COMM_SELF, &adr->J));
+  PetscCall(EasDiaSetBackend(adr->J, adr->be));
+  PetscCall(EasDiaSetDiagonals(adr->J, adr->n, 9, off, zeros));
+  PetscCall(PetscFree(zeros));
+  PetscCall(EasDiaSetUp(adr->J));
+  PetscCall(EasKspSetOperator(adr->ksp, adr->J));
+  PetscCall(EasDiaCreateVecs(adr->J, &adr->dx, &adr->b));
+
+  /* initial condition */
+  ifn  = adr->initial ? adr->initial : EasAdrInitial_Builtin;
+  ictx = adr->initial ? adr->initial_ctx : (void *)adr;
+  adr->t = adr->t0;
+  for (PetscInt p = 0; p < adr->np; p++) {
+    PetscCall((*ifn)(adr->t0, adr->coords + 3 * p, adr->x + 2 * p, ictx));
+    PetscCheck(!PetscIsInfOrNanReal(adr->x[2 * p]) && !PetscIsInfOrNanReal(adr->x[2 * p + 1]), PETSC_COMM_SELF, PETSC_ERR_FP, "The initial condition is NaN or Inf at (%g, %g, %g)", (double)adr->coords[3 * p], (double)adr->coords[3 * p + 1], (double)adr->coords[3 * p + 2]);
+  }
+  adr->coef_t = PETSC_MIN_REAL;
+  adr->halo_scalars = 0;
+  for (PetscInt f = 0; f < 6; f++)
+    if (adr->nb[f] != MPI_PROC_NULL) adr->halo_scalars += cnt[f];
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
+  adr->setupcalled = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------- accessors */
+
+static PetscErrorCode EasAdrCheckSetUp(EasAdr adr, const char fn[])
+{
+  PetscFunctionBegin;
+  PetscCheck(adr->setupcalled, PetscObjectComm((PetscObject)adr), PETSC_ERR_ORDER, "%s: call EasAdrSetUp() first", fn);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrGetTime(EasAdr adr, PetscReal *t)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  *t = adr->t;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrGetTimeStep(EasAdr adr, PetscReal *dt)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  *dt = adr->dt;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetConvergedReason - the reason of the last time step. @*/
+PetscErrorCode EasAdrGetConvergedReason(EasAdr adr, EasAdrConvergedReason *reason)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  *reason = adr->reason;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetStats - iterations, messages and time (see EasAdrStats). @*/
+PetscErrorCode EasAdrGetStats(EasAdr adr, EasAdrStats *st)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  *st = adr->stats;
+  if (adr->halo) {
+    st->msgs_sent  = adr->halo->msgs_sent;
+    st->msgs_recv  = adr->halo->msgs_recv;
+    st->msgs_stale = adr->halo->msgs_stale;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrGetLocalGrid(EasAdr adr, PetscInt *xs, PetscInt *ys, PetscInt *zs, PetscInt *nxl, PetscInt *nyl, PetscInt *nzl)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckSetUp(adr, "EasAdrGetLocalGrid"));
+  if (xs) *xs = adr->xs[0];
+  if (ys) *ys = adr->xs[1];
+  if (zs) *zs = adr->xs[2];
+  if (nxl) *nxl = adr->nl[0];
+  if (nyl) *nyl = adr->nl[1];
+  if (nzl) *nzl = adr->nl[2];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrGetLocalPointCoordinates(EasAdr adr, PetscInt p, PetscReal xyz[3])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckSetUp(adr, "EasAdrGetLocalPointCoordinates"));
+  PetscCheck(p >= 0 && p < adr->np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasAdrGetLocalPointCoordinates: point %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", p, adr->np);
+  for (PetscInt d = 0; d < 3; d++) xyz[d] = adr->coords[3 * p + d];
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrGetLocalSolution(EasAdr adr, const PetscScalar *x[], PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckSetUp(adr, "EasAdrGetLocalSolution"));
+  *x = adr->x;
+  if (n) *n = adr->n;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrCreateGlobalVec - a Vec (block size 2) with the solver's global layout. @*/
+PetscErrorCode EasAdrCreateGlobalVec(EasAdr adr, Vec *X)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckSetUp(adr, "EasAdrCreateGlobalVec"));
+  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)adr), adr->n, PETSC_DETERMINE, X));
+  PetscCall(VecSetBlockSize(*X, 2));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasAdrCheckVec(EasAdr adr, Vec X, const char fn[])
+{
+  PetscInt n;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCheck(n == adr->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: the Vec has %" PetscInt_FMT " local entries, expected %" PetscInt_FMT " (use EasAdrCreateGlobalVec())", fn, n, adr->n);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrGetSolution(EasAdr adr, Vec X)
+{
+  PetscScalar *xa;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckSetUp(adr, "EasAdrGetSolution"));
+  PetscCall(EasAdrCheckVec(adr, X, "EasAdrGetSolution"));
+  PetscCall(VecGetArrayWrite(X, &xa));
+  PetscCall(PetscArraycpy(xa, adr->x, adr->n));
+  PetscCall(VecRestoreArrayWrite(X, &xa));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrSetSolution(EasAdr adr, Vec X)
+{
+  const PetscScalar *xa;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckSetUp(adr, "EasAdrSetSolution"));
+  PetscCall(EasAdrCheckVec(adr, X, "EasAdrSetSolution"));
+  PetscCall(VecGetArrayRead(X, &xa));
+  PetscCall(PetscArraycpy(adr->x, xa, adr->n));
+  PetscCall(VecRestoreArrayRead(X, &xa));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrSpeciesNorms - the 2-norm of each species of a global Vec.
+@*/
+PetscErrorCode EasAdrSpeciesNorms(EasAdr adr, Vec X, PetscReal norms[2])
+{
+  const PetscScalar *xa;
+  PetscReal          s[2] = {0, 0};
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(VecGetLocalSize(X, &n));
+  PetscCall(VecGetArrayRead(X, &xa));
+  for (PetscInt i = 0; i < n; i++) s[i % 2] += PetscRealPart(xa[i] * xa[i]);
+  PetscCall(VecRestoreArrayRead(X, &xa));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, s, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)X)));
+  norms[0] = PetscSqrtReal(s[0]);
+  norms[1] = PetscSqrtReal(s[1]);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrComputeFunction - F = Xold - X + dt f(X, t) on the global layout
+  (seed 000 eq. 1.43); collective.  Errors: Vecs of the wrong layout; a
+  NaN/Inf in F (PETSC_ERR_FP).
+@*/
+PetscErrorCode EasAdrComputeFunction(EasAdr adr, PetscReal t, PetscReal dt, Vec Xold, Vec X, Vec F)
+{
+  const PetscScalar *xa, *xo;
+  PetscScalar       *fa;
+  PetscBool          bad;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckSetUp(adr, "EasAdrComputeFunction"));
+  PetscCall(EasAdrCheckVec(adr, X, "EasAdrComputeFunction"));
+  if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
+  PetscCall(VecGetArrayRead(X, &xa));
+  PetscCall(VecGetArrayRead(Xold, &xo));
+  PetscCall(VecGetArrayWrite(F, &fa));
+  PetscCall(EasAdrPackFaces_Private(adr, xa));
+  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
+  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xo, xa, fa, &bad));
+  PetscCall(VecRestoreArrayWrite(F, &fa));
+  PetscCall(VecRestoreArrayRead(Xold, &xo));
+  PetscCall(VecRestoreArrayRead(X, &xa));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrCreateJacobianMat - an MPIAIJ matrix preallocated for EasAdrComputeJacobian().
+@*/
+PetscErrorCode EasAdrCreateJacobianMat(EasAdr adr, Mat *J)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckSetUp(adr, "EasAdrCreateJacobianMat"));
+  PetscCall(MatCreateAIJ(PetscObjectComm((PetscObject)adr), adr->n, adr->n, PETSC_DETERMINE, PETSC_DETERMINE, 8, NULL, 6, NULL, J));
+  PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+/* global row of (i,j,k) + the step across face f into the neighbour's box */
+static PetscInt EasAdrHaloColumn(EasAdr adr, PetscInt f, PetscInt i, PetscInt j, PetscInt k, PetscInt s)
+{
+  const PetscInt d = f / 2;
+  PetscMPIInt    c[3] = {adr->cc[0], adr->cc[1], adr->cc[2]}, r;
+  PetscInt       n[3], ijk[3] = {i, j, k};
+  c[d] += (f % 2) ? 1 : -1;
+  MPI_Cart_rank(adr->cart, c, &r);
+  for (PetscInt e = 0; e < 3; e++) n[e] = adr->starts[e][c[e] + 1] - adr->starts[e][c[e]];
+  ijk[d] = (f % 2) ? 0 : n[d] - 1;
+  return adr->rank_rstart[r] + 2 * (ijk[0] + n[0] * (ijk[1] + n[1] * ijk[2])) + s;
+}
+
+/*@C
+  EasAdrComputeJacobian - J = dF/dX of the whole coupled system (MPIAIJ),
+  including the couplings across the ranks' boxes; collective.
+@*/
+PetscErrorCode EasAdrComputeJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec X, Mat J)
+{
+  const PetscInt     nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2];
+  const PetscScalar *xa;
+  PetscBool          bad;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckSetUp(adr, "EasAdrComputeJacobian"));
+  PetscCall(EasAdrCheckVec(adr, X, "EasAdrComputeJacobian"));
+  if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
+  PetscCall(VecGetArrayRead(X, &xa));
+  PetscCall(EasAdrPackFaces_Private(adr, xa));
+  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
+  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR */
+  PetscCall(VecRestoreArrayRead(X, &xa));
+  PetscCall(MatZeroEntries(J));
+  for (PetscInt k = 0; k < nz; k++)
+    for (PetscInt j = 0; j < ny; j++)
+      for (PetscInt i = 0; i < nx; i++) {
+        const PetscInt p = i + nx * (j + ny * k), step[6] = {-1, 1, -nx, nx, -nx * ny, nx * ny};
+        PetscReal      eff[6], wsum = 0;
+        PetscBool      halo[6];
+        EasAdrLocalWeights(adr, i, j, k, p, eff, halo);
+        for (PetscInt f = 0; f < 6; f++) wsum += adr->w[f][p];
+        for (PetscInt s = 0; s < 2; s++) {
+          PetscInt    row = adr->rstart + 2 * p + s, cols[9], nc = 0;
+          PetscScalar v[9];
+          /* F' = -I + dt f' (seed 000 eq. 1.45) */
+          cols[nc] = row;
+          v[nc++]  = -1.0 - dt * wsum + dt * adr->dRv[4 * p + 3 * s];
+          cols[nc] = adr->rstart + 2 * p + (1 - s);
+          v[nc++]  = dt * adr->dRv[4 * p + (s == 0 ? 1 : 2)];
+          for (PetscInt f = 0; f < 6; f++) {
+            if (eff[f] != 0) {
+              cols[nc] = adr->rstart + 2 * (p + step[f]) + s;
+              v[nc++]  = dt * eff[f];
+            } else if (halo[f]) {
+              cols[nc] = EasAdrHaloColumn(adr, f, i, j, k, s);
+              v[nc++]  = dt * adr->w[f][p];
+            }
+          }
+          PetscCall(MatSetValues(J, 1, &row, nc, cols, v, ADD_VALUES));
+        }
+      }
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrView - problem, grid, decomposition, modes, tolerances, statistics
+  and the inner solver.
+@*/
+PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
+{
+  PetscBool   isascii;
+  EasAdrStats st;
+  PetscInt64  msg[3], msgsum[3];
+  PetscInt    its[2], itsmax[2];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)adr), &viewer));
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (!isascii) PetscFunctionReturn(0);
+  PetscCall(EasAdrGetStats(adr, &st));
+  PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)adr, viewer));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "problem %s: grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points, box [%g,%g]x[%g,%g]x[%g,%g]\n", EasAdrProblems[adr->problem], adr->N[0], adr->N[1], adr->N[2], (double)adr->lo[0], (double)adr->hi[0], (double)adr->lo[1], (double)adr->hi[1], (double)adr->lo[2], (double)adr->hi[2]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "reaction %s, advection %s, boundaries %s%s%s%s\n", adr->reaction ? "user" : EasAdrReactions[adr->reaction_type], EasAdrAdvections[adr->advection], EasAdrBCs[adr->bc], adr->velocity ? ", user velocity" : "", adr->diffusion ? ", user diffusion" : "", adr->initial ? ", user initial condition" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "implicit Euler: t = %g, dt = %g; multisplitting-Newton %s, rtol %g, max_it %" PetscInt_FMT "\n", (double)adr->t, (double)adr->dt, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->newton_rtol, adr->newton_max_it));
+  if (adr->mode_auto) {
+    if (adr->auto_decided) PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: %s chosen after the first step (exchange share %.3g, threshold %.3g)\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->auto_share, (double)adr->auto_threshold));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: sync for the first step, then async if its exchange share exceeds %.3g\n", (double)adr->auto_threshold));
+  }
+  if (adr->mode == EAS_ADR_ASYNC) PetscCall(PetscViewerASCIIPrintf(viewer, "async: detection iallreduce (2 rounds), persistence %" PetscInt_FMT ", reception %s\n", adr->persist, adr->async_thread ? "thread" : "polling"));
+  if (adr->delay_us > 0 || adr->jitter_us > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "fault injection: delay %g us + jitter U(0, %g) us, seed %" PetscInt_FMT "\n", (double)adr->delay_us, (double)adr->jitter_us, adr->comm_seed));
+  if (adr->setupcalled) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "decomposition %d x %d x %d ranks; rank 0 box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", adr->dims[0], adr->dims[1], adr->dims[2], adr->nl[0], adr->nl[1], adr->nl[2]));
+    msg[0] = st.msgs_sent;
+    msg[1] = st.msgs_recv;
+    msg[2] = st.msgs_stale;
+    PetscCall(MPIU_Allreduce(msg, msgsum, 3, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)adr)));
+    its[0] = st.outer_its;
+    its[1] = st.inner_its;
+    PetscCall(MPIU_Allreduce(its, itsmax, 2, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)adr)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "statistics: %" PetscInt_FMT " steps, outer iterations %" PetscInt_FMT " (max over ranks), inner iterations %" PetscInt_FMT " (max over ranks), last reason %s\n", st.steps, itsmax[0], itsmax[1], EasAdrConvergedReasonName(adr->reason)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "messages (async, all ranks): sent %" PetscInt64_FMT ", received %" PetscInt64_FMT ", discarded as stale %" PetscInt64_FMT "; synchronous checks %" PetscInt_FMT ", failed %" PetscInt_FMT "\n", msgsum[0], msgsum[1], msgsum[2], st.sync_checks, st.check_failures));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "time in EasAdrSolve: %.3f s\n", (double)st.time_solve));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "inner solver (rank 0; residual and Jacobian assembled on the host, uploaded to the backend):\n"));
+  if (adr->rank == 0) {
+    PetscViewer sv;
+    PetscCall(PetscViewerGetSubViewer(viewer, PETSC_COMM_SELF, &sv));
+    PetscCall(EasKspView(adr->ksp, sv));
+    PetscCall(PetscViewerRestoreSubViewer(viewer, PETSC_COMM_SELF, &sv));
+  } else {
+    PetscViewer sv;
+    PetscCall(PetscViewerGetSubViewer(viewer, PETSC_COMM_SELF, &sv));
+    PetscCall(PetscViewerRestoreSubViewer(viewer, PETSC_COMM_SELF, &sv));
+  }
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrDestroy - frees the solver (every MPI request is already freed). @*/
+PetscErrorCode EasAdrDestroy(EasAdr *adr)
+{
+  EasAdr a;
+
+  PetscFunctionBegin;
+  if (!*adr) PetscFunctionReturn(0);
+  PetscValidHeaderSpecific(*adr, EAS_ADR_CLASSID, 1);
+  if (--((PetscObject)(*adr))->refct > 0) {
+    *adr = NULL;
+    PetscFunctionReturn(0);
+  }
+  a = *adr;
+  PetscCall(EasEnergyMeterDestroy(&a->meter));
+  PetscCall(EasHaloDestroy(&a->halo));
+  PetscCall(EasVecDestroy(&a->b));
+  PetscCall(EasVecDestroy(&a->dx));
+  PetscCall(EasKspDestroy(&a->ksp));
+  PetscCall(EasDiaDestroy(&a->J));
+  PetscCall(EasBackendDestroy(&a->be));
+  PetscCall(PetscFree4(a->x, a->xold, a->F, a->xg));
+  PetscCall(PetscFree3(a->Rv, a->dRv, a->coords));
+  for (PetscInt f = 0; f < 6; f++) {
+    PetscCall(PetscFree(a->w[f]));
+    PetscCall(PetscFree(a->bval[f]));
+  }
+  for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(a->starts[d]));
+  PetscCall(PetscFree(a->rank_rstart));
+  if (a->cart != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&a->cart));
+  PetscCall(PetscHeaderDestroy(adr));
+  PetscFunctionReturn(0);
+}

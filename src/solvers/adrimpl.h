@@ -1,0 +1,120 @@
+#pragma once
+/*
+  Private data of EasAdr (adr.c: problem and discretization; msnewton.c:
+  the multisplitting-Newton time stepping, sync and async).
+*/
+#include "../mat/diaimpl.h"
+#include "../comm/commimpl.h"
+
+typedef enum {
+  EAS_ADR_PROBLEM_DIURNAL,
+  EAS_ADR_PROBLEM_TRANSPORT
+} EasAdrProblem;
+typedef enum {
+  EAS_ADR_REACTION_DIURNAL,
+  EAS_ADR_REACTION_LINEAR
+} EasAdrReactionType;
+typedef enum {
+  EAS_ADR_BC_DIRICHLET,
+  EAS_ADR_BC_NEUMANN
+} EasAdrBC;
+typedef enum {
+  EAS_ADR_UPWIND,
+  EAS_ADR_CENTRAL
+} EasAdrAdvection;
+
+/* faces: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z */
+struct _p_EasAdr {
+  PETSCHEADER(int);
+  /* problem */
+  EasAdrProblem      problem;
+  PetscInt           N[3];          /* global points per direction */
+  PetscReal          lo[3], hi[3];  /* box */
+  PetscReal          h[3], shift[3]; /* coordinate of global index g: lo + (g + shift) h */
+  EasAdrReactionType reaction_type;
+  PetscReal          L[4];
+  EasAdrBC           bc;
+  EasAdrAdvection    advection;
+  EasAdrVelocityFn   velocity;
+  void              *velocity_ctx;
+  EasAdrDiffusionFn  diffusion;
+  void              *diffusion_ctx;
+  EasAdrReactionFn   reaction;
+  void              *reaction_ctx;
+  EasAdrValueFn      initial, boundary;
+  void              *initial_ctx, *boundary_ctx;
+  /* time */
+  PetscReal t, t0, dt, tfinal;
+  PetscInt  max_steps;
+  /* outer iteration */
+  PetscReal  newton_rtol;
+  PetscInt   newton_max_it;
+  EasAdrMode mode;
+  PetscInt   persist;        /* async: consecutive locally converged iterations */
+  PetscInt   max_checks;     /* async: synchronous checks per step before giving up */
+  PetscInt   async_max_it;   /* async: local iterations per step */
+  PetscBool  async_thread;
+  PetscReal  delay_us, jitter_us;
+  PetscInt   comm_seed;
+  PetscBool  monitor, view, progress;
+  /* decomposition */
+  MPI_Comm    cart;
+  PetscMPIInt rank, size, dims[3], cc[3], nb[6];
+  PetscInt   *starts[3];   /* starts[d][p], p = 0..dims[d] */
+  PetscInt    xs[3], nl[3]; /* this rank's first global index and size */
+  PetscInt    np, n;        /* local points, local unknowns (2 np) */
+  PetscInt    rstart;       /* first global row of this rank */
+  PetscInt   *rank_rstart;  /* per rank */
+  /* data (host) */
+  PetscScalar *x, *xold, *F, *xg; /* xg: padded (nl+2)^3 x 2 with faces filled */
+  PetscScalar *Rv, *dRv;          /* reaction values 2 np and Jacobians 4 np */
+  PetscReal   *w[6];              /* transport weights per point and face */
+  PetscReal   *coords;            /* 3 np */
+  PetscScalar *bval[6];           /* Dirichlet values on global boundary faces */
+  PetscReal    coef_t;            /* time at which w and bval were evaluated */
+  /* solver */
+  EasBackend be;
+  EasDia     J;
+  EasKsp     ksp;
+  EasVec     b, dx;
+  EasHalo    halo;
+  /* state */
+  PetscBool             setupcalled;
+  EasAdrConvergedReason reason;
+  EasAdrStats           stats;
+  PetscInt              last_outer, last_inner;
+  PetscReal             last_res;
+  PetscLogDouble        last_time;
+  /* energy (DESIGN.md sec. 6) */
+  EasEnergyMeter meter;
+  PetscInt       unit;          /* the rank's unit in the meter */
+  PetscBool      device;        /* backend memory is not host memory: transfers metered */
+  PetscMPIInt    ppn;           /* ranks on this node (the model charges 1/ppn of the node) */
+  PetscInt       halo_scalars;  /* scalars received per halo exchange */
+  PetscBool      mode_auto, auto_decided;
+  PetscReal      auto_threshold, auto_share;
+  PetscBool      trace;         /* -eas_trace given: rows each synchronous iteration */
+  PetscInt       trace_it;
+  PetscLogDouble trace_tstart, trace_tprev;
+  PetscReal      trace_busy, trace_cbusy, trace_cwork, trace_iter_time, trace_iter_work;
+};
+
+/* meter phase helpers (no-ops without a meter) */
+#define EasAdrMeterBegin(adr, p) EasEnergyMeterBegin((adr)->meter, (p), (adr)->unit)
+#define EasAdrMeterEnd(adr, p, w) EasEnergyMeterEnd((adr)->meter, (p), (adr)->unit, (PetscReal)(w))
+
+/* adr.c */
+PETSC_INTERN PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr, PetscReal t);
+/* F(x) on this rank with the current ghosts (halo->ghost), x and xold local
+   arrays; *bad set when F or a callback is not finite. */
+PETSC_INTERN PetscErrorCode EasAdrLocalFunction_Private(EasAdr, PetscReal t, PetscReal dt, const PetscScalar *xold, const PetscScalar *x, PetscScalar *F, PetscBool *bad);
+/* J = -F'_ll = I - dt f'_ll in the rank's EasDia (reaction Jacobian from the
+   last EasAdrLocalFunction_Private call). */
+PETSC_INTERN PetscErrorCode EasAdrLocalJacobian_Private(EasAdr, PetscReal dt);
+PETSC_INTERN PetscErrorCode EasAdrPackFaces_Private(EasAdr, const PetscScalar *x);
+PETSC_INTERN PetscLogEvent  EAS_AdrSolve, EAS_AdrStep, EAS_AdrFunction, EAS_AdrJacobian, EAS_AdrHalo, EAS_AdrDetect, EAS_AdrInner;
+/* msnewton.c */
+PETSC_INTERN PetscErrorCode EasAdrStepSync_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrStepAsync_Private(EasAdr);
+/* adr.c: creates the meter (with the solver's prefix) if there is none */
+PETSC_INTERN PetscErrorCode EasAdrMeterCreate_Private(EasAdr);

@@ -1,0 +1,491 @@
+/*
+  Multisplitting-Newton time stepping of EasAdr (seed 000 secs. 1.7.2-1.7.4,
+  DESIGN.md sec. 4).
+
+  Each time step solves F(x) = x_old - x + dt f(x, t) = 0 (1.43).  Every
+  outer iteration, each rank takes one Newton step on its own box,
+  J_ll dx_l = F_l(x_l, halo) with J = -F' (1.45), the couplings to the other
+  boxes taken from the latest halo values (Fig. 1.7), updates x_l and sends
+  its boundary planes.  With one rank this is plain Newton.
+
+  sync:  halo exchange + MPI_Allreduce of the species norms of dx every
+         outer iteration; converged when max_s ||dx_s|| / ||x_s|| <= rtol.
+  async: no barrier inside the step: non-blocking sends (one in flight per
+         neighbour), receptions by polling or a thread, the local flag
+         "converged for `persist` consecutive iterations", detection by two
+         all-true rounds of MPI_Iallreduce; then the one synchronous exchange
+         of the step (Fig. 1.9) and a synchronous outer iteration as the
+         check: if it fails, the asynchronous iterations resume.
+  auto:  the first step runs sync; its exchange share decides (see
+         EasAdrModeAutoDecide).
+
+  Energy meter phases (DESIGN.md sec. 6; the rank's single unit, phases never
+  nested, so the busy times add up to at most the wall time):
+    setup     coefficient updates each step, F and J each outer iteration
+              (work: rows assembled), the copy of F into b;
+    compute   the inner BiCGStab solve (work: rows x BiCGStab iterations)
+              and the update of x (no work);
+    exchange  halo exchanges, the reductions of the convergence test, the
+              async sends/polls/detection (work: halo scalars received in
+              the synchronous exchanges);
+    transfers device backends only: J values and b to the device, dx back
+              (work: scalars).
+*/
+#include "adrimpl.h"
+#include <unistd.h>
+
+enum {
+  EAS_ADR_FAIL_NONE   = 0,
+  EAS_ADR_FAIL_MAXIT  = 1,
+  EAS_ADR_FAIL_INNER  = 2,
+  EAS_ADR_FAIL_NAN    = 3
+};
+
+static EasAdrConvergedReason EasAdrFailReason(int fail)
+{
+  switch (fail) {
+  case EAS_ADR_FAIL_MAXIT:
+    return EAS_ADR_DIVERGED_MAX_IT;
+  case EAS_ADR_FAIL_INNER:
+    return EAS_ADR_DIVERGED_INNER;
+  case EAS_ADR_FAIL_NAN:
+    return EAS_ADR_DIVERGED_NANORINF;
+  default:
+    return EAS_ADR_CONVERGED_ITERATING;
+  }
+}
+
+/* One local Newton step with the current halo: sums[0..1] = ||dx_s||^2,
+   sums[2..3] = ||x_s||^2 on this rank; *fail a failure code. */
+static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[4], int *fail)
+{
+  PetscBool          bad;
+  PetscScalar       *ba;
+  const PetscScalar *dxa;
+  KSPConvergedReason kr;
+  PetscInt           its;
+  PetscReal          s[4] = {0, 0, 0, 0};
+
+  PetscFunctionBegin;
+  *fail = EAS_ADR_FAIL_NONE;
+  for (PetscInt i = 0; i < 4; i++) sums[i] = 0;
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
+  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, adr->xold, adr->x, adr->F, &bad));
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
+  if (bad) {
+    *fail = EAS_ADR_FAIL_NAN;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(EasAdrLocalJacobian_Private(adr, dt)); /* setup (+ transfers on a device) */
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
+  PetscCall(EasVecGetArrayWrite(adr->b, &ba));
+  PetscCall(PetscArraycpy(ba, adr->F, adr->n));
+  PetscCall(EasVecRestoreArrayWrite(adr->b, &ba));
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, 0));
+  if (adr->device) { /* upload b now, so the solve below is all compute */
+    const PetscScalar *bd;
+    PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
+    PetscCall(EasVecGetBackendArrayRead(adr->b, &bd));
+    PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, adr->n));
+  }
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_COMPUTE));
+  PetscCall(PetscLogEventBegin(EAS_AdrInner, adr, 0, 0, 0));
+  PetscCall(EasKspSolve(adr->ksp, adr->b, adr->dx));
+  PetscCall(PetscLogEventEnd(EAS_AdrInner, adr, 0, 0, 0));
+  PetscCall(EasKspGetConvergedReason(adr->ksp, &kr));
+  PetscCall(EasKspGetIterationNumber(adr->ksp, &its));
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_COMPUTE, (PetscReal)adr->n * its));
+  adr->stats.inner_its += its;
+  adr->last_inner += its;
+  if (kr == KSP_DIVERGED_NANORINF) {
+    *fail = EAS_ADR_FAIL_NAN;
+    PetscFunctionReturn(0);
+  }
+  if (kr < 0 && kr != KSP_DIVERGED_ITS) { /* inexact Newton accepts an unfinished solve */
+    *fail = EAS_ADR_FAIL_INNER;
+    PetscFunctionReturn(0);
+  }
+  if (adr->device) PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
+  PetscCall(EasVecGetArrayRead(adr->dx, &dxa)); /* device backends: dx comes back */
+  if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, adr->n));
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_COMPUTE));
+  for (PetscInt i = 0; i < adr->n; i++) {
+    adr->x[i] += dxa[i];
+    s[i % 2] += PetscRealPart(dxa[i] * dxa[i]);
+    s[2 + i % 2] += PetscRealPart(adr->x[i] * adr->x[i]);
+  }
+  PetscCall(EasVecRestoreArrayRead(adr->dx, &dxa));
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_COMPUTE, 0));
+  if (PetscIsInfOrNanReal(s[0] + s[1] + s[2] + s[3])) *fail = EAS_ADR_FAIL_NAN;
+  for (PetscInt i = 0; i < 4; i++) sums[i] = s[i];
+  PetscFunctionReturn(0);
+}
+
+/* max over species of ||dx_s|| / ||x_s|| (absolute when x_s = 0) */
+static PetscReal EasAdrRelative(const PetscReal sums[4])
+{
+  PetscReal r = 0;
+  for (PetscInt s = 0; s < 2; s++) r = PetscMax(r, PetscSqrtReal(sums[s]) / (sums[2 + s] > 0 ? PetscSqrtReal(sums[2 + s]) : 1.0));
+  return r;
+}
+
+/*
+  One trace row (-eas_trace) after a synchronous outer iteration (collective):
+  share = this rank's rows (meter.h: elements or rows per unit; rank 0
+  writes), t_el = compute busy time per row and BiCGStab iteration since the
+  previous row; predicted time (seed 001 time model T = work x t_el) from the
+  mean time per unit of work of the previous rows, max over ranks; predicted
+  energy from the meter's power profile (seed 000 eq. 1.16 through
+  EasModelProfileEnergy) with the busy fraction of the previous rows, each
+  rank charged 1/ppn of its node, summed over ranks.  No prediction (empty
+  CSV fields) on the first row.
+*/
+static PetscErrorCode EasAdrTraceRow(EasAdr adr)
+{
+  PetscLogDouble  now;
+  PetscReal       busy = 0, cbusy, cwork, dwork, t_el, share = (PetscReal)adr->n, pred[2] = {-1, -1}, gpred[2];
+  EasPowerProfile prof;
+
+  PetscFunctionBegin;
+  if (!adr->trace || !adr->meter) PetscFunctionReturn(0);
+  PetscCall(PetscTime(&now));
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+    PetscReal b;
+    PetscCall(EasEnergyMeterGetPhase(adr->meter, (EasPhase)p, adr->unit, &b, NULL, NULL));
+    busy += b;
+  }
+  PetscCall(EasEnergyMeterGetPhase(adr->meter, EAS_PHASE_COMPUTE, adr->unit, &cbusy, &cwork, NULL));
+  dwork = cwork - adr->trace_cwork;
+  t_el  = dwork > 0 ? (cbusy - adr->trace_cbusy) / dwork : 0;
+  if (adr->trace_iter_work > 0 && dwork > 0) {
+    const PetscReal Tel = adr->trace_iter_time / adr->trace_iter_work, Wprev = adr->trace_tprev - adr->trace_tstart;
+    const PetscReal beta = Wprev > 0 ? PetscMin(1.0, adr->trace_busy / Wprev) : 1.0;
+    pred[0] = Tel * dwork;
+    PetscCall(EasEnergyMeterGetProfile(adr->meter, &prof));
+    if (pred[0] > 0) {
+      PetscCall(EasModelProfileEnergy(&prof, pred[0], adr->device ? 0 : beta, adr->device ? beta : 0, &pred[1])); /* seed 000 eq. (1.16) */
+      pred[1] /= adr->ppn;
+    } else pred[1] = 0;
+  }
+  PetscCall(MPIU_Allreduce(&pred[0], &gpred[0], 1, MPIU_REAL, MPIU_MAX, adr->cart));
+  PetscCall(MPIU_Allreduce(&pred[1], &gpred[1], 1, MPIU_REAL, MPIU_SUM, adr->cart));
+  if (gpred[0] < 0) gpred[0] = gpred[1] = PETSC_DECIDE; /* negative: no prediction */
+  PetscCall(EasEnergyTraceRow(adr->meter, adr->trace_it++, 1, &share, &t_el, gpred[0], gpred[1]));
+  if (dwork > 0) {
+    adr->trace_iter_time += (PetscReal)(now - adr->trace_tprev);
+    adr->trace_iter_work += dwork;
+  }
+  adr->trace_tprev = now;
+  adr->trace_busy  = busy;
+  adr->trace_cbusy = cbusy;
+  adr->trace_cwork = cwork;
+  PetscFunctionReturn(0);
+}
+
+/* A synchronous outer iteration: halo exchange, local Newton step, global
+   reduction.  Returns the global relative update and failure code. */
+static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt, PetscReal *rel, int *fail)
+{
+  PetscReal sums[4], red[5];
+  int       lfail;
+
+  PetscFunctionBegin;
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
+  PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
+  PetscCall(EasAdrPackFaces_Private(adr, adr->x));
+  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_TRUE));
+  PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
+  PetscCall(EasAdrLocalNewton(adr, t, dt, sums, &lfail));
+  adr->stats.outer_its++;
+  adr->last_outer++;
+  for (PetscInt i = 0; i < 4; i++) red[i] = sums[i];
+  red[4] = (PetscReal)lfail;
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
+  PetscCall(PetscLogEventBegin(EAS_AdrDetect, adr, 0, 0, 0));
+  {
+    PetscReal out[5];
+    PetscCall(MPIU_Allreduce(red, out, 4, MPIU_REAL, MPIU_SUM, adr->cart));
+    PetscCall(MPIU_Allreduce(&red[4], &out[4], 1, MPIU_REAL, MPIU_MAX, adr->cart));
+    *rel  = EasAdrRelative(out);
+    *fail = (int)out[4];
+  }
+  PetscCall(PetscLogEventEnd(EAS_AdrDetect, adr, 0, 0, 0));
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, 0));
+  PetscCall(EasAdrTraceRow(adr));
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrStepSync_Private - one implicit Euler step, synchronous
+  multisplitting-Newton.
+*/
+PetscErrorCode EasAdrStepSync_Private(EasAdr adr)
+{
+  const PetscReal dt = adr->dt, t = adr->t + dt;
+
+  PetscFunctionBegin;
+  adr->reason = EAS_ADR_CONVERGED_ITERATING;
+  for (PetscInt it = 0; it < adr->newton_max_it; it++) {
+    PetscReal rel  = 0;
+    int       fail = 0;
+    PetscCall(EasAdrSyncIteration(adr, t, dt, &rel, &fail));
+    adr->last_res = rel;
+    if (fail) {
+      adr->reason = EasAdrFailReason(fail);
+      break;
+    }
+    if (rel <= adr->newton_rtol) {
+      adr->reason = EAS_ADR_CONVERGED_DX;
+      break;
+    }
+  }
+  if (adr->reason == EAS_ADR_CONVERGED_ITERATING) adr->reason = EAS_ADR_DIVERGED_MAX_IT;
+  PetscFunctionReturn(0);
+}
+
+/* Asynchronous phase: iterate on local data until the detection stops all
+   ranks; returns the (global) failure code. */
+static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, PetscInt *its_step, int *fail_out)
+{
+  EasHalo   halo = adr->halo;
+  EasDetect det;
+  PetscInt  conv = 0, version = 1, sent[6] = {0, 0, 0, 0, 0, 0};
+  int       fail = EAS_ADR_FAIL_NONE, gfail = 0;
+  PetscBool stop = PETSC_FALSE, need = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(EasHaloAsyncBegin(halo));
+  PetscCall(EasDetectBegin(&det, adr->cart));
+  while (!stop) {
+    /* iterate unless locally converged with nothing new to work on */
+    if (!fail && (need || conv < adr->persist || halo->fresh)) {
+      PetscReal sums[4], rel;
+      halo->fresh = PETSC_FALSE;
+      need        = PETSC_FALSE;
+      PetscCall(EasAdrLocalNewton(adr, t, dt, sums, &fail));
+      adr->stats.outer_its++;
+      adr->last_outer++;
+      (*its_step)++;
+      version++;
+      rel  = EasAdrRelative(sums);
+      conv = (!fail && rel <= adr->newton_rtol) ? conv + 1 : 0;
+      if (!fail && conv < adr->persist && *its_step >= adr->async_max_it) fail = EAS_ADR_FAIL_MAXIT;
+    } else usleep(20); /* idle: leave the core to the other ranks */
+    /* send the planes that changed, at most one send in flight per neighbour */
+    PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
+    PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
+    for (PetscInt f = 0; f < 6; f++) {
+      PetscBool ready;
+      if (adr->nb[f] == MPI_PROC_NULL || sent[f] == version) continue;
+      PetscCall(EasHaloAsyncSendReady(halo, f, &ready));
+      if (!ready) continue;
+      if (sent[f] == 0 || f == 0) PetscCall(EasAdrPackFaces_Private(adr, adr->x)); /* packs every face; cheap */
+      PetscCall(EasHaloAsyncSend(halo, f));
+      sent[f] = version;
+    }
+    PetscCall(EasHaloAsyncPoll(halo));
+    PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
+    PetscCall(PetscLogEventBegin(EAS_AdrDetect, adr, 0, 0, 0));
+    PetscCall(EasDetectProgress(&det, (PetscBool)(!fail && conv >= adr->persist), fail, &stop, &gfail));
+    PetscCall(PetscLogEventEnd(EAS_AdrDetect, adr, 0, 0, 0));
+    PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, 0));
+  }
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
+  PetscCall(EasDetectEnd(&det));
+  PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
+  PetscCall(EasHaloAsyncEnd(halo));
+  PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, 0));
+  *fail_out = gfail;
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrStepAsync_Private - one implicit Euler step, asynchronous
+  multisplitting-Newton with the synchronous check at the end.
+*/
+PetscErrorCode EasAdrStepAsync_Private(EasAdr adr)
+{
+  const PetscReal dt = adr->dt, t = adr->t + dt;
+  PetscInt        its = 0;
+
+  PetscFunctionBegin;
+  adr->reason = EAS_ADR_CONVERGED_ITERATING;
+  for (PetscInt check = 0;; check++) {
+    PetscReal rel  = 0;
+    int       fail = 0;
+    PetscCall(EasAdrAsyncPhase(adr, t, dt, &its, &fail));
+    if (fail) {
+      adr->reason = EasAdrFailReason(fail);
+      break;
+    }
+    /* the synchronous exchange of the step and the synchronous check */
+    adr->stats.sync_checks++;
+    PetscCall(EasAdrSyncIteration(adr, t, dt, &rel, &fail));
+    adr->last_res = rel;
+    if (fail) {
+      adr->reason = EasAdrFailReason(fail);
+      break;
+    }
+    if (rel <= adr->newton_rtol) {
+      adr->reason = EAS_ADR_CONVERGED_ASYNC;
+      break;
+    }
+    adr->stats.check_failures++;
+    if (check + 1 >= adr->max_checks) {
+      adr->reason = EAS_ADR_DIVERGED_ASYNC_CHECK;
+      break;
+    }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* this rank's busy time of each phase so far */
+static PetscErrorCode EasAdrMeterBusy(EasAdr adr, PetscReal busy[EAS_NUM_PHASES])
+{
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) PetscCall(EasEnergyMeterGetPhase(adr->meter, (EasPhase)p, adr->unit, &busy[p], NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrModeAutoDecide - -eas_mode auto (DESIGN.md sec. 6), after the first
+  (synchronous) step: share = exchange time / metered time of the step on
+  each rank (setup + compute + exchange + transfers busy times; max over
+  ranks, the slowest-communicating rank sets the pace of a sync iteration);
+  async for the remaining steps when share > threshold, else sync.
+
+  Why a threshold and not seed 000 eqs. 1.49-1.50 directly: the context
+  comparison (EasModelContextFrontier) says async saves energy when its
+  speedup alpha = T_sync/T_async exceeds Pbar_async/Pbar_sync, but T_async
+  is only known after running async: async hides the communication (at
+  best alpha = 1/(1 - share)) and pays for it with extra iterations whose
+  number depends on the problem and the network (issue 3 benchmark).  So the
+  decision is the measured share against a threshold, and the frontier is
+  reported next to it: Pbar_sync = P_I + (1 - share) P_C (cores wait during
+  the exchanges), Pbar_async = P_I + P_C (always computing).
+*/
+static PetscErrorCode EasAdrModeAutoDecide(EasAdr adr, const PetscReal busy0[EAS_NUM_PHASES])
+{
+  PetscReal       busy[EAS_NUM_PHASES], tot = 0, share, gshare, alpha = 0, best;
+  EasPowerProfile prof;
+
+  PetscFunctionBegin;
+  PetscCall(EasAdrMeterBusy(adr, busy));
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) tot += busy[p] - busy0[p];
+  share = tot > 0 ? (busy[EAS_PHASE_EXCHANGE] - busy0[EAS_PHASE_EXCHANGE]) / tot : 0;
+  PetscCall(MPIU_Allreduce(&share, &gshare, 1, MPIU_REAL, MPIU_MAX, adr->cart));
+  adr->auto_share   = gshare;
+  adr->auto_decided = PETSC_TRUE;
+  adr->mode         = gshare > adr->auto_threshold ? EAS_ADR_ASYNC : EAS_ADR_SYNC;
+  PetscCall(EasEnergyMeterGetProfile(adr->meter, &prof));
+  {
+    const PetscReal PI = prof.cpu_idle + prof.gpu_idle + prof.dram, PC = adr->device ? prof.gpu_full - prof.gpu_idle : prof.cpu_full - prof.cpu_idle;
+    const PetscReal Psync = PI + (1 - gshare) * PC;
+    if (Psync > 0) PetscCall(EasModelContextFrontier(Psync, PI + PC, &alpha)); /* seed 000 eqs. (1.49)-(1.50) */
+  }
+  best = gshare < 1 ? 1.0 / (1.0 - gshare) : PETSC_INFINITY;
+  PetscCall(PetscInfo(adr, "-eas_mode auto: exchange share of the first step %g (max over ranks) %s threshold %g: %s for the remaining steps; energy frontier (seed 000 eq. 1.50): async needs a speedup > %g, at most %g by hiding all communication\n", (double)gshare, gshare > adr->auto_threshold ? ">" : "<=", (double)adr->auto_threshold, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)alpha, (double)best));
+  if (adr->monitor) PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "  mode auto: exchange share %.3g of the first step (max over ranks) %s threshold %.3g -> %s; async energy frontier: speedup > %.3g needed, <= %.3g possible\n", (double)gshare, gshare > adr->auto_threshold ? ">" : "<=", (double)adr->auto_threshold, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)alpha, (double)best));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrStep - one implicit Euler step of size dt (sync or async).  On
+  failure the state is left at the start of the step and the reason says why.
+@*/
+PetscErrorCode EasAdrStep(EasAdr adr)
+{
+  PetscLogDouble t0;
+  PetscReal      busy0[EAS_NUM_PHASES];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrSetUp(adr));
+  PetscCall(PetscLogEventBegin(EAS_AdrStep, adr, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  adr->last_outer = adr->last_inner = 0;
+  if (adr->mode_auto && !adr->auto_decided) PetscCall(EasAdrMeterBusy(adr, busy0));
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
+  PetscCall(EasAdrUpdateCoefficients_Private(adr, adr->t + adr->dt));
+  PetscCall(PetscArraycpy(adr->xold, adr->x, adr->n));
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->np));
+  if (adr->mode == EAS_ADR_ASYNC && adr->size > 1) PetscCall(EasAdrStepAsync_Private(adr));
+  else PetscCall(EasAdrStepSync_Private(adr));
+  if (adr->mode_auto && !adr->auto_decided) PetscCall(EasAdrModeAutoDecide(adr, busy0));
+  if (adr->reason > 0) {
+    adr->t += adr->dt;
+    adr->stats.steps++;
+  } else PetscCall(PetscArraycpy(adr->x, adr->xold, adr->n));
+  PetscCall(PetscTimeSubtract(&t0));
+  adr->last_time = -t0;
+  PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasAdrMonitorStep(EasAdr adr, PetscInt step, PetscInt nsteps)
+{
+  PetscInt   loc[2] = {adr->last_outer, adr->last_inner}, glob[2];
+  PetscBool  tty    = (PetscBool)(adr->progress && adr->rank == 0 && isatty(fileno(PETSC_STDOUT)));
+  MPI_Comm   comm   = PetscObjectComm((PetscObject)adr);
+
+  PetscFunctionBegin;
+  if (!adr->monitor && !adr->progress) PetscFunctionReturn(0); /* collective: the same on every rank */
+  PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_INT, MPI_MAX, comm));
+  if (tty) PetscCall(PetscPrintf(PETSC_COMM_SELF, "\r%79s\r", ""));
+  if (adr->monitor)
+    PetscCall(PetscPrintf(comm, "  step %3" PetscInt_FMT " t %-12.6g outer %3" PetscInt_FMT " inner %5" PetscInt_FMT " residual %9.3e time %.3f s %s\n", step, (double)adr->t, glob[0], glob[1], (double)adr->last_res, (double)adr->last_time, EasAdrConvergedReasonName(adr->reason)));
+  if (tty) {
+    char      bar[31];
+    PetscInt  done = (30 * step) / PetscMax(nsteps, 1);
+    for (PetscInt i = 0; i < 30; i++) bar[i] = i < done ? '#' : '.';
+    bar[30] = 0;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "[%s] %3d%% step %" PetscInt_FMT "/%" PetscInt_FMT " t = %g", bar, (int)(100 * step / PetscMax(nsteps, 1)), step, nsteps, (double)adr->t));
+    if (step == nsteps) PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
+    fflush(PETSC_STDOUT);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrSolve - implicit Euler steps from the current time to t_final
+  (PETSC_DEFAULT: -adr_steps steps if set, else -adr_tfinal); the last step
+  shortened to land on t_final.  Stops at the first step that does not
+  converge (EasAdrGetConvergedReason); the solution is then the last
+  converged one.
+@*/
+PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
+{
+  PetscReal      tf = t_final, dt0;
+  PetscInt       nsteps, step = 0;
+  PetscLogDouble t0;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrSetUp(adr));
+  if (tf == (PetscReal)PETSC_DEFAULT) tf = adr->max_steps > 0 ? adr->t + adr->max_steps * adr->dt : adr->tfinal;
+  PetscCheck(!PetscIsInfOrNanReal(tf), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSolve: the final time is not a finite number");
+  PetscCheck(adr->dt > 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_dt %g is invalid: expected a time step > 0", (double)adr->dt);
+  dt0    = adr->dt;
+  nsteps = (PetscInt)PetscCeilReal((tf - adr->t) / dt0 - 1e-9);
+  PetscCall(PetscLogEventBegin(EAS_AdrSolve, adr, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  adr->reason = EAS_ADR_CONVERGED_ITERATING;
+  while (tf - adr->t > 1e-9 * dt0) {
+    adr->dt = PetscMin(dt0, tf - adr->t);
+    PetscCall(EasAdrStep(adr));
+    step++;
+    PetscCall(EasAdrMonitorStep(adr, step, nsteps));
+    if (adr->reason < 0) break;
+  }
+  adr->dt = dt0;
+  PetscCall(PetscTimeSubtract(&t0));
+  adr->stats.time_solve += -t0;
+  PetscCall(MPIU_Allreduce(&adr->stats.outer_its, &adr->stats.outer_its_max, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)adr)));
+  PetscCall(PetscLogEventEnd(EAS_AdrSolve, adr, 0, 0, 0));
+  if (adr->reason < 0) PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "EasAdrSolve: step %" PetscInt_FMT " at t = %g did not converge: %s\n", step, (double)adr->t, EasAdrConvergedReasonName(adr->reason)));
+  if (adr->view) PetscCall(EasAdrView(adr, NULL));
+  PetscCall(EasEnergyMeterViewFromOptions(adr->meter));
+  PetscFunctionReturn(0);
+}
