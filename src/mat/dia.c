@@ -23,6 +23,7 @@ PetscErrorCode EasDiaCreate(MPI_Comm comm, EasDia *A)
   PetscValidPointer(A, 2);
   PetscCall(EasInitializePackage());
   PetscCall(PetscHeaderCreate(a, EAS_DIA_CLASSID, "EasDia", "DIA sparse matrix", "Mat", comm, EasDiaDestroy, EasDiaView));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)a, "dia"));
   a->max_fill = 3.0;
   *A          = a;
   PetscFunctionReturn(0);
