@@ -3,7 +3,10 @@ static const char help[] = "Element-by-element PCG on a sequence of growing stru
                            "compute units (-ebe_split_units) is reported as it evolves (seed 001 Fig. 11-12).\n"
                            "  -fem_problem poisson|elasticity  -fem_order 1|2  -fem_n <elements per direction of the first mesh>\n"
                            "  -fem_steps <meshes>  -fem_grow <elements added per direction per step>  -fem_solves <solves per mesh>\n"
-                           "  -fem_monitor (one line per solve)  plus -ksp_*, -pc_type, -ebe_* options\n";
+                           "  -fem_monitor (one line per solve)  plus -ksp_*, -pc_type, -ebe_* options\n"
+                           "Energy of each mesh step (issue 5, include/eas/ebe.h): -eas_sensor auto|rapl|nvml|model, -eas_power_*,\n"
+                           "  -eas_energy_view (the meter's table after each step), -eas_trace <file.csv> (one row per CG iteration;\n"
+                           "  with several steps, step s writes <file>.<s>.csv)\n";
 
 #include <eas.h>
 
@@ -14,12 +17,15 @@ typedef struct {
   KSPConvergedReason reason;
   PetscReal          t_solve, err, t_el[2], E;
   PetscInt           nunits;
+  PetscReal          joules, watts, edp; /* energy of the step (EasEnergyMeterGetSummary) */
+  PetscBool          measured, valid;
 } StepRow;
 
 int main(int argc, char **argv)
 {
   PetscInt    prob = 0, order = 1, n0 = 4, steps = 3, grow = 2, solves = 1;
-  PetscBool   monitor = PETSC_FALSE;
+  PetscBool   monitor = PETSC_FALSE, tracing;
+  char        trace[PETSC_MAX_PATH_LEN] = "";
   PetscMPIInt size;
   StepRow     row[MAXSTEPS];
 
@@ -34,6 +40,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-fem_solves", "Solves per mesh", NULL, solves, &solves, NULL));
   PetscCall(PetscOptionsBool("-fem_monitor", "One line per solve: iterations, time, shares, per-element times", NULL, monitor, &monitor, NULL));
   PetscOptionsEnd();
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-eas_trace", trace, sizeof(trace), &tracing));
   PetscCheck(steps >= 1 && steps <= MAXSTEPS, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-fem_steps %" PetscInt_FMT " is invalid: expected 1 to %d meshes", steps, MAXSTEPS);
   PetscCheck(n0 >= 1 && grow >= 0 && solves >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "expected -fem_n >= 1, -fem_grow >= 0, -fem_solves >= 1");
 
@@ -44,13 +51,26 @@ int main(int argc, char **argv)
     const PetscReal *xyz;
     PetscScalar     *xa;
     PetscInt         n = n0 + s * grow, nnodes, dof, nown, nel, nu = 0;
+    EasEnergyMeter   meter;
+    EasEnergySummary S;
     PetscReal        err = 0, nrm = 0, buf[2];
     StepRow         *r = &row[s];
 
     PetscCall(EasEbeCreate(PETSC_COMM_WORLD, &ebe));
     PetscCall(EasEbeSetFromMesh(ebe, (EasEbeProblem)prob, order, n, n, PetscMax(n, size)));
+    PetscCall(EasEbeGetEnergyMeter(ebe, &meter)); /* every step is metered: SetFromOptions applies -eas_* */
     PetscCall(EasEbeSetFromOptions(ebe));
-    PetscCall(EasEbeSetUp(ebe));
+    if (tracing && steps > 1) { /* one trace per step */
+      char      path[PETSC_MAX_PATH_LEN + 16];
+      size_t    len;
+      PetscBool csv;
+      PetscCall(PetscStrlen(trace, &len));
+      PetscCall(PetscStrendswith(trace, ".csv", &csv));
+      if (csv) PetscCall(PetscSNPrintf(path, sizeof(path), "%.*s.%" PetscInt_FMT ".csv", (int)(len - 4), trace, s));
+      else PetscCall(PetscSNPrintf(path, sizeof(path), "%s.%" PetscInt_FMT ".csv", trace, s));
+      PetscCall(EasEnergyMeterSetTrace(meter, path));
+    }
+    PetscCall(EasEbeSetUp(ebe)); /* starts the meter */
     PetscCall(EasEbeGetSizes(ebe, &nel, NULL, &dof, &nnodes, &nown));
     PetscCall(EasEbeGetNodeCoordinates(ebe, &xyz));
     PetscCall(EasEbeCreateVecs(ebe, &xe, &b));
@@ -90,6 +110,15 @@ int main(int argc, char **argv)
       if (monitor)
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mesh %" PetscInt_FMT " solve %" PetscInt_FMT ": %s in %" PetscInt_FMT " its, %.3f s; shares (rank 0) %" PetscInt_FMT "/%" PetscInt_FMT ", t_el %.3e/%.3e s\n", s, k, KSPConvergedReasons[r->reason], r->its, (double)r->t_solve, r->shares[0], r->shares[1], (double)r->t_el[0], (double)r->t_el[1]));
     }
+    /* energy of the step, from EasEbeSetUp to the last solve, labelled as the meter says */
+    PetscCall(EasEnergyMeterStop(meter));
+    PetscCall(EasEnergyMeterGetSummary(meter, &S));
+    r->joules   = S.energy;
+    r->watts    = S.power;
+    r->edp      = S.edp;
+    r->measured = S.measured;
+    r->valid    = S.valid;
+    PetscCall(EasEnergyMeterViewFromOptions(meter));
     /* error over owned entries */
     {
       const PetscScalar *xv, *ev;
@@ -123,6 +152,12 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %5" PetscInt_FMT " %9" PetscInt_FMT " %9" PetscInt_FMT " %5" PetscInt_FMT " %-18s %9.4f %8.3f %9.2e %6" PetscInt_FMT "/%-6" PetscInt_FMT " %9.2e/%9.2e %6.3f\n", s, r->n, r->nel, r->ndof, r->its, KSPConvergedReasons[r->reason], (double)r->t_solve,
                           (double)(1e3 * r->t_solve / PetscMax(r->its, 1)), (double)r->err, r->shares[0], r->shares[1], (double)r->t_el[0], (double)r->t_el[1], (double)r->E));
   }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "energy per mesh step (setup + solves, all ranks):\n%4s %12s %12s %12s %9s\n", "step", "energy J", "avg power W", "EDP J s", "source"));
+  for (PetscInt s = 0; s < steps; s++) {
+    StepRow *r = &row[s];
+    if (r->valid) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %12.4e %12.4g %12.4e %9s\n", s, (double)r->joules, (double)r->watts, (double)r->edp, r->measured ? "measured" : "modelled"));
+    else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %12s %12s %12s %9s\n", s, "n/a", "n/a", "n/a", "n/a"));
+  }
   PetscCall(EasFinalize());
   return 0;
 }
@@ -134,12 +169,20 @@ int main(int argc, char **argv)
     args: -fem_steps 3 -fem_n 3 -fem_problem poisson -fem_order 1 -ksp_rtol 1e-10
     expect: fem_pcg summary: poisson, Q1
     expect: ^ +2 +7 +[0-9]+ +[0-9]+ +[0-9]+ CONVERGED_RTOL
+    expect: ^ +2 +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+ +(modelled|measured)$
   test:
     suffix: elasticity_q2_pipe
     nsize: 2
     args: -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_order 2 -ksp_type pipecg -pc_type pbjacobi -ebe_mode async -ksp_rtol 1e-10 -fem_monitor
     expect: mesh 1 solve 0: CONVERGED_RTOL
     expect: fem_pcg summary: elasticity, Q2
+  test:
+    suffix: energy_view
+    nsize: 2
+    backends: /cpu/serial
+    args: -fem_steps 1 -fem_n 3 -eas_sensor model -eas_power_cpu_idle 10 -eas_power_cpu_full 50 -eas_energy_view
+    expect: compute +[0-9.e+-]+ .*modelled
+    expect: ^ +0 +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+ +modelled$
   test:
     suffix: split
     backends: /cpu/openmp

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <eas.h>
+#include <eas/meter.h>
 
 /* EasEbe is declared in eas.h (the Krylov solver takes one). */
 PETSC_EXTERN PetscClassId EAS_EBE_CLASSID;
@@ -134,3 +135,44 @@ PETSC_EXTERN PetscErrorCode EasEbeSplitDumpTrace(EasEbe, const char path[]);
    the current split from the smoothed times: (1/T_D) / sum_u 1/T_u with
    T_D = max_u t_u n_u and T_u = t_u N. */
 PETSC_EXTERN PetscErrorCode EasEbeSplitEfficiency(EasEbe, PetscReal *E);
+
+/* ---------------------------------------------------------------- energy */
+
+/* Energy metering of the EBE operator and of the cg/pipecg solves over it
+   (issue 5; DESIGN.md sec. 6).  The EasEbe owns an optional EasEnergyMeter
+   (none by default).  Meter units: one per split unit ("u<k>:<resource>",
+   EAS_UNIT_CPU for host units, EAS_UNIT_GPU for device units), or one for
+   the operator's backend without a split.  Phases:
+     setup     EasEbeSetUp (which starts the meter) and the Krylov setup
+               (symmetry check, preconditioner), on the driver unit (the
+               first host unit: the host thread);
+     compute   each unit's share of every apply (work = its elements; a
+               device unit's interval includes its per-apply x/y copies),
+               the interface elements of async mode and the Krylov vector
+               updates (work 0) on the driver unit;
+     exchange  the interface exchange of EasEbeMult and the Krylov
+               reductions (MPI_Allreduce, pipecg's MPI_Wait), driver unit;
+     transfers the element matrices copied to a device unit when its share
+               changes (t_copy, seed 001 eq. 14; work = elements).
+   Units of the split run concurrently: the meter's busy fraction of the CPU
+   kind is the sum of the CPU units' busy times over the wall time, capped
+   at 1 (seed 000 eq. 1.16).  With -eas_trace <file.csv>, cg and pipecg
+   write one row per iteration: rank 0's elements per unit in the iteration
+   and their measured per-element times (meter compute time / elements), the
+   predicted time (split model max_u t_u n_u with the split's smoothed t_u,
+   else the previous row's, plus the mean non-apply time of the previous
+   rows; max over ranks) and energy (EasModelProfileEnergy from the meter's
+   profile with the predicted busy fractions, summed over ranks), and the
+   measured time and energy (EasEnergyTraceRow). */
+
+/* EasEbeSetEnergyMeter - meters the operator with m (a reference is taken;
+   NULL removes it).  Units are registered at EasEbeSetUp, which also starts
+   the meter: set it before SetUp, on a meter with no units of its own. */
+PETSC_EXTERN PetscErrorCode EasEbeSetEnergyMeter(EasEbe, EasEnergyMeter);
+/* EasEbeGetEnergyMeter - the operator's meter, created (with the operator's
+   prefix) on first request; borrowed reference.  EasEbeSetFromOptions also
+   creates it when -eas_trace or -eas_energy_view is given or with
+   -ebe_energy_meter, and then applies the meter's options (-eas_sensor,
+   -eas_power_*, -eas_energy_view, -eas_trace).  The owner of the run views
+   it (EasEnergyMeterViewFromOptions) and reads it (EasEnergyMeterGetSummary). */
+PETSC_EXTERN PetscErrorCode EasEbeGetEnergyMeter(EasEbe, EasEnergyMeter *);

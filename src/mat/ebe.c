@@ -208,7 +208,19 @@ PetscErrorCode EasEbeSetFromOptions(EasEbe ebe)
   PetscObjectOptionsBegin((PetscObject)ebe);
   PetscCall(PetscOptionsEnum("-ebe_mode", "Interface exchange: sync (blocking) or async (overlapped with interior elements)", "EasEbeSetMode", EasEbeModes, (PetscEnum)ebe->mode, (PetscEnum *)&ebe->mode, NULL));
   PetscCall(EasEbeSplitSetFromOptions_Private(ebe, PetscOptionsObject));
+  {
+    PetscBool want = PETSC_FALSE, tr, vw;
+    PetscCall(PetscOptionsBool("-ebe_energy_meter", "Meter the energy of the operator and of its solves (also on with -eas_trace or -eas_energy_view)", "EasEbeGetEnergyMeter", want, &want, NULL));
+    PetscCall(PetscOptionsHasName(((PetscObject)ebe)->options, ((PetscObject)ebe)->prefix, "-eas_trace", &tr));
+    PetscCall(PetscOptionsHasName(((PetscObject)ebe)->options, ((PetscObject)ebe)->prefix, "-eas_energy_view", &vw));
+    ebe->trace = tr;
+    if (want || tr || vw) {
+      EasEnergyMeter m;
+      PetscCall(EasEbeGetEnergyMeter(ebe, &m));
+    }
+  }
   PetscOptionsEnd();
+  if (ebe->meter) PetscCall(EasEnergyMeterSetFromOptions(ebe->meter));
   PetscFunctionReturn(0);
 }
 
@@ -228,6 +240,13 @@ PetscErrorCode EasEbeSetUp(EasEbe ebe)
   PetscCall(PetscLogEventBegin(EAS_EbeSetUp, ebe, 0, 0, 0));
   if (!ebe->be) PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, ((PetscObject)ebe)->prefix, &ebe->be));
   be = ebe->be;
+  /* the energy meter first: SetUp itself is the setup phase (as EasAdr) */
+  if (ebe->meter) {
+    PetscCall(EasEbeMeterSetUp_Private(ebe));
+    PetscCall(EasEnergyMeterSetBackend(ebe->meter, be));
+    PetscCall(EasEnergyMeterStart(ebe->meter));
+    PetscCall(EasEbeMeterBegin_Private(ebe, EAS_PHASE_SETUP));
+  }
   PetscCheck(be->ops->ebe_apply && be->ops->ebe_diagonal, PETSC_COMM_SELF, PETSC_ERR_SUP, "Backend %s has no element-by-element kernels", be->resource);
   m                     = ebe->nen * ebe->dof;
   ebe->k.nel            = ebe->nel;
@@ -265,6 +284,8 @@ PetscErrorCode EasEbeSetUp(EasEbe ebe)
   /* the split covers all local elements, or the interior ones in async mode */
   if (ebe->mode == EAS_EBE_ASYNC) PetscCall(EasEbeSplitSetUp_Private(ebe, ebe->ifc_e[0][1], ebe->ifc_e[1][0]));
   else PetscCall(EasEbeSplitSetUp_Private(ebe, 0, ebe->nel));
+  PetscCall(EasEbeMeterSetUp_Private(ebe)); /* units the split setup may have added */
+  PetscCall(EasEbeMeterEnd_Private(ebe, EAS_PHASE_SETUP, 0));
   PetscCall(PetscLogEventEnd(EAS_EbeSetUp, ebe, 0, 0, 0));
   PetscCall(PetscObjectViewFromOptions((PetscObject)ebe, NULL, "-ebe_view"));
   PetscFunctionReturn(0);
@@ -347,8 +368,10 @@ PetscErrorCode EasEbeExchange_Private(EasEbe ebe, PetscScalar *a, PetscInt bs)
   PetscFunctionBegin;
   if (ebe->nbr[0] == MPI_PROC_NULL && ebe->nbr[1] == MPI_PROC_NULL) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(EAS_EbeExchange, 0, 0, 0, 0));
+  PetscCall(EasEbeMeterBegin_Private(ebe, EAS_PHASE_EXCHANGE));
   PetscCall(EasEbeExchangeBegin_Private(ebe, a, bs, req));
   PetscCall(EasEbeExchangeEnd_Private(ebe, a, bs, req));
+  PetscCall(EasEbeMeterEnd_Private(ebe, EAS_PHASE_EXCHANGE, 0));
   PetscCall(PetscLogEventEnd(EAS_EbeExchange, 0, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -362,7 +385,11 @@ static PetscErrorCode EasEbeApplyLocal_Private(EasEbe ebe, PetscInt e0, PetscInt
   PetscFunctionBegin;
   if (e1 <= e0) PetscFunctionReturn(0);
   if (sp->nunits > 0 && sp->e0 == e0 && sp->e1 == e1) PetscCall(EasEbeSplitApply_Private(ebe, x, y));
-  else PetscCall((*ebe->be->ops->ebe_apply)(ebe->be, &ebe->k, e0, e1, x, y));
+  else {
+    PetscCall(EasEbeMeterBegin_Private(ebe, EAS_PHASE_COMPUTE)); /* no split: the driver unit is the backend's unit */
+    PetscCall((*ebe->be->ops->ebe_apply)(ebe->be, &ebe->k, e0, e1, x, y));
+    PetscCall(EasEbeMeterEnd_Private(ebe, EAS_PHASE_COMPUTE, (PetscReal)(e1 - e0)));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -418,14 +445,20 @@ PetscErrorCode EasEbeMult(EasEbe ebe, EasVec x, EasVec y)
     MPI_Request req[4];
     const PetscInt a = ebe->ifc_e[0][1], b = ebe->ifc_e[1][0];
     /* interface elements, then their sums travel while the interior is computed */
+    PetscCall(EasEbeMeterBegin_Private(ebe, EAS_PHASE_COMPUTE));
     PetscCall((*be->ops->ebe_apply)(be, &ebe->k, 0, a, xa, ya));
     PetscCall((*be->ops->ebe_apply)(be, &ebe->k, b, ebe->nel, xa, ya));
+    PetscCall(EasEbeMeterEnd_Private(ebe, EAS_PHASE_COMPUTE, (PetscReal)(a + ebe->nel - b)));
     PetscCall(PetscLogEventBegin(EAS_EbeExchange, 0, 0, 0, 0));
+    PetscCall(EasEbeMeterBegin_Private(ebe, EAS_PHASE_EXCHANGE));
     PetscCall(EasEbeExchangeBegin_Private(ebe, ya, ebe->dof, req));
+    PetscCall(EasEbeMeterEnd_Private(ebe, EAS_PHASE_EXCHANGE, 0));
     PetscCall(PetscLogEventEnd(EAS_EbeExchange, 0, 0, 0, 0));
     PetscCall(EasEbeApplyLocal_Private(ebe, a, b, xa, ya));
     PetscCall(PetscLogEventBegin(EAS_EbeExchange, 0, 0, 0, 0));
+    PetscCall(EasEbeMeterBegin_Private(ebe, EAS_PHASE_EXCHANGE));
     PetscCall(EasEbeExchangeEnd_Private(ebe, ya, ebe->dof, req));
+    PetscCall(EasEbeMeterEnd_Private(ebe, EAS_PHASE_EXCHANGE, 0));
     PetscCall(PetscLogEventEnd(EAS_EbeExchange, 0, 0, 0, 0));
   }
   PetscCall(PetscLogEventEnd(EAS_EbeApply, ebe, 0, 0, 0));
@@ -607,6 +640,7 @@ PetscErrorCode EasEbeDestroy(EasEbe *ebe)
     PetscFunctionReturn(0);
   }
   PetscCall(EasEbeSplitDestroy_Private(*ebe));
+  PetscCall(EasEnergyMeterDestroy(&(*ebe)->meter));
   PetscCall(EasEbeReset_Private(*ebe));
   PetscCall(EasBackendDestroy(&(*ebe)->be));
   PetscCall(PetscHeaderDestroy(ebe));

@@ -2,6 +2,7 @@
 
 #include "../backends/backend.h"
 #include <eas/ebe.h>
+#include <eas/meter.h>
 
 #define EAS_EBE_MAXUNITS 8
 
@@ -85,6 +86,17 @@ struct _p_EasEbe {
   PetscBool    setupcalled;
   EasEbeSplit *split;
   EasVec       scratch;       /* for the test slowdown */
+  /* energy meter (optional, src/solvers/split.c): meter unit of each split
+     unit (munit[0] = the operator's backend without a split), the driver
+     unit (host thread: exchanges, reductions, vector work), trace state */
+  EasEnergyMeter meter;
+  PetscInt       nmunits, munit[EAS_EBE_MAXUNITS], mdriver;
+  PetscBool      msetup;        /* inside the setup phase: exchanges not metered apart */
+  PetscBool      trace;         /* -eas_trace given: one row per Krylov iteration */
+  PetscMPIInt    ppn;           /* ranks on this node (the model charges 1/ppn) */
+  PetscInt       tr_it, tr_rows;
+  PetscLogDouble tr_t;
+  PetscReal      tr_busy[EAS_EBE_MAXUNITS], tr_work[EAS_EBE_MAXUNITS], tr_tel[EAS_EBE_MAXUNITS], tr_over;
 };
 
 /* Sums the interface values of array a (host memory, bs values per node)
@@ -101,5 +113,12 @@ PETSC_INTERN PetscErrorCode EasEbeSplitApply_Private(EasEbe, const PetscScalar *
 PETSC_INTERN PetscErrorCode EasEbeSplitSetFromOptions_Private(EasEbe, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode EasEbeSplitView_Private(EasEbe, PetscViewer);
 PETSC_INTERN PetscErrorCode EasEbeSplitDestroy_Private(EasEbe);
+/* Energy meter glue (src/solvers/split.c): registers the meter units (idempotent),
+   Begin/End of a phase of the driver unit (no-ops without a meter), one
+   trace row per Krylov iteration (collective; no-op without -eas_trace). */
+PETSC_INTERN PetscErrorCode EasEbeMeterSetUp_Private(EasEbe);
+PETSC_INTERN PetscErrorCode EasEbeMeterBegin_Private(EasEbe, EasPhase);
+PETSC_INTERN PetscErrorCode EasEbeMeterEnd_Private(EasEbe, EasPhase, PetscReal work);
+PETSC_INTERN PetscErrorCode EasEbeEnergyTraceRow_Private(EasEbe);
 /* Called by the solvers at the start of a solve (solve counter, horizon). */
 PETSC_INTERN PetscErrorCode EasEbeSplitSolveBegin_Private(EasEbe);

@@ -18,6 +18,12 @@
 */
 #include "kspimpl.h"
 
+/* Energy meter of an EBE operator (include/eas/ebe.h; no-ops otherwise):
+   setup, Krylov vector work (compute, no elements), reductions (exchange). */
+#define EAS_MB(p)    PetscCall(EasEbeMeterBegin_Private(ksp->ebe, p))
+#define EAS_ME(p)    PetscCall(EasEbeMeterEnd_Private(ksp->ebe, p, 0))
+#define EAS_TRACE()  PetscCall(EasEbeEnergyTraceRow_Private(ksp->ebe))
+
 enum { C_R,
        C_Z,
        C_P,
@@ -34,10 +40,12 @@ static PetscErrorCode EasKspCheckOperatorSymmetric_Private(EasKsp ksp)
 static PetscErrorCode EasKspSetUp_CG(EasKsp ksp)
 {
   PetscFunctionBegin;
+  EAS_MB(EAS_PHASE_SETUP);
   PetscCall(EasKspCheckOperatorSymmetric_Private(ksp));
   for (PetscInt i = 0; i < C_N; i++) PetscCall(EasVecCreate(ksp->op.be, ksp->op.n, &ksp->work[i]));
   ksp->nwork = C_N;
   PetscCall(EasKspSetUpPC_Private(ksp));
+  EAS_ME(EAS_PHASE_SETUP);
   PetscFunctionReturn(0);
 }
 
@@ -65,19 +73,27 @@ static PetscErrorCode EasKspSolve_CG(EasKsp ksp, EasVec b, EasVec x)
   const PetscScalar *pa, *qa, *da;
 
   PetscFunctionBegin;
+  EAS_MB(EAS_PHASE_COMPUTE);
   PetscCall(EasVecSet(x, 0.0));
   PetscCall(EasVecCopy(b, r));
   PetscCall(EasKspApplyPC_Private(ksp, r, z));
   PetscCall(EasVecCopy(z, p));
   PetscCall(EasKspDotOwned_Private(ksp, r, z, &dots[0]));
   PetscCall(EasKspDotOwned_Private(ksp, r, r, &dots[1]));
+  EAS_ME(EAS_PHASE_COMPUTE);
+  EAS_MB(EAS_PHASE_EXCHANGE);
   PetscCall(EasKspAllreduce_Private(ksp, dots, 2));
+  EAS_ME(EAS_PHASE_EXCHANGE);
   rz = dots[0];
   PetscCall(EasKspLogResidual_Private(ksp, 0, PetscSqrtReal(PetscAbsScalar(dots[1]))));
   for (PetscInt it = 1; !ksp->reason; it++) {
     PetscCall((*ksp->op.mult)(ksp, p, q)); /* q = A p */
+    EAS_MB(EAS_PHASE_COMPUTE);
     PetscCall(EasKspDotOwned_Private(ksp, p, q, &pq));
+    EAS_ME(EAS_PHASE_COMPUTE);
+    EAS_MB(EAS_PHASE_EXCHANGE);
     PetscCall(EasKspAllreduce_Private(ksp, &pq, 1));
+    EAS_ME(EAS_PHASE_EXCHANGE);
     if (PetscIsInfOrNanScalar(pq) || pq <= 0.0) {
       ksp->its    = it;
       ksp->reason = PetscIsInfOrNanScalar(pq) ? KSP_DIVERGED_NANORINF : KSP_DIVERGED_INDEFINITE_MAT;
@@ -86,6 +102,7 @@ static PetscErrorCode EasKspSolve_CG(EasKsp ksp, EasVec b, EasVec x)
     }
     alpha = rz / pq;
     /* x += alpha p;  r -= alpha q;  z = D^{-1} r;  (r, z), (r, r) */
+    EAS_MB(EAS_PHASE_COMPUTE);
     PetscCall(EasVecGetBackendArray(x, &xa));
     PetscCall(EasVecGetBackendArray(r, &ra));
     PetscCall(EasVecGetBackendArrayWrite(z, &za));
@@ -100,8 +117,12 @@ static PetscErrorCode EasKspSolve_CG(EasKsp ksp, EasVec b, EasVec x)
       PetscCall(EasKspApplyPC_Private(ksp, r, z));
       PetscCall(EasKspDotOwned_Private(ksp, r, z, &dots[0]));
     }
+    EAS_ME(EAS_PHASE_COMPUTE);
+    EAS_MB(EAS_PHASE_EXCHANGE);
     PetscCall(EasKspAllreduce_Private(ksp, dots, 2));
+    EAS_ME(EAS_PHASE_EXCHANGE);
     PetscCall(EasKspLogResidual_Private(ksp, it, PetscSqrtReal(PetscAbsScalar(dots[1]))));
+    EAS_TRACE(); /* one -eas_trace row per iteration */
     if (ksp->reason) break;
     if (dots[0] < 0.0) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
@@ -110,7 +131,9 @@ static PetscErrorCode EasKspSolve_CG(EasKsp ksp, EasVec b, EasVec x)
     }
     beta = dots[0] / rz;
     rz   = dots[0];
+    EAS_MB(EAS_PHASE_COMPUTE);
     PetscCall(EasVecAXPBY(p, 1.0, beta, z)); /* p = z + beta p */
+    EAS_ME(EAS_PHASE_COMPUTE);
   }
   PetscFunctionReturn(0);
 }
@@ -147,10 +170,12 @@ enum { G_R,
 static PetscErrorCode EasKspSetUp_PipeCG(EasKsp ksp)
 {
   PetscFunctionBegin;
+  EAS_MB(EAS_PHASE_SETUP);
   PetscCall(EasKspCheckOperatorSymmetric_Private(ksp));
   for (PetscInt i = 0; i < G_NW; i++) PetscCall(EasVecCreate(ksp->op.be, ksp->op.n, &ksp->work[i]));
   ksp->nwork = G_NW;
   PetscCall(EasKspSetUpPC_Private(ksp));
+  EAS_ME(EAS_PHASE_SETUP);
   PetscFunctionReturn(0);
 }
 
@@ -166,15 +191,19 @@ static PetscErrorCode EasKspSolve_PipeCG(EasKsp ksp, EasVec b, EasVec x)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(comm, &size));
+  EAS_MB(EAS_PHASE_COMPUTE);
   PetscCall(EasVecSet(x, 0.0));
   for (PetscInt i = G_Z; i <= G_P; i++) PetscCall(EasVecSet(w[i], 0.0));
   PetscCall(EasVecCopy(b, w[G_R]));                      /* r = b */
   PetscCall(EasKspApplyPC_Private(ksp, w[G_R], w[G_U])); /* u = M r */
+  EAS_ME(EAS_PHASE_COMPUTE);
   PetscCall((*ksp->op.mult)(ksp, w[G_U], w[G_W]));       /* w = A u */
+  EAS_MB(EAS_PHASE_COMPUTE);
   PetscCall(EasKspDotOwned_Private(ksp, w[G_R], w[G_U], &dots[0]));
   PetscCall(EasKspDotOwned_Private(ksp, w[G_W], w[G_U], &dots[1]));
   PetscCall(EasKspDotOwned_Private(ksp, w[G_R], w[G_R], &dots[2]));
   PetscCall(EasKspApplyPC_Private(ksp, w[G_W], w[G_M])); /* m = M w */
+  EAS_ME(EAS_PHASE_COMPUTE);
   for (PetscInt it = 0;; it++) {
     MPI_Request req = MPI_REQUEST_NULL;
     /* the single reduction of the iteration, overlapped with n = A m */
@@ -182,12 +211,15 @@ static PetscErrorCode EasKspSolve_PipeCG(EasKsp ksp, EasVec b, EasVec x)
     PetscCall((*ksp->op.mult)(ksp, w[G_M], w[G_N]));
     if (size > 1) {
       PetscCall(PetscLogEventBegin(EAS_Allreduce, 0, 0, 0, 0));
+      EAS_MB(EAS_PHASE_EXCHANGE); /* the part of the reduction not hidden by the apply */
       PetscCallMPI(MPI_Wait(&req, MPI_STATUS_IGNORE));
+      EAS_ME(EAS_PHASE_EXCHANGE);
       PetscCall(PetscLogEventEnd(EAS_Allreduce, 0, 0, 0, 0));
     }
     gamma = dots[0];
     delta = dots[1];
     PetscCall(EasKspLogResidual_Private(ksp, it, PetscSqrtReal(PetscAbsScalar(dots[2]))));
+    if (it > 0) EAS_TRACE(); /* one -eas_trace row per iteration (the first apply counts with iteration 1) */
     if (ksp->reason) break;
     if (gamma < 0.0) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
@@ -208,6 +240,7 @@ static PetscErrorCode EasKspSolve_PipeCG(EasKsp ksp, EasVec b, EasVec x)
       break;
     }
     alpha = gamma / denom;
+    EAS_MB(EAS_PHASE_COMPUTE);
     PetscCall(EasVecGetBackendArray(w[G_Z], &z));
     PetscCall(EasVecGetBackendArray(w[G_Q], &q));
     PetscCall(EasVecGetBackendArray(w[G_S], &s));
@@ -224,6 +257,7 @@ static PetscErrorCode EasKspSolve_PipeCG(EasKsp ksp, EasVec b, EasVec x)
     PetscCall((*be->ops->pipecg_update)(be, ksp->op.n, ksp->op.nown, alpha, beta, da, z, q, s, p, xa, r, u, ww, m, nv, dots));
     PetscCall(PetscLogEventEnd(EAS_PipeCgUpdate, 0, 0, 0, 0));
     if (!ksp->dinv) PetscCall(EasKspApplyPC_Private(ksp, w[G_W], w[G_M])); /* point-block Jacobi */
+    EAS_ME(EAS_PHASE_COMPUTE);
     gamma_old = gamma;
     alpha_old = alpha;
   }

@@ -274,8 +274,10 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
     if (!sp->ybuf[u]) PetscCall(PetscMalloc1(PetscMax(n, 1), &sp->ybuf[u]));
     if (!sp->is_host[u] && shares[u] > 0 && (sp->dev_e0[u] != sp->start[u] || sp->dev_e1[u] != s)) {
       EasBackend     b  = sp->unit[u];
-      PetscLogDouble t0 = MPI_Wtime(), t1;
+      PetscLogDouble t0, t1;
       const PetscInt e0 = sp->start[u], ne = shares[u];
+      if (ebe->meter && u < ebe->nmunits) PetscCall(EasEnergyMeterBegin(ebe->meter, EAS_PHASE_TRANSFER, ebe->munit[u]));
+      t0 = MPI_Wtime();
       if (!sp->conn_dev[u]) {
         PetscCall((*b->ops->malloc)(b, sizeof(PetscInt) * PetscMax(ebe->nel * ebe->nen, 1), (void **)&sp->conn_dev[u]));
         PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(ebe->nel * m * m, 1), (void **)&sp->ael_dev[u]));
@@ -290,6 +292,7 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
       b->bytes_htod += (PetscLogDouble)ne * (sizeof(PetscInt) * ebe->nen + sizeof(PetscScalar) * m * m);
       t1               = MPI_Wtime();
       sp->t_copy_el[u] = (t1 - t0) / ne;
+      if (ebe->meter && u < ebe->nmunits) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_TRANSFER, ebe->munit[u], (PetscReal)ne)); /* t_copy, seed 001 eq. 14 */
       sp->dev_e0[u]    = e0;
       sp->dev_e1[u]    = s;
     }
@@ -495,6 +498,8 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
   const PetscInt U = sp->nunits, n = ebe->nnodes * ebe->dof;
   PetscInt       hostu[EAS_EBE_MAXUNITS], nhost = 0, first = -1;
   PetscReal      t[EAS_EBE_MAXUNITS];
+  PetscErrorCode merr[EAS_EBE_MAXUNITS] = {0};
+  const PetscBool metered = (PetscBool)(ebe->meter && ebe->nmunits >= U);
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(EAS_EbeSplit, ebe, 0, 0, 0));
@@ -513,6 +518,7 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
     kd.conn       = sp->conn_dev[u];
     kd.ael        = sp->ael_dev[u];
     kd.color_elem = sp->cel_dev[u];
+    if (metered) PetscCall(EasEnergyMeterBegin(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u]));
     PetscCall((*sp->unit[u]->ops->ebe_unit_begin)(sp->unit[u], &kd, sp->start[u], sp->start[u] + sp->shares[u], n, x, sp->xdev[u], sp->ydev[u], sp->ybuf[u]));
   }
   for (PetscInt u = 0; u < U; u++)
@@ -523,8 +529,13 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
     const PetscInt e0 = sp->start[u], e1 = e0 + sp->shares[u];
     const int      th = (int)sp->unit[u]->threads;
     PetscScalar   *yo = (u == first) ? y : sp->ybuf[u];
-    const double   t0 = EasSplitClock(sp->thread_clock);
+    double         t0;
 
+    if (metered) { /* the meter is not thread-safe: one thread at a time */
+#pragma omp critical(eas_ebe_meter)
+      merr[u] = EasEnergyMeterBegin(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u]);
+    }
+    t0 = EasSplitClock(sp->thread_clock);
     if (u != first)
       for (PetscInt i = sp->lo[u]; i < sp->hi[u]; i++) yo[i] = 0.0;
     EasEbeApplyHostUnit(&ebe->k, e0, e1, x, yo, th);
@@ -536,7 +547,12 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
       if (part > 0) EasEbeApplyHostUnit(&ebe->k, e0, e0 + part, x, sp->sbuf[u], th);
     }
     t[u] = EasSplitClock(sp->thread_clock) - t0;
+    if (metered && !merr[u]) {
+#pragma omp critical(eas_ebe_meter)
+      merr[u] = EasEnergyMeterEnd(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], (PetscReal)(e1 - e0));
+    }
   }
+  for (PetscInt u = 0; u < U; u++) PetscCall(merr[u]);
   if (sp->virtual_tel > 0.0) /* TEST ONLY: deterministic unit times, with a reproducible jitter */
     for (PetscInt u = 0; u < U; u++) {
       sp->lcg          = sp->lcg * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -547,6 +563,7 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
     if (sp->is_host[u] || !sp->shares[u]) continue;
     PetscLogDouble s;
     PetscCall((*sp->unit[u]->ops->ebe_unit_end)(sp->unit[u], &s));
+    if (metered) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], (PetscReal)sp->shares[u])); /* includes the x/y copies */
     t[u] = s;
   }
   /* sum the private outputs */
@@ -588,6 +605,10 @@ PetscErrorCode EasEbeSplitSolveBegin_Private(EasEbe ebe)
   if (sp->applies_this_solve > 0) sp->applies_last_solve = sp->applies_this_solve;
   sp->applies_this_solve = 0;
   sp->nsolves++;
+  if (ebe->meter && ebe->trace && ebe->nmunits) { /* trace rows count from the start of the solve */
+    PetscCall(PetscTime(&ebe->tr_t));
+    for (PetscInt u = 0; u < PetscMax(sp->nunits, 1); u++) PetscCall(EasEnergyMeterGetPhase(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], &ebe->tr_busy[u], &ebe->tr_work[u], NULL));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -720,5 +741,168 @@ PetscErrorCode EasEbeSplitDumpTrace(EasEbe ebe, const char path[])
       PetscCall(PetscFPrintf(PetscObjectComm((PetscObject)ebe), f, "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%s,%.6e,%.6e,%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%g,%d,\"%s\"\n", i, d->apply, d->solve, u, sp->unit[u]->resource, (double)d->t_raw[u], (double)d->t_el[u], d->shares_old[u], d->shares_new[u], (double)d->Tbar, (double)d->Tdist, (double)d->cost, (double)d->remaining, (int)d->migrate, d->why));
   }
   PetscCall(PetscFClose(PetscObjectComm((PetscObject)ebe), f));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------- energy meter */
+
+/*@C
+  EasEbeSetEnergyMeter - meters the operator with m (reference taken; NULL
+  removes it).  See include/eas/ebe.h for the units and phases.
+@*/
+PetscErrorCode EasEbeSetEnergyMeter(EasEbe ebe, EasEnergyMeter m)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  if (m) PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 2);
+  if (m) PetscCall(PetscObjectReference((PetscObject)m));
+  PetscCall(EasEnergyMeterDestroy(&ebe->meter));
+  ebe->meter   = m;
+  ebe->nmunits = 0;
+  ebe->mdriver = 0;
+  if (m && ebe->setupcalled) {
+    PetscCall(EasEbeMeterSetUp_Private(ebe));
+    PetscCall(EasEnergyMeterStart(m));
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeGetEnergyMeter - the operator's meter, created on first request
+  (borrowed reference).
+@*/
+PetscErrorCode EasEbeGetEnergyMeter(EasEbe ebe, EasEnergyMeter *m)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscValidPointer(m, 2);
+  if (!ebe->meter) {
+    EasEnergyMeter nm;
+    PetscCall(EasEnergyMeterCreate(PetscObjectComm((PetscObject)ebe), &nm));
+    PetscCall(EasEnergyMeterSetOptionsPrefix(nm, ((PetscObject)ebe)->prefix));
+    PetscCall(EasEbeSetEnergyMeter(ebe, nm));
+    PetscCall(EasEnergyMeterDestroy(&nm));
+  }
+  *m = ebe->meter;
+  PetscFunctionReturn(0);
+}
+
+/* Registers the meter units missing so far (one per split unit, or one for
+   the operator's backend) and the driver unit; ranks per node. */
+PetscErrorCode EasEbeMeterSetUp_Private(EasEbe ebe)
+{
+  EasEbeSplit   *sp = ebe->split;
+  const PetscInt U  = PetscMax(sp->nunits, 1);
+
+  PetscFunctionBegin;
+  if (!ebe->meter) PetscFunctionReturn(0);
+  for (PetscInt u = ebe->nmunits; u < U; u++) {
+    char        name[64];
+    EasBackend  b    = sp->nunits ? sp->unit[u] : ebe->be;
+    PetscBool   host = sp->nunits ? sp->is_host[u] : b->host_is_device;
+    PetscCall(PetscSNPrintf(name, sizeof(name), "u%" PetscInt_FMT ":%s", u, b->resource));
+    PetscCall(EasEnergyMeterAddUnit(ebe->meter, name, host ? EAS_UNIT_CPU : EAS_UNIT_GPU, &ebe->munit[u]));
+    ebe->tr_busy[u] = ebe->tr_work[u] = ebe->tr_tel[u] = 0;
+  }
+  ebe->nmunits = PetscMax(ebe->nmunits, U);
+  ebe->mdriver = ebe->munit[0];
+  for (PetscInt u = 0; u < sp->nunits; u++)
+    if (sp->is_host[u]) {
+      ebe->mdriver = ebe->munit[u];
+      break;
+    }
+  {
+    MPI_Comm shm;
+    PetscCallMPI(MPI_Comm_split_type(PetscObjectComm((PetscObject)ebe), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
+    PetscCallMPI(MPI_Comm_size(shm, &ebe->ppn));
+    PetscCallMPI(MPI_Comm_free(&shm));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeMeterBegin_Private(EasEbe ebe, EasPhase p)
+{
+  PetscFunctionBegin;
+  if (!ebe || !ebe->meter || !ebe->nmunits) PetscFunctionReturn(0);
+  if (ebe->msetup && p == EAS_PHASE_EXCHANGE) PetscFunctionReturn(0); /* phases of the driver never nest */
+  PetscCall(EasEnergyMeterBegin(ebe->meter, p, ebe->mdriver));
+  if (p == EAS_PHASE_SETUP) ebe->msetup = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeMeterEnd_Private(EasEbe ebe, EasPhase p, PetscReal work)
+{
+  PetscFunctionBegin;
+  if (!ebe || !ebe->meter || !ebe->nmunits) PetscFunctionReturn(0);
+  if (ebe->msetup && p == EAS_PHASE_EXCHANGE) PetscFunctionReturn(0);
+  PetscCall(EasEnergyMeterEnd(ebe->meter, p, ebe->mdriver, work));
+  if (p == EAS_PHASE_SETUP) ebe->msetup = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*
+  One -eas_trace row per Krylov iteration (collective).  Per unit: elements
+  done since the previous row (its share; rank 0's) and the measured
+  per-element time (meter compute busy / elements).  Predicted time: the
+  split model max_u t_u n_u (seed 003 eq. 4.4 with the split's smoothed
+  per-element times t_u, the balanced prediction after a move; the previous
+  row's measured t_u before any decision, or without a split) plus the mean
+  non-apply time of the previous rows; max over ranks.  Predicted energy:
+  seed 000 eq. 1.16 (EasModelProfileEnergy) with the meter's profile and the
+  predicted busy fractions of the CPU and GPU units, 1/ppn of the node per
+  rank, summed over ranks.  No prediction on the first row.
+*/
+PetscErrorCode EasEbeEnergyTraceRow_Private(EasEbe ebe)
+{
+  EasEbeSplit   *sp;
+  PetscInt       U;
+  PetscReal      share[EAS_EBE_MAXUNITS], tel[EAS_EBE_MAXUNITS], dbusy[EAS_EBE_MAXUNITS], busy, work, Tapply = 0, Tmeas_apply = 0, pred[2] = {-1, -1}, gpred[2];
+  PetscLogDouble now;
+
+  PetscFunctionBegin;
+  if (!ebe || !ebe->meter || !ebe->trace || !ebe->nmunits) PetscFunctionReturn(0);
+  sp = ebe->split;
+  U  = PetscMax(sp->nunits, 1);
+  PetscCall(PetscTime(&now));
+  for (PetscInt u = 0; u < U; u++) {
+    PetscCall(EasEnergyMeterGetPhase(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], &busy, &work, NULL));
+    dbusy[u] = busy - ebe->tr_busy[u];
+    share[u] = work - ebe->tr_work[u];
+    if (share[u] <= 0) share[u] = sp->nunits ? (PetscReal)sp->shares[u] : (PetscReal)ebe->nel;
+    tel[u]          = work - ebe->tr_work[u] > 0 ? dbusy[u] / (work - ebe->tr_work[u]) : 0;
+    ebe->tr_busy[u] = busy;
+    ebe->tr_work[u] = work;
+    Tmeas_apply     = PetscMax(Tmeas_apply, dbusy[u]);
+  }
+  if (ebe->tr_rows > 0) {
+    PetscReal       bc = 0, bg = 0, Tp;
+    EasPowerProfile prof;
+    for (PetscInt u = 0; u < U; u++) {
+      const PetscReal tu = (sp->nunits && sp->t_el[u] > 0) ? sp->t_el[u] : ebe->tr_tel[u];
+      const PetscReal nu = sp->nunits ? (PetscReal)sp->shares[u] : (PetscReal)ebe->nel;
+      const PetscBool gpu = sp->nunits ? !sp->is_host[u] : !ebe->be->host_is_device;
+      Tapply = PetscMax(Tapply, tu * nu);
+      if (gpu) bg += tu * nu;
+      else bc += tu * nu;
+    }
+    Tp = Tapply + ebe->tr_over / ebe->tr_rows;
+    if (Tp > 0) {
+      bc += ebe->tr_over / ebe->tr_rows; /* the host thread's vector work and reductions */
+      PetscCall(EasEnergyMeterGetProfile(ebe->meter, &prof));
+      PetscCall(EasModelProfileEnergy(&prof, Tp, PetscMin(1.0, bc / Tp), PetscMin(1.0, bg / Tp), &pred[1])); /* seed 000 eq. (1.16) */
+      pred[0] = Tp;
+      pred[1] /= (PetscReal)ebe->ppn;
+    }
+  }
+  PetscCall(MPIU_Allreduce(&pred[0], &gpred[0], 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)ebe)));
+  PetscCall(MPIU_Allreduce(&pred[1], &gpred[1], 1, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)ebe)));
+  if (gpred[0] < 0 || ebe->tr_rows == 0) gpred[0] = gpred[1] = -1; /* no prediction */
+  PetscCall(EasEnergyTraceRow(ebe->meter, ebe->tr_it++, U, share, tel, gpred[0], gpred[1]));
+  if (ebe->tr_t > 0) {
+    ebe->tr_over += PetscMax(0.0, (PetscReal)(now - ebe->tr_t) - Tmeas_apply);
+    ebe->tr_rows++;
+  }
+  for (PetscInt u = 0; u < U; u++) ebe->tr_tel[u] = tel[u];
+  ebe->tr_t = now;
   PetscFunctionReturn(0);
 }
