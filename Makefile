@@ -105,7 +105,7 @@ $(LIB_SO): $(OBJS)
 	$(Q)$(CC) -shared -o $@ $^ $(LDLIBS_ALL) $(SAN)
 
 # Programs link the shared library (rpath to the build tree).
-$(OBJDIR)/tests/%: tests/%.c $(LIB_SO) $(HEADERS)
+$(OBJDIR)/tests/%: tests/%.c $(LIB_SO) $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
