@@ -7,7 +7,6 @@ static const char help[] = "eas ADR energy accounting (DESIGN.md sec. 6, seed 00
 #include <eas.h>
 #include <unistd.h>
 
-/* the meter's clock, recording the first and the last time it gave */
 #include "energycheck.h"
 
 int main(int argc, char **argv)
