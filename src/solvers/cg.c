@@ -23,6 +23,8 @@
 #define EAS_MB(p)    PetscCall(EasEbeMeterBegin_Private(ksp->ebe, p))
 #define EAS_ME(p)    PetscCall(EasEbeMeterEnd_Private(ksp->ebe, p, 0))
 #define EAS_TRACE()  PetscCall(EasEbeEnergyTraceRow_Private(ksp->ebe))
+/* Online backend choice (EasEbeSetPolicy): every few iterations. */
+#define EAS_POLICY(it) PetscCall(EasEbePolicyStep_Private(ksp->ebe, it))
 
 enum { C_R,
        C_Z,
@@ -123,6 +125,7 @@ static PetscErrorCode EasKspSolve_CG(EasKsp ksp, EasVec b, EasVec x)
     EAS_ME(EAS_PHASE_EXCHANGE);
     PetscCall(EasKspLogResidual_Private(ksp, it, PetscSqrtReal(PetscAbsScalar(dots[1]))));
     EAS_TRACE(); /* one -eas_trace row per iteration */
+    EAS_POLICY(it);
     if (ksp->reason) break;
     if (dots[0] < 0.0) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
@@ -220,6 +223,7 @@ static PetscErrorCode EasKspSolve_PipeCG(EasKsp ksp, EasVec b, EasVec x)
     delta = dots[1];
     PetscCall(EasKspLogResidual_Private(ksp, it, PetscSqrtReal(PetscAbsScalar(dots[2]))));
     if (it > 0) EAS_TRACE(); /* one -eas_trace row per iteration (the first apply counts with iteration 1) */
+    if (it > 0) EAS_POLICY(it);
     if (ksp->reason) break;
     if (gamma < 0.0) {
       ksp->reason = KSP_DIVERGED_INDEFINITE_PC;
