@@ -141,4 +141,9 @@ int main(int argc, char **argv)
     backends: none
     args: -eas_mode auto -eas_mode_auto_threshold 1.5
     expect_error: -eas_mode_auto_threshold 1.5 is invalid: expected a share of the step time in \[0, 1\]
+  test:
+    suffix: bad_halo_rtol
+    backends: none
+    args: -eas_mode async -eas_async_halo_rtol -1
+    expect_error: -eas_async_halo_rtol -1\.? is invalid: expected a factor >= 0
 TEST*/

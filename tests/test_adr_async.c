@@ -39,7 +39,7 @@ int main(int argc, char **argv)
   Vec                   Xs, Xa, D;
   PetscInt              seeds = 20, pass = 0, outer_max = 0;
   PetscReal             tol = 1e-6, delay = 50, jitter = 300, worst = 0;
-  PetscInt64            stale = 0, sent = 0;
+  PetscInt64            stale = 0, sent = 0, skipped = 0, checks = 0, failed = 0;
   PetscMPIInt           size;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
@@ -61,7 +61,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sync reference: %" PetscInt_FMT " outer iterations, %s\n", st.outer_its_max, EasAdrConvergedReasonName(reason)));
   for (PetscInt seed = 1; seed <= seeds; seed++) {
     PetscReal nd[2], nr[2], rel = 0;
-    PetscInt64 m[2];
+    PetscInt64 m[3];
     PetscCall(RunOnce(PETSC_TRUE, seed, delay, jitter, Xa, &st, &reason));
     PetscCheck(reason == EAS_ADR_CONVERGED_ASYNC || (size == 1 && reason > 0), PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "seed %" PetscInt_FMT ": the async run did not converge: %s", seed, EasAdrConvergedReasonName(reason));
     PetscCall(VecWAXPY(D, -1.0, Xs, Xa));
@@ -70,15 +70,19 @@ int main(int argc, char **argv)
     for (PetscInt s = 0; s < 2; s++) rel = PetscMax(rel, nd[s] / nr[s]);
     m[0] = st.msgs_sent;
     m[1] = st.msgs_stale;
-    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, m, 2, MPIU_INT64, MPI_SUM, PETSC_COMM_WORLD));
+    m[2] = st.halo_skipped;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, m, 3, MPIU_INT64, MPI_SUM, PETSC_COMM_WORLD));
     sent += m[0];
     stale += m[1];
+    skipped += m[2];
+    checks += st.sync_checks;
+    failed += st.check_failures;
     outer_max = PetscMax(outer_max, st.outer_its_max);
     worst     = PetscMax(worst, rel);
     PetscCheck(rel <= tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "seed %" PetscInt_FMT ": async differs from sync by %g > %g", seed, (double)rel, (double)tol);
     pass++;
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "async with delay %g us + jitter U(0,%g) us on %d ranks: %" PetscInt_FMT "/%" PetscInt_FMT " seeds passed; worst species-scaled difference to sync %.3e (tolerance %g); max outer iterations %" PetscInt_FMT "; messages sent %" PetscInt64_FMT ", stale %" PetscInt64_FMT "\n", (double)delay, (double)jitter, size, pass, seeds, (double)worst, (double)tol, outer_max, sent, stale));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "async with delay %g us + jitter U(0,%g) us on %d ranks: %" PetscInt_FMT "/%" PetscInt_FMT " seeds passed; worst species-scaled difference to sync %.3e (tolerance %g); max outer iterations %" PetscInt_FMT "; messages sent %" PetscInt64_FMT ", stale %" PetscInt64_FMT ", too small to iterate on %" PetscInt64_FMT "; synchronous checks %" PetscInt64_FMT ", failed %" PetscInt64_FMT "\n", (double)delay, (double)jitter, size, pass, seeds, (double)worst, (double)tol, outer_max, sent, stale, skipped, checks, failed));
   PetscCall(VecDestroy(&Xs));
   PetscCall(VecDestroy(&Xa));
   PetscCall(VecDestroy(&D));

@@ -54,6 +54,7 @@ typedef struct {
   PetscInt       inner_its;     /* this rank's BiCGStab iterations */
   PetscInt       sync_checks;   /* async: synchronous checks done */
   PetscInt       check_failures;
+  PetscInt       halo_skipped;  /* async: new ghosts that moved too little to iterate on */
   PetscInt64     msgs_sent, msgs_recv, msgs_stale; /* halo messages of this rank */
   PetscLogDouble time_solve;                       /* seconds in EasAdrSolve */
 } EasAdrStats;

@@ -50,11 +50,13 @@ struct _n_EasHalo {
   PetscInt    count[EAS_HALO_NFACE]; /* scalars per face message */
   PetscScalar *sendbuf[EAS_HALO_NFACE];
   PetscScalar *ghost[EAS_HALO_NFACE]; /* the values the iterations see */
+  PetscScalar *used[EAS_HALO_NFACE];  /* the ghosts the last iteration used (async) */
   MPI_Request  sreq[EAS_HALO_NFACE], rreq[EAS_HALO_NFACE];
   PetscScalar *rbuf[EAS_HALO_NFACE];  /* buffer of the posted receive */
   EasHaloSlot  q[EAS_HALO_NFACE][EAS_HALO_QDEPTH];
   PetscInt     qlen[EAS_HALO_NFACE];
   PetscInt     nsent[EAS_HALO_NFACE], nrecv[EAS_HALO_NFACE]; /* async messages in this step */
+  PetscInt64   phase_sent, phase_delivered;                    /* this phase: sent, made visible or discarded */
   PetscBool    fresh;                                        /* a new ghost became visible */
   EasFaults    faults;
   /* statistics (cumulative) */
@@ -82,14 +84,24 @@ PETSC_INTERN PetscErrorCode EasHaloAsyncSendReady(EasHalo, PetscInt f, PetscBool
 PETSC_INTERN PetscErrorCode EasHaloAsyncSend(EasHalo, PetscInt f);
 PETSC_INTERN PetscErrorCode EasHaloAsyncPoll(EasHalo);
 PETSC_INTERN PetscErrorCode EasHaloAsyncEnd(EasHalo);
+/* Relative change of the ghosts since EasHaloMarkUsed, per component of
+   ncomp interleaved components: change[c] = ||ghost_c - used_c||_2 /
+   ||ghost_c||_2 over all faces (absolute when ||ghost_c|| = 0). */
+PETSC_INTERN PetscErrorCode EasHaloGhostChange(EasHalo, PetscInt ncomp, PetscReal change[]);
+/* Records the current ghosts as the ones an iteration used. */
+PETSC_INTERN PetscErrorCode EasHaloMarkUsed(EasHalo);
 
 /* Asynchronous global convergence detection by non-blocking MPI_Iallreduce
-   (two consecutive all-true rounds with no local change in between). */
+   (detect.c): two consecutive rounds in which every rank was converged all
+   along, and in which the global numbers of halo messages sent and delivered
+   were equal and unchanged (no message in transit). */
+#define EAS_DETECT_NCODE 3 /* failure codes 1..EAS_DETECT_NCODE */
 typedef struct {
   MPI_Comm    comm;
   MPI_Request req;
   PetscBool   inflight;
-  int         sendv[2], recvv[2]; /* [not converged, abort code] reduced with MPI_MAX */
+  PetscInt64  sendv[3 + EAS_DETECT_NCODE], recvv[3 + EAS_DETECT_NCODE]; /* [not converged, sent, delivered, ranks failing with code 1..] summed */
+  PetscInt64  last_sent, last_delivered;                                /* global counts of the previous all-true round */
   PetscInt    true_rounds;
   PetscInt    rounds;
   PetscBool   changed; /* local flag went false since the last contribution */
@@ -97,7 +109,9 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode EasDetectBegin(EasDetect *, MPI_Comm);
 /* local_conv: the rank's persistent local flag; abort: a local failure code
-   (0 none).  On return *stop says that all ranks agreed to stop (same round
-   on every rank) and *abort is the largest failure code. */
-PETSC_INTERN PetscErrorCode EasDetectProgress(EasDetect *, PetscBool local_conv, int abort, PetscBool *stop, int *abort_out);
+   (0 none, 1..EAS_DETECT_NCODE); sent, delivered: the halo messages this
+   rank sent and delivered (made visible or discarded) in this phase.  On
+   return *stop says that all ranks agreed to stop (same round on every
+   rank) and *abort is the largest failure code. */
+PETSC_INTERN PetscErrorCode EasDetectProgress(EasDetect *, PetscBool local_conv, int abort, PetscInt64 sent, PetscInt64 delivered, PetscBool *stop, int *abort_out);
 PETSC_INTERN PetscErrorCode EasDetectEnd(EasDetect *);

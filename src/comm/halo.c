@@ -31,6 +31,7 @@ PetscErrorCode EasHaloCreate(MPI_Comm comm, const PetscMPIInt nb[], const PetscI
     h->sreq[f] = h->rreq[f] = MPI_REQUEST_NULL;
     PetscCall(PetscCalloc1(PetscMax(count[f], 1), &h->sendbuf[f]));
     PetscCall(PetscCalloc1(PetscMax(count[f], 1), &h->ghost[f]));
+    PetscCall(PetscCalloc1(PetscMax(count[f], 1), &h->used[f]));
     if (nb[f] == MPI_PROC_NULL) continue;
     PetscCall(PetscCalloc1(count[f], &h->rbuf[f]));
     for (PetscInt s = 0; s < EAS_HALO_QDEPTH; s++) PetscCall(PetscCalloc1(count[f], &h->q[f][s].buf));
@@ -52,6 +53,7 @@ PetscErrorCode EasHaloDestroy(EasHalo *halo)
     PetscCheck(h->sreq[f] == MPI_REQUEST_NULL && h->rreq[f] == MPI_REQUEST_NULL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "EasHaloDestroy: a request of face %" PetscInt_FMT " is still active", f);
     PetscCall(PetscFree(h->sendbuf[f]));
     PetscCall(PetscFree(h->ghost[f]));
+    PetscCall(PetscFree(h->used[f]));
     PetscCall(PetscFree(h->rbuf[f]));
     for (PetscInt s = 0; s < EAS_HALO_QDEPTH; s++) PetscCall(PetscFree(h->q[f][s].buf));
   }
@@ -143,6 +145,7 @@ static int EasHaloPublish_Private(EasHalo h)
       PetscInt    m = 0;
       memcpy(h->ghost[f], h->q[f][k].buf, (size_t)h->count[f] * sizeof(PetscScalar));
       h->msgs_stale += k;
+      h->phase_delivered += k + 1;
       h->fresh = PETSC_TRUE;
       /* rotate: the k+1 consumed buffers go to the back */
       for (PetscInt s = k + 1; s < h->qlen[f]; s++) tmp[m++] = h->q[f][s];
@@ -183,7 +186,8 @@ static void *EasHaloThread(void *arg)
 PetscErrorCode EasHaloAsyncBegin(EasHalo h)
 {
   PetscFunctionBegin;
-  h->fresh = PETSC_FALSE;
+  h->fresh      = PETSC_FALSE;
+  h->phase_sent = h->phase_delivered = 0;
   for (PetscInt f = 0; f < EAS_HALO_NFACE; f++) {
     h->nsent[f] = h->nrecv[f] = h->qlen[f] = 0;
     if (h->nb[f] != MPI_PROC_NULL) PetscCallMPI(EasHaloPost_Private(h, f));
@@ -218,6 +222,7 @@ PetscErrorCode EasHaloAsyncSend(EasHalo h, PetscInt f)
   PetscCallMPI(MPI_Isend(h->sendbuf[f], (PetscMPIInt)h->count[f], MPIU_SCALAR, h->nb[f], EAS_TAG_ASYNC, h->comm, &h->sreq[f]));
   h->nsent[f]++;
   h->msgs_sent++;
+  h->phase_sent++;
   PetscFunctionReturn(0);
 }
 
@@ -288,5 +293,39 @@ PetscErrorCode EasHaloAsyncEnd(EasHalo h)
     }
   }
   PetscCallMPI(MPI_Waitall(EAS_HALO_NFACE, h->sreq, MPI_STATUSES_IGNORE));
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasHaloGhostChange - how much the ghosts moved since the last iteration
+  used them.  The asynchronous iterations use it to tell new information from
+  noise: a neighbour that is itself converged keeps sending planes that
+  differ from the used ones by less than the outer tolerance, and a local
+  Newton step on them would move x by about as little (the box's response
+  to its boundary values is bounded by them), so it is skipped.
+*/
+PetscErrorCode EasHaloGhostChange(EasHalo h, PetscInt ncomp, PetscReal change[])
+{
+  PetscReal d2[8] = {0}, g2[8] = {0};
+
+  PetscFunctionBegin;
+  PetscCheck(ncomp >= 1 && ncomp <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasHaloGhostChange: ncomp %" PetscInt_FMT ", expected 1..8", ncomp);
+  for (PetscInt f = 0; f < EAS_HALO_NFACE; f++) {
+    if (h->nb[f] == MPI_PROC_NULL) continue;
+    for (PetscInt i = 0; i < h->count[f]; i++) {
+      const PetscScalar g = h->ghost[f][i], dg = g - h->used[f][i];
+      d2[i % ncomp] += PetscRealPart(dg * PetscConj(dg));
+      g2[i % ncomp] += PetscRealPart(g * PetscConj(g));
+    }
+  }
+  for (PetscInt c = 0; c < ncomp; c++) change[c] = g2[c] > 0 ? PetscSqrtReal(d2[c] / g2[c]) : PetscSqrtReal(d2[c]);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasHaloMarkUsed(EasHalo h)
+{
+  PetscFunctionBegin;
+  for (PetscInt f = 0; f < EAS_HALO_NFACE; f++)
+    if (h->nb[f] != MPI_PROC_NULL) PetscCall(PetscArraycpy(h->used[f], h->ghost[f], h->count[f]));
   PetscFunctionReturn(0);
 }

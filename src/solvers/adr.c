@@ -152,9 +152,10 @@ PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
   adr->newton_rtol                  = 1e-8;
   adr->newton_max_it                = 50;
   adr->mode                         = EAS_ADR_SYNC;
-  adr->persist                      = 2;
+  adr->persist                      = 1;
   adr->max_checks                   = 20;
   adr->async_max_it                 = 2000;
+  adr->async_halo_rtol              = 1.0;
   adr->comm_seed                    = 1;
   adr->auto_threshold               = 0.3;
   adr->unit                         = -1;
@@ -613,6 +614,8 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
   PetscCheck(adr->max_checks >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_async_max_checks %" PetscInt_FMT " is invalid: expected a count >= 1", adr->max_checks);
   PetscCall(PetscOptionsInt("-eas_async_max_it", "Local outer iterations per time step in async mode (DIVERGED_MAX_IT beyond)", "EasAdrSetFromOptions", adr->async_max_it, &adr->async_max_it, NULL));
   PetscCheck(adr->async_max_it >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_async_max_it %" PetscInt_FMT " is invalid: expected a count >= 1", adr->async_max_it);
+  PetscCall(PetscOptionsReal("-eas_async_halo_rtol", "Async: iterate on new ghosts only when they moved by more than this times -adr_newton_rtol (relative, per species; 0: on every new message)", "EasAdrSetFromOptions", adr->async_halo_rtol, &adr->async_halo_rtol, NULL));
+  PetscCheck(adr->async_halo_rtol >= 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_async_halo_rtol %g is invalid: expected a factor >= 0", (double)adr->async_halo_rtol);
   PetscCall(PetscOptionsBool("-eas_async_thread", "Progress receptions in a thread (needs MPI_THREAD_MULTIPLE)", "EasAdrSetFromOptions", adr->async_thread, &adr->async_thread, NULL));
   PetscCall(PetscOptionsReal("-eas_comm_delay_us", "Fault injection: hold each received halo message back this long (microseconds)", "EasAdrSetFromOptions", adr->delay_us, &adr->delay_us, NULL));
   PetscCall(PetscOptionsReal("-eas_comm_jitter_us", "Fault injection: plus a uniform random delay in [0, jitter) (microseconds)", "EasAdrSetFromOptions", adr->jitter_us, &adr->jitter_us, NULL));
@@ -670,22 +673,28 @@ static void EasAdrCoordinates(EasAdr adr, PetscInt gi, PetscInt gj, PetscInt gk,
 }
 
 /* Packs this rank's boundary planes of x into the halo send buffers. */
+PetscErrorCode EasAdrPackFace_Private(EasAdr adr, const PetscScalar *x, PetscInt f)
+{
+  PetscScalar   *buf = adr->halo->sendbuf[f];
+  const PetscInt na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f);
+
+  PetscFunctionBegin;
+  if (adr->nb[f] == MPI_PROC_NULL) PetscFunctionReturn(0);
+  for (PetscInt b = 0; b < nb; b++)
+    for (PetscInt a = 0; a < na; a++) {
+      PetscInt i, j, k, p;
+      EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 0);
+      p                         = i + adr->nl[0] * (j + adr->nl[1] * k);
+      buf[2 * (a + na * b)]     = x[2 * p];
+      buf[2 * (a + na * b) + 1] = x[2 * p + 1];
+    }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasAdrPackFaces_Private(EasAdr adr, const PetscScalar *x)
 {
   PetscFunctionBegin;
-  for (PetscInt f = 0; f < 6; f++) {
-    PetscScalar   *buf = adr->halo->sendbuf[f];
-    const PetscInt na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f);
-    if (adr->nb[f] == MPI_PROC_NULL) continue;
-    for (PetscInt b = 0; b < nb; b++)
-      for (PetscInt a = 0; a < na; a++) {
-        PetscInt i, j, k, p;
-        EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 0);
-        p                      = i + adr->nl[0] * (j + adr->nl[1] * k);
-        buf[2 * (a + na * b)]     = x[2 * p];
-        buf[2 * (a + na * b) + 1] = x[2 * p + 1];
-      }
-  }
+  for (PetscInt f = 0; f < 6; f++) PetscCall(EasAdrPackFace_Private(adr, x, f));
   PetscFunctionReturn(0);
 }
 
@@ -1334,7 +1343,7 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
 {
   PetscBool   isascii;
   EasAdrStats st;
-  PetscInt64  msg[3], msgsum[3];
+  PetscInt64  msg[4], msgsum[4];
   PetscInt    its[2], itsmax[2];
 
   PetscFunctionBegin;
@@ -1352,19 +1361,20 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
     if (adr->auto_decided) PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: %s chosen after the first step (exchange share %.3g, threshold %.3g)\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->auto_share, (double)adr->auto_threshold));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: sync for the first step, then async if its exchange share exceeds %.3g\n", (double)adr->auto_threshold));
   }
-  if (adr->mode == EAS_ADR_ASYNC) PetscCall(PetscViewerASCIIPrintf(viewer, "async: detection iallreduce (2 rounds), persistence %" PetscInt_FMT ", reception %s\n", adr->persist, adr->async_thread ? "thread" : "polling"));
+  if (adr->mode == EAS_ADR_ASYNC) PetscCall(PetscViewerASCIIPrintf(viewer, "async: detection iallreduce (2 rounds), persistence %" PetscInt_FMT ", reception %s, iterate on ghosts moved > %g x rtol\n", adr->persist, adr->async_thread ? "thread" : "polling", (double)adr->async_halo_rtol));
   if (adr->delay_us > 0 || adr->jitter_us > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "fault injection: delay %g us + jitter U(0, %g) us, seed %" PetscInt_FMT "\n", (double)adr->delay_us, (double)adr->jitter_us, adr->comm_seed));
   if (adr->setupcalled) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "decomposition %d x %d x %d ranks; rank 0 box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", adr->dims[0], adr->dims[1], adr->dims[2], adr->nl[0], adr->nl[1], adr->nl[2]));
     msg[0] = st.msgs_sent;
     msg[1] = st.msgs_recv;
     msg[2] = st.msgs_stale;
-    PetscCall(MPIU_Allreduce(msg, msgsum, 3, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)adr)));
+    msg[3] = st.halo_skipped;
+    PetscCall(MPIU_Allreduce(msg, msgsum, 4, MPIU_INT64, MPI_SUM, PetscObjectComm((PetscObject)adr)));
     its[0] = st.outer_its;
     its[1] = st.inner_its;
     PetscCall(MPIU_Allreduce(its, itsmax, 2, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)adr)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "statistics: %" PetscInt_FMT " steps, outer iterations %" PetscInt_FMT " (max over ranks), inner iterations %" PetscInt_FMT " (max over ranks), last reason %s\n", st.steps, itsmax[0], itsmax[1], EasAdrConvergedReasonName(adr->reason)));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "messages (async, all ranks): sent %" PetscInt64_FMT ", received %" PetscInt64_FMT ", discarded as stale %" PetscInt64_FMT "; synchronous checks %" PetscInt_FMT ", failed %" PetscInt_FMT "\n", msgsum[0], msgsum[1], msgsum[2], st.sync_checks, st.check_failures));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "messages (async, all ranks): sent %" PetscInt64_FMT ", received %" PetscInt64_FMT ", discarded as stale %" PetscInt64_FMT ", too small to iterate on %" PetscInt64_FMT "; synchronous checks %" PetscInt_FMT ", failed %" PetscInt_FMT " (rank 0)\n", msgsum[0], msgsum[1], msgsum[2], msgsum[3], st.sync_checks, st.check_failures));
     PetscCall(PetscViewerASCIIPrintf(viewer, "time in EasAdrSolve: %.3f s\n", (double)st.time_solve));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "inner solver (rank 0; residual and Jacobian assembled on the host, uploaded to the backend):\n"));

@@ -53,6 +53,7 @@ struct _p_EasAdr {
   PetscInt   persist;        /* async: consecutive locally converged iterations */
   PetscInt   max_checks;     /* async: synchronous checks per step before giving up */
   PetscInt   async_max_it;   /* async: local iterations per step */
+  PetscReal  async_halo_rtol; /* async: iterate on new ghosts that moved > this x newton_rtol */
   PetscBool  async_thread;
   PetscReal  delay_us, jitter_us;
   PetscInt   comm_seed;
@@ -111,6 +112,9 @@ PETSC_INTERN PetscErrorCode EasAdrLocalFunction_Private(EasAdr, PetscReal t, Pet
 /* J = -F'_ll = I - dt f'_ll in the rank's EasDia (reaction Jacobian from the
    last EasAdrLocalFunction_Private call). */
 PETSC_INTERN PetscErrorCode EasAdrLocalJacobian_Private(EasAdr, PetscReal dt);
+/* Packs x's boundary plane of face f (all faces) into the halo send buffer(s);
+   a buffer must not be packed while its send is in flight. */
+PETSC_INTERN PetscErrorCode EasAdrPackFace_Private(EasAdr, const PetscScalar *x, PetscInt f);
 PETSC_INTERN PetscErrorCode EasAdrPackFaces_Private(EasAdr, const PetscScalar *x);
 PETSC_INTERN PetscLogEvent  EAS_AdrSolve, EAS_AdrStep, EAS_AdrFunction, EAS_AdrJacobian, EAS_AdrHalo, EAS_AdrDetect, EAS_AdrInner;
 /* msnewton.c */

@@ -252,17 +252,18 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
   EasDetect det;
   PetscInt  conv = 0, version = 1, sent[6] = {0, 0, 0, 0, 0, 0};
   int       fail = EAS_ADR_FAIL_NONE, gfail = 0;
-  PetscBool stop = PETSC_FALSE, need = PETSC_TRUE;
+  PetscBool stop = PETSC_FALSE, need = PETSC_TRUE, news = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(EasHaloAsyncBegin(halo));
   PetscCall(EasDetectBegin(&det, adr->cart));
   while (!stop) {
     /* iterate unless locally converged with nothing new to work on */
-    if (!fail && (need || conv < adr->persist || halo->fresh)) {
+    if (!fail && (need || conv < adr->persist || news)) {
       PetscReal sums[4], rel;
-      halo->fresh = PETSC_FALSE;
-      need        = PETSC_FALSE;
+      PetscCall(EasHaloMarkUsed(halo));
+      news = PETSC_FALSE;
+      need = PETSC_FALSE;
       PetscCall(EasAdrLocalNewton(adr, t, dt, sums, &fail));
       adr->stats.outer_its++;
       adr->last_outer++;
@@ -280,14 +281,30 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
       if (adr->nb[f] == MPI_PROC_NULL || sent[f] == version) continue;
       PetscCall(EasHaloAsyncSendReady(halo, f, &ready));
       if (!ready) continue;
-      if (sent[f] == 0 || f == 0) PetscCall(EasAdrPackFaces_Private(adr, adr->x)); /* packs every face; cheap */
+      PetscCall(EasAdrPackFace_Private(adr, adr->x, f)); /* only now: MPI owns the buffer while a send is in flight */
       PetscCall(EasHaloAsyncSend(halo, f));
       sent[f] = version;
     }
     PetscCall(EasHaloAsyncPoll(halo));
+    /* new information: ghosts that moved by more than the outer tolerance
+       since the last iteration used them (EasHaloGhostChange) */
+    if (halo->fresh && !news) {
+      PetscReal ch[2];
+      PetscCall(EasHaloGhostChange(halo, 2, ch));
+      news        = (PetscBool)(PetscMax(ch[0], ch[1]) > adr->async_halo_rtol * adr->newton_rtol);
+      halo->fresh = PETSC_FALSE;
+      if (!news) adr->stats.halo_skipped++;
+    }
     PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
     PetscCall(PetscLogEventBegin(EAS_AdrDetect, adr, 0, 0, 0));
-    PetscCall(EasDetectProgress(&det, (PetscBool)(!fail && conv >= adr->persist), fail, &stop, &gfail));
+    {
+      /* locally converged: persistent, no new ghosts to work on, and the
+         current planes sent to every neighbour */
+      PetscBool lconv = (PetscBool)(!fail && conv >= adr->persist && !news);
+      for (PetscInt f = 0; f < 6; f++)
+        if (adr->nb[f] != MPI_PROC_NULL && sent[f] != version) lconv = PETSC_FALSE;
+      PetscCall(EasDetectProgress(&det, lconv, fail, halo->phase_sent, halo->phase_delivered, &stop, &gfail));
+    }
     PetscCall(PetscLogEventEnd(EAS_AdrDetect, adr, 0, 0, 0));
     PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, 0));
   }
