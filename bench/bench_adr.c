@@ -3,7 +3,10 @@ static const char help[] = "bench_adr: the eas ADR solver (DESIGN.md sec. 4).\n"
                            "  latency (-delays 0,100,1000 microseconds per message), with outer/inner iterations.\n"
                            "  On 1 rank: eas ADR time per step vs PETSc SNES newtonls + KSPBCGS (right Jacobi,\n"
                            "  same Newton and Krylov tolerances) on the same discretized system.\n"
-                           "  -n <24> -steps <3> -delays 0,100,1000 -problem diurnal|transport -reps <1>\n";
+                           "  Each figure is the median of -reps runs (sync and async alternate).  -inner full,inexact\n"
+                           "  runs the inner BiCGStab to -adr_ksp_rtol (full) and/or at most 2 iterations per outer\n"
+                           "  iteration (inexact Newton, -adr_ksp_max_it 2).\n"
+                           "  -n <24> -steps <3> -delays 0,100,1000 -problem diurnal|transport -reps <3> -inner full\n";
 
 #include <eas.h>
 #include <petscsnes.h>
@@ -91,7 +94,8 @@ static PetscErrorCode RunEas(const char problem[], PetscInt n, PetscInt steps, E
 int main(int argc, char **argv)
 {
   PetscMPIInt size;
-  PetscInt    n = 24, steps = 3, ndel = 8, reps = 1;
+  PetscInt    n = 24, steps = 3, ndel = 8, reps = 3, ninner = 2;
+  char       *inner[2] = {NULL, NULL};
   PetscReal   delays[8] = {0, 100, 1000};
   char        problem[32] = "diurnal";
   PetscBool   flg;
@@ -104,21 +108,37 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-delays", delays, &ndel, &flg));
   if (!flg) ndel = 3;
+  PetscCheck(reps >= 1 && reps <= 64, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reps %" PetscInt_FMT ": expected 1..64", reps);
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-inner", inner, &ninner, &flg));
+  if (!flg) {
+    ninner = 1;
+    PetscCall(PetscStrallocpy("full", &inner[0]));
+  }
 
   if (size > 1) {
-    for (PetscInt d = 0; d < ndel; d++) {
-      PetscLogDouble        ts = PETSC_MAX_REAL, ta = PETSC_MAX_REAL;
-      PetscInt              os = 0, oa = 0, is = 0, ia = 0;
-      PetscInt64            stale = 0;
-      EasAdrConvergedReason rs, ra;
-      for (PetscInt r = 0; r < reps; r++) {
-        PetscLogDouble t;
-        PetscCall(RunEas(problem, n, steps, EAS_ADR_SYNC, delays[d], &t, &os, &is, &stale, &rs));
-        ts = PetscMin(ts, t);
-        PetscCall(RunEas(problem, n, steps, EAS_ADR_ASYNC, delays[d], &t, &oa, &ia, &stale, &ra));
-        ta = PetscMin(ta, t);
+    for (PetscInt iv = 0; iv < ninner; iv++) {
+      PetscBool inexact;
+      PetscCall(PetscStrcmp(inner[iv], "inexact", &inexact));
+      if (!inexact) {
+        PetscBool full;
+        PetscCall(PetscStrcmp(inner[iv], "full", &full));
+        PetscCheck(full, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-inner %s: expected full or inexact", inner[iv]);
       }
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_sync_async problem=%s np=%d n=%" PetscInt_FMT " steps=%" PetscInt_FMT " delay_us=%g sync_s=%.4f async_s=%.4f async_speedup=%.3f sync_outer=%" PetscInt_FMT " async_outer=%" PetscInt_FMT " sync_inner=%" PetscInt_FMT " async_inner=%" PetscInt_FMT " async_stale=%" PetscInt64_FMT " sync_reason=%s async_reason=%s\n", problem, size, n, steps, (double)delays[d], ts, ta, ts / ta, os, oa, is, ia, stale, EasAdrConvergedReasonName(rs), EasAdrConvergedReasonName(ra)));
+      if (inexact) PetscCall(PetscOptionsSetValue(NULL, "-adr_ksp_max_it", "2"));
+      for (PetscInt d = 0; d < ndel; d++) {
+        PetscLogDouble        ts[64], ta[64];
+        PetscInt              os = 0, oa = 0, is = 0, ia = 0;
+        PetscInt64            stale = 0;
+        EasAdrConvergedReason rs, ra;
+        for (PetscInt r = 0; r < reps; r++) {
+          PetscCall(RunEas(problem, n, steps, EAS_ADR_SYNC, delays[d], &ts[r], &os, &is, &stale, &rs));
+          PetscCall(RunEas(problem, n, steps, EAS_ADR_ASYNC, delays[d], &ta[r], &oa, &ia, &stale, &ra));
+        }
+        PetscCall(PetscSortReal(reps, ts));
+        PetscCall(PetscSortReal(reps, ta));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_sync_async problem=%s np=%d n=%" PetscInt_FMT " steps=%" PetscInt_FMT " inner=%s delay_us=%g sync_s=%.4f async_s=%.4f async_speedup=%.3f sync_outer=%" PetscInt_FMT " async_outer=%" PetscInt_FMT " sync_inner=%" PetscInt_FMT " async_inner=%" PetscInt_FMT " async_stale=%" PetscInt64_FMT " sync_reason=%s async_reason=%s\n", problem, size, n, steps, inexact ? "inexact" : "full", (double)delays[d], ts[reps / 2], ta[reps / 2], ts[reps / 2] / ta[reps / 2], os, oa, is, ia, stale, EasAdrConvergedReasonName(rs), EasAdrConvergedReasonName(ra)));
+      }
+      if (inexact) PetscCall(PetscOptionsClearValue(NULL, "-adr_ksp_max_it"));
     }
   } else {
     EasAdr                adr;
@@ -191,6 +211,7 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&c.Xold));
     PetscCall(EasAdrDestroy(&adr));
   }
+  for (PetscInt iv = 0; iv < ninner; iv++) PetscCall(PetscFree(inner[iv]));
   PetscCall(EasFinalize());
   return 0;
 }
@@ -200,6 +221,6 @@ int main(int argc, char **argv)
     suffix: smoke
     nsize: 1 2
     backends: /cpu/serial
-    args: -n 8 -steps 1 -delays 0,100
+    args: -n 8 -steps 1 -delays 0,100 -reps 1 -inner full,inexact
     expect: BENCH name=adr_(sync_async|vs_petsc) problem=diurnal
 TEST*/

@@ -66,9 +66,9 @@ awk '
 # async time to solution with injected latency on 2 and 4 ranks.
 if [ -x "$OBJDIR/bench/bench_adr" ]; then
   echo
-  echo "## ADR: bench_adr (1 rank vs PETSc SNES; 2 and 4 ranks sync vs async, latency 0, 100 us, 1 ms)"
+  echo "## ADR: bench_adr (1 rank vs PETSc SNES; 2 and 4 ranks sync vs async, latency 0, 100 us, 1 ms, full and inexact inner solves; medians of 5)"
   for np in 1 2 4; do
-    out=$(OMP_NUM_THREADS=1 $MPIEXEC -n "$np" "$OBJDIR/bench/bench_adr" -n ${EAS_BENCH_ADR_N:-24} -steps 3 -delays 0,100,1000 2>&1) || status=1
+    out=$(OMP_NUM_THREADS=1 $MPIEXEC -n "$np" "$OBJDIR/bench/bench_adr" -n ${EAS_BENCH_ADR_N:-24} -steps 3 -delays 0,100,1000 -reps 5 -inner full,inexact 2>&1) || status=1
     echo "$out" | grep -E '^(BENCH|#)'
   done
 fi
