@@ -118,6 +118,13 @@ struct _EasBackendOps {
   PetscErrorCode (*pipecg_update)(EasBackend, PetscInt n, PetscInt nown, PetscScalar alpha, PetscScalar beta, const PetscScalar *dinv, PetscScalar *z, PetscScalar *q, PetscScalar *s, PetscScalar *p, PetscScalar *x, PetscScalar *r, PetscScalar *u, PetscScalar *w, PetscScalar *m, const PetscScalar *nv, PetscScalar dots[3]);
   PetscErrorCode (*ebe_unit_begin)(EasBackend, const EasEbeKernel *, PetscInt e0, PetscInt e1, PetscInt n, const PetscScalar *x_host, PetscScalar *x_dev, PetscScalar *y_dev, PetscScalar *y_host);
   PetscErrorCode (*ebe_unit_end)(EasBackend, PetscLogDouble *seconds);
+  /* ADR assembly (issue 3; kernels.h EasAdrK*), required for EasAdr:
+     adr_function: F at every local point from the padded state xg, xold and
+       the weights w (6 np); built-in reactions write Rv (2 np) and dRv (4 np),
+       USER reads them; *probe = sum of the points' finiteness probes.
+     adr_jacobian: the 9 diagonals of the local Jacobian into V (ld). */
+  PetscErrorCode (*adr_function)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar *probe);
+  PetscErrorCode (*adr_jacobian)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *V, PetscInt ld);
 };
 
 struct _p_EasBackend {

@@ -205,3 +205,98 @@ static inline EAS_HOST_DEVICE void EasPipeCgUpdateEntry(EasKInt i, EasKScalar al
   w[i] -= alpha * z[i];
   if (dinv) m[i] = dinv[i] * w[i];
 }
+
+/* ------------------------------------------------------------------ ADR */
+
+/* Parameters of the ADR residual and Jacobian kernels (src/solvers/adr.c,
+   DESIGN.md sec. 4): the rank's box, the step, the built-in reaction and
+   how each face of the box is closed. */
+enum { EAS_ADRK_REACTION_USER = 0, EAS_ADRK_REACTION_LINEAR = 1, EAS_ADRK_REACTION_DIURNAL = 2 };
+typedef struct {
+  EasKInt    nx, ny, nz, np; /* box points per direction, np = nx ny nz */
+  EasKScalar dt;
+  int        reaction;       /* EAS_ADRK_REACTION_*; USER: Rv, dRv are inputs */
+  EasKScalar L[4];           /* linear: R = L c (row-major) */
+  EasKScalar q1c3, q2, q3, c3, q4; /* diurnal at the step's time: q1 c3, q2, q3(t), c3, q4(t) */
+  int        fold[6];        /* face f (-x,+x,-y,+y,-z,+z) at the box edge is zero-flux: its weight goes to the opposite neighbour (else the coupling leaves the local block: halo or Dirichlet) */
+} EasAdrKParams;
+
+/* Reaction R(c) and its Jacobian dR[2*i + j] = dR_i/dc_j at one point.
+   Diurnal kinetics (DESIGN.md sec. 4, seed 000 sec. 1.8):
+   R1 = -q1 c3 c1 - q2 c1 c2 + 2 q3 c3 + q4 c2,  R2 = q1 c3 c1 - q2 c1 c2 - q4 c2. */
+static inline EAS_HOST_DEVICE void EasAdrKReaction(const EasAdrKParams *P, EasKScalar c1, EasKScalar c2, EasKScalar *R, EasKScalar *dR)
+{
+  if (P->reaction == EAS_ADRK_REACTION_LINEAR) {
+    R[0] = P->L[0] * c1 + P->L[1] * c2;
+    R[1] = P->L[2] * c1 + P->L[3] * c2;
+    for (int e = 0; e < 4; e++) dR[e] = P->L[e];
+  } else {
+    R[0]  = -P->q1c3 * c1 - P->q2 * c1 * c2 + 2.0 * P->q3 * P->c3 + P->q4 * c2;
+    R[1]  = P->q1c3 * c1 - P->q2 * c1 * c2 - P->q4 * c2;
+    dR[0] = -P->q1c3 - P->q2 * c2;
+    dR[1] = -P->q2 * c1 + P->q4;
+    dR[2] = P->q1c3 - P->q2 * c2;
+    dR[3] = -P->q2 * c1 - P->q4;
+  }
+}
+
+/* Residual of implicit Euler at local point p (seed 000 eq. 1.43):
+   F_s = xold_s - c_s + dt (sum_f w_f (c_s,nb(f) - c_s) + R_s(c)), both
+   species.  xg: the state on the padded box (nx+2)(ny+2)(nz+2) x 2 with the
+   faces filled (halo, Dirichlet values or zero-flux mirror); w[f*np + p]: the
+   transport weights (seed 000 eq. 1.40 discretized).  Built-in reactions
+   write Rv, dRv at p; USER reads them.  Returns F_1 + F_2 + dR_11 + dR_22, a
+   finiteness probe (NaN or Inf anywhere makes the sum so). */
+static inline EAS_HOST_DEVICE EasKScalar EasAdrKFunctionPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *xg, const EasKScalar *xold, EasKScalar *Rv, EasKScalar *dRv, EasKScalar *F)
+{
+  const EasKInt nx = P->nx, ny = P->ny, np = P->np;
+  const EasKInt i = p % nx, j = (p / nx) % ny, k = p / (nx * ny);
+  const EasKInt sy = nx + 2, sz = (nx + 2) * (ny + 2);
+  const EasKInt Q = (i + 1) + sy * (j + 1) + sz * (k + 1);
+  const EasKInt nbq[6] = {Q - 1, Q + 1, Q - sy, Q + sy, Q - sz, Q + sz};
+  EasKScalar    probe = 0.0;
+
+  if (P->reaction != EAS_ADRK_REACTION_USER) EasAdrKReaction(P, xg[2 * Q], xg[2 * Q + 1], Rv + 2 * p, dRv + 4 * p);
+  for (int s = 0; s < 2; s++) {
+    const EasKScalar c  = xg[2 * Q + s];
+    EasKScalar       tr = 0.0;
+    for (int f = 0; f < 6; f++) tr += w[f * np + p] * (xg[2 * nbq[f] + s] - c);
+    F[2 * p + s] = xold[2 * p + s] - c + P->dt * (tr + Rv[2 * p + s]);
+    probe += F[2 * p + s] + dRv[4 * p + 3 * s];
+  }
+  return probe;
+}
+
+/* Rows 2p and 2p+1 of the local Jacobian J = I - dt f'_ll (seed 000
+   eq. 1.45, Fig. 1.7) in DIA storage with the 9 offsets -2nxny, -2nx, -2,
+   -1, 0, 1, 2, 2nx, 2nxny (diagonals 0..8): the couplings that leave the box
+   are dropped (halo: the multisplitting; Dirichlet: known values), a
+   zero-flux face's weight is folded onto the opposite neighbour (mirror). */
+static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ld)
+{
+  const EasKInt    nx = P->nx, ny = P->ny, nz = P->nz, np = P->np;
+  const EasKInt    ijk[3] = {p % nx, (p / nx) % ny, p / (nx * ny)}, nl[3] = {nx, ny, nz};
+  const EasKScalar dt = P->dt;
+  EasKScalar       eff[6] = {0, 0, 0, 0, 0, 0}, wsum = 0.0;
+
+  for (int f = 0; f < 6; f++) {
+    const int        d = f / 2, side = f % 2;
+    const int        edge = side ? (ijk[d] == nl[d] - 1) : (ijk[d] == 0);
+    const EasKScalar wf   = w[f * np + p];
+    wsum += wf;
+    if (!edge) eff[f] += wf;
+    else if (P->fold[f]) eff[f ^ 1] += wf;
+  }
+  for (int s = 0; s < 2; s++) {
+    const EasKInt r = 2 * p + s;
+    V[0 * ld + r]   = -dt * eff[4];
+    V[1 * ld + r]   = -dt * eff[2];
+    V[2 * ld + r]   = -dt * eff[0];
+    V[3 * ld + r]   = s == 1 ? -dt * dRv[4 * p + 2] : 0.0;
+    V[4 * ld + r]   = 1.0 + dt * wsum - dt * dRv[4 * p + 3 * s];
+    V[5 * ld + r]   = s == 0 ? -dt * dRv[4 * p + 1] : 0.0;
+    V[6 * ld + r]   = -dt * eff[1];
+    V[7 * ld + r]   = -dt * eff[3];
+    V[8 * ld + r]   = -dt * eff[5];
+  }
+}

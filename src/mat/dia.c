@@ -310,6 +310,42 @@ PetscErrorCode EasDiaGetKernel_Private(EasDia A, const EasDiaKernel **k)
   PetscFunctionReturn(0);
 }
 
+/*
+  EasDiaGetBackendValuesWrite_Private - the values in the backend's memory
+  (ndiag x ld, same offsets) for a kernel that rewrites them in place; the
+  pattern stays.  Restore makes the host copy current (device backends copy
+  the values back) and rebuilds the backend's private data (e.g. a cuSPARSE
+  copy).  Used by the ADR assembly on the backend.
+*/
+PetscErrorCode EasDiaGetBackendValuesWrite_Private(EasDia A, PetscScalar **val, PetscInt *ld)
+{
+  PetscFunctionBegin;
+  PetscCall(EasDiaSetUp(A));
+  *val = (PetscScalar *)A->k.val;
+  if (ld) *ld = A->ld;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia A, PetscScalar **val)
+{
+  EasBackend be = A->be;
+
+  PetscFunctionBegin;
+  PetscCheck(*val == A->k.val, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "EasDiaRestoreBackendValuesWrite_Private: not the array of EasDiaGetBackendValuesWrite_Private");
+  if (!be->host_is_device) {
+    const size_t bval = (size_t)A->ndiag * A->ld * sizeof(PetscScalar);
+    PetscCall((*be->ops->copy_dtoh)(be, A->val, A->k.val, bval));
+    be->bytes_dtoh += (PetscLogDouble)bval;
+    be->n_dtoh++;
+    PetscCall(PetscLogGpuToCpu((PetscLogDouble)bval));
+    if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
+    if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
+  }
+  PetscCall(PetscObjectStateIncrease((PetscObject)A));
+  *val = NULL;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasDiaGetSize(EasDia A, PetscInt *n, PetscInt *ndiag)
 {
   PetscFunctionBegin;

@@ -22,6 +22,10 @@ PETSC_INTERN PetscInt EasDiaLeadingDimension(PetscInt n);
    source in errors. */
 PETSC_INTERN PetscErrorCode EasDiaSetFromTriplets_Private(EasDia, PetscInt n, PetscCount nnz, const PetscInt *row, const PetscInt *col, const PetscScalar *v, const char what[]);
 PETSC_INTERN PetscErrorCode EasDiaGetKernel_Private(EasDia, const EasDiaKernel **);
+/* Values in backend memory for an in-place rewrite (same pattern); Restore
+   brings the host copy up to date and rebuilds the backend's private data. */
+PETSC_INTERN PetscErrorCode EasDiaGetBackendValuesWrite_Private(EasDia, PetscScalar **val, PetscInt *ld);
+PETSC_INTERN PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia, PetscScalar **val);
 /* B = A diag(s): column j scaled by s[j] (host array of n entries); B gets
    A's backend.  Used for right Jacobi preconditioning, A D^{-1}. */
 PETSC_INTERN PetscErrorCode EasDiaDuplicateColumnScaled_Private(EasDia A, const PetscScalar *s, EasDia *B);

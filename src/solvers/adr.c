@@ -754,7 +754,8 @@ PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr adr, PetscReal t)
         }
     }
   }
-  adr->coef_t = t;
+  adr->coef_t  = t;
+  adr->w_synced = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -795,71 +796,148 @@ static inline int EasAdrThreads(EasAdr adr)
   return adr->be && adr->be->threads > 0 ? (int)adr->be->threads : omp_get_max_threads();
 }
 
+/* The kernels' parameters at time t (kernels.h EasAdrKParams). */
+static void EasAdrKernelParams(EasAdr adr, PetscReal t, PetscReal dt, EasAdrKParams *P)
+{
+  PetscReal q3 = 0, q4 = 0;
+
+  P->nx       = (EasKInt)adr->nl[0];
+  P->ny       = (EasKInt)adr->nl[1];
+  P->nz       = (EasKInt)adr->nl[2];
+  P->np       = (EasKInt)adr->np;
+  P->dt       = dt;
+  P->reaction = adr->reaction ? EAS_ADRK_REACTION_USER : (adr->reaction_type == EAS_ADR_REACTION_LINEAR ? EAS_ADRK_REACTION_LINEAR : EAS_ADRK_REACTION_DIURNAL);
+  for (PetscInt e = 0; e < 4; e++) P->L[e] = adr->L[e];
+  if (P->reaction == EAS_ADRK_REACTION_DIURNAL) EasAdrDiurnalRates(t, &q3, &q4);
+  P->q1c3 = EAS_ADR_Q1 * EAS_ADR_C3;
+  P->q2   = EAS_ADR_Q2;
+  P->q3   = q3;
+  P->c3   = EAS_ADR_C3;
+  P->q4   = q4;
+  for (PetscInt f = 0; f < 6; f++) P->fold[f] = adr->nb[f] == MPI_PROC_NULL && adr->bc == EAS_ADR_BC_NEUMANN;
+}
+
+/* User reaction on the host (callbacks are host code): Rv, dRv at x. */
+static PetscErrorCode EasAdrUserReaction(EasAdr adr, PetscReal t, const PetscScalar *x, PetscScalar *Rv, PetscScalar *dRv)
+{
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < adr->np; p++) PetscCall((*adr->reaction)(t, adr->coords + 3 * p, x + 2 * p, Rv + 2 * p, dRv + 4 * p, adr->reaction_ctx));
+  PetscFunctionReturn(0);
+}
+
 /*
   EasAdrLocalFunction_Private - F = xold - x + dt f(x, t) on the rank's box
-  (seed 000 eq. 1.43), with the reaction values and Jacobians kept in Rv,
-  dRv for the Jacobian.
+  (seed 000 eq. 1.43) on the host, with the reaction values and Jacobians
+  kept in Rv, dRv: the same point body (kernels.h) as the backends'
+  adr_function, for EasAdrComputeFunction/Jacobian.
 */
 PetscErrorCode EasAdrLocalFunction_Private(EasAdr adr, PetscReal t, PetscReal dt, const PetscScalar *xold, const PetscScalar *x, PetscScalar *F, PetscBool *bad)
 {
-  const PetscInt nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2], np = adr->np;
-  const PetscInt sx = 1, sy = nx + 2, sz = (nx + 2) * (ny + 2);
-  PetscScalar   *Rv = adr->Rv, *dRv = adr->dRv;
-  const PetscScalar *xg = adr->xg;
-  PetscReal      sum = 0;
-  int            nt  = EasAdrThreads(adr);
+  EasAdrKParams P;
+  PetscScalar   sum = 0;
+  int           nt  = EasAdrThreads(adr);
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(EAS_AdrFunction, adr, 0, 0, 0));
   PetscCall(EasAdrFillPadded(adr, x));
-  if (adr->reaction) {
-    for (PetscInt p = 0; p < np; p++) PetscCall((*adr->reaction)(t, adr->coords + 3 * p, x + 2 * p, Rv + 2 * p, dRv + 4 * p, adr->reaction_ctx));
-  } else if (adr->reaction_type == EAS_ADR_REACTION_LINEAR) {
-    const PetscReal *L = adr->L;
-#pragma omp parallel for schedule(static) num_threads(nt)
-    for (PetscInt p = 0; p < np; p++) {
-      const PetscScalar c1 = x[2 * p], c2 = x[2 * p + 1];
-      Rv[2 * p]     = L[0] * c1 + L[1] * c2;
-      Rv[2 * p + 1] = L[2] * c1 + L[3] * c2;
-      for (PetscInt e = 0; e < 4; e++) dRv[4 * p + e] = L[e];
-    }
-  } else {
-    PetscReal q3, q4;
-    EasAdrDiurnalRates(t, &q3, &q4);
-#pragma omp parallel for schedule(static) num_threads(nt)
-    for (PetscInt p = 0; p < np; p++) {
-      const PetscScalar c1 = x[2 * p], c2 = x[2 * p + 1];
-      const PetscReal   q1c3 = EAS_ADR_Q1 * EAS_ADR_C3;
-      /* R1 = -q1 c1 c3 - q2 c1 c2 + 2 q3 c3 + q4 c2, R2 = q1 c1 c3 - q2 c1 c2 - q4 c2 */
-      Rv[2 * p]      = -q1c3 * c1 - EAS_ADR_Q2 * c1 * c2 + 2.0 * q3 * EAS_ADR_C3 + q4 * c2;
-      Rv[2 * p + 1]  = q1c3 * c1 - EAS_ADR_Q2 * c1 * c2 - q4 * c2;
-      dRv[4 * p]     = -q1c3 - EAS_ADR_Q2 * c2;
-      dRv[4 * p + 1] = -EAS_ADR_Q2 * c1 + q4;
-      dRv[4 * p + 2] = q1c3 - EAS_ADR_Q2 * c2;
-      dRv[4 * p + 3] = -EAS_ADR_Q2 * c1 - q4;
-    }
-  }
-#pragma omp parallel for collapse(2) schedule(static) num_threads(nt) reduction(+ : sum)
-  for (PetscInt k = 0; k < nz; k++)
-    for (PetscInt j = 0; j < ny; j++)
-      for (PetscInt i = 0; i < nx; i++) {
-        const PetscInt p = i + nx * (j + ny * k), P = EAS_ADR_PI(adr, i, j, k);
-        for (PetscInt s = 0; s < 2; s++) {
-          const PetscScalar c  = xg[2 * P + s];
-          const PetscScalar tr = adr->w[0][p] * (xg[2 * (P - sx) + s] - c) + adr->w[1][p] * (xg[2 * (P + sx) + s] - c) + adr->w[2][p] * (xg[2 * (P - sy) + s] - c) + adr->w[3][p] * (xg[2 * (P + sy) + s] - c) + adr->w[4][p] * (xg[2 * (P - sz) + s] - c) + adr->w[5][p] * (xg[2 * (P + sz) + s] - c);
-          const PetscScalar Fv = xold[2 * p + s] - x[2 * p + s] + dt * (tr + Rv[2 * p + s]);
-          F[2 * p + s]         = Fv;
-          sum += Fv + dRv[4 * p + 3 * s];
-        }
-      }
-  *bad = PetscIsInfOrNanReal(sum) ? PETSC_TRUE : PETSC_FALSE;
+  EasAdrKernelParams(adr, t, dt, &P);
+  if (adr->reaction) PetscCall(EasAdrUserReaction(adr, t, x, adr->Rv, adr->dRv));
+#pragma omp parallel for schedule(static) num_threads(nt) reduction(+ : sum)
+  for (PetscInt p = 0; p < adr->np; p++) sum += EasAdrKFunctionPoint(p, &P, adr->w[0], adr->xg, xold, adr->Rv, adr->dRv, F);
+  *bad = PetscIsInfOrNanScalar(sum) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscLogEventEnd(EAS_AdrFunction, adr, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* The backend array of host data: the host array itself on host-memory
+   backends, else a copy into v's backend memory (a metered transfer). */
+static PetscErrorCode EasAdrToBackend(EasAdr adr, EasVec v, const PetscScalar *host, PetscInt n, const PetscScalar **dev)
+{
+  PetscScalar *va;
+
+  PetscFunctionBegin;
+  if (!adr->device) {
+    *dev = host;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(EasVecGetArrayWrite(v, &va));
+  PetscCall(PetscArraycpy(va, host, n));
+  PetscCall(EasVecRestoreArrayWrite(v, &va));
+  PetscCall(EasVecGetBackendArrayRead(v, dev));
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrLocalAssemble_Private - one Newton iteration's F (into b) and local
+  Jacobian J = I - dt f'_ll (into the EasDia's values) on the solver's
+  backend (seed 000 eqs. 1.43-1.45), with the point bodies of kernels.h
+  (backend ops adr_function, adr_jacobian).  The host fills the padded
+  state (halo ghosts, boundary values) and evaluates user reaction
+  callbacks; on a device backend these go up (transfers) and J's values
+  come back for the host-built Jacobi preconditioner.  *bad: F or the
+  reaction Jacobian is not finite.
+*/
+PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt, PetscBool *bad)
+{
+  EasBackend         be = adr->be;
+  EasAdrKParams      P;
+  const PetscScalar *xg, *xold, *w;
+  PetscScalar       *Rv, *dRv, *F, *V, probe;
+  PetscInt           ld;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(EAS_AdrFunction, adr, 0, 0, 0));
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
+  PetscCall(EasAdrFillPadded(adr, adr->x));
+  EasAdrKernelParams(adr, t, dt, &P);
+  if (adr->reaction) PetscCall(EasAdrUserReaction(adr, t, adr->x, adr->Rv, adr->dRv));
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, 0));
+  if (adr->device) PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
+  PetscCall(EasAdrToBackend(adr, adr->xg_v, adr->xg, 2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &xg));
+  if (!adr->device) xold = adr->xold;
+  else if (!adr->xold_synced) PetscCall(EasAdrToBackend(adr, adr->xold_v, adr->xold, adr->n, &xold));
+  else PetscCall(EasVecGetBackendArrayRead(adr->xold_v, &xold));
+  adr->xold_synced = PETSC_TRUE;
+  if (!adr->device) w = adr->w[0];
+  else if (!adr->w_synced) PetscCall(EasAdrToBackend(adr, adr->w_v, adr->w[0], 6 * adr->np, &w));
+  else PetscCall(EasVecGetBackendArrayRead(adr->w_v, &w));
+  adr->w_synced = PETSC_TRUE;
+  if (!adr->device) {
+    Rv  = adr->Rv;
+    dRv = adr->dRv;
+  } else if (adr->reaction) {
+    PetscCall(EasAdrToBackend(adr, adr->Rv_v, adr->Rv, 2 * adr->np, (const PetscScalar **)&Rv));
+    PetscCall(EasAdrToBackend(adr, adr->dRv_v, adr->dRv, 4 * adr->np, (const PetscScalar **)&dRv));
+  } else {
+    PetscCall(EasVecGetBackendArrayWrite(adr->Rv_v, &Rv));
+    PetscCall(EasVecGetBackendArrayWrite(adr->dRv_v, &dRv));
+  }
+  if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, (PetscReal)adr->n));
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
+  PetscCall(EasVecGetBackendArrayWrite(adr->b, &F));
+  PetscCall((*be->ops->adr_function)(be, &P, w, xg, xold, Rv, dRv, F, &probe));
+  *bad = PetscIsInfOrNanScalar(probe) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscLogEventEnd(EAS_AdrFunction, adr, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
+  if (!*bad) {
+    PetscCall(EasDiaGetBackendValuesWrite_Private(adr->J, &V, &ld));
+    PetscCall((*be->ops->adr_jacobian)(be, &P, w, dRv, V, ld));
+  }
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
+  if (!*bad) {
+    if (adr->device) PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
+    PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V)); /* device: the values come back for the host Jacobi */
+    PetscCall(EasKspSetOperator(adr->ksp, adr->J));
+    if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, 9.0 * adr->n));
+  }
+  PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
 /* Effective weights of the local couplings (the zero-flux mirror folded
    onto the opposite neighbour, halo and Dirichlet couplings dropped) and
-   whether face f of point (i,j,k) is a halo coupling. */
+   whether face f of point (i,j,k) is a halo coupling (the AIJ Jacobian of
+   EasAdrComputeJacobian; the DIA one is EasAdrKJacobianPoint). */
 static inline void EasAdrLocalWeights(EasAdr adr, PetscInt i, PetscInt j, PetscInt k, PetscInt p, PetscReal eff[6], PetscBool halo[6])
 {
   const PetscInt ijk[3] = {i, j, k};
@@ -875,77 +953,6 @@ static inline void EasAdrLocalWeights(EasAdr adr, PetscInt i, PetscInt j, PetscI
     else if (adr->nb[f] != MPI_PROC_NULL) halo[f] = PETSC_TRUE;
     else if (adr->bc == EAS_ADR_BC_NEUMANN) eff[f ^ 1] += w;
   }
-}
-
-/* After the host values changed: refresh the backend copy in place (device
-   backends: upload and rebuild the backend's private data) and reset the
-   inner solver's preconditioner.  Uses the DIA internals (same storage,
-   no reallocation). */
-static PetscErrorCode EasAdrDiaValuesChanged(EasAdr adr)
-{
-  EasDia     A  = adr->J;
-  EasBackend be = A->be;
-
-  PetscFunctionBegin;
-  if (A->setupcalled && !be->host_is_device) {
-    PetscCall((*be->ops->copy_htod)(be, (void *)A->k.val, A->val, (size_t)A->ndiag * A->ld * sizeof(PetscScalar)));
-    if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
-    if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
-  }
-  PetscCall(EasKspSetOperator(adr->ksp, A));
-  PetscFunctionReturn(0);
-}
-
-/*
-  EasAdrLocalJacobian_Private - J = I - dt f'_ll in the rank's EasDia with
-  the 9 local offsets 0, +-1, +-2, +-2nx_l, +-2nx_l ny_l (seed 000 eq. 1.45,
-  Fig. 1.7: couplings outside the box are left to the halo).
-*/
-PetscErrorCode EasAdrLocalJacobian_Private(EasAdr adr, PetscReal dt)
-{
-  const PetscInt nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2];
-  EasDia         A  = adr->J;
-  const PetscInt ld = A->ld;
-  PetscScalar   *V  = A->val;
-  int            nt = EasAdrThreads(adr);
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
-  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
-  /* diagonals d = 0..8: offsets -2nxny, -2nx, -2, -1, 0, 1, 2, 2nx, 2nxny */
-#pragma omp parallel for collapse(2) schedule(static) num_threads(nt)
-  for (PetscInt k = 0; k < nz; k++)
-    for (PetscInt j = 0; j < ny; j++)
-      for (PetscInt i = 0; i < nx; i++) {
-        const PetscInt p = i + nx * (j + ny * k);
-        PetscReal      eff[6], wsum = 0;
-        PetscBool      halo[6];
-        EasAdrLocalWeights(adr, i, j, k, p, eff, halo);
-        for (PetscInt f = 0; f < 6; f++) wsum += adr->w[f][p];
-        for (PetscInt s = 0; s < 2; s++) {
-          const PetscInt r = 2 * p + s;
-          V[0 * ld + r]    = -dt * eff[4];
-          V[1 * ld + r]    = -dt * eff[2];
-          V[2 * ld + r]    = -dt * eff[0];
-          V[3 * ld + r]    = s == 1 ? -dt * adr->dRv[4 * p + 2] : 0;
-          V[4 * ld + r]    = 1.0 + dt * wsum - dt * adr->dRv[4 * p + 3 * s];
-          V[5 * ld + r]    = s == 0 ? -dt * adr->dRv[4 * p + 1] : 0;
-          V[6 * ld + r]    = -dt * eff[1];
-          V[7 * ld + r]    = -dt * eff[3];
-          V[8 * ld + r]    = -dt * eff[5];
-        }
-      }
-  if (adr->device) { /* the values go to the device: a transfer */
-    PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
-    PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
-    PetscCall(EasAdrDiaValuesChanged(adr));
-    PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, (PetscReal)A->ndiag * A->ld));
-  } else {
-    PetscCall(EasAdrDiaValuesChanged(adr));
-    PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
-  }
-  PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));
-  PetscFunctionReturn(0);
 }
 
 /* ----------------------------------------------------------------- setup */
@@ -1027,7 +1034,13 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
   /* local arrays */
   PetscCall(PetscCalloc4(adr->n, &adr->x, adr->n, &adr->xold, adr->n, &adr->F, 2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &adr->xg));
   PetscCall(PetscCalloc3(2 * adr->np, &adr->Rv, 4 * adr->np, &adr->dRv, 3 * adr->np, &adr->coords));
-  for (PetscInt f = 0; f < 6; f++) PetscCall(PetscCalloc1(adr->np, &adr->w[f]));
+  PetscCall(PetscCalloc1(6 * (size_t)adr->np, &adr->w[0])); /* one array: w[f] = w[0] + f np, the kernels' layout */
+  for (PetscInt f = 1; f < 6; f++) adr->w[f] = adr->w[0] + f * adr->np;
+  PetscCall(EasVecCreate(adr->be, 2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &adr->xg_v));
+  PetscCall(EasVecCreate(adr->be, adr->n, &adr->xold_v));
+  PetscCall(EasVecCreate(adr->be, 6 * adr->np, &adr->w_v));
+  PetscCall(EasVecCreate(adr->be, 2 * adr->np, &adr->Rv_v));
+  PetscCall(EasVecCreate(adr->be, 4 * adr->np, &adr->dRv_v));
   for (PetscInt k = 0; k < adr->nl[2]; k++)
     for (PetscInt j = 0; j < adr->nl[1]; j++)
       for (PetscInt i = 0; i < adr->nl[0]; i++) EasAdrCoordinates(adr, adr->xs[0] + i, adr->xs[1] + j, adr->xs[2] + k, adr->coords + 3 * (i + adr->nl[0] * (j + adr->nl[1] * k)));
@@ -1414,10 +1427,13 @@ PetscErrorCode EasAdrDestroy(EasAdr *adr)
   PetscCall(EasBackendDestroy(&a->be));
   PetscCall(PetscFree4(a->x, a->xold, a->F, a->xg));
   PetscCall(PetscFree3(a->Rv, a->dRv, a->coords));
-  for (PetscInt f = 0; f < 6; f++) {
-    PetscCall(PetscFree(a->w[f]));
-    PetscCall(PetscFree(a->bval[f]));
-  }
+  PetscCall(PetscFree(a->w[0]));
+  for (PetscInt f = 0; f < 6; f++) PetscCall(PetscFree(a->bval[f]));
+  PetscCall(EasVecDestroy(&a->xg_v));
+  PetscCall(EasVecDestroy(&a->xold_v));
+  PetscCall(EasVecDestroy(&a->w_v));
+  PetscCall(EasVecDestroy(&a->Rv_v));
+  PetscCall(EasVecDestroy(&a->dRv_v));
   for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(a->starts[d]));
   PetscCall(PetscFree(a->rank_rstart));
   if (a->cart != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&a->cart));

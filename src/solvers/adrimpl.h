@@ -72,6 +72,9 @@ struct _p_EasAdr {
   PetscReal   *w[6];              /* transport weights per point and face */
   PetscReal   *coords;            /* 3 np */
   PetscScalar *bval[6];           /* Dirichlet values on global boundary faces */
+  /* backend copies for the assembly kernels (device backends; unused on host-memory ones) */
+  EasVec       xg_v, xold_v, w_v, Rv_v, dRv_v;
+  PetscBool    w_synced, xold_synced; /* the backend copy of w / xold is current */
   PetscReal    coef_t;            /* time at which w and bval were evaluated */
   /* solver */
   EasBackend be;
@@ -106,12 +109,11 @@ struct _p_EasAdr {
 
 /* adr.c */
 PETSC_INTERN PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr, PetscReal t);
+/* F into b and the local Jacobian into J on the backend (one Newton iteration). */
+PETSC_INTERN PetscErrorCode EasAdrLocalAssemble_Private(EasAdr, PetscReal t, PetscReal dt, PetscBool *bad);
 /* F(x) on this rank with the current ghosts (halo->ghost), x and xold local
    arrays; *bad set when F or a callback is not finite. */
 PETSC_INTERN PetscErrorCode EasAdrLocalFunction_Private(EasAdr, PetscReal t, PetscReal dt, const PetscScalar *xold, const PetscScalar *x, PetscScalar *F, PetscBool *bad);
-/* J = -F'_ll = I - dt f'_ll in the rank's EasDia (reaction Jacobian from the
-   last EasAdrLocalFunction_Private call). */
-PETSC_INTERN PetscErrorCode EasAdrLocalJacobian_Private(EasAdr, PetscReal dt);
 /* Packs x's boundary plane of face f (all faces) into the halo send buffer(s);
    a buffer must not be packed while its send is in flight. */
 PETSC_INTERN PetscErrorCode EasAdrPackFace_Private(EasAdr, const PetscScalar *x, PetscInt f);

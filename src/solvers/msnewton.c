@@ -60,7 +60,6 @@ static EasAdrConvergedReason EasAdrFailReason(int fail)
 static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[4], int *fail)
 {
   PetscBool          bad;
-  PetscScalar       *ba;
   const PetscScalar *dxa;
   KSPConvergedReason kr;
   PetscInt           its;
@@ -69,24 +68,10 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
   PetscFunctionBegin;
   *fail = EAS_ADR_FAIL_NONE;
   for (PetscInt i = 0; i < 4; i++) sums[i] = 0;
-  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
-  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, adr->xold, adr->x, adr->F, &bad));
-  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
+  PetscCall(EasAdrLocalAssemble_Private(adr, t, dt, &bad)); /* F into b, J: setup (+ transfers on a device) */
   if (bad) {
     *fail = EAS_ADR_FAIL_NAN;
     PetscFunctionReturn(0);
-  }
-  PetscCall(EasAdrLocalJacobian_Private(adr, dt)); /* setup (+ transfers on a device) */
-  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
-  PetscCall(EasVecGetArrayWrite(adr->b, &ba));
-  PetscCall(PetscArraycpy(ba, adr->F, adr->n));
-  PetscCall(EasVecRestoreArrayWrite(adr->b, &ba));
-  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, 0));
-  if (adr->device) { /* upload b now, so the solve below is all compute */
-    const PetscScalar *bd;
-    PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
-    PetscCall(EasVecGetBackendArrayRead(adr->b, &bd));
-    PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, adr->n));
   }
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_COMPUTE));
   PetscCall(PetscLogEventBegin(EAS_AdrInner, adr, 0, 0, 0));
@@ -427,6 +412,7 @@ PetscErrorCode EasAdrStep(EasAdr adr)
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
   PetscCall(EasAdrUpdateCoefficients_Private(adr, adr->t + adr->dt));
   PetscCall(PetscArraycpy(adr->xold, adr->x, adr->n));
+  adr->xold_synced = PETSC_FALSE;
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->np));
   if (adr->mode == EAS_ADR_ASYNC && adr->size > 1) PetscCall(EasAdrStepAsync_Private(adr));
   else PetscCall(EasAdrStepSync_Private(adr));

@@ -791,6 +791,53 @@ static PetscErrorCode EasPipeCgUpdate_CUDA(EasBackend be, PetscInt n, PetscInt n
   PetscFunctionReturn(0);
 }
 
+/* ------------------------------------------------------------------ ADR assembly */
+
+/* F at every point (shared body) and the per-block sums of the finiteness probes. */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrFunctionKernel(EasAdrKParams P, const EasKScalar *w, const EasKScalar *xg, const EasKScalar *xold, EasKScalar *Rv, EasKScalar *dRv, EasKScalar *F, EasKScalar *partials)
+{
+  EasKScalar acc[1] = {0.0};
+  EAS_GRID_STRIDE(p, P.np)
+  acc[0] += EasAdrKFunctionPoint((EasKInt)p, &P, w, xg, xold, Rv, dRv, F);
+  EasBlockReduce<1>(acc, partials);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrJacobianKernel(EasAdrKParams P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ld)
+{
+  EAS_GRID_STRIDE(p, P.np)
+  EasAdrKJacobianPoint((EasKInt)p, &P, w, dRv, V, ld);
+}
+
+static PetscErrorCode EasAdrFunction_CUDA(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar *probe)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const unsigned   nb = EasCudaBlocks(P->np, EAS_CUDA_MAX_RED_BLOCKS);
+
+  PetscFunctionBegin;
+  *probe = 0.0;
+  if (P->np <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasAdrFunctionKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(*P, w, xg, xold, Rv, dRv, F, cu->d_partials);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaReduceFinish(cu, nb, 1, EAS_CUDA_KIND_VEC, probe));
+  PetscCall(EasLogGpuFlops(30.0 * P->np));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasAdrJacobian_CUDA(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *V, PetscInt ld)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (P->np <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasAdrJacobianKernel<<<EasCudaBlocks(P->np, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(*P, w, dRv, V, ld);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  PetscCall(EasLogGpuFlops(30.0 * P->np));
+  PetscFunctionReturn(0);
+}
+
 /* Seed 001 Alg. 2, device part: u to the GPU, the element kernels of the
    GPU share, y_gpu back, all queued on the stream between two events; the
    host thread returns at once and computes CPU elements meanwhile. */
@@ -997,6 +1044,8 @@ PetscErrorCode EasBackendInit_CUDA(EasBackend be)
   be->ops->ebe_apply          = EasEbeApply_CUDA;
   be->ops->ebe_diagonal       = EasEbeDiagonal_CUDA;
   be->ops->block_mult         = EasBlockMult_CUDA;
+  be->ops->adr_function       = EasAdrFunction_CUDA;
+  be->ops->adr_jacobian       = EasAdrJacobian_CUDA;
   be->ops->cg_update          = EasCgUpdate_CUDA;
   be->ops->pipecg_update      = EasPipeCgUpdate_CUDA;
   be->ops->ebe_unit_begin     = EasEbeUnitBegin_CUDA;
