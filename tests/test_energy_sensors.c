@@ -395,9 +395,12 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(cs, "meter_fake", &isc));
   if (isc) PetscCall(CaseMeterFake());
   PetscCall(PetscStrcmp(cs, "meter", &isc));
-  if (isc) { /* -eas_sensor from the command line, report to stdout */
+  if (isc) { /* -eas_sensor from the command line, report to stdout; -meters <k> meters in turn
+                 (the "Disabled" lines are printed by the first only) */
     EasEnergyMeter m;
-    PetscInt       u;
+    PetscInt       u, nmeters = 1;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-meters", &nmeters, NULL));
+    for (PetscInt k = 0; k < nmeters; k++) {
     PetscCall(EasEnergyMeterCreate(PETSC_COMM_WORLD, &m));
     PetscCall(EasEnergyMeterSetFromOptions(m));
     PetscCall(EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &u));
@@ -414,6 +417,7 @@ int main(int argc, char **argv)
     PetscCall(EasEnergyMeterStop(m));
     PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_WORLD));
     PetscCall(EasEnergyMeterDestroy(&m));
+    }
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "case %s: %" PetscInt_FMT " checks passed\n", cs, nchecks));
   PetscCall(EasFinalize());
@@ -476,6 +480,14 @@ int main(int argc, char **argv)
     expect: ^eas: sensor nvml: Disabled: cannot load libnvidia-ml.so.1
     expect: sensor model, profile default
     expect: ^total .* modelled$
+  test:
+    suffix: disabled_once
+    nsize: 1 2
+    backends: none
+    args: -case meter -meters 3 -eas_sensor auto -eas_rapl_root /nonexistent/powercap
+    expect_count: 1 ^eas: sensor rapl: Disabled: cannot open /nonexistent/powercap
+    expect_count: 1 ^eas: sensor nvml: Disabled: cannot load libnvidia-ml.so.1
+    expect_count: 3 ^eas energy report: .* sensor model, profile default
   test:
     suffix: meter_fake
     backends: none
