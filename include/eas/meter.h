@@ -76,7 +76,8 @@ PETSC_EXTERN PetscErrorCode EasSensorSetNvmlLibrary(EasSensor, const char lib[])
 PETSC_EXTERN PetscErrorCode EasSensorSetSynchronize(EasSensor, PetscErrorCode (*)(void *), void *);
 /* EasSensorSetFromOptions - -eas_rapl_root <dir>, -eas_rapl_max_power <W>
    (plausibility bound per domain, default 2000), -eas_sensor_poll <s>
-   (sampler period upper bound, default 0.05 s), -eas_nvml_library <name>. */
+   (sampler period upper bound, default 1 s; RAPL polls 4 times per wrap
+   period, NVML power sampling every 20 ms), -eas_nvml_library <name>. */
 PETSC_EXTERN PetscErrorCode EasSensorSetFromOptions(EasSensor);
 /* EasSensorSetUp - probes the hardware and starts the sampler thread.
    An absent or unreadable sensor is NOT an error: the sensor is marked
