@@ -71,7 +71,9 @@ $(shell mkdir -p $(OBJDIR); echo '$(FLAGS_NOW)' | cmp -s - $(FLAGS_STAMP) || ech
 LIB_A  := $(OBJDIR)/lib/libeas.a
 LIB_SO := $(OBJDIR)/lib/libeas.so
 
-TESTS    := $(patsubst tests/%.c,$(OBJDIR)/tests/%,$(wildcard tests/*.c))
+# tests/fake_nvml.c is not a program: a fake libnvidia-ml for the NVML sensor tests.
+TESTS    := $(patsubst tests/%.c,$(OBJDIR)/tests/%,$(filter-out tests/fake_nvml.c,$(wildcard tests/*.c)))
+FAKE_NVML := $(OBJDIR)/tests/libfake_nvml.so
 EXAMPLES := $(patsubst examples/%.c,$(OBJDIR)/examples/%,$(wildcard examples/*.c))
 BENCHES  := $(patsubst bench/%.c,$(OBJDIR)/bench/%,$(wildcard bench/*.c))
 
@@ -80,7 +82,7 @@ export MPIEXEC
 
 all: lib tests examples benches
 lib: $(LIB_A) $(LIB_SO)
-tests: $(TESTS)
+tests: $(TESTS) $(FAKE_NVML)
 examples: $(EXAMPLES)
 benches: $(BENCHES)
 
@@ -109,6 +111,11 @@ $(OBJDIR)/tests/%: tests/%.c $(LIB_SO) $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
+# The fake NVML, dlopen'ed by test_energy_sensors (-eas_nvml_library); no PETSc.
+$(FAKE_NVML): tests/fake_nvml.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC   $<"
+	$(Q)$(CC) $(OPT) -g -fPIC -shared $(WARN) $(SAN) $< -o $@
 $(OBJDIR)/examples/%: examples/%.c $(LIB_SO) $(HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"

@@ -236,6 +236,14 @@ int main(int argc, char **argv)
     expect: mesh 1 solve 0: CONVERGED_RTOL
     expect: fem_pcg summary: elasticity, Q2
   test:
+    suffix: disabled_once
+    nsize: 1 2
+    backends: /cpu/serial
+    args: -fem_steps 2 -fem_n 2 -eas_rapl_root /nonexistent/powercap -eas_nvml_library libnvidia-ml-absent-for-test.so.1
+    expect_count: 1 ^eas: sensor rapl: Disabled: cannot open /nonexistent/powercap
+    expect_count: 1 ^eas: sensor nvml: Disabled: cannot load libnvidia-ml-absent-for-test.so.1
+    expect: ^ +1 +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+ +modelled$
+  test:
     suffix: energy_view
     nsize: 2
     backends: /cpu/serial

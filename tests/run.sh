@@ -13,6 +13,8 @@
 #                             CPU backends; none: run once without -eas_backend)
 #       args: -opt value ...
 #       expect: ERE           (repeatable: each must match the output)
+#       expect_count: N ERE   (repeatable: exactly N output lines match ERE;
+#                             N = 0: the output must not match it)
 #       expect_error: ERE     (the run must fail and its output match)
 #   TEST*/
 #
@@ -62,14 +64,15 @@ fail=0
 failed_list=""
 
 # Emits one line per test, fields separated by \036 (not whitespace, so empty
-# fields survive read): suffix nsize backends args expects(\037-separated) expect_error
+# fields survive read): suffix nsize backends args expects(\037-separated)
+# expect_error counts(\037-separated "N ERE")
 parse_tests() {
   awk '
     /\/\*TEST/ { inblk = 1; next }
     /TEST\*\// { if (have) emit(); inblk = 0; next }
     !inblk { next }
-    function emit() { printf "%s\036%s\036%s\036%s\036%s\036%s\n", suffix, nsize, backends, args, expects, experr; have = 0 }
-    /^[ \t]*test:[ \t]*$/ { if (have) emit(); have = 1; suffix = "0"; nsize = "1"; backends = "all"; args = ""; expects = ""; experr = ""; next }
+    function emit() { printf "%s\036%s\036%s\036%s\036%s\036%s\036%s\n", suffix, nsize, backends, args, expects, experr, counts; have = 0 }
+    /^[ \t]*test:[ \t]*$/ { if (have) emit(); have = 1; suffix = "0"; nsize = "1"; backends = "all"; args = ""; expects = ""; experr = ""; counts = ""; next }
     {
       line = $0; sub(/^[ \t]+/, "", line)
       key = line; sub(/:.*/, "", key)
@@ -80,12 +83,13 @@ parse_tests() {
       else if (key == "args") args = (args == "" ? val : args " " val)
       else if (key == "expect") expects = (expects == "" ? val : expects "\037" val)
       else if (key == "expect_error") experr = val
+      else if (key == "expect_count") counts = (counts == "" ? val : counts "\037" val)
     }
   ' "$1"
 }
 
-run_one() { # name exe np backend args expects experr
-  local name=$1 exe=$2 np=$3 be=$4 args=$5 expects=$6 experr=$7
+run_one() { # name exe np backend args expects experr counts
+  local name=$1 exe=$2 np=$3 be=$4 args=$5 expects=$6 experr=$7 counts=$8
   local log="$LOGDIR/$(echo "$name" | tr '/ ' '__').log"
   local beopt="" threads=1 rc ok=1 why=""
   [ "$be" != "-" ] && beopt="-eas_backend $be"
@@ -103,6 +107,15 @@ run_one() { # name exe np backend args expects experr
       local IFS=$'\037'
       for e in $expects; do
         if ! grep -Eq -- "$e" "$log"; then ok=0; why="$why; output lacks /$e/"; fi
+      done
+    fi
+    if [ -n "$counts" ]; then
+      local IFS=$'\037' want re got
+      for c in $counts; do
+        want=${c%% *}
+        re=${c#* }
+        got=$(grep -Ec -- "$re" "$log")
+        if [ "$got" != "$want" ]; then ok=0; why="$why; /$re/ matches $got line(s), expected $want"; fi
       done
     fi
     if grep -Eq "Total space allocated|bytes [A-Za-z_0-9]+\(\) (at|line)" "$log"; then ok=0; why="$why; memory leaked (-malloc_dump)"; fi
@@ -126,7 +139,7 @@ for src in "$ROOT"/tests/*.c "$ROOT"/examples/*.c "$ROOT"/bench/*.c; do
   base=$(basename "$src" .c)
   dir=$(basename "$(dirname "$src")")
   exe=$OBJDIR/$dir/$base
-  while IFS=$'\036' read -r suffix nsize backends args expects experr; do
+  while IFS=$'\036' read -r suffix nsize backends args expects experr counts; do
     [ -n "$suffix" ] || continue
     case "$backends" in
       all) bes=$AVAILABLE ;;
@@ -142,7 +155,7 @@ for src in "$ROOT"/tests/*.c "$ROOT"/examples/*.c "$ROOT"/bench/*.c; do
         if [ ! -x "$exe" ]; then
           fail=$((fail + 1)); echo "FAIL   $name: $exe not built"; continue
         fi
-        run_one "$name" "$exe" "$np" "$be" "$args" "$expects" "$experr"
+        run_one "$name" "$exe" "$np" "$be" "$args" "$expects" "$experr" "$counts"
       done
     done
   done < <(parse_tests "$src")

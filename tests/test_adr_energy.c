@@ -1,10 +1,12 @@
 static const char help[] = "eas ADR energy accounting (DESIGN.md sec. 6, seed 000 eqs. 1.16/1.33): with -eas_sensor model\n"
                            "and a given profile, the solver's modelled energy must equal, by hand from the meter's own\n"
-                           "phase busy times and run time T of each rank, sum_ranks (P_I T + (P_full - P_idle) busy)/ppn\n"
-                           "(P_I = cpu_idle + gpu_idle + dram), in total and per phase, within -tol <1e-9> relative; the\n"
-                           "phases must not overlap (busy <= T) and -eas_trace must hold one row per outer iteration.\n";
+                           "phase busy times and run time T of each rank, sum_ranks (P_I T/ppn + w (P_full - P_idle) busy)\n"
+                           "(P_I = cpu_idle + gpu_idle + dram; w = the rank's unit weight, its share of the node's CPU:\n"
+                           "threads / max(cores, ppn threads), or 1/ppn of the GPU), in total and per phase, within -tol <1e-9>\n"
+                           "relative; the phases must not overlap (busy <= T) and -eas_trace must hold one row per outer iteration.\n";
 
 #include <eas.h>
+#include <omp.h>
 #include <unistd.h>
 
 #include "energycheck.h"
@@ -22,7 +24,9 @@ int main(int argc, char **argv)
   PetscMPIInt           rank, size, ppn, pid;
   MPI_Comm              shm;
   char                  path[PETSC_MAX_PATH_LEN], backend[64] = "/cpu";
-  PetscBool             gpu;
+  PetscBool             gpu, serial;
+  PetscInt              threads = 0, cores = 0;
+  PetscReal             w, wexp;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
@@ -32,6 +36,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-eas_power_cpu_full", &full, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-eas_backend", backend, sizeof(backend), NULL));
   PetscCall(PetscStrbeginswith(backend, "/gpu", &gpu));
+  PetscCall(PetscStrcmp(backend, "/cpu/serial", &serial));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-eas_threads", &threads, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-eas_node_cores", &cores, NULL));
+  if (threads <= 0) threads = serial ? 1 : (PetscInt)omp_get_max_threads();
+  if (cores <= 0) cores = (PetscInt)sysconf(_SC_NPROCESSORS_ONLN);
   /* the trace goes to a per-run temporary file */
   pid = (PetscMPIInt)getpid();
   PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, PETSC_COMM_WORLD));
@@ -52,22 +61,28 @@ int main(int argc, char **argv)
   PetscCheck(!S.measured && S.valid, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "-eas_sensor model must give a valid modelled energy");
   PetscCheck(prof.cpu_idle == idle && prof.cpu_full == full, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the meter's profile (%g, %g W) is not the one given (%g, %g W)", (double)prof.cpu_idle, (double)prof.cpu_full, (double)idle, (double)full);
 
-  /* by hand, seed 000 eq. 1.16 (1.33 for one unit): each rank holds 1/ppn of its node */
+  /* by hand, seed 000 eq. 1.16 (1.33 for one unit): each rank pays 1/ppn of its node's idle
+     power and w of its active power, w = the node share of the rank's unit (every rank runs the
+     same backend with the same threads) */
   PetscCallMPI(MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
   PetscCallMPI(MPI_Comm_size(shm, &ppn));
   PetscCallMPI(MPI_Comm_free(&shm));
+  wexp = gpu ? 1.0 / ppn : (PetscReal)threads / (PetscReal)PetscMax(cores, ppn * threads);
+  PetscCall(EasEnergyMeterGetUnitWeight(meter, 0, &w));
+  PetscCheck(PetscAbsReal(w - wexp) <= 1e-15, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rank %d: unit weight %g, expected %g (%s, %" PetscInt_FMT " thread(s), %" PetscInt_FMT " cores, %d rank(s) per node)", (int)rank, (double)w, (double)wexp, backend, threads, cores, ppn);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "unit weight %g = %s (%" PetscInt_FMT " thread(s) per rank, %" PetscInt_FMT " cores, %d rank(s) per node)\n", (double)w, gpu ? "1/ppn of the GPU" : "threads / max(cores, ppn threads)", threads, cores, ppn));
   T  = (PetscReal)(clk.last - clk.first);
   PI = prof.cpu_idle + prof.gpu_idle + prof.dram;
   PC = gpu ? prof.gpu_full - prof.gpu_idle : prof.cpu_full - prof.cpu_idle;
   for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
     PetscCall(EasEnergyMeterGetPhase(meter, (EasPhase)p, -1, &busy[p], NULL, NULL));
     btot += busy[p];
-    loc[p] = (PI + PC) * busy[p] / ppn; /* one unit: the phase's wall time is its busy time */
+    loc[p] = (PI / ppn + w * PC) * busy[p]; /* one unit: the phase's wall time is its busy time */
   }
   PetscCheck(btot <= T * (1 + 1e-12), PETSC_COMM_SELF, PETSC_ERR_PLIB, "rank %d: busy %g s > T %g s: phases overlap", (int)rank, (double)btot, (double)T);
   PetscCheck(busy[EAS_PHASE_SETUP] > 0 && busy[EAS_PHASE_COMPUTE] > 0 && busy[EAS_PHASE_EXCHANGE] > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rank %d: setup, compute and exchange must all be metered", (int)rank);
   PetscCheck(gpu || busy[EAS_PHASE_TRANSFER] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rank %d: a host backend has no transfers", (int)rank);
-  loc[EAS_NUM_PHASES] = (PI * T + PC * btot) / ppn;
+  loc[EAS_NUM_PHASES] = PI * T / ppn + w * PC * btot;
   PetscCall(MPIU_Allreduce(loc, glob, EAS_NUM_PHASES + 1, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
   PetscCall(MPIU_Allreduce(busy, bmax, EAS_NUM_PHASES, MPIU_REAL, MPIU_MAX, PETSC_COMM_WORLD));
   PetscCall(CheckRel("total", S.energy, glob[EAS_NUM_PHASES], tol));
@@ -78,7 +93,7 @@ int main(int argc, char **argv)
   }
   PetscCall(CheckRel("power * time", S.power * S.time, S.energy, tol));
   PetscCall(CheckRel("EDP", S.edp, S.energy * S.time, tol));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "modelled energy %.6g J over T %.4g s (idle %g W, full %g W, %d rank(s), %d per node) equals idle*T + (full-idle)*busy by hand, in total and per phase, within %g relative\n", (double)S.energy, (double)S.time, (double)idle, (double)full, size, ppn, (double)tol));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "modelled energy %.6g J over T %.4g s (idle %g W, full %g W, %d rank(s), %d per node, weight %g) equals idle*T/ppn + w*(full-idle)*busy by hand, in total and per phase, within %g relative\n", (double)S.energy, (double)S.time, (double)idle, (double)full, size, ppn, (double)w, (double)tol));
   PetscCall(EasAdrDestroy(&adr)); /* closes the trace */
 
   /* one trace row per (synchronous) outer iteration, plus the header */
@@ -105,7 +120,8 @@ int main(int argc, char **argv)
     expect: phase +time \[s\] .*energy \[J\] +power \[W\] +EDP \[J s\] +source
     expect: compute +[0-9.e+-]+ .*modelled
     expect: exchange +[0-9.e+-]+ .*modelled
-    expect: equals idle\*T \+ \(full-idle\)\*busy by hand, in total and per phase, within 1e-09 relative
+    expect: unit weight [0-9.e+-]+ = (threads / max\(cores, ppn threads\)|1/ppn of the GPU)
+    expect: equals idle\*T/ppn \+ w\*\(full-idle\)\*busy by hand, in total and per phase, within 1e-09 relative
     expect: trace: [1-9][0-9]* rows for [1-9][0-9]* outer iterations
   test:
     suffix: dram
@@ -113,4 +129,11 @@ int main(int argc, char **argv)
     backends: /cpu/serial
     args: -adr_problem transport -adr_n 8 -adr_steps 2 -eas_sensor model -eas_power_cpu_idle 35.5 -eas_power_cpu_full 140 -eas_power_dram 7 -eas_power_gpu_idle 0
     expect: within 1e-09 relative
+  test:
+    suffix: cores
+    nsize: 1 2
+    backends: /cpu/serial
+    args: -adr_n 8 -adr_steps 1 -eas_sensor model -eas_node_cores 4 -eas_power_cpu_idle 20 -eas_power_cpu_full 65 -eas_power_gpu_idle 0 -eas_power_dram 0
+    expect: unit weight 0.25 = threads / max\(cores, ppn threads\) \(1 thread\(s\) per rank, 4 cores
+    expect: w\*\(full-idle\)\*busy by hand, in total and per phase, within 1e-09 relative
 TEST*/

@@ -1,11 +1,13 @@
 static const char help[] = "EBE PCG energy accounting (issue 5 wired into issue 4; seed 000 eq. 1.16): with -eas_sensor model and a\n"
                            "given profile, the operator's modelled energy must equal, by hand from the meter's own phase busy\n"
-                           "times and run time T of each rank, sum_ranks (P_I T + (P_full - P_idle) min(busy, T))/ppn\n"
-                           "(P_I = cpu_idle + gpu_idle + dram; the split's CPU units run concurrently, the busy fraction is\n"
-                           "capped at 1) within -tol <1e-9> relative; -eas_trace must hold one row per CG iteration with one\n"
-                           "share column per unit of the split.  -n <elements per direction> -solves <k>\n";
+                           "times and run time T of each rank, sum_ranks (P_I T/ppn + (P_full - P_idle) T beta), beta =\n"
+                           "min(1, sum_u w_u min(1, busy_u/T)) with w_u = threads_u / max(cores, threads of the node) the\n"
+                           "unit's share of the node's CPU (P_I = cpu_idle + gpu_idle + dram) within -tol <1e-9> relative;\n"
+                           "-eas_trace must hold one row per CG iteration with one share column per unit of the split.\n"
+                           "  -n <elements per direction> -solves <k> -unit_threads <t0,t1,..> (threads of the split's units)\n";
 
 #include <eas.h>
+#include <omp.h>
 #include <unistd.h>
 
 #include "energycheck.h"
@@ -24,7 +26,10 @@ int main(int argc, char **argv)
   PetscInt           n = 4, solves = 2, its, itsum = 0, nunits;
   PetscMPIInt        rank, size, ppn, pid;
   MPI_Comm           shm;
-  char               path[PETSC_MAX_PATH_LEN];
+  char               path[PETSC_MAX_PATH_LEN], backend[64] = "/cpu";
+  PetscInt           uth[8], nuth = 8, thsum = 0, cores = 0;
+  PetscBool          serial, hasuth;
+  PetscReal          beta = 0;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
@@ -32,6 +37,15 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-solves", &solves, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-unit_threads", uth, &nuth, &hasuth));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-eas_backend", backend, sizeof(backend), NULL));
+  PetscCall(PetscStrcmp(backend, "/cpu/serial", &serial));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-eas_node_cores", &cores, NULL));
+  if (cores <= 0) cores = (PetscInt)sysconf(_SC_NPROCESSORS_ONLN);
+  if (!hasuth) {
+    nuth   = 1;
+    uth[0] = serial ? 1 : (PetscInt)omp_get_max_threads();
+  }
   pid = (PetscMPIInt)getpid();
   PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, PETSC_COMM_WORLD));
   PetscCall(PetscSNPrintf(path, sizeof(path), "/tmp/eas_test_ebe_energy_%d.csv", (int)pid));
@@ -63,7 +77,8 @@ int main(int argc, char **argv)
   PetscCall(EasEbeSplitGetState(ebe, &nunits, NULL, NULL, NULL));
   nunits = PetscMax(nunits, 1);
 
-  /* by hand, seed 000 eq. 1.16: each rank holds 1/ppn of its node; all units are CPU units here */
+  /* by hand, seed 000 eq. 1.16: each rank pays 1/ppn of its node's idle power and the weighted busy
+     fraction of its units of the active power; all units are CPU units here */
   PetscCallMPI(MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
   PetscCallMPI(MPI_Comm_size(shm, &ppn));
   PetscCallMPI(MPI_Comm_free(&shm));
@@ -81,11 +96,25 @@ int main(int argc, char **argv)
     PetscCall(EasEnergyMeterGetPhase(meter, EAS_PHASE_COMPUTE, u, NULL, &w, NULL));
     PetscCheck(w > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rank %d: unit %" PetscInt_FMT " computed no elements", (int)rank, u);
   }
-  loc = (PI * T + PC * PetscMin(btot, T)) / ppn;
+  PetscCheck(nuth == nunits, PETSC_COMM_SELF, PETSC_ERR_USER, "-unit_threads: %" PetscInt_FMT " values for %" PetscInt_FMT " units", nuth, nunits);
+  for (PetscInt u = 0; u < nunits; u++) thsum += uth[u];
+  for (PetscInt u = 0; u < nunits; u++) {
+    PetscReal w, wexp = (PetscReal)uth[u] / (PetscReal)PetscMax(cores, ppn * thsum), bu = 0, b;
+    PetscCall(EasEnergyMeterGetUnitWeight(meter, u, &w));
+    PetscCheck(PetscAbsReal(w - wexp) <= 1e-15, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rank %d: unit %" PetscInt_FMT " weight %g, expected %g = %" PetscInt_FMT " / max(%" PetscInt_FMT " cores, %d x %" PetscInt_FMT " threads)", (int)rank, u, (double)w, (double)wexp, uth[u], cores, ppn, thsum);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "unit %" PetscInt_FMT " weight %g = %" PetscInt_FMT " / max(%" PetscInt_FMT " cores, %d x %" PetscInt_FMT " threads)\n", u, (double)w, uth[u], cores, ppn, thsum));
+    for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+      PetscCall(EasEnergyMeterGetPhase(meter, (EasPhase)p, u, &b, NULL, NULL));
+      bu += b;
+    }
+    beta += w * PetscMin(1.0, bu / T);
+  }
+  beta = PetscMin(1.0, beta);
+  loc  = PI * T / ppn + PC * T * beta;
   PetscCall(MPIU_Allreduce(&loc, &glob, 1, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
   PetscCall(CheckRel("total", S.energy, glob, tol));
   PetscCall(CheckRel("model total", S.model_energy, glob, tol));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "modelled energy %.6g J over T %.4g s (idle %g W, full %g W, %" PetscInt_FMT " unit(s), %d rank(s), %d per node) equals idle*T + (full-idle)*busy by hand within %g relative\n", (double)S.energy, (double)S.time, (double)prof.cpu_idle, (double)prof.cpu_full, nunits, size, ppn, (double)tol));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "modelled energy %.6g J over T %.4g s (idle %g W, full %g W, %" PetscInt_FMT " unit(s), %d rank(s), %d per node, rank 0's beta %g) equals idle*T/ppn + (full-idle)*T*beta by hand within %g relative\n", (double)S.energy, (double)S.time, (double)prof.cpu_idle, (double)prof.cpu_full, nunits, size, ppn, (double)beta, (double)tol));
   PetscCall(EasEnergyMeterSetTrace(meter, NULL)); /* closes the trace */
 
   /* the trace: a header with one share column per unit, then one row per CG iteration */
@@ -127,13 +156,14 @@ int main(int argc, char **argv)
     suffix: model
     nsize: 1 2
     args: -n 4 -eas_sensor model -eas_power_cpu_idle 20 -eas_power_cpu_full 65 -eas_power_gpu_idle 0 -eas_power_dram 0
-    expect: equals idle\*T \+ \(full-idle\)\*busy by hand within 1e-09 relative
+    expect: equals idle\*T/ppn \+ \(full-idle\)\*T\*beta by hand within 1e-09 relative
     expect: trace: [1-9][0-9]* rows for [1-9][0-9]* CG iterations, 1 share column\(s\) for 1 unit\(s\)
   test:
     suffix: split
     nsize: 1 2
     backends: /cpu/openmp
-    args: -n 4 -eas_sensor model -eas_power_cpu_idle 35.5 -eas_power_cpu_full 140 -eas_power_dram 7 -ebe_split_units /cpu:1,/cpu:1 -ebe_rebalance_interval 3 -ksp_type pipecg
-    expect: equals idle\*T \+ \(full-idle\)\*busy by hand within 1e-09 relative
+    args: -n 4 -eas_sensor model -eas_power_cpu_idle 35.5 -eas_power_cpu_full 140 -eas_power_dram 7 -ebe_split_units /cpu:1,/cpu:1 -unit_threads 1,1 -ebe_rebalance_interval 3 -ksp_type pipecg
+    expect: equals idle\*T/ppn \+ \(full-idle\)\*T\*beta by hand within 1e-09 relative
+    expect: unit 1 weight [0-9.e+-]+ = 1 / max\([0-9]+ cores, [12] x 2 threads\)
     expect: trace: [1-9][0-9]* rows for [1-9][0-9]* CG iterations, 2 share column\(s\) for 2 unit\(s\)
 TEST*/

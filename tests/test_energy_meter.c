@@ -1,7 +1,8 @@
 static const char help[] = "Energy meter on a synthetic timeline (a fake clock): the model accounting equals the joules\n"
                            "computed by hand (seed 000 eq. 1.16), the report text is compared exactly, and the CSV trace\n"
-                           "rows are checked.\n"
-                           "  -case accounting|report|trace|profile\n\n";
+                           "rows are checked; units weighted by their node share (two CPU units of weights 0.25 and 0.75);\n"
+                           "Stop/Resume accumulate and Start restarts; a weight outside (0,1] is an error.\n"
+                           "  -case accounting|report|trace|profile|weights|resume|weight_error [-weight w]\n\n";
 
 #include <eas.h>
 #include <unistd.h>
@@ -114,10 +115,10 @@ static const char expected_report[] = "eas energy report: 1 rank(s) on 1 node(s)
                                       "transfers           0.5            0          0.5     0.071429        102.5          205        51.25  modelled\n"
                                       "other               1.5            0            0      0.21429         82.5           55       123.75  modelled\n"
                                       "total                 7            5          2.5            1         1060       151.43         7420  modelled\n"
-                                      "busy fraction beta (seed 000 eq. 1.16): cpu 0.71429, gpu 0.35714\n"
-                                      "unit       kind      busy [s]     beta [-]    work [el]    t_el [s/el]\n"
-                                      "cpu        cpu              5      0.71429          600          0.005\n"
-                                      "gpu0       gpu            2.5      0.35714          400          0.005\n";
+                                      "busy fraction beta (seed 000 eq. 1.16, weighted by the units' node shares): cpu 0.71429, gpu 0.35714\n"
+                                      "unit       kind    weight [-]     busy [s]     beta [-]    work [el]    t_el [s/el]\n"
+                                      "cpu        cpu              1            5      0.71429          600          0.005\n"
+                                      "gpu0       gpu              1          2.5      0.35714          400          0.005\n";
 
 static PetscErrorCode CaseReport(void)
 {
@@ -190,6 +191,143 @@ static PetscErrorCode CaseTrace(void)
   PetscFunctionReturn(0);
 }
 
+/* Two CPU units of weights 0.25 and 0.75 (e.g. 1 and 3 threads of a 4-core
+   node) on a synthetic timeline, one rank.  Profile: P_I = 55 W, P_C(cpu) = 60 W.
+   Timeline (s): unit a compute [0,4], unit b compute [1,3], unit a exchange
+   [4,5], Stop at 8.  Seed 000 eq. 1.16 with beta = sum_u w_u busy_u / T:
+     beta = (0.25*5 + 0.75*2)/8 = 0.34375, E = 8*55 + 8*0.34375*60 = 440 + 165 = 605 J
+   (unweighted, as before: beta = min(1, 7/8), E = 860 J).  Per phase:
+     compute  W = 4: beta = 0.25*4/4 + 0.75*2/4 = 0.625, E = 4*55 + 4*0.625*60 = 370 J
+     exchange W = 1: beta = 0.25,                          E = 55 + 15           = 70 J
+     other    3 s idle:                                    E = 3*55              = 165 J */
+static PetscErrorCode CaseWeights(void)
+{
+  EasEnergyMeter   m;
+  EasEnergySummary S;
+  EasPowerProfile  prof = {40, 100, 10, 160, 5, 34};
+  PetscInt         ua, ub;
+  PetscReal        w, E;
+  PetscErrorCode   ierr;
+  const PetscReal  PI = 55, PC = 60, T = 8, wa = 0.25, wb = 0.75;
+  const PetscReal  Ehand = T * PI + T * ((wa * 5 + wb * 2) / T) * PC;
+
+  PetscFunctionBegin;
+  PetscCall(EasEnergyMeterCreate(PETSC_COMM_SELF, &m));
+  PetscCall(EasEnergyMeterSetTimeFunction(m, FakeClock, NULL));
+  PetscCall(EasEnergyMeterSetSensorType(m, "model"));
+  PetscCall(EasEnergyMeterSetProfile(m, &prof));
+  PetscCall(EasEnergyMeterAddUnit(m, "cpu-a", EAS_UNIT_CPU, &ua));
+  PetscCall(EasEnergyMeterAddUnit(m, "cpu-b", EAS_UNIT_CPU, &ub));
+  PetscCall(EasEnergyMeterGetUnitWeight(m, ua, &w));
+  CHECK_CLOSE(w, 1.0, 0, "default weight of a unit on a 1-rank node (1/ppn)");
+  /* invalid weights are errors (the message names w; see -case weight_error) */
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = EasEnergyMeterSetUnitWeight(m, ua, 0.0);
+  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "weight 0 must be PETSC_ERR_ARG_OUTOFRANGE, got %d", (int)ierr);
+  ierr = EasEnergyMeterSetUnitWeight(m, ua, 1.5);
+  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "weight 1.5 must be PETSC_ERR_ARG_OUTOFRANGE, got %d", (int)ierr);
+  ierr = EasEnergyMeterSetUnitWeight(m, 2, 0.5);
+  PetscCheck(ierr == PETSC_ERR_ARG_OUTOFRANGE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "unit 2 (not registered) must be PETSC_ERR_ARG_OUTOFRANGE, got %d", (int)ierr);
+  PetscCall(PetscPopErrorHandler());
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  weights 0 and 1.5 and an unregistered unit are errors (PETSC_ERR_ARG_OUTOFRANGE)\n"));
+  nchecks++;
+  PetscCall(EasEnergyMeterSetUnitWeight(m, ua, wa));
+  PetscCall(EasEnergyMeterSetUnitWeight(m, ub, wb));
+  fake_now = 0;
+  PetscCall(EasEnergyMeterStart(m));
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, ua));
+  fake_now = 1;
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, ub));
+  fake_now = 3;
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, ub, 200));
+  fake_now = 4;
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, ua, 100));
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_EXCHANGE, ua));
+  fake_now = 5;
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_EXCHANGE, ua, 0));
+  fake_now = 8;
+  PetscCall(EasEnergyMeterStop(m));
+  PetscCall(EasEnergyMeterGetSummary(m, &S));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  by hand: T P_I + T beta P_C(cpu), beta = (0.25*5 + 0.75*2)/8 = %g: %g J\n", (double)((wa * 5 + wb * 2) / T), (double)Ehand));
+  CHECK_CLOSE(S.energy, Ehand, 1e-9, "weighted modelled energy (J), by hand 8*55 + 8*0.34375*60 = 605");
+  CHECK_CLOSE(S.model_energy, 605.0, 1e-9, "model total (J)");
+  CHECK_CLOSE(S.phase_energy[EAS_PHASE_COMPUTE], 370.0, 1e-9, "compute (J), by hand 4*55 + 4*(0.25*4/4 + 0.75*2/4)*60");
+  CHECK_CLOSE(S.phase_energy[EAS_PHASE_EXCHANGE], 70.0, 1e-9, "exchange (J), by hand 55 + 0.25*60");
+  CHECK_CLOSE(S.other_energy, 165.0, 1e-9, "outside the phases (J), by hand 3*55");
+  PetscCall(EasEnergyMeterGetModelEnergy(m, &E));
+  CHECK_CLOSE(E, 605.0, 1e-9, "EasEnergyMeterGetModelEnergy (J)");
+  PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(EasEnergyMeterDestroy(&m));
+  PetscFunctionReturn(0);
+}
+
+/* Stop ... Resume accumulates, time while stopped is not counted, a phase
+   open at Stop counts up to Stop and again from Resume; Start restarts.
+   One cpu unit (weight 1 on a 1-rank node), P_I = 55 W, P_C = 60 W.
+   Windows [0,3], [10,12], [20,21]: T = 6 s.  compute [0,2] and [10,11]
+   (a compute [5,6] while stopped is not counted): busy 3 s; exchange open
+   [11.5, 12] and [20, 20.5]: busy 1 s.  E = 6*55 + 4*60 = 570 J. */
+static PetscErrorCode CaseResume(void)
+{
+  EasEnergyMeter   m;
+  EasEnergySummary S;
+  EasPowerProfile  prof = {40, 100, 10, 160, 5, 34};
+  PetscInt         u;
+  PetscReal        busy;
+
+  PetscFunctionBegin;
+  PetscCall(EasEnergyMeterCreate(PETSC_COMM_SELF, &m));
+  PetscCall(EasEnergyMeterSetTimeFunction(m, FakeClock, NULL));
+  PetscCall(EasEnergyMeterSetSensorType(m, "model"));
+  PetscCall(EasEnergyMeterSetProfile(m, &prof));
+  PetscCall(EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &u));
+  fake_now = 0;
+  PetscCall(EasEnergyMeterStart(m));
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
+  fake_now = 2;
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 10));
+  fake_now = 3;
+  PetscCall(EasEnergyMeterStop(m));
+  fake_now = 5;
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u)); /* while stopped: not counted */
+  fake_now = 6;
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 0));
+  fake_now = 10;
+  PetscCall(EasEnergyMeterResume(m));
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
+  fake_now = 11;
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 10));
+  fake_now = 11.5;
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_EXCHANGE, u));
+  fake_now = 12;
+  PetscCall(EasEnergyMeterStop(m));
+  fake_now = 20;
+  PetscCall(EasEnergyMeterResume(m));
+  fake_now = 20.5;
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_EXCHANGE, u, 0));
+  fake_now = 21;
+  PetscCall(EasEnergyMeterStop(m));
+  PetscCall(EasEnergyMeterGetSummary(m, &S));
+  CHECK_CLOSE(S.time, 6.0, 1e-12, "T over the windows [0,3], [10,12], [20,21] (s)");
+  PetscCall(EasEnergyMeterGetPhase(m, EAS_PHASE_COMPUTE, u, &busy, NULL, NULL));
+  CHECK_CLOSE(busy, 3.0, 1e-12, "compute busy, the [5,6] interval while stopped not counted (s)");
+  PetscCall(EasEnergyMeterGetPhase(m, EAS_PHASE_EXCHANGE, u, &busy, NULL, NULL));
+  CHECK_CLOSE(busy, 1.0, 1e-12, "exchange busy, open across Stop/Resume (s)");
+  CHECK_CLOSE(S.energy, 570.0, 1e-9, "energy (J), by hand 6*55 + 4*60");
+  CHECK_CLOSE(S.power, 95.0, 1e-9, "average power (W), 570/6");
+  CHECK_CLOSE(S.edp, 570.0 * 6.0, 1e-9, "EDP (J s), 570*6");
+  /* Start begins a new run */
+  fake_now = 30;
+  PetscCall(EasEnergyMeterStart(m));
+  fake_now = 31;
+  PetscCall(EasEnergyMeterStop(m));
+  PetscCall(EasEnergyMeterGetSummary(m, &S));
+  CHECK_CLOSE(S.time, 1.0, 1e-12, "T after a new Start (s)");
+  CHECK_CLOSE(S.energy, 55.0, 1e-9, "energy after a new Start (J), idle 1*55");
+  PetscCall(EasEnergyMeterDestroy(&m));
+  PetscFunctionReturn(0);
+}
+
 /* The shipped default profile equals the built-in one; per-node lists. */
 static PetscErrorCode CaseProfile(void)
 {
@@ -237,6 +375,21 @@ int main(int argc, char **argv)
   if (isc) PetscCall(CaseProfile());
   PetscCall(PetscStrcmp(cs, "trace", &isc));
   if (isc) PetscCall(CaseTrace());
+  PetscCall(PetscStrcmp(cs, "weights", &isc));
+  if (isc) PetscCall(CaseWeights());
+  PetscCall(PetscStrcmp(cs, "resume", &isc));
+  if (isc) PetscCall(CaseResume());
+  PetscCall(PetscStrcmp(cs, "weight_error", &isc));
+  if (isc) { /* the error message names the argument */
+    EasEnergyMeter m;
+    PetscInt       u;
+    PetscReal      w = 2;
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-weight", &w, NULL));
+    PetscCall(EasEnergyMeterCreate(PETSC_COMM_SELF, &m));
+    PetscCall(EasEnergyMeterAddUnit(m, "cpu0", EAS_UNIT_CPU, &u));
+    PetscCall(EasEnergyMeterSetUnitWeight(m, u, w));
+    PetscCall(EasEnergyMeterDestroy(&m));
+  }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "case %s: %" PetscInt_FMT " checks passed\n", cs, nchecks));
   PetscCall(EasFinalize());
   return 0;
@@ -265,4 +418,28 @@ int main(int argc, char **argv)
     backends: none
     args: -case trace
     expect: case trace: 1 checks passed
+  test:
+    suffix: weights
+    backends: none
+    args: -case weights
+    expect: by hand: T P_I \+ T beta P_C\(cpu\), beta = \(0.25\*5 \+ 0.75\*2\)/8 = 0.34375: 605\.? J
+    expect: weighted modelled energy \(J\), by hand 8\*55 \+ 8\*0.34375\*60 = 605: 605 == 605
+    expect: ^cpu-a +cpu +0.25 +5 
+    expect: ^cpu-b +cpu +0.75 +2 
+    expect: case weights: 8 checks passed
+  test:
+    suffix: resume
+    backends: none
+    args: -case resume
+    expect: case resume: 8 checks passed
+  test:
+    suffix: weight_error
+    backends: none
+    args: -case weight_error -weight 1.5
+    expect_error: EasEnergyMeterSetUnitWeight: weight w = 1.5 of unit cpu0 is invalid: expected w in \(0,1\]
+  test:
+    suffix: weight_error_zero
+    backends: none
+    args: -case weight_error -weight 0
+    expect_error: EasEnergyMeterSetUnitWeight: weight w = 0\.? of unit cpu0 is invalid: expected w in \(0,1\]
 TEST*/

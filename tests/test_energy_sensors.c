@@ -1,7 +1,10 @@
 static const char help[] = "Energy sensors on fake powercap trees (normal, wraparound, wraparound without max_energy_range_uj,\n"
-                           "unreadable files, a missing domain, implausible jumps), NVML absent, the trapezoid rule, and\n"
-                           "-eas_sensor auto/rapl on this machine.\n"
-                           "  -case normal|wrap|wrap_norange|eacces|missing|plausible|nvml_absent|trapezoid|meter|meter_fake\n\n"
+                           "unreadable files, a missing domain, implausible jumps), NVML absent, the trapezoid rule,\n"
+                           "-eas_sensor auto/rapl on this machine, and NVML through a fake libnvidia-ml (tests/fake_nvml.c,\n"
+                           "dlopen'ed from the directory of this program: energy counter, power samples, init failure, no\n"
+                           "device, counter reset).\n"
+                           "  -case normal|wrap|wrap_norange|eacces|missing|plausible|nvml_absent|trapezoid|meter|meter_fake|nvml_fake\n"
+                           "  -fake_mode energy|power|initfail|nodev|reset -fake_power <W> (case nvml_fake)\n\n"
                            "Unreadable files: tests run as root, where chmod 000 does not stop reads, so the EACCES case\n"
                            "uses (1) a directory in place of energy_uj (read fails with EISDIR), (2) the fault hook\n"
                            "EasSensorRaplSetReadFault(EACCES), and (3) chmod 000 when not run as root.\n";
@@ -362,6 +365,142 @@ static PetscErrorCode CaseMeterFake(void)
   PetscFunctionReturn(0);
 }
 
+/* The fake NVML next to this program: $(OBJDIR)/tests/libfake_nvml.so. */
+static PetscErrorCode FakeNvmlPath(char path[], size_t len)
+{
+  char    exe[PETSC_MAX_PATH_LEN];
+  ssize_t n;
+  char   *slash;
+
+  PetscFunctionBegin;
+  n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+  PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "readlink /proc/self/exe failed");
+  exe[n] = 0;
+  slash  = strrchr(exe, '/');
+  PetscCheck(slash, PETSC_COMM_SELF, PETSC_ERR_SYS, "no directory in %s", exe);
+  *slash = 0;
+  PetscCall(PetscSNPrintf(path, len, "%s/libfake_nvml.so", exe));
+  PetscCheck(access(path, R_OK) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s is missing: build it with make (rule $(OBJDIR)/tests/libfake_nvml.so)", path);
+  PetscFunctionReturn(0);
+}
+
+/*
+  NVML through the fake library (real dlopen path of src/energy/nvml.c).
+  The fake draws a constant P watts from nvmlInit_v2 on (CLOCK_MONOTONIC,
+  the sensor's clock).  Tolerances:
+   - sensor, power samples: every read polls at its own time stamp t and the
+     trapezoid rule of a constant power is exact, so E(t2) - E(t1) must be
+     P (t2 - t1) to rounding (1e-9 J);
+   - sensor, energy counter: the fake reads its clock just after the
+     sensor's time stamp (the same poll) and counts whole mJ: 1 mJ per read
+     plus P x 20 ms (one sampler period) per read for a thread descheduled
+     between the two clock readings on a loaded 2-core machine;
+   - meter: a phase's energy is read right after the meter's clock
+     (PetscTime) at Begin and End; the same 20 ms allowance at each end, so
+     |E - P W| <= 2 (1e-3 + 0.02 P).
+  A 10 ms phase, shorter than NVML's 0.1 s update period, must not be
+  claimed as measured (its figure is "mixed").
+*/
+static PetscErrorCode CaseNvmlFake(const char mode[], PetscReal P)
+{
+  char             lib[PETSC_MAX_PATH_LEN], pw[32];
+  EasSensor        s;
+  PetscBool        avail, isenergy, ispower, isreset, isinitfail, isnodev;
+  const char      *why;
+  PetscLogDouble   t1, t2, t3;
+  PetscReal        E1, E2, E3, up;
+  PetscInt         dropped;
+  const PetscReal  tol_sensor = 1e-3 + 0.02 * P, tol_meter = 2 * (1e-3 + 0.02 * P);
+
+  PetscFunctionBegin;
+  PetscCall(FakeNvmlPath(lib, sizeof(lib)));
+  PetscCall(PetscStrcmp(mode, "energy", &isenergy));
+  PetscCall(PetscStrcmp(mode, "power", &ispower));
+  PetscCall(PetscStrcmp(mode, "reset", &isreset));
+  PetscCall(PetscStrcmp(mode, "initfail", &isinitfail));
+  PetscCall(PetscStrcmp(mode, "nodev", &isnodev));
+  PetscCheck(isenergy || ispower || isreset || isinitfail || isnodev, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-fake_mode %s: expected energy, power, reset, initfail or nodev", mode);
+  PetscCall(PetscSNPrintf(pw, sizeof(pw), "%.17g", (double)P));
+  PetscCheck(setenv("FAKE_NVML_MODE", mode, 1) == 0 && setenv("FAKE_NVML_POWER", pw, 1) == 0 && setenv("FAKE_NVML_RESET_AFTER", "0.2", 1) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "setenv failed");
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  fake NVML %s, mode %s, P = %g W\n", lib, mode, (double)P));
+
+  /* the sensor alone */
+  PetscCall(EasSensorCreate(PETSC_COMM_SELF, &s));
+  PetscCall(EasSensorSetType(s, EAS_SENSOR_NVML));
+  PetscCall(EasSensorSetFromOptions(s)); /* -eas_sensor_poll */
+  PetscCall(EasSensorSetNvmlLibrary(s, lib));
+  PetscCall(EasSensorSetUp(s));
+  if (isinitfail || isnodev) {
+    PetscCall(ExpectUnavailable(s, isinitfail ? "nvmlInit failed: Driver Not Loaded" : "NVML sees no GPU"));
+    PetscCall(EasSensorDestroy(&s));
+  } else {
+    PetscCall(EasSensorIsAvailable(s, &avail, &why));
+    PetscCheck(avail, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the fake NVML sensor must be available: %s", why);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  sensor nvml: %s\n", why));
+    PetscCheck(strstr(why, ispower ? "power samples, trapezoid rule" : "total energy counter"), PETSC_COMM_SELF, PETSC_ERR_PLIB, "mode %s: unexpected method: %s", mode, why);
+    PetscCall(EasSensorGetUpdatePeriod(s, &up));
+    CHECK_CLOSE(up, 0.1, 0, "NVML update period (s)");
+    PetscCall(EasSensorRead(s, &t1, &E1));
+    PetscCall(PetscSleep(isreset ? 0.3 : 0.25)); /* reset: past the counter's restart at 0.2 s */
+    PetscCall(EasSensorRead(s, &t2, &E2));
+    if (isreset) {
+      /* the read after the restart sees a smaller counter: the sample is dropped, never negative */
+      PetscCall(EasSensorGetDroppedSamples(s, &dropped));
+      CHECK_CLOSE((PetscReal)dropped, 1, 0, "dropped samples after the counter reset");
+      /* the counter restarted 0.2 s after nvmlInit_v2 (before t1): at most P x 0.2 s was counted by a
+         sampler poll between t1 and the restart, the rest of the interval is lost, never negative */
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  interval with the reset: %g J over %g s, in [0, P x 0.2 s = %g J]\n", (double)(E2 - E1), (double)(t2 - t1), (double)(P * 0.2)));
+      PetscCheck(E2 - E1 >= 0 && E2 - E1 <= P * 0.2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "energy over the interval with the reset: %g J, expected in [0, %g] J", (double)(E2 - E1), (double)(P * 0.2));
+      nchecks++;
+      PetscCall(PetscSleep(0.15));
+      PetscCall(EasSensorRead(s, &t3, &E3));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  after the reset: %g J over %g s, P x t = %g J\n", (double)(E3 - E2), (double)(t3 - t2), (double)(P * (t3 - t2))));
+      CHECK_CLOSE(E3 - E2, P * (t3 - t2), tol_sensor, "energy counted again after the reset (J) vs P x elapsed");
+    } else {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  sensor: %g J over %g s (sensor clock), P x t = %g J\n", (double)(E2 - E1), (double)(t2 - t1), (double)(P * (t2 - t1))));
+      CHECK_CLOSE(E2 - E1, P * (t2 - t1), ispower ? 1e-9 : tol_sensor, ispower ? "trapezoid-integrated energy (J) vs P x elapsed" : "energy counter difference (J) vs P x elapsed");
+      PetscCall(EasSensorGetDroppedSamples(s, &dropped));
+      CHECK_CLOSE((PetscReal)dropped, 0, 0, "dropped samples");
+    }
+    PetscCall(EasSensorDestroy(&s));
+  }
+  if (isreset) PetscFunctionReturn(0);
+
+  /* the meter with -eas_sensor nvml: a 0.3 s phase is measured, a 10 ms one is not claimed */
+  {
+    EasEnergyMeter   m;
+    EasEnergySummary S;
+    PetscInt         u;
+    PetscCall(PetscOptionsSetValue(NULL, "-eas_nvml_library", lib));
+    PetscCall(EasEnergyMeterCreate(PETSC_COMM_SELF, &m));
+    PetscCall(EasEnergyMeterSetFromOptions(m));
+    PetscCall(EasEnergyMeterSetSensorType(m, "nvml"));
+    PetscCall(EasEnergyMeterAddUnit(m, "gpu0", EAS_UNIT_GPU, &u));
+    PetscCall(EasEnergyMeterStart(m)); /* initfail/nodev: prints the Disabled line */
+    PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
+    PetscCall(PetscSleep(0.3));
+    PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 1000));
+    PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_EXCHANGE, u));
+    PetscCall(PetscSleep(0.01));
+    PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_EXCHANGE, u, 0));
+    PetscCall(EasEnergyMeterStop(m));
+    PetscCall(EasEnergyMeterGetSummary(m, &S));
+    PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_SELF));
+    if (isinitfail || isnodev) {
+      PetscCheck(!S.valid, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-eas_sensor nvml without NVML: the figures must be n/a");
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  meter: -eas_sensor nvml unavailable, figures n/a\n"));
+      nchecks++;
+    } else {
+      PetscCheck(S.measured && S.phase_measured[EAS_PHASE_COMPUTE] && !S.phase_measured[EAS_PHASE_EXCHANGE], PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected a measured total and compute phase and an unclaimed 10 ms exchange (measured %d %d %d)", (int)S.measured, (int)S.phase_measured[EAS_PHASE_COMPUTE], (int)S.phase_measured[EAS_PHASE_EXCHANGE]);
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  meter: compute %g J over %g s, P x W = %g J; total %g J over %g s, P x T = %g J; the %g s exchange is not claimed (update period 0.1 s)\n", (double)S.phase_energy[EAS_PHASE_COMPUTE], (double)S.phase_time[EAS_PHASE_COMPUTE], (double)(P * S.phase_time[EAS_PHASE_COMPUTE]), (double)S.energy, (double)S.time, (double)(P * S.time), (double)S.phase_time[EAS_PHASE_EXCHANGE]));
+      CHECK_CLOSE(S.phase_energy[EAS_PHASE_COMPUTE], P * S.phase_time[EAS_PHASE_COMPUTE], tol_meter, "measured compute phase (J) vs P x its wall time");
+      CHECK_CLOSE(S.energy, P * S.time, tol_meter, "measured total (J) vs P x T");
+    }
+    PetscCall(EasEnergyMeterDestroy(&m));
+  }
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   char      cs[32] = "normal";
@@ -394,10 +533,22 @@ int main(int argc, char **argv)
   if (isc) PetscCall(CaseTrapezoid());
   PetscCall(PetscStrcmp(cs, "meter_fake", &isc));
   if (isc) PetscCall(CaseMeterFake());
+  PetscCall(PetscStrcmp(cs, "nvml_fake", &isc));
+  if (isc) {
+    char      mode[32] = "energy";
+    PetscReal P        = 150;
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-fake_mode", mode, sizeof(mode), NULL));
+    PetscCall(PetscOptionsGetReal(NULL, NULL, "-fake_power", &P, NULL));
+    PetscCheck(P > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-fake_power %g: expected a power > 0 W", (double)P);
+    PetscCall(CaseNvmlFake(mode, P));
+  }
   PetscCall(PetscStrcmp(cs, "meter", &isc));
-  if (isc) { /* -eas_sensor from the command line, report to stdout */
+  if (isc) { /* -eas_sensor from the command line, report to stdout; -meters <k> meters in turn
+                 (the "Disabled" lines are printed by the first only) */
     EasEnergyMeter m;
-    PetscInt       u;
+    PetscInt       u, nmeters = 1;
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-meters", &nmeters, NULL));
+    for (PetscInt k = 0; k < nmeters; k++) {
     PetscCall(EasEnergyMeterCreate(PETSC_COMM_WORLD, &m));
     PetscCall(EasEnergyMeterSetFromOptions(m));
     PetscCall(EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &u));
@@ -414,6 +565,7 @@ int main(int argc, char **argv)
     PetscCall(EasEnergyMeterStop(m));
     PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_WORLD));
     PetscCall(EasEnergyMeterDestroy(&m));
+    }
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "case %s: %" PetscInt_FMT " checks passed\n", cs, nchecks));
   PetscCall(EasFinalize());
@@ -477,6 +629,14 @@ int main(int argc, char **argv)
     expect: sensor model, profile default
     expect: ^total .* modelled$
   test:
+    suffix: disabled_once
+    nsize: 1 2
+    backends: none
+    args: -case meter -meters 3 -eas_sensor auto -eas_rapl_root /nonexistent/powercap
+    expect_count: 1 ^eas: sensor rapl: Disabled: cannot open /nonexistent/powercap
+    expect_count: 1 ^eas: sensor nvml: Disabled: cannot load libnvidia-ml.so.1
+    expect_count: 3 ^eas energy report: .* sensor model, profile default
+  test:
     suffix: meter_fake
     backends: none
     args: -case meter_fake
@@ -485,6 +645,48 @@ int main(int argc, char **argv)
     expect: ^exchange .* mixed$
     expect: ^total .* measured$
     expect: case meter_fake: 2 checks passed
+  test:
+    suffix: nvml_fake_energy
+    backends: none
+    args: -case nvml_fake -fake_mode energy -fake_power 150
+    expect: sensor nvml: available \(total energy counter\)
+    expect: energy counter difference \(J\) vs P x elapsed
+    expect: sensor nvml, profile default
+    expect: ^compute .* measured$
+    expect: ^exchange .* mixed$
+    expect: ^total .* measured$
+    expect: case nvml_fake: 5 checks passed
+  test:
+    suffix: nvml_fake_power
+    backends: none
+    args: -case nvml_fake -fake_mode power -fake_power 87.5
+    expect: sensor nvml: available \(power samples, trapezoid rule\)
+    expect: trapezoid-integrated energy \(J\) vs P x elapsed
+    expect: ^compute .* measured$
+    expect: ^exchange .* mixed$
+    expect: case nvml_fake: 5 checks passed
+  test:
+    suffix: nvml_fake_initfail
+    backends: none
+    args: -case nvml_fake -fake_mode initfail
+    expect: unavailable as expected: Disabled: nvmlInit failed: Driver Not Loaded
+    expect: ^eas: sensor nvml: Disabled: nvmlInit failed: Driver Not Loaded
+    expect: case nvml_fake: 2 checks passed
+  test:
+    suffix: nvml_fake_nodev
+    backends: none
+    args: -case nvml_fake -fake_mode nodev
+    expect: unavailable as expected: Disabled: NVML sees no GPU
+    expect: ^eas: sensor nvml: Disabled: NVML sees no GPU
+    expect: case nvml_fake: 2 checks passed
+  test:
+    suffix: nvml_fake_reset
+    backends: none
+    args: -case nvml_fake -fake_mode reset -eas_sensor_poll 5
+    expect: dropped samples after the counter reset: 1 == 1
+    expect: interval with the reset: [0-9.e+-]+ J over
+    expect: energy counted again after the reset
+    expect: case nvml_fake: 4 checks passed
   test:
     suffix: rapl_na
     backends: none

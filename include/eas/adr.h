@@ -131,7 +131,9 @@ PETSC_EXTERN PetscErrorCode EasAdrSetOptionsPrefix(EasAdr, const char[]);
    created on first request, else by EasAdrSetFromOptions/EasAdrSetUp, with
    the solver's options prefix (so -eas_sensor, -eas_power_*, -eas_energy_view
    and -eas_trace apply).  One unit per rank, "cpu" or "gpu" after the
-   backend.  Phases: setup = EasAdrSetUp, coefficient updates and the
+   backend, weighted by its share of the node (threads / max(cores,
+   threads of the node's ranks), 1/ppn when the ranks fill the node; a GPU
+   1/(GPU ranks of the node)); each rank pays 1/ppn of the idle power.  Phases: setup = EasAdrSetUp, coefficient updates and the
    assembly of F and J each outer iteration (work: rows assembled);
    compute = the inner BiCGStab solves and the update of x (work: rows x
    inner iterations, so t_el is seconds per row and BiCGStab iteration);

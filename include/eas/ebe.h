@@ -154,15 +154,18 @@ PETSC_EXTERN PetscErrorCode EasEbeSplitEfficiency(EasEbe, PetscReal *E);
                reductions (MPI_Allreduce, pipecg's MPI_Wait), driver unit;
      transfers the element matrices copied to a device unit when its share
                changes (t_copy, seed 001 eq. 14; work = elements).
-   Units of the split run concurrently: the meter's busy fraction of the CPU
-   kind is the sum of the CPU units' busy times over the wall time, capped
-   at 1 (seed 000 eq. 1.16).  With -eas_trace <file.csv>, cg and pipecg
+   Units of the split run concurrently: each unit's weight is its share of
+   the node (EasEnergyMeterSetUnitWeightsFromThreads: a CPU unit's threads
+   over max(cores, threads of the node's CPU units), a GPU unit 1/(GPU
+   units of the node)), and the meter's busy fraction of a kind is the sum
+   of weight x busy time over the wall time, capped at 1 (seed 000 eq. 1.16).  With -eas_trace <file.csv>, cg and pipecg
    write one row per iteration: rank 0's elements per unit in the iteration
    and their measured per-element times (meter compute time / elements), the
    predicted time (split model max_u t_u n_u with the split's smoothed t_u,
    else the previous row's, plus the mean non-apply time of the previous
-   rows; max over ranks) and energy (EasModelProfileEnergy from the meter's
-   profile with the predicted busy fractions, summed over ranks), and the
+   rows; max over ranks) and energy (EasModelProfileShareEnergy from the
+   meter's profile with the weighted predicted busy fractions, summed over
+   ranks), and the
    measured time and energy (EasEnergyTraceRow). */
 
 /* EasEbeSetEnergyMeter - meters the operator with m (a reference is taken;

@@ -66,6 +66,18 @@ PETSC_EXTERN PetscErrorCode EasModelNodeEnergy(PetscReal T, PetscReal Pidle, Pet
    Errors: NULL prof/E, negative power, full < idle, T <= 0, beta outside [0,1]. */
 PETSC_EXTERN PetscErrorCode EasModelProfileEnergy(const EasPowerProfile *prof, PetscReal T, PetscReal betaCpu, PetscReal betaGpu, PetscReal *E);
 
+/* EasModelProfileShareEnergy - the energy of one part of a node (e.g. one
+   MPI rank) in the node model of seed 000 eq. 1.16:
+     E = T (idle_share P_I + betaCpu P_C(cpu) + betaGpu P_C(gpu)),
+   where betaCpu, betaGpu are the part's contributions to the node's busy
+   fractions (sum over its units of weight x busy fraction, the weight being
+   the fraction of the node's CPU or GPU the unit occupies).  Summed over
+   parts whose idle shares add up to 1 this is EasModelProfileEnergy.
+   Input:  prof, T > 0, idle_share in (0,1], betaCpu, betaGpu in [0,1].
+   Output: E (J).
+   Errors: those of EasModelProfileEnergy; idle_share outside (0,1]. */
+PETSC_EXTERN PetscErrorCode EasModelProfileShareEnergy(const EasPowerProfile *prof, PetscReal T, PetscReal idle_share, PetscReal betaCpu, PetscReal betaGpu, PetscReal *E);
+
 /* EasModelNodeFrontier - node-level energy frontier (seed 000 eq. 1.24, and
    eq. 1.25 when A is the node with its GPU and B the same node CPU-only):
    node A uses less energy than node B as soon as the speedup

@@ -13,7 +13,8 @@
               by the trapezoid rule (seed 000 sec. 1.4.1) by a sampler thread.
     A sensor that cannot be used is not an error: EasSensorSetUp() leaves it
     unavailable with a one-line reason (EasSensorIsAvailable), as PAPI prints
-    "Disabled: reason".  The "model" energy is computed by the meter from the
+    "Disabled: reason"; a meter prints each distinct such line once per
+    process (the first meter that meets it).  The "model" energy is computed by the meter from the
     power profile and the measured busy times (seed 000 eqs. 1.16, 1.33).
 
   Meter (EasEnergyMeter)
@@ -31,6 +32,14 @@
           EasEnergyMeterBegin(m, EAS_PHASE_EXCHANGE, ucpu); MPI...; End(...)
           EasEnergyTraceRow(m, it, nunits, shares, t_el, Tpred, Epred);
         EasEnergyMeterStop(m); EasEnergyMeterViewFromOptions(m); Destroy(&m).
+    Stop ... Resume pauses the meter (e.g. between solves): T and the busy
+    times count only the running windows.
+    Units and weights: a unit's weight w in (0,1] is the fraction of its
+    node's CPU (CPU unit: threads / cores) or GPU it occupies; the modelled
+    busy fraction of a kind is beta = sum_u w_u busy_u / T (seed 000 eq.
+    1.16 with the units' P_C scaled by their share), and each rank pays
+    1/ppn of the node's idle power.  Unset weights are 1/ppn (the unit is
+    its rank's whole share of the node).
 */
 #include <petscsys.h>
 #include <petscviewer.h>
@@ -67,7 +76,8 @@ PETSC_EXTERN PetscErrorCode EasSensorSetNvmlLibrary(EasSensor, const char lib[])
 PETSC_EXTERN PetscErrorCode EasSensorSetSynchronize(EasSensor, PetscErrorCode (*)(void *), void *);
 /* EasSensorSetFromOptions - -eas_rapl_root <dir>, -eas_rapl_max_power <W>
    (plausibility bound per domain, default 2000), -eas_sensor_poll <s>
-   (sampler period upper bound, default 0.05 s), -eas_nvml_library <name>. */
+   (sampler period upper bound, default 1 s; RAPL polls 4 times per wrap
+   period, NVML power sampling every 20 ms), -eas_nvml_library <name>. */
 PETSC_EXTERN PetscErrorCode EasSensorSetFromOptions(EasSensor);
 /* EasSensorSetUp - probes the hardware and starts the sampler thread.
    An absent or unreadable sensor is NOT an error: the sensor is marked
@@ -154,7 +164,8 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterCreate(MPI_Comm, EasEnergyMeter *);
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetOptionsPrefix(EasEnergyMeter, const char[]);
 /* EasEnergyMeterSetFromOptions - -eas_sensor auto|rapl|nvml|model (default
    auto), -eas_rapl_root, the profile keys (EasPowerProfileGetFromOptions),
-   -eas_energy_view [:file[:format]] and -eas_trace <file.csv>. */
+   -eas_energy_view [:file[:format]], -eas_trace <file.csv> and
+   -eas_node_cores <n>. */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetFromOptions(EasEnergyMeter);
 /* EasEnergyMeterSetSensorType - "auto", "rapl", "nvml" or "model". */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetSensorType(EasEnergyMeter, const char[]);
@@ -174,12 +185,41 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterSetTimeFunction(EasEnergyMeter, PetscE
 /* EasEnergyMeterAddUnit - registers a compute unit ("cpu", "gpu0", ...);
    returns its index.  At most 8 units. */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterAddUnit(EasEnergyMeter, const char name[], EasUnitKind, PetscInt *unit);
-/* EasEnergyMeterSetUp - probes the sensors (one line per absent sensor). */
+/* EasEnergyMeterGetNumUnits - the number of registered units. */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterGetNumUnits(EasEnergyMeter, PetscInt *n);
+/* EasEnergyMeterSetUnitWeight - unit's weight w: the fraction of its
+   node's CPU (CPU unit) or GPU (GPU unit) it occupies, e.g. threads/cores.
+   Errors: unit not registered; w outside (0,1] (the message names w). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterSetUnitWeight(EasEnergyMeter, PetscInt unit, PetscReal w);
+/* EasEnergyMeterGetUnitWeight - unit's weight (1/ppn when never set). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterGetUnitWeight(EasEnergyMeter, PetscInt unit, PetscReal *w);
+/* EasEnergyMeterSetNodeCores - cores per node used by
+   EasEnergyMeterSetUnitWeightsFromThreads (-eas_node_cores; PETSC_DECIDE:
+   the online processors of this node).  Errors: cores < 1. */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterSetNodeCores(EasEnergyMeter, PetscInt cores);
+/* EasEnergyMeterSetUnitWeightsFromThreads - collective: sets the weight of
+   every registered unit from threads[u] (one entry per unit: the threads
+   of a CPU unit, any value > 0 for a GPU unit; 0 leaves the unit's weight
+   alone and does not count it).  CPU unit: threads[u] / max(C, T_node), C = cores of the
+   node, T_node = threads of all the CPU units of the node's ranks (an
+   oversubscribed node gives each thread its fair share, the weights of the
+   node then sum to 1).  GPU unit: 1 / (GPU units of the node's ranks): they
+   share the node's GPU (eas uses device 0; the profile's gpu powers are one
+   GPU's).  Errors: threads[u] < 0. */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterSetUnitWeightsFromThreads(EasEnergyMeter, const PetscInt threads[]);
+/* EasEnergyMeterSetUp - probes the sensors (one line per absent sensor,
+   each distinct line once per process). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetUp(EasEnergyMeter);
-/* EasEnergyMeterStart / Stop - the metered run [Start, Stop]; the total
-   time T of the report. */
+/* EasEnergyMeterStart / Stop / Resume - the metered run.  Start begins a
+   new run (every figure from zero); Stop closes the running window (a
+   second Stop is a no-op); Resume opens a new window after Stop, figures
+   accumulating on the previous ones (Start when never started, no-op while
+   running).  T is the sum of the windows; Begin/End time outside them is
+   not counted (a phase open at Stop counts up to Stop and again from
+   Resume).  Errors: Stop before Start. */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterStart(EasEnergyMeter);
 PETSC_EXTERN PetscErrorCode EasEnergyMeterStop(EasEnergyMeter);
+PETSC_EXTERN PetscErrorCode EasEnergyMeterResume(EasEnergyMeter);
 /* EasEnergyMeterBegin / End - unit is busy in phase between the calls;
    work = elements (or rows) processed, for per-element times.  Phases of
    different units may overlap (hybrid runs); a phase's wall time counts
@@ -211,8 +251,9 @@ typedef struct {
 /* EasEnergyMeterGetSummary - the run's figures (collective). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter, EasEnergySummary *);
 /* EasEnergyMeterGetModelEnergy - modelled energy of this rank's node share
-   from the profile and the busy times (seed 000 eq. 1.16; eq. 1.33 for one
-   unit) over [Start, now or Stop] (not collective). */
+   from the profile and the weighted busy times (seed 000 eq. 1.16; eq. 1.33
+   for one unit; EasModelProfileShareEnergy with idle share 1/ppn) over the
+   running windows so far (not collective). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterGetModelEnergy(EasEnergyMeter, PetscReal *E);
 /* EasEnergyMeterView - the report table (collective); ASCII viewers only. */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterView(EasEnergyMeter, PetscViewer);

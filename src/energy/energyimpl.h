@@ -64,6 +64,8 @@ PETSC_INTERN PetscErrorCode EasSensorSetUp_NVML(EasSensor);
 PETSC_INTERN double         EasSensorNow(void);
 PETSC_INTERN PetscErrorCode EasSensorStartThread(EasSensor);
 PETSC_INTERN PetscErrorCode EasEnergyInitializePackage(void);
+/* Forgets which "Disabled: reason" lines were printed (at PetscFinalize). */
+PETSC_INTERN void EasEnergyResetDisabledLines(void);
 
 /* Meter */
 typedef struct {
@@ -72,6 +74,7 @@ typedef struct {
   PetscReal   busy[EAS_NUM_PHASES], work[EAS_NUM_PHASES];
   PetscLogDouble t0[EAS_NUM_PHASES];
   PetscInt    depth[EAS_NUM_PHASES];
+  PetscReal   weight; /* fraction of the node's CPU (GPU) the unit occupies; 0: unset (1/ppn) */
 } EasMeterUnit;
 
 struct _p_EasEnergyMeter {
@@ -90,7 +93,11 @@ struct _p_EasEnergyMeter {
   PetscReal       update_period;        /* max over the sensors used */
   PetscBool       node_leader;          /* this rank reads the node's sensors */
   PetscBool       setup, started, stopped;
-  PetscLogDouble  tstart, tstop;
+  PetscLogDouble  tstart, tstop;        /* the current (or last) running window */
+  PetscReal       elapsed;              /* run time of the closed windows (Stop ... Resume) */
+  PetscReal       Eacc;                 /* measured energy of the closed windows */
+  PetscMPIInt     ppn;                  /* ranks on this node (cached at Create) */
+  PetscInt        node_cores;           /* cores of the node; <= 0: sysconf */
   /* phase wall time: union over units */
   PetscInt        pdepth[EAS_NUM_PHASES];
   PetscLogDouble  pt0[EAS_NUM_PHASES];

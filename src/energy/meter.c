@@ -3,18 +3,56 @@
   and the CSV trace (DESIGN.md sec. 6).
 
   Time: each unit's busy time per phase (Begin/End), a phase's wall time is
-  the union over units, T = Stop - Start.
-  Modelled energy (seed 000 eq. 1.16; eq. 1.33 for one unit): every rank
-  holds a share 1/ppn of its node (ppn = ranks on the node), so a rank's
-  modelled energy is E = T (P_I + beta_cpu P_C(cpu) + beta_gpu P_C(gpu))/ppn
-  with P_I = cpu_idle + gpu_idle + dram, P_C(u) = u_full - u_idle and beta
-  the busy fraction; summed over ranks it is the node's energy.
+  the union over units, T = the sum of the running windows [Start or
+  Resume, Stop] (busy time outside them is not counted).
+  Modelled energy (seed 000 eq. 1.16; eq. 1.33 for one unit): each unit u
+  has a weight w_u, the fraction of its node's CPU (or GPU) it occupies
+  (EasEnergyMeterSetUnitWeight; EasEnergyMeterSetUnitWeightsFromThreads
+  derives it from thread counts; default 1/ppn, ppn = ranks on the node:
+  the unit stands for its rank's whole share).  A rank's busy fraction of
+  a kind is beta = sum_u w_u min(1, busy_u/T) (capped at 1): its
+  contribution to the node's beta.  Every rank is charged 1/ppn of the
+  node's idle power, so its modelled energy is
+    E = T (P_I/ppn + beta_cpu P_C(cpu) + beta_gpu P_C(gpu))
+  with P_I = cpu_idle + gpu_idle + dram, P_C(u) = u_full - u_idle
+  (EasModelProfileShareEnergy); summed over the node's ranks it is the
+  node's eq. 1.16 with the weighted busy fractions.
   Measured energy: the sensors of each node are read by the node's first
   rank (its "leader") at Start/Stop and at the outer Begin/End of each
   phase; a phase interval shorter than the sensors' update period is not
   claimed (its energy comes from the model, the figure is then "mixed").
 */
 #include "energyimpl.h"
+#include <unistd.h>
+
+/* "eas: sensor <type>: Disabled: <reason>" lines printed so far by this
+   process: every distinct line is printed once (by the first meter that
+   meets it), not once per meter.  Static storage (no PetscMalloc, so
+   -malloc_dump stays clean); forgotten at PetscFinalize. */
+#define EAS_DISABLED_MAX 16
+static char eas_disabled_line[EAS_DISABLED_MAX][600];
+static int  eas_ndisabled = 0;
+
+void EasEnergyResetDisabledLines(void)
+{
+  eas_ndisabled = 0;
+}
+
+static PetscErrorCode MeterPrintDisabled(MPI_Comm comm, const char type[], const char why[])
+{
+  char line[sizeof(eas_disabled_line[0])];
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(line, sizeof(line), "eas: sensor %s: Disabled: %s\n", type, why));
+  for (int i = 0; i < eas_ndisabled; i++) {
+    PetscBool same;
+    PetscCall(PetscStrcmp(line, eas_disabled_line[i], &same));
+    if (same) PetscFunctionReturn(0);
+  }
+  if (eas_ndisabled < EAS_DISABLED_MAX) PetscCall(PetscStrncpy(eas_disabled_line[eas_ndisabled++], line, sizeof(line)));
+  PetscCall(PetscPrintf(comm, "%s", line));
+  PetscFunctionReturn(0);
+}
 
 const char *const EasPhases[] = {"setup", "compute", "exchange", "transfers", "EasPhase", "EAS_PHASE_", NULL};
 
@@ -57,7 +95,13 @@ PetscErrorCode EasEnergyMeterCreate(MPI_Comm comm, EasEnergyMeter *meter)
   PetscCall(PetscStrncpy(m->sensor_type, "auto", sizeof(m->sensor_type)));
   PetscCall(EasPowerProfileDefault(&m->prof));
   m->prof_default = PETSC_TRUE;
-  *meter          = m;
+  {
+    MPI_Comm shm;
+    PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
+    PetscCallMPI(MPI_Comm_size(shm, &m->ppn));
+    PetscCallMPI(MPI_Comm_free(&shm));
+  }
+  *meter = m;
   PetscFunctionReturn(0);
 }
 
@@ -164,6 +208,97 @@ PetscErrorCode EasEnergyMeterAddUnit(EasEnergyMeter m, const char name[], EasUni
 }
 
 /*@C
+  EasEnergyMeterGetNumUnits - number of registered units.
+@*/
+PetscErrorCode EasEnergyMeterGetNumUnits(EasEnergyMeter m, PetscInt *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscValidIntPointer(n, 2);
+  *n = m->nunits;
+  PetscFunctionReturn(0);
+}
+
+/* The weight of unit u (its default 1/ppn when unset). */
+static PetscReal UnitWeight(EasEnergyMeter m, PetscInt u)
+{
+  return m->unit[u].weight > 0 ? m->unit[u].weight : 1.0 / (PetscReal)m->ppn;
+}
+
+/*@C
+  EasEnergyMeterSetUnitWeight - the fraction w in (0,1] of its node's CPU
+  (CPU unit) or GPU (GPU unit) that unit occupies.
+@*/
+PetscErrorCode EasEnergyMeterSetUnitWeight(EasEnergyMeter m, PetscInt u, PetscReal w)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCheck(u >= 0 && u < m->nunits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterSetUnitWeight: unit %" PetscInt_FMT " outside [0,%" PetscInt_FMT "): register units with EasEnergyMeterAddUnit", u, m->nunits);
+  PetscCheck(w > 0 && w <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterSetUnitWeight: weight w = %g of unit %s is invalid: expected w in (0,1], the fraction of the node's %s the unit occupies", (double)w, m->unit[u].name, m->unit[u].kind == EAS_UNIT_GPU ? "GPU" : "CPU");
+  m->unit[u].weight = w;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterGetUnitWeight - the weight of unit u (1/ppn when unset).
+@*/
+PetscErrorCode EasEnergyMeterGetUnitWeight(EasEnergyMeter m, PetscInt u, PetscReal *w)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscValidRealPointer(w, 3);
+  PetscCheck(u >= 0 && u < m->nunits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterGetUnitWeight: unit %" PetscInt_FMT " outside [0,%" PetscInt_FMT ")", u, m->nunits);
+  *w = UnitWeight(m, u);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterSetNodeCores - cores of a node for
+  EasEnergyMeterSetUnitWeightsFromThreads (PETSC_DECIDE: the online
+  processors, sysconf(_SC_NPROCESSORS_ONLN)).
+@*/
+PetscErrorCode EasEnergyMeterSetNodeCores(EasEnergyMeter m, PetscInt cores)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCheck(cores >= 1 || cores == PETSC_DECIDE, PetscObjectComm((PetscObject)m), PETSC_ERR_ARG_OUTOFRANGE, "-eas_node_cores %" PetscInt_FMT " is invalid: expected a number of cores >= 1", cores);
+  m->node_cores = cores;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterSetUnitWeightsFromThreads - weights of every unit from the
+  threads of the CPU units, collective (see include/eas/meter.h).
+@*/
+PetscErrorCode EasEnergyMeterSetUnitWeightsFromThreads(EasEnergyMeter m, const PetscInt threads[])
+{
+  MPI_Comm  shm;
+  PetscInt  loc[2] = {0, 0}, node[2], C;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  if (m->nunits) PetscValidIntPointer(threads, 2);
+  for (PetscInt u = 0; u < m->nunits; u++) {
+    PetscCheck(threads[u] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterSetUnitWeightsFromThreads: threads[%" PetscInt_FMT "] = %" PetscInt_FMT " of unit %s is invalid: expected >= 1 (0 leaves the unit alone)", u, threads[u], m->unit[u].name);
+    if (!threads[u]) continue;
+    if (m->unit[u].kind == EAS_UNIT_GPU) loc[1]++;
+    else loc[0] += threads[u];
+  }
+  PetscCallMPI(MPI_Comm_split_type(PetscObjectComm((PetscObject)m), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
+  PetscCallMPI(MPI_Allreduce(loc, node, 2, MPIU_INT, MPI_SUM, shm));
+  PetscCallMPI(MPI_Comm_free(&shm));
+  C = m->node_cores > 0 ? m->node_cores : (PetscInt)sysconf(_SC_NPROCESSORS_ONLN);
+  if (C < 1) C = 1;
+  for (PetscInt u = 0; u < m->nunits; u++) {
+    if (!threads[u]) continue;
+    /* a CPU unit drives threads/C of the node's cores; more threads than cores (oversubscribed): each gets its fair share threads/T_node */
+    if (m->unit[u].kind == EAS_UNIT_GPU) m->unit[u].weight = 1.0 / (PetscReal)node[1]; /* the node's GPU units share its GPU (device 0) */
+    else m->unit[u].weight = (PetscReal)threads[u] / (PetscReal)PetscMax(C, node[0]);
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C
   EasEnergyMeterSetTrace - opens the CSV trace (rank 0 writes); NULL closes it.
 @*/
 PetscErrorCode EasEnergyMeterSetTrace(EasEnergyMeter m, const char path[])
@@ -207,6 +342,11 @@ PetscErrorCode EasEnergyMeterSetFromOptions(EasEnergyMeter m)
   PetscCall(PetscOptionsString("-eas_rapl_root", "powercap root of the RAPL sensor", "EasSensorSetRaplRoot", m->rapl_root, m->rapl_root, sizeof(m->rapl_root), NULL));
   PetscCall(PetscOptionsName("-eas_energy_view", "Print the energy report at the end ([:file[:format]])", "EasEnergyMeterView", NULL));
   PetscCall(PetscOptionsString("-eas_trace", "CSV trace, one row per iteration", "EasEnergyTraceRow", trace, trace, sizeof(trace), &tflg));
+  {
+    PetscInt cores = m->node_cores > 0 ? m->node_cores : PETSC_DECIDE;
+    PetscCall(PetscOptionsInt("-eas_node_cores", "Cores of a node, for the units' weights (default: online processors)", "EasEnergyMeterSetNodeCores", cores, &cores, &flg));
+    if (flg) PetscCall(EasEnergyMeterSetNodeCores(m, cores));
+  }
   PetscOptionsEnd();
   if (!m->prof_set) {
     PetscCall(EasGetNodeIndex(comm, &node, &nnodes));
@@ -257,7 +397,8 @@ static PetscErrorCode MeterTrySensor(EasEnergyMeter m, const char type[], PetscB
 
 /*@C
   EasEnergyMeterSetUp - probes the sensors: for each absent one, one line
-  "eas: sensor <type>: Disabled: <reason>" (rank 0).
+  "eas: sensor <type>: Disabled: <reason>" (rank 0), each distinct line
+  once per process.
 @*/
 PetscErrorCode EasEnergyMeterSetUp(EasEnergyMeter m)
 {
@@ -282,39 +423,59 @@ PetscErrorCode EasEnergyMeterSetUp(EasEnergyMeter m)
   if (isauto || israpl) {
     PetscCall(MeterTrySensor(m, EAS_SENSOR_RAPL, &ok, why, sizeof(why)));
     if (ok) m->cover_cpu = PETSC_TRUE;
-    else PetscCall(PetscPrintf(comm, "eas: sensor rapl: Disabled: %s\n", why));
+    else PetscCall(MeterPrintDisabled(comm, EAS_SENSOR_RAPL, why));
     if (!ok && israpl) m->na = PETSC_TRUE;
   }
   if (isauto || isnvml) {
     PetscCall(MeterTrySensor(m, EAS_SENSOR_NVML, &ok, why, sizeof(why)));
     if (ok) m->cover_gpu = PETSC_TRUE;
-    else PetscCall(PetscPrintf(comm, "eas: sensor nvml: Disabled: %s\n", why));
+    else PetscCall(MeterPrintDisabled(comm, EAS_SENSOR_NVML, why));
     if (!ok && isnvml) m->na = PETSC_TRUE;
   }
   PetscFunctionReturn(0);
 }
 
 /*@C
-  EasEnergyMeterStart - starts the metered run (sets up the meter if needed).
+  EasEnergyMeterStart - starts a new metered run (sets up the meter if
+  needed): every figure restarts from zero; phases open at the call go on
+  from now.
 @*/
 PetscErrorCode EasEnergyMeterStart(EasEnergyMeter m)
 {
+  PetscLogDouble t;
+  PetscReal      E;
+
   PetscFunctionBegin;
   if (!m) PetscFunctionReturn(0);
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   PetscCall(EasEnergyMeterSetUp(m));
-  PetscCall(MeterNow(m, &m->tstart));
-  PetscCall(MeterReadSensors(m, &m->Estart));
-  m->started  = PETSC_TRUE;
-  m->stopped  = PETSC_FALSE;
-  m->trace_t  = m->tstart;
-  m->trace_E  = m->Estart;
+  PetscCall(MeterNow(m, &t));
+  PetscCall(MeterReadSensors(m, &E));
+  for (PetscInt u = 0; u < m->nunits; u++)
+    for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+      m->unit[u].busy[p] = m->unit[u].work[p] = 0;
+      m->unit[u].t0[p]                        = t;
+    }
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+    m->pwall[p] = m->pmeasE[p] = m->pclaimed[p] = 0;
+    m->pt0[p]                                   = t;
+    m->pE0[p]                                   = E;
+  }
+  m->elapsed      = 0;
+  m->Eacc         = 0;
+  m->tstart       = t;
+  m->Estart       = E;
+  m->started      = PETSC_TRUE;
+  m->stopped      = PETSC_FALSE;
+  m->trace_t      = t;
+  m->trace_E      = E;
   m->trace_Emodel = 0;
   PetscFunctionReturn(0);
 }
 
 /*@C
-  EasEnergyMeterStop - ends the metered run.
+  EasEnergyMeterStop - closes the running window; figures stay until the
+  next Start and accumulate again after EasEnergyMeterResume.
 @*/
 PetscErrorCode EasEnergyMeterStop(EasEnergyMeter m)
 {
@@ -322,9 +483,60 @@ PetscErrorCode EasEnergyMeterStop(EasEnergyMeter m)
   if (!m) PetscFunctionReturn(0);
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   PetscCheck(m->started, PetscObjectComm((PetscObject)m), PETSC_ERR_ORDER, "EasEnergyMeterStop without EasEnergyMeterStart");
+  if (m->stopped) PetscFunctionReturn(0);
   PetscCall(MeterNow(m, &m->tstop));
   PetscCall(MeterReadSensors(m, &m->Estop));
+  /* phases still open: their time up to Stop counts, the rest after Resume */
+  for (PetscInt u = 0; u < m->nunits; u++)
+    for (PetscInt p = 0; p < EAS_NUM_PHASES; p++)
+      if (m->unit[u].depth[p] > 0) m->unit[u].busy[p] += m->tstop - m->unit[u].t0[p];
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+    if (m->pdepth[p] > 0) {
+      const PetscReal dt = m->tstop - m->pt0[p];
+      m->pwall[p] += dt;
+      if (m->nsensors && dt >= m->update_period) {
+        m->pmeasE[p] += m->Estop - m->pE0[p];
+        m->pclaimed[p] += dt;
+      }
+    }
+  }
+  m->elapsed += m->tstop - m->tstart;
+  m->Eacc += m->Estop - m->Estart;
   m->stopped = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterResume - opens a new running window after Stop: time,
+  busy times and energies accumulate on the previous figures (Start if the
+  meter never ran; no-op while running).
+@*/
+PetscErrorCode EasEnergyMeterResume(EasEnergyMeter m)
+{
+  PetscLogDouble t;
+  PetscReal      E;
+
+  PetscFunctionBegin;
+  if (!m) PetscFunctionReturn(0);
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  if (!m->started) {
+    PetscCall(EasEnergyMeterStart(m));
+    PetscFunctionReturn(0);
+  }
+  if (!m->stopped) PetscFunctionReturn(0);
+  PetscCall(MeterNow(m, &t));
+  PetscCall(MeterReadSensors(m, &E));
+  for (PetscInt u = 0; u < m->nunits; u++)
+    for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) m->unit[u].t0[p] = t;
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+    m->pt0[p] = t;
+    m->pE0[p] = E;
+  }
+  m->tstart  = t;
+  m->Estart  = E;
+  m->stopped = PETSC_FALSE;
+  m->trace_t = t; /* the next trace row covers the time since Resume */
+  m->trace_E = E;
   PetscFunctionReturn(0);
 }
 
@@ -343,7 +555,7 @@ PetscErrorCode EasEnergyMeterBegin(EasEnergyMeter m, EasPhase p, PetscInt u)
   if (m->unit[u].depth[p]++ == 0) m->unit[u].t0[p] = t;
   if (m->pdepth[p]++ == 0) {
     m->pt0[p] = t;
-    if (m->nsensors) PetscCall(MeterReadSensors(m, &m->pE0[p]));
+    if (m->nsensors && !m->stopped) PetscCall(MeterReadSensors(m, &m->pE0[p]));
   }
   PetscFunctionReturn(0);
 }
@@ -362,8 +574,8 @@ PetscErrorCode EasEnergyMeterEnd(EasEnergyMeter m, EasPhase p, PetscInt u, Petsc
   PetscCheck(m->unit[u].depth[p] > 0 && m->pdepth[p] > 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "EasEnergyMeterEnd(%s, %s) without a matching EasEnergyMeterBegin", EasPhases[p], m->unit[u].name);
   PetscCall(MeterNow(m, &t));
   m->unit[u].work[p] += work;
-  if (--m->unit[u].depth[p] == 0) m->unit[u].busy[p] += t - m->unit[u].t0[p];
-  if (--m->pdepth[p] == 0) {
+  if (--m->unit[u].depth[p] == 0 && !m->stopped) m->unit[u].busy[p] += t - m->unit[u].t0[p]; /* no time counted while stopped */
+  if (--m->pdepth[p] == 0 && !m->stopped) {
     const PetscReal dt = t - m->pt0[p];
     m->pwall[p] += dt;
     if (m->nsensors) {
@@ -397,30 +609,26 @@ PetscErrorCode EasEnergyMeterGetPhase(EasEnergyMeter m, EasPhase p, PetscInt u, 
   PetscFunctionReturn(0);
 }
 
-/* Ranks on this node (the model charges each rank 1/ppn of the node). */
+/* Ranks on this node (the model charges each rank 1/ppn of the node's idle power). */
 static PetscErrorCode MeterRanksPerNode(EasEnergyMeter m, PetscMPIInt *ppn)
 {
-  MPI_Comm shm;
-
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_split_type(PetscObjectComm((PetscObject)m), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
-  PetscCallMPI(MPI_Comm_size(shm, ppn));
-  PetscCallMPI(MPI_Comm_free(&shm));
+  *ppn = m->ppn;
   PetscFunctionReturn(0);
 }
 
-/* Modelled energy of this rank over a wall time W with the given busy
-   times per unit kind (seed 000 eq. 1.16 through EasModelProfileEnergy). */
+/* Modelled energy of this rank over a wall time W with its weighted busy
+   fractions (seed 000 eq. 1.16 through EasModelProfileShareEnergy). */
 static PetscErrorCode ModelEnergy(const EasPowerProfile *prof, PetscMPIInt ppn, PetscReal W, PetscReal bcpu, PetscReal bgpu, PetscReal *E)
 {
   PetscFunctionBegin;
   *E = 0;
   if (W <= 0) PetscFunctionReturn(0);
-  PetscCall(EasModelProfileEnergy(prof, W, PetscMin(1.0, bcpu / W), PetscMin(1.0, bgpu / W), E)); /* seed 000 eq. (1.16) */
-  *E /= (PetscReal)ppn;
+  PetscCall(EasModelProfileShareEnergy(prof, W, 1.0 / (PetscReal)ppn, bcpu, bgpu, E)); /* seed 000 eq. (1.16): W (P_I/ppn + beta_cpu P_C(cpu) + beta_gpu P_C(gpu)) */
   PetscFunctionReturn(0);
 }
 
+/* Busy seconds by unit kind (phase p, or all phases when p < 0), unweighted. */
 static void BusyByKind(EasEnergyMeter m, PetscInt p, PetscReal *bcpu, PetscReal *bgpu)
 {
   *bcpu = *bgpu = 0;
@@ -432,15 +640,36 @@ static void BusyByKind(EasEnergyMeter m, PetscInt p, PetscReal *bcpu, PetscReal 
       }
 }
 
+/* This rank's contributions to its node's busy fractions over a wall time W:
+   beta = sum_u w_u min(1, busy_u/W) per kind, capped at 1 (phase p, or all
+   phases when p < 0). */
+static void WeightedBeta(EasEnergyMeter m, PetscInt p, PetscReal W, PetscReal *bcpu, PetscReal *bgpu)
+{
+  *bcpu = *bgpu = 0;
+  if (W <= 0) return;
+  for (PetscInt u = 0; u < m->nunits; u++) {
+    PetscReal b = 0, f;
+    for (PetscInt q = 0; q < EAS_NUM_PHASES; q++)
+      if (p < 0 || p == q) b += m->unit[u].busy[q];
+    f = UnitWeight(m, u) * PetscMin(1.0, b / W);
+    if (m->unit[u].kind == EAS_UNIT_GPU) *bgpu += f;
+    else *bcpu += f;
+  }
+  *bcpu = PetscMin(1.0, *bcpu);
+  *bgpu = PetscMin(1.0, *bgpu);
+}
+
 static PetscErrorCode MeterElapsed(EasEnergyMeter m, PetscReal *T)
 {
   PetscLogDouble t;
 
   PetscFunctionBegin;
   PetscCheck(m->started, PetscObjectComm((PetscObject)m), PETSC_ERR_ORDER, "the meter was not started (EasEnergyMeterStart)");
-  if (m->stopped) t = m->tstop;
-  else PetscCall(MeterNow(m, &t));
-  *T = t - m->tstart;
+  if (m->stopped) *T = m->elapsed;
+  else {
+    PetscCall(MeterNow(m, &t));
+    *T = m->elapsed + (PetscReal)(t - m->tstart);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -449,14 +678,14 @@ static PetscErrorCode MeterElapsed(EasEnergyMeter m, PetscReal *T)
 @*/
 PetscErrorCode EasEnergyMeterGetModelEnergy(EasEnergyMeter m, PetscReal *E)
 {
-  PetscReal   T, bc, bg;
+  PetscReal   T = 0, bc, bg;
   PetscMPIInt ppn;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   PetscCall(MeterElapsed(m, &T));
   PetscCall(MeterRanksPerNode(m, &ppn));
-  BusyByKind(m, -1, &bc, &bg);
+  WeightedBeta(m, -1, T, &bc, &bg);
   PetscCall(ModelEnergy(&m->prof, ppn, T, bc, bg, E));
   PetscFunctionReturn(0);
 }
@@ -468,7 +697,7 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
 {
   MPI_Comm    comm;
   PetscMPIInt ppn;
-  PetscReal   T, bc, bg, loc[2 * EAS_NUM_PHASES + 3], glob[2 * EAS_NUM_PHASES + 3], tloc[EAS_NUM_PHASES + 1], tglob[EAS_NUM_PHASES + 1];
+  PetscReal   T = 0, bc, bg, loc[2 * EAS_NUM_PHASES + 3], glob[2 * EAS_NUM_PHASES + 3], tloc[EAS_NUM_PHASES + 1], tglob[EAS_NUM_PHASES + 1];
   PetscMPIInt claimed_loc, claimed[EAS_NUM_PHASES + 1], cl[EAS_NUM_PHASES + 1];
   PetscReal   Emodel_phase[EAS_NUM_PHASES];
 
@@ -481,7 +710,7 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
   /* per phase: modelled energy of the unclaimed part + claimed measured energy */
   for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
     PetscReal frac;
-    BusyByKind(m, p, &bc, &bg);
+    WeightedBeta(m, p, m->pwall[p], &bc, &bg);
     PetscCall(ModelEnergy(&m->prof, ppn, m->pwall[p], bc, bg, &Emodel_phase[p]));
     frac       = m->pwall[p] > 0 ? 1.0 - PetscMin(1.0, m->pclaimed[p] / m->pwall[p]) : 0.0;
     loc[p]     = m->nsensors && m->node_leader ? m->pmeasE[p] + frac * Emodel_phase[p] * ppn : (m->nsensors ? 0.0 : Emodel_phase[p]);
@@ -489,14 +718,14 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
     claimed[p] = (!m->nsensors || m->pwall[p] <= 0 || m->pclaimed[p] >= m->pwall[p] * (1 - 1e-12)) ? 1 : 0;
     tloc[p]    = m->pwall[p];
   }
-  BusyByKind(m, -1, &bc, &bg);
+  WeightedBeta(m, -1, T, &bc, &bg);
   PetscCall(ModelEnergy(&m->prof, ppn, T, bc, bg, &loc[2 * EAS_NUM_PHASES])); /* model total */
   claimed_loc = (m->nsensors && T >= m->update_period) ? 1 : 0;
-  loc[2 * EAS_NUM_PHASES + 1] = (m->nsensors && m->node_leader) ? (m->stopped ? m->Estop : m->Estart) - m->Estart : 0;
+  loc[2 * EAS_NUM_PHASES + 1] = (m->nsensors && m->node_leader) ? m->Eacc : 0; /* closed windows */
   if (m->nsensors && m->node_leader && !m->stopped) {
     PetscReal E;
     PetscCall(MeterReadSensors(m, &E));
-    loc[2 * EAS_NUM_PHASES + 1] = E - m->Estart;
+    loc[2 * EAS_NUM_PHASES + 1] += E - m->Estart;
   }
   loc[2 * EAS_NUM_PHASES + 2] = 0;
   tloc[EAS_NUM_PHASES]        = T;
@@ -559,8 +788,8 @@ PetscErrorCode EasEnergyMeterView(EasEnergyMeter m, PetscViewer viewer)
   PetscMPIInt      size;
   PetscInt         nnodes;
   char             e[32], pw[32], edp[32];
-  PetscReal        busy[EAS_METER_MAX_UNITS], work[EAS_METER_MAX_UNITS], wc[EAS_METER_MAX_UNITS], bglob[EAS_METER_MAX_UNITS], wglob[EAS_METER_MAX_UNITS], wcglob[EAS_METER_MAX_UNITS], ph_busy_cpu, ph_busy_gpu, other_t;
-  PetscReal        bcpu, bgpu;
+  PetscReal        busy[EAS_METER_MAX_UNITS], work[EAS_METER_MAX_UNITS], wc[EAS_METER_MAX_UNITS], wt[EAS_METER_MAX_UNITS], bglob[EAS_METER_MAX_UNITS], wglob[EAS_METER_MAX_UNITS], wcglob[EAS_METER_MAX_UNITS], wtglob[EAS_METER_MAX_UNITS], ph_busy_cpu, ph_busy_gpu, other_t;
+  PetscReal        beta[2], betaglob[2];
   PetscReal        pbc[EAS_NUM_PHASES], pbg[EAS_NUM_PHASES], pbcg[EAS_NUM_PHASES], pbgg[EAS_NUM_PHASES];
   const char      *sensors;
   char             slist[64] = "";
@@ -578,12 +807,20 @@ PetscErrorCode EasEnergyMeterView(EasEnergyMeter m, PetscViewer viewer)
     for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) busy[u] += m->unit[u].busy[p];
     work[u] = m->unit[u].work[EAS_PHASE_COMPUTE];
     wc[u]   = m->unit[u].busy[EAS_PHASE_COMPUTE];
+    wt[u]   = UnitWeight(m, u);
   }
+  {
+    PetscReal T = 0;
+    PetscCall(MeterElapsed(m, &T));
+    WeightedBeta(m, -1, T, &beta[0], &beta[1]); /* this rank's share of its node's beta */
+  }
+  PetscCallMPI(MPI_Allreduce(beta, betaglob, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
   for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) BusyByKind(m, p, &pbc[p], &pbg[p]);
   if (m->nunits) {
     PetscCallMPI(MPI_Allreduce(busy, bglob, (PetscMPIInt)m->nunits, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
     PetscCallMPI(MPI_Allreduce(work, wglob, (PetscMPIInt)m->nunits, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
     PetscCallMPI(MPI_Allreduce(wc, wcglob, (PetscMPIInt)m->nunits, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
+    PetscCallMPI(MPI_Allreduce(wt, wtglob, (PetscMPIInt)m->nunits, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
   }
   PetscCallMPI(MPI_Allreduce(pbc, pbcg, EAS_NUM_PHASES, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
   PetscCallMPI(MPI_Allreduce(pbg, pbgg, EAS_NUM_PHASES, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
@@ -618,12 +855,11 @@ PetscErrorCode EasEnergyMeterView(EasEnergyMeter m, PetscViewer viewer)
   PetscCall(PrintNum(edp, sizeof(edp), S.valid, S.edp));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", "total", (double)S.time, (double)ph_busy_cpu, (double)ph_busy_gpu, 1.0, e, pw, edp, Label(S.valid, S.measured, PETSC_FALSE)));
   if (S.measured) PetscCall(PetscViewerASCIIPrintf(viewer, "model (seed 000 eq. 1.16) for comparison: %.5g J\n", (double)S.model_energy));
-  bcpu = S.time > 0 ? ph_busy_cpu / (S.time * size) : 0;
-  bgpu = S.time > 0 ? ph_busy_gpu / (S.time * size) : 0;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "busy fraction beta (seed 000 eq. 1.16): cpu %.5g, gpu %.5g\n", (double)bcpu, (double)bgpu));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %-5s %12s %12s %12s %14s\n", "unit", "kind", "busy [s]", "beta [-]", "work [el]", "t_el [s/el]"));
+  /* node busy fraction: sum over the node's units of weight x busy fraction, mean over the nodes */
+  PetscCall(PetscViewerASCIIPrintf(viewer, "busy fraction beta (seed 000 eq. 1.16, weighted by the units' node shares): cpu %.5g, gpu %.5g\n", (double)(betaglob[0] / nnodes), (double)(betaglob[1] / nnodes)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %-5s %12s %12s %12s %12s %14s\n", "unit", "kind", "weight [-]", "busy [s]", "beta [-]", "work [el]", "t_el [s/el]"));
   for (PetscInt u = 0; u < m->nunits; u++) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %-5s %12.5g %12.5g %12.5g %14.5g\n", m->unit[u].name, m->unit[u].kind == EAS_UNIT_GPU ? "gpu" : "cpu", (double)bglob[u], (double)(S.time > 0 ? bglob[u] / (S.time * size) : 0), (double)wglob[u], (double)(wglob[u] > 0 ? wcglob[u] / wglob[u] : 0)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %-5s %12.5g %12.5g %12.5g %12.5g %14.5g\n", m->unit[u].name, m->unit[u].kind == EAS_UNIT_GPU ? "gpu" : "cpu", (double)(wtglob[u] / size), (double)bglob[u], (double)(S.time > 0 ? bglob[u] / (S.time * size) : 0), (double)wglob[u], (double)(wglob[u] > 0 ? wcglob[u] / wglob[u] : 0)));
   }
   PetscFunctionReturn(0);
 }

@@ -113,6 +113,22 @@ PetscErrorCode EasModelProfileEnergy(const EasPowerProfile *prof, PetscReal T, P
   PetscFunctionReturn(0);
 }
 
+/* A rank's (or any part's) share of its node's energy: the idle power split
+   by idle_share, the active powers by the part's own weighted busy
+   fractions; summed over the parts of a node it is seed 000 eq. (1.16). */
+PetscErrorCode EasModelProfileShareEnergy(const EasPowerProfile *prof, PetscReal T, PetscReal idle_share, PetscReal betaCpu, PetscReal betaGpu, PetscReal *E)
+{
+  PetscReal E0, E1;
+
+  PetscFunctionBegin;
+  PetscCheck(idle_share > 0 && idle_share <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "idle_share = %g must be in (0,1]", (double)idle_share);
+  EasCheckNull(E, "E");
+  PetscCall(EasModelProfileEnergy(prof, T, 0.0, 0.0, &E0));         /* T P_I */
+  PetscCall(EasModelProfileEnergy(prof, T, betaCpu, betaGpu, &E1)); /* T (P_I + sum_u beta_u P_C(u)), seed 000 eq. (1.16) */
+  *E = idle_share * E0 + (E1 - E0);
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasModelNodeFrontier(PetscReal PF_A, PetscReal PF_B, PetscReal *alpha)
 {
   PetscFunctionBegin;

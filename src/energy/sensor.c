@@ -16,6 +16,7 @@ static PetscErrorCode EasEnergyFinalizePackage(void)
 {
   PetscFunctionBegin;
   eas_energy_package_initialized = PETSC_FALSE;
+  EasEnergyResetDisabledLines();
   PetscFunctionReturn(0);
 }
 

@@ -983,6 +983,23 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
   adr->device = adr->be->host_is_device ? PETSC_FALSE : PETSC_TRUE;
   PetscCall(EasAdrMeterCreate_Private(adr));
   if (adr->unit < 0) PetscCall(EasEnergyMeterAddUnit(adr->meter, adr->device ? "gpu" : "cpu", adr->device ? EAS_UNIT_GPU : EAS_UNIT_CPU, &adr->unit));
+  /* The rank's one unit and its node share (collective).  Every rank pays
+     1/ppn of the node's idle power (as the meter always did); the active
+     power by the unit's weight: CPU threads/max(cores, threads of the
+     node's ranks), GPU 1/(GPU ranks of the node).  When the ranks fill the
+     node (ppn x threads >= cores, e.g. one single-thread rank per core or
+     the default OMP threads = cores per rank) this is 1/ppn, the former
+     charge, and the node's sum is seed 000 eq. 1.16; a node left partly
+     idle (one single-thread rank on 2 cores) is charged threads/cores of
+     P_C(cpu) instead of all of it. */
+  {
+    PetscInt nmu, threads[8];
+    PetscCall(EasEnergyMeterGetNumUnits(adr->meter, &nmu));
+    PetscCheck(nmu <= 8, comm, PETSC_ERR_PLIB, "the ADR meter has %" PetscInt_FMT " units, at most 8 expected", nmu);
+    for (PetscInt u = 0; u < nmu; u++) threads[u] = 0; /* other units keep their weights */
+    threads[adr->unit] = adr->device ? 1 : PetscMax(adr->be->threads, 1);
+    PetscCall(EasEnergyMeterSetUnitWeightsFromThreads(adr->meter, threads));
+  }
   PetscCall(EasEnergyMeterSetBackend(adr->meter, adr->be));
   {
     MPI_Comm shm;

@@ -788,7 +788,11 @@ PetscErrorCode EasEbeGetEnergyMeter(EasEbe ebe, EasEnergyMeter *m)
 }
 
 /* Registers the meter units missing so far (one per split unit, or one for
-   the operator's backend) and the driver unit; ranks per node. */
+   the operator's backend) and the driver unit; ranks per node.  Collective:
+   the units' weights (fraction of the node's CPU or GPU each occupies,
+   EasEnergyMeterSetUnitWeightsFromThreads) come from the thread count of
+   each CPU unit's backend over the node's cores, so the modelled CPU
+   energy of a small thread group is its share, not the whole CPU's. */
 PetscErrorCode EasEbeMeterSetUp_Private(EasEbe ebe)
 {
   EasEbeSplit   *sp = ebe->split;
@@ -805,6 +809,17 @@ PetscErrorCode EasEbeMeterSetUp_Private(EasEbe ebe)
     ebe->tr_busy[u] = ebe->tr_work[u] = ebe->tr_tel[u] = 0;
   }
   ebe->nmunits = PetscMax(ebe->nmunits, U);
+  {
+    PetscInt nmu, threads[EAS_EBE_MAXUNITS];
+    PetscCall(EasEnergyMeterGetNumUnits(ebe->meter, &nmu));
+    PetscCheck(nmu <= EAS_EBE_MAXUNITS, PetscObjectComm((PetscObject)ebe), PETSC_ERR_PLIB, "the EBE meter has %" PetscInt_FMT " units, at most %d expected", nmu, EAS_EBE_MAXUNITS);
+    for (PetscInt v = 0; v < nmu; v++) threads[v] = 0; /* units not of this operator keep their weights */
+    for (PetscInt u = 0; u < U; u++) {
+      EasBackend b = sp->nunits ? sp->unit[u] : ebe->be;
+      threads[ebe->munit[u]] = PetscMax(b->threads, 1);
+    }
+    PetscCall(EasEnergyMeterSetUnitWeightsFromThreads(ebe->meter, threads));
+  }
   ebe->mdriver = ebe->munit[0];
   for (PetscInt u = 0; u < sp->nunits; u++)
     if (sp->is_host[u]) {
@@ -848,9 +863,11 @@ PetscErrorCode EasEbeMeterEnd_Private(EasEbe ebe, EasPhase p, PetscReal work)
   per-element times t_u, the balanced prediction after a move; the previous
   row's measured t_u before any decision, or without a split) plus the mean
   non-apply time of the previous rows; max over ranks.  Predicted energy:
-  seed 000 eq. 1.16 (EasModelProfileEnergy) with the meter's profile and the
-  predicted busy fractions of the CPU and GPU units, 1/ppn of the node per
-  rank, summed over ranks.  No prediction on the first row.
+  seed 000 eq. 1.16 (EasModelProfileShareEnergy) with the meter's profile
+  and the predicted busy fractions of the units weighted by their node
+  shares (EasEnergyMeterGetUnitWeight; the non-apply time on the driver
+  unit), 1/ppn of the node's idle power per rank, summed over ranks.  No
+  prediction on the first row.
 */
 PetscErrorCode EasEbeEnergyTraceRow_Private(EasEbe ebe)
 {
@@ -877,21 +894,25 @@ PetscErrorCode EasEbeEnergyTraceRow_Private(EasEbe ebe)
   if (ebe->tr_rows > 0) {
     PetscReal       bc = 0, bg = 0, Tp;
     EasPowerProfile prof;
+    PetscReal w[EAS_EBE_MAXUNITS], b[EAS_EBE_MAXUNITS];
     for (PetscInt u = 0; u < U; u++) {
       const PetscReal tu = (sp->nunits && sp->t_el[u] > 0) ? sp->t_el[u] : ebe->tr_tel[u];
       const PetscReal nu = sp->nunits ? (PetscReal)sp->shares[u] : (PetscReal)ebe->nel;
-      const PetscBool gpu = sp->nunits ? !sp->is_host[u] : !ebe->be->host_is_device;
-      Tapply = PetscMax(Tapply, tu * nu);
-      if (gpu) bg += tu * nu;
-      else bc += tu * nu;
+      b[u]               = tu * nu;
+      Tapply             = PetscMax(Tapply, b[u]);
+      if (ebe->munit[u] == ebe->mdriver) b[u] += ebe->tr_over / ebe->tr_rows; /* the host thread's vector work and reductions */
+      PetscCall(EasEnergyMeterGetUnitWeight(ebe->meter, ebe->munit[u], &w[u]));
     }
     Tp = Tapply + ebe->tr_over / ebe->tr_rows;
     if (Tp > 0) {
-      bc += ebe->tr_over / ebe->tr_rows; /* the host thread's vector work and reductions */
+      for (PetscInt u = 0; u < U; u++) {
+        const PetscBool gpu = sp->nunits ? !sp->is_host[u] : !ebe->be->host_is_device;
+        if (gpu) bg += w[u] * PetscMin(1.0, b[u] / Tp);
+        else bc += w[u] * PetscMin(1.0, b[u] / Tp);
+      }
       PetscCall(EasEnergyMeterGetProfile(ebe->meter, &prof));
-      PetscCall(EasModelProfileEnergy(&prof, Tp, PetscMin(1.0, bc / Tp), PetscMin(1.0, bg / Tp), &pred[1])); /* seed 000 eq. (1.16) */
+      PetscCall(EasModelProfileShareEnergy(&prof, Tp, 1.0 / (PetscReal)ebe->ppn, PetscMin(1.0, bc), PetscMin(1.0, bg), &pred[1])); /* seed 000 eq. (1.16) */
       pred[0] = Tp;
-      pred[1] /= (PetscReal)ebe->ppn;
     }
   }
   PetscCall(MPIU_Allreduce(&pred[0], &gpred[0], 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)ebe)));

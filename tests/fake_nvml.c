@@ -1,0 +1,142 @@
+/*
+  A fake NVML (libnvidia-ml) for the tests of the NVML energy sensor
+  (src/energy/nvml.c): built by the Makefile as $(OBJDIR)/tests/libfake_nvml.so
+  and loaded by the sensor through dlopen (-eas_nvml_library <path>), so the
+  tests go through the real code path on a machine without a GPU.
+
+  It exports the NVML entry points the sensor uses and is driven by
+  environment variables read at nvmlInit_v2:
+    FAKE_NVML_MODE     energy (default): nvmlDeviceGetTotalEnergyConsumption
+                         counts P x (time since nvmlInit_v2) in mJ on top of an
+                         arbitrary offset (only differences mean anything);
+                       power: no energy counter (NVML_ERROR_NOT_SUPPORTED),
+                         nvmlDeviceGetPowerUsage reports P (in mW) -> the
+                         sensor samples and integrates (trapezoid rule);
+                       initfail: nvmlInit_v2 fails (NVML_ERROR_DRIVER_NOT_LOADED);
+                       nodev: nvmlDeviceGetCount_v2 reports 0 devices;
+                       reset: as energy, but the counter restarts from 0 (a
+                         driver reload) FAKE_NVML_RESET_AFTER seconds after
+                         nvmlInit_v2 (default 0.15 s).
+    FAKE_NVML_POWER    P in W (default 150).
+    FAKE_NVML_DEVICES  number of devices (default 1, at most 4).
+  Time is CLOCK_MONOTONIC, the clock of the sensor (EasSensorNow), so a test
+  can compare the measured energy with P x the elapsed time of its reads.
+  Plain C, no PETSc: it stands for a vendor library.
+*/
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef int   nvmlReturn_t;
+typedef void *nvmlDevice_t;
+
+#define NVML_SUCCESS                   0
+#define NVML_ERROR_UNINITIALIZED       1
+#define NVML_ERROR_INVALID_ARGUMENT    2
+#define NVML_ERROR_NOT_SUPPORTED       3
+#define NVML_ERROR_DRIVER_NOT_LOADED   9
+#define NVML_ERROR_UNKNOWN             999
+
+enum { MODE_ENERGY, MODE_POWER, MODE_INITFAIL, MODE_NODEV, MODE_RESET };
+
+static int    fake_mode = MODE_ENERGY, fake_init = 0, fake_ndev = 1;
+static double fake_P = 150.0, fake_t0 = 0, fake_reset_after = 0.15;
+static int    fake_dev[4];
+
+static double FakeNow(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double EnvReal(const char *name, double dflt)
+{
+  const char *v = getenv(name);
+  return (v && *v) ? strtod(v, NULL) : dflt;
+}
+
+nvmlReturn_t nvmlInit_v2(void)
+{
+  const char *m = getenv("FAKE_NVML_MODE");
+
+  fake_mode = MODE_ENERGY;
+  if (m && !strcmp(m, "power")) fake_mode = MODE_POWER;
+  else if (m && !strcmp(m, "initfail")) fake_mode = MODE_INITFAIL;
+  else if (m && !strcmp(m, "nodev")) fake_mode = MODE_NODEV;
+  else if (m && !strcmp(m, "reset")) fake_mode = MODE_RESET;
+  else if (m && *m && strcmp(m, "energy")) return NVML_ERROR_INVALID_ARGUMENT; /* a typo in the test */
+  if (fake_mode == MODE_INITFAIL) return NVML_ERROR_DRIVER_NOT_LOADED;
+  fake_P           = EnvReal("FAKE_NVML_POWER", 150.0);
+  fake_reset_after = EnvReal("FAKE_NVML_RESET_AFTER", 0.15);
+  fake_ndev        = (int)EnvReal("FAKE_NVML_DEVICES", 1);
+  if (fake_ndev < 0) fake_ndev = 0;
+  if (fake_ndev > 4) fake_ndev = 4;
+  fake_t0   = FakeNow();
+  fake_init = 1;
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlShutdown(void)
+{
+  if (!fake_init) return NVML_ERROR_UNINITIALIZED;
+  fake_init = 0;
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetCount_v2(unsigned int *n)
+{
+  if (!fake_init) return NVML_ERROR_UNINITIALIZED;
+  if (!n) return NVML_ERROR_INVALID_ARGUMENT;
+  *n = fake_mode == MODE_NODEV ? 0 : (unsigned int)fake_ndev;
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int i, nvmlDevice_t *dev)
+{
+  if (!fake_init) return NVML_ERROR_UNINITIALIZED;
+  if (!dev || i >= (unsigned int)fake_ndev) return NVML_ERROR_INVALID_ARGUMENT;
+  *dev = &fake_dev[i];
+  return NVML_SUCCESS;
+}
+
+/* mJ since the (fake) driver load: P x elapsed, plus an offset; in reset
+   mode the counter starts again from 0 after fake_reset_after seconds. */
+nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t dev, unsigned long long *mj)
+{
+  double t;
+
+  if (!fake_init) return NVML_ERROR_UNINITIALIZED;
+  if (!dev || !mj) return NVML_ERROR_INVALID_ARGUMENT;
+  if (fake_mode == MODE_POWER) return NVML_ERROR_NOT_SUPPORTED;
+  t = FakeNow() - fake_t0;
+  if (fake_mode == MODE_RESET && t >= fake_reset_after) *mj = (unsigned long long)(1e3 * fake_P * (t - fake_reset_after));
+  else *mj = 987654321ULL + (unsigned long long)(1e3 * fake_P * t);
+  return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t dev, unsigned int *mw)
+{
+  if (!fake_init) return NVML_ERROR_UNINITIALIZED;
+  if (!dev || !mw) return NVML_ERROR_INVALID_ARGUMENT;
+  *mw = (unsigned int)(1e3 * fake_P + 0.5);
+  return NVML_SUCCESS;
+}
+
+const char *nvmlErrorString(nvmlReturn_t rc)
+{
+  switch (rc) {
+  case NVML_SUCCESS:
+    return "Success";
+  case NVML_ERROR_UNINITIALIZED:
+    return "Uninitialized";
+  case NVML_ERROR_INVALID_ARGUMENT:
+    return "Invalid Argument";
+  case NVML_ERROR_NOT_SUPPORTED:
+    return "Not Supported";
+  case NVML_ERROR_DRIVER_NOT_LOADED:
+    return "Driver Not Loaded";
+  default:
+    return "Unknown Error";
+  }
+}
