@@ -139,9 +139,10 @@ PETSC_EXTERN PetscErrorCode EasAdrSetOptionsPrefix(EasAdr, const char[]);
    inner iterations, so t_el is seconds per row and BiCGStab iteration);
    exchange = halo exchanges, reductions and async detection (work: halo
    scalars received); transfers = host<->device copies of J, b and dx on
-   device backends (work: scalars).  The meter runs from EasAdrSetUp on
-   (not stopped by the solver: its summary covers up to the call, or up to
-   EasEnergyMeterStop if the caller stops it); -eas_energy_view prints the
+   device backends (work: uploads of the state and J's values back, in
+   scalars).  The meter runs from EasAdrSetUp on; EasAdrSolve stops it at
+   its end (the summary's power and EDP are over the solve, not the
+   caller's later work) and the next EasAdrStep resumes it; -eas_energy_view prints the
    report at the end of every EasAdrSolve.  With -eas_trace, one row per
    synchronous outer iteration (every iteration in sync mode, every
    synchronous check in async mode).  The reference is borrowed. */

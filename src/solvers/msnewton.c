@@ -121,8 +121,9 @@ static PetscReal EasAdrRelative(const PetscReal sums[4])
   previous row; predicted time (seed 001 time model T = work x t_el) from the
   mean time per unit of work of the previous rows, max over ranks; predicted
   energy from the meter's power profile (seed 000 eq. 1.16 through
-  EasModelProfileEnergy) with the busy fraction of the previous rows, each
-  rank charged 1/ppn of its node, summed over ranks.  No prediction (empty
+  EasModelProfileShareEnergy) with the busy fraction of the previous rows, each
+  rank charged 1/ppn of the node's idle power and its unit weight (meter.h)
+  of the active power, summed over ranks.  No prediction (empty
   CSV fields) on the first row.
 */
 static PetscErrorCode EasAdrTraceRow(EasAdr adr)
@@ -148,8 +149,9 @@ static PetscErrorCode EasAdrTraceRow(EasAdr adr)
     pred[0] = Tel * dwork;
     PetscCall(EasEnergyMeterGetProfile(adr->meter, &prof));
     if (pred[0] > 0) {
-      PetscCall(EasModelProfileEnergy(&prof, pred[0], adr->device ? 0 : beta, adr->device ? beta : 0, &pred[1])); /* seed 000 eq. (1.16) */
-      pred[1] /= adr->ppn;
+      PetscReal w;
+      PetscCall(EasEnergyMeterGetUnitWeight(adr->meter, adr->unit, &w)); /* the rank's share of the node's CPU or GPU */
+      PetscCall(EasModelProfileShareEnergy(&prof, pred[0], 1.0 / adr->ppn, adr->device ? 0 : w * beta, adr->device ? w * beta : 0, &pred[1])); /* seed 000 eq. (1.16), this rank's part */
     } else pred[1] = 0;
   }
   PetscCall(MPIU_Allreduce(&pred[0], &gpred[0], 1, MPIU_REAL, MPIU_MAX, adr->cart));
@@ -406,6 +408,7 @@ PetscErrorCode EasAdrStep(EasAdr adr)
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrSetUp(adr));
   PetscCall(PetscLogEventBegin(EAS_AdrStep, adr, 0, 0, 0));
+  PetscCall(EasEnergyMeterResume(adr->meter)); /* after a stopped EasAdrSolve */
   PetscCall(PetscTime(&t0));
   adr->last_outer = adr->last_inner = 0;
   if (adr->mode_auto && !adr->auto_decided) PetscCall(EasAdrMeterBusy(adr, busy0));
@@ -487,6 +490,7 @@ PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
   adr->stats.time_solve += -t0;
   PetscCall(MPIU_Allreduce(&adr->stats.outer_its, &adr->stats.outer_its_max, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)adr)));
   PetscCall(PetscLogEventEnd(EAS_AdrSolve, adr, 0, 0, 0));
+  PetscCall(EasEnergyMeterStop(adr->meter)); /* power and EDP over the solve; the next step resumes */
   if (adr->reason < 0) PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "EasAdrSolve: step %" PetscInt_FMT " at t = %g did not converge: %s\n", step, (double)adr->t, EasAdrConvergedReasonName(adr->reason)));
   if (adr->view) PetscCall(EasAdrView(adr, NULL));
   PetscCall(EasEnergyMeterViewFromOptions(adr->meter));
