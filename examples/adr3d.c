@@ -3,7 +3,8 @@ static const char help[] = "adr3d: the 3D two-species advection-diffusion-reacti
                            "BiCGStab inner solver on each rank's backend.\n"
                            "  -adr_problem diurnal|transport  -adr_n <16>  -adr_dt  -adr_steps  -adr_tfinal\n"
                            "  -adr_monitor  -adr_view  -eas_mode sync|async|auto  -eas_mode_auto_threshold <0.3>\n"
-                           "  -eas_backend /cpu|/gpu/cuda  -eas_sensor auto|rapl|nvml|model  -eas_power_cpu_idle ...\n"
+                           "  -eas_backend /cpu|/gpu/cuda|auto (-eas_criterion, -adr_policy_interval: re-decided every few steps\n"
+                           "  from the measured per-row times, the solver moves to the new answer)  -eas_sensor auto|rapl|nvml|model  -eas_power_cpu_idle ...\n"
                            "  -eas_energy_view [:file[:format]]  -eas_trace <file.csv>  (energy, DESIGN.md sec. 6)\n"
                            "  -eas_comm_delay_us <0> -eas_comm_jitter_us <0> -eas_comm_seed <1>  (fault injection)\n"
                            "  -adr_ksp_rtol, -adr_ksp_max_it, -adr_pc_type  (inner solver)\n";
@@ -87,6 +88,14 @@ int main(int argc, char **argv)
     args: -adr_n 8 -adr_steps 3 -eas_mode async -adr_view
     expect: last step CONVERGED_ASYNC
     expect: messages \(async, all ranks\): sent [1-9]
+  test:
+    suffix: backend_auto
+    nsize: 2
+    backends: none
+    args: -adr_n 8 -adr_steps 3 -eas_backend auto -eas_criterion energy -eas_sensor model
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): predicted cpu T=[0-9.e+-]+ s E=[0-9.e+-]+ J; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|not compiled in)
+    expect: ^EasPolicy: /cpu predicted T=[0-9.e+-]+ s E=[0-9.e+-]+ J, measured T=[0-9.e+-]+ s E=[0-9.e+-]+ J \(modelled\), ratios
+    expect: last step CONVERGED_DX
   test:
     suffix: help
     nsize: 1

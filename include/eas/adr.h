@@ -124,9 +124,27 @@ PETSC_EXTERN PetscErrorCode EasAdrSetModeAutoThreshold(EasAdr, PetscReal);
 /* EasAdrGetModeAutoDecision - after the first step of EAS_ADR_AUTO: whether
    it has decided, the measured exchange share (max over ranks) and the mode. */
 PETSC_EXTERN PetscErrorCode EasAdrGetModeAutoDecision(EasAdr, PetscBool *decided, PetscReal *share, EasAdrMode *mode);
-/* EasAdrSetBackend - the backend of the local Jacobians (default: -eas_backend). */
+/* EasAdrSetBackend - the backend of the local Jacobians, the assembly and
+   the inner solves (default: -eas_backend).  After EasAdrSetUp it moves the
+   solver between time steps (collective): the backend objects are rebuilt
+   on be, the state carries over, the meter charges the rest of the run to
+   a unit of be's kind. */
 PETSC_EXTERN PetscErrorCode EasAdrSetBackend(EasAdr, EasBackend);
 PETSC_EXTERN PetscErrorCode EasAdrSetOptionsPrefix(EasAdr, const char[]);
+/* EasAdrSetPolicy - online backend choice (issue 5, DESIGN.md sec. 6): pol
+   (referenced; EasPolicyChooseBackend already called) is updated after
+   every interval >= 1 time steps with the measured compute time per row and
+   BiCGStab iteration (max over ranks); when its answer changes to the
+   other kind of backend, the solver moves there before the next step
+   (EasAdrSetBackend), if that backend is usable here (else it says why and
+   stays).  -eas_backend auto makes EasAdrSetUp create, decide and attach
+   one (interval -adr_policy_interval, default 1) and EasAdrSolve print
+   predicted against measured at its end.  Errors: interval < 1, a policy
+   that has not decided. */
+PETSC_EXTERN PetscErrorCode EasAdrSetPolicy(EasAdr, EasPolicy, PetscInt interval);
+/* EasAdrGetPolicyState - updates and changes of the policy's answer, moves
+   of the solver, and the latest answer (NULL without a policy). */
+PETSC_EXTERN PetscErrorCode EasAdrGetPolicyState(EasAdr, PetscInt *nupdates, PetscInt *nchanges, PetscInt *nmoves, const char *resource[]);
 /* EasAdrGetEnergyMeter - the solver's energy meter (DESIGN.md sec. 6),
    created on first request, else by EasAdrSetFromOptions/EasAdrSetUp, with
    the solver's options prefix (so -eas_sensor, -eas_power_*, -eas_energy_view

@@ -91,7 +91,16 @@ struct _p_EasAdr {
   PetscLogDouble        last_time;
   /* energy (DESIGN.md sec. 6) */
   EasEnergyMeter meter;
-  PetscInt       unit;          /* the rank's unit in the meter */
+  PetscInt       unit;          /* the rank's unit in the meter (of the current backend's kind) */
+  PetscInt       unit_kind[2];  /* the cpu and gpu units, -1 until used */
+  PetscInt       moves;         /* EasAdrSetBackend after EasAdrSetUp */
+  /* online backend choice (EasAdrSetPolicy, -eas_backend auto) */
+  EasPolicy      policy;
+  PetscBool      policy_auto;   /* created by EasAdrSetUp for -eas_backend auto: prints predicted vs measured */
+  PetscBool      pol_warned;    /* said that the preferred backend is not usable */
+  PetscInt       pol_interval, pol_since, pol_updates, pol_changes, pol_unit;
+  PetscReal      pol_busy0, pol_work0;
+  const char    *pol_resource;
   PetscBool      device;        /* backend memory is not host memory: transfers metered */
   PetscMPIInt    ppn;           /* ranks on this node (the model charges 1/ppn of the node) */
   PetscInt       halo_scalars;  /* scalars received per halo exchange */
@@ -109,6 +118,8 @@ struct _p_EasAdr {
 
 /* adr.c */
 PETSC_INTERN PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr, PetscReal t);
+/* Online backend choice after a converged step (EasAdrSetPolicy). */
+PETSC_INTERN PetscErrorCode EasAdrPolicyStep_Private(EasAdr, PetscInt nsteps);
 /* F into b and the local Jacobian into J on the backend (one Newton iteration). */
 PETSC_INTERN PetscErrorCode EasAdrLocalAssemble_Private(EasAdr, PetscReal t, PetscReal dt, PetscBool *bad);
 /* F(x) on this rank with the current ghosts (halo->ghost), x and xold local
@@ -118,7 +129,7 @@ PETSC_INTERN PetscErrorCode EasAdrLocalFunction_Private(EasAdr, PetscReal t, Pet
    a buffer must not be packed while its send is in flight. */
 PETSC_INTERN PetscErrorCode EasAdrPackFace_Private(EasAdr, const PetscScalar *x, PetscInt f);
 PETSC_INTERN PetscErrorCode EasAdrPackFaces_Private(EasAdr, const PetscScalar *x);
-PETSC_INTERN PetscLogEvent  EAS_AdrSolve, EAS_AdrStep, EAS_AdrFunction, EAS_AdrJacobian, EAS_AdrHalo, EAS_AdrDetect, EAS_AdrInner;
+PETSC_INTERN PetscLogEvent  EAS_AdrMove, EAS_AdrSolve, EAS_AdrStep, EAS_AdrFunction, EAS_AdrJacobian, EAS_AdrHalo, EAS_AdrDetect, EAS_AdrInner;
 /* msnewton.c */
 PETSC_INTERN PetscErrorCode EasAdrStepSync_Private(EasAdr);
 PETSC_INTERN PetscErrorCode EasAdrStepAsync_Private(EasAdr);

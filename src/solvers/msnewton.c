@@ -484,6 +484,7 @@ PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
     step++;
     PetscCall(EasAdrMonitorStep(adr, step, nsteps));
     if (adr->reason < 0) break;
+    PetscCall(EasAdrPolicyStep_Private(adr, nsteps)); /* may move the solver for the next steps */
   }
   adr->dt = dt0;
   PetscCall(PetscTimeSubtract(&t0));
@@ -491,6 +492,14 @@ PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
   PetscCall(MPIU_Allreduce(&adr->stats.outer_its, &adr->stats.outer_its_max, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)adr)));
   PetscCall(PetscLogEventEnd(EAS_AdrSolve, adr, 0, 0, 0));
   PetscCall(EasEnergyMeterStop(adr->meter)); /* power and EDP over the solve; the next step resumes */
+  if (adr->policy_auto) { /* -eas_backend auto: predicted against measured */
+    EasEnergySummary S;
+    PetscReal        T;
+    PetscCall(EasEnergyMeterGetSummary(adr->meter, &S));
+    PetscCall(MPIU_Allreduce(&adr->stats.time_solve, &T, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)adr)));
+    PetscCall(EasPolicySetMeasured(adr->policy, T, S.valid ? S.energy : -1, S.measured));
+    PetscCall(EasPolicyView(adr->policy, NULL));
+  }
   if (adr->reason < 0) PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "EasAdrSolve: step %" PetscInt_FMT " at t = %g did not converge: %s\n", step, (double)adr->t, EasAdrConvergedReasonName(adr->reason)));
   if (adr->view) PetscCall(EasAdrView(adr, NULL));
   PetscCall(EasEnergyMeterViewFromOptions(adr->meter));
