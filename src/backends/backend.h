@@ -121,9 +121,10 @@ struct _EasBackendOps {
   /* ADR assembly (issue 3; kernels.h EasAdrK*), required for EasAdr:
      adr_function: F at every local point from the padded state xg, xold and
        the weights w (6 np); built-in reactions write Rv (2 np) and dRv (4 np),
-       USER reads them; *probe = sum of the points' finiteness probes.
+       USER reads them; sums[0] = the points' finiteness probes,
+       sums[1], sums[2] = ||F_1||^2, ||F_2||^2 (local).
      adr_jacobian: the 9 diagonals of the local Jacobian into V (ld). */
-  PetscErrorCode (*adr_function)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar *probe);
+  PetscErrorCode (*adr_function)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3]);
   PetscErrorCode (*adr_jacobian)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *V, PetscInt ld);
 };
 

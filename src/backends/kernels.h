@@ -245,26 +245,26 @@ static inline EAS_HOST_DEVICE void EasAdrKReaction(const EasAdrKParams *P, EasKS
    species.  xg: the state on the padded box (nx+2)(ny+2)(nz+2) x 2 with the
    faces filled (halo, Dirichlet values or zero-flux mirror); w[f*np + p]: the
    transport weights (seed 000 eq. 1.40 discretized).  Built-in reactions
-   write Rv, dRv at p; USER reads them.  Returns F_1 + F_2 + dR_11 + dR_22, a
-   finiteness probe (NaN or Inf anywhere makes the sum so). */
-static inline EAS_HOST_DEVICE EasKScalar EasAdrKFunctionPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *xg, const EasKScalar *xold, EasKScalar *Rv, EasKScalar *dRv, EasKScalar *F)
+   write Rv, dRv at p; USER reads them.  Adds to acc[0] F_1 + F_2 + dR_11 +
+   dR_22, a finiteness probe (NaN or Inf anywhere makes the sum so), and to
+   acc[1], acc[2] the squares F_1^2, F_2^2 (the species norms of the
+   residual). */
+static inline EAS_HOST_DEVICE void EasAdrKFunctionPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *xg, const EasKScalar *xold, EasKScalar *Rv, EasKScalar *dRv, EasKScalar *F, EasKScalar acc[3])
 {
   const EasKInt nx = P->nx, ny = P->ny, np = P->np;
   const EasKInt i = p % nx, j = (p / nx) % ny, k = p / (nx * ny);
   const EasKInt sy = nx + 2, sz = (nx + 2) * (ny + 2);
   const EasKInt Q = (i + 1) + sy * (j + 1) + sz * (k + 1);
   const EasKInt nbq[6] = {Q - 1, Q + 1, Q - sy, Q + sy, Q - sz, Q + sz};
-  EasKScalar    probe = 0.0;
-
   if (P->reaction != EAS_ADRK_REACTION_USER) EasAdrKReaction(P, xg[2 * Q], xg[2 * Q + 1], Rv + 2 * p, dRv + 4 * p);
   for (int s = 0; s < 2; s++) {
     const EasKScalar c  = xg[2 * Q + s];
     EasKScalar       tr = 0.0;
     for (int f = 0; f < 6; f++) tr += w[f * np + p] * (xg[2 * nbq[f] + s] - c);
     F[2 * p + s] = xold[2 * p + s] - c + P->dt * (tr + Rv[2 * p + s]);
-    probe += F[2 * p + s] + dRv[4 * p + 3 * s];
+    acc[0] += F[2 * p + s] + dRv[4 * p + 3 * s];
+    acc[1 + s] += F[2 * p + s] * F[2 * p + s];
   }
-  return probe;
 }
 
 /* Rows 2p and 2p+1 of the local Jacobian J = I - dt f'_ll (seed 000

@@ -1044,7 +1044,11 @@ PetscErrorCode EasAdrLocalFunction_Private(EasAdr adr, PetscReal t, PetscReal dt
   EasAdrKernelParams(adr, t, dt, &P);
   if (adr->reaction) PetscCall(EasAdrUserReaction(adr, t, x, adr->Rv, adr->dRv));
 #pragma omp parallel for schedule(static) num_threads(nt) reduction(+ : sum)
-  for (PetscInt p = 0; p < adr->np; p++) sum += EasAdrKFunctionPoint(p, &P, adr->w[0], adr->xg, xold, adr->Rv, adr->dRv, F);
+  for (PetscInt p = 0; p < adr->np; p++) {
+    EasKScalar acc[3] = {0.0, 0.0, 0.0};
+    EasAdrKFunctionPoint(p, &P, adr->w[0], adr->xg, xold, adr->Rv, adr->dRv, F, acc);
+    sum += acc[0];
+  }
   *bad = PetscIsInfOrNanScalar(sum) ? PETSC_TRUE : PETSC_FALSE;
   PetscCall(PetscLogEventEnd(EAS_AdrFunction, adr, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -1075,15 +1079,16 @@ static PetscErrorCode EasAdrToBackend(EasAdr adr, EasVec v, const PetscScalar *h
   (backend ops adr_function, adr_jacobian).  The host fills the padded
   state (halo ghosts, boundary values) and evaluates user reaction
   callbacks; on a device backend these go up (transfers) and J's values
-  come back for the host-built Jacobi preconditioner.  *bad: F or the
+  come back for the host-built Jacobi preconditioner.  fnorm2: this rank's
+  ||F_s||^2, the true residual with the current ghosts; *bad: F or the
   reaction Jacobian is not finite.
 */
-PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt, PetscBool *bad)
+PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt, PetscReal fnorm2[2], PetscBool *bad)
 {
   EasBackend         be = adr->be;
   EasAdrKParams      P;
   const PetscScalar *xg, *xold, *w;
-  PetscScalar       *Rv, *dRv, *F, *V, probe;
+  PetscScalar       *Rv, *dRv, *F, *V, sums[3];
   PetscInt           ld;
 
   PetscFunctionBegin;
@@ -1116,8 +1121,10 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
   if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, (PetscReal)adr->n));
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
   PetscCall(EasVecGetBackendArrayWrite(adr->b, &F));
-  PetscCall((*be->ops->adr_function)(be, &P, w, xg, xold, Rv, dRv, F, &probe));
-  *bad = PetscIsInfOrNanScalar(probe) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall((*be->ops->adr_function)(be, &P, w, xg, xold, Rv, dRv, F, sums));
+  *bad      = PetscIsInfOrNanScalar(sums[0]) ? PETSC_TRUE : PETSC_FALSE;
+  fnorm2[0] = PetscRealPart(sums[1]);
+  fnorm2[1] = PetscRealPart(sums[2]);
   PetscCall(PetscLogEventEnd(EAS_AdrFunction, adr, 0, 0, 0));
   PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
   if (!*bad) {

@@ -87,7 +87,8 @@ struct _p_EasAdr {
   EasAdrConvergedReason reason;
   EasAdrStats           stats;
   PetscInt              last_outer, last_inner;
-  PetscReal             last_res;
+  PetscReal             last_res;   /* the last synchronous iteration's max_s ||dx_s||/||x_s|| */
+  PetscReal             last_fnorm; /* and its true residual max_s ||F_s||/||x_s|| before the update */
   PetscLogDouble        last_time;
   /* energy (DESIGN.md sec. 6) */
   EasEnergyMeter meter;
@@ -121,7 +122,7 @@ PETSC_INTERN PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr, PetscReal t
 /* Online backend choice after a converged step (EasAdrSetPolicy). */
 PETSC_INTERN PetscErrorCode EasAdrPolicyStep_Private(EasAdr, PetscInt nsteps);
 /* F into b and the local Jacobian into J on the backend (one Newton iteration). */
-PETSC_INTERN PetscErrorCode EasAdrLocalAssemble_Private(EasAdr, PetscReal t, PetscReal dt, PetscBool *bad);
+PETSC_INTERN PetscErrorCode EasAdrLocalAssemble_Private(EasAdr, PetscReal t, PetscReal dt, PetscReal fnorm2[2], PetscBool *bad);
 /* F(x) on this rank with the current ghosts (halo->ghost), x and xold local
    arrays; *bad set when F or a callback is not finite. */
 PETSC_INTERN PetscErrorCode EasAdrLocalFunction_Private(EasAdr, PetscReal t, PetscReal dt, const PetscScalar *xold, const PetscScalar *x, PetscScalar *F, PetscBool *bad);

@@ -56,8 +56,9 @@ static EasAdrConvergedReason EasAdrFailReason(int fail)
 }
 
 /* One local Newton step with the current halo: sums[0..1] = ||dx_s||^2,
-   sums[2..3] = ||x_s||^2 on this rank; *fail a failure code. */
-static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[4], int *fail)
+   sums[2..3] = ||x_s||^2, sums[4..5] = ||F_s||^2 (the residual before the
+   step) on this rank; *fail a failure code. */
+static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[6], int *fail)
 {
   PetscBool          bad;
   const PetscScalar *dxa;
@@ -67,8 +68,8 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
 
   PetscFunctionBegin;
   *fail = EAS_ADR_FAIL_NONE;
-  for (PetscInt i = 0; i < 4; i++) sums[i] = 0;
-  PetscCall(EasAdrLocalAssemble_Private(adr, t, dt, &bad)); /* F into b, J: setup (+ transfers on a device) */
+  for (PetscInt i = 0; i < 6; i++) sums[i] = 0;
+  PetscCall(EasAdrLocalAssemble_Private(adr, t, dt, &sums[4], &bad)); /* F into b, J: setup (+ transfers on a device) */
   if (bad) {
     *fail = EAS_ADR_FAIL_NAN;
     PetscFunctionReturn(0);
@@ -173,7 +174,7 @@ static PetscErrorCode EasAdrTraceRow(EasAdr adr)
    reduction.  Returns the global relative update and failure code. */
 static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt, PetscReal *rel, int *fail)
 {
-  PetscReal sums[4], red[5];
+  PetscReal sums[6], red[7];
   int       lfail;
 
   PetscFunctionBegin;
@@ -186,16 +187,19 @@ static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt,
   PetscCall(EasAdrLocalNewton(adr, t, dt, sums, &lfail));
   adr->stats.outer_its++;
   adr->last_outer++;
-  for (PetscInt i = 0; i < 4; i++) red[i] = sums[i];
-  red[4] = (PetscReal)lfail;
+  for (PetscInt i = 0; i < 6; i++) red[i] = sums[i];
+  red[6] = (PetscReal)lfail;
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
   PetscCall(PetscLogEventBegin(EAS_AdrDetect, adr, 0, 0, 0));
   {
-    PetscReal out[5];
-    PetscCall(MPIU_Allreduce(red, out, 4, MPIU_REAL, MPIU_SUM, adr->cart));
-    PetscCall(MPIU_Allreduce(&red[4], &out[4], 1, MPIU_REAL, MPIU_MAX, adr->cart));
+    PetscReal out[7];
+    PetscCall(MPIU_Allreduce(red, out, 6, MPIU_REAL, MPIU_SUM, adr->cart));
+    PetscCall(MPIU_Allreduce(&red[6], &out[6], 1, MPIU_REAL, MPIU_MAX, adr->cart));
     *rel  = EasAdrRelative(out);
-    *fail = (int)out[4];
+    *fail = (int)out[6];
+    /* the true residual of this iterate (fresh ghosts), relative: max_s ||F_s|| / ||x_s|| */
+    adr->last_fnorm = 0;
+    for (PetscInt s = 0; s < 2; s++) adr->last_fnorm = PetscMax(adr->last_fnorm, PetscSqrtReal(out[4 + s]) / (out[2 + s] > 0 ? PetscSqrtReal(out[2 + s]) : 1.0));
   }
   PetscCall(PetscLogEventEnd(EAS_AdrDetect, adr, 0, 0, 0));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, 0));
@@ -247,7 +251,7 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
   while (!stop) {
     /* iterate unless locally converged with nothing new to work on */
     if (!fail && (need || conv < adr->persist || news)) {
-      PetscReal sums[4], rel;
+      PetscReal sums[6], rel;
       PetscCall(EasHaloMarkUsed(halo));
       news = PETSC_FALSE;
       need = PETSC_FALSE;
@@ -441,7 +445,7 @@ static PetscErrorCode EasAdrMonitorStep(EasAdr adr, PetscInt step, PetscInt nste
   PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_INT, MPI_MAX, comm));
   if (tty) PetscCall(PetscPrintf(PETSC_COMM_SELF, "\r%79s\r", ""));
   if (adr->monitor)
-    PetscCall(PetscPrintf(comm, "  step %3" PetscInt_FMT " t %-12.6g outer %3" PetscInt_FMT " inner %5" PetscInt_FMT " residual %9.3e time %.3f s %s\n", step, (double)adr->t, glob[0], glob[1], (double)adr->last_res, (double)adr->last_time, EasAdrConvergedReasonName(adr->reason)));
+    PetscCall(PetscPrintf(comm, "  step %3" PetscInt_FMT " t %-12.6g outer %3" PetscInt_FMT " inner %5" PetscInt_FMT " residual %9.3e update %9.3e time %.3f s %s\n", step, (double)adr->t, glob[0], glob[1], (double)adr->last_fnorm, (double)adr->last_res, (double)adr->last_time, EasAdrConvergedReasonName(adr->reason)));
   if (tty) {
     char      bar[31];
     PetscInt  done = (30 * step) / PetscMax(nsteps, 1);

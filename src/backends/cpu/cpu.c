@@ -342,15 +342,23 @@ static PetscErrorCode EasPipeCgUpdate_CPU(EasBackend be, PetscInt n, PetscInt no
 }
 
 /* ADR residual: the shared point body over the box (kernels.h). */
-static PetscErrorCode EasAdrFunction_CPU(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar *probe)
+static PetscErrorCode EasAdrFunction_CPU(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3])
 {
-  PetscScalar sum = 0.0;
+  PetscScalar s0 = 0.0, s1 = 0.0, s2 = 0.0;
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be) reduction(+ : sum)
-  for (PetscInt p = 0; p < P->np; p++) sum += EasAdrKFunctionPoint(p, P, w, xg, xold, Rv, dRv, F);
-  *probe = sum;
-  PetscCall(PetscLogFlops(30.0 * P->np));
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be) reduction(+ : s0, s1, s2)
+  for (PetscInt p = 0; p < P->np; p++) {
+    EasKScalar acc[3] = {0.0, 0.0, 0.0};
+    EasAdrKFunctionPoint(p, P, w, xg, xold, Rv, dRv, F, acc);
+    s0 += acc[0];
+    s1 += acc[1];
+    s2 += acc[2];
+  }
+  sums[0] = s0;
+  sums[1] = s1;
+  sums[2] = s2;
+  PetscCall(PetscLogFlops(34.0 * P->np));
   PetscFunctionReturn(0);
 }
 

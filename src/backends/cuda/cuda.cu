@@ -238,8 +238,10 @@ static PetscErrorCode EasCudaReduceFinish(EasBackend_CUDA *cu, unsigned nb, int 
   PetscFunctionBegin;
   if (nv == 1)
     EasReduceFinalKernel<1><<<1, EAS_CUDA_BLOCK, 0, cu->stream>>>((int)nb, cu->d_partials, cu->d_result);
-  else
+  else if (nv == 2)
     EasReduceFinalKernel<2><<<1, EAS_CUDA_BLOCK, 0, cu->stream>>>((int)nb, cu->d_partials, cu->d_result);
+  else
+    EasReduceFinalKernel<3><<<1, EAS_CUDA_BLOCK, 0, cu->stream>>>((int)nb, cu->d_partials, cu->d_result);
   EasCheckLaunchCUDA();
   PetscCall(EasCudaTimerEnd(cu, kind));
   EasCallCUDA(cudaMemcpyAsync(cu->h_result, cu->d_result, (size_t)nv * sizeof(EasKScalar), cudaMemcpyDeviceToHost, cu->stream));
@@ -793,13 +795,14 @@ static PetscErrorCode EasPipeCgUpdate_CUDA(EasBackend be, PetscInt n, PetscInt n
 
 /* ------------------------------------------------------------------ ADR assembly */
 
-/* F at every point (shared body) and the per-block sums of the finiteness probes. */
+/* F at every point (shared body) and the per-block sums of the finiteness
+   probes and the species norms. */
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrFunctionKernel(EasAdrKParams P, const EasKScalar *w, const EasKScalar *xg, const EasKScalar *xold, EasKScalar *Rv, EasKScalar *dRv, EasKScalar *F, EasKScalar *partials)
 {
-  EasKScalar acc[1] = {0.0};
+  EasKScalar acc[3] = {0.0, 0.0, 0.0};
   EAS_GRID_STRIDE(p, P.np)
-  acc[0] += EasAdrKFunctionPoint((EasKInt)p, &P, w, xg, xold, Rv, dRv, F);
-  EasBlockReduce<1>(acc, partials);
+  EasAdrKFunctionPoint((EasKInt)p, &P, w, xg, xold, Rv, dRv, F, acc);
+  EasBlockReduce<3>(acc, partials);
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrJacobianKernel(EasAdrKParams P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ld)
@@ -808,19 +811,19 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrJacobianKernel(EasAdrKPa
   EasAdrKJacobianPoint((EasKInt)p, &P, w, dRv, V, ld);
 }
 
-static PetscErrorCode EasAdrFunction_CUDA(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar *probe)
+static PetscErrorCode EasAdrFunction_CUDA(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3])
 {
   EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
   const unsigned   nb = EasCudaBlocks(P->np, EAS_CUDA_MAX_RED_BLOCKS);
 
   PetscFunctionBegin;
-  *probe = 0.0;
+  sums[0] = sums[1] = sums[2] = 0.0;
   if (P->np <= 0) PetscFunctionReturn(0);
   PetscCall(EasCudaTimerBegin(cu));
   EasAdrFunctionKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(*P, w, xg, xold, Rv, dRv, F, cu->d_partials);
   EasCheckLaunchCUDA();
-  PetscCall(EasCudaReduceFinish(cu, nb, 1, EAS_CUDA_KIND_VEC, probe));
-  PetscCall(EasLogGpuFlops(30.0 * P->np));
+  PetscCall(EasCudaReduceFinish(cu, nb, 3, EAS_CUDA_KIND_VEC, sums));
+  PetscCall(EasLogGpuFlops(34.0 * P->np));
   PetscFunctionReturn(0);
 }
 
@@ -1061,9 +1064,9 @@ PetscErrorCode EasBackendInit_CUDA(EasBackend be)
   EasCallCUSPARSE(cusparseCreate(&cu->sparse));
   cu->sparse_created = PETSC_TRUE;
   EasCallCUSPARSE(cusparseSetStream(cu->sparse, cu->stream));
-  EasCallCUDA(cudaMalloc((void **)&cu->d_partials, 2 * EAS_CUDA_MAX_RED_BLOCKS * sizeof(EasKScalar)));
-  EasCallCUDA(cudaMalloc((void **)&cu->d_result, 2 * sizeof(EasKScalar)));
-  EasCallCUDA(cudaMallocHost((void **)&cu->h_result, 2 * sizeof(EasKScalar)));
+  EasCallCUDA(cudaMalloc((void **)&cu->d_partials, 3 * EAS_CUDA_MAX_RED_BLOCKS * sizeof(EasKScalar))); /* up to 3 sums (ADR residual) */
+  EasCallCUDA(cudaMalloc((void **)&cu->d_result, 3 * sizeof(EasKScalar)));
+  EasCallCUDA(cudaMallocHost((void **)&cu->h_result, 3 * sizeof(EasKScalar)));
   for (int k = 0; k < EAS_CUDA_NTIMERS; k++) {
     cudaError_t err = cudaEventCreate(&cu->ev_start[k]);
     if (err == cudaSuccess && (err = cudaEventCreate(&cu->ev_stop[k])) != cudaSuccess) (void)cudaEventDestroy(cu->ev_start[k]);
