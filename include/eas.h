@@ -188,7 +188,12 @@ typedef const char *EasPCType;
 PETSC_EXTERN PetscErrorCode EasKspCreate(MPI_Comm, EasKsp *);
 PETSC_EXTERN PetscErrorCode EasKspSetType(EasKsp, EasKspType);
 PETSC_EXTERN PetscErrorCode EasKspGetType(EasKsp, EasKspType *);
-/* EasKspSetOperator - the matrix (its backend is the solver's backend). */
+/* EasKspSetOperator - the matrix (its backend is the solver's backend).
+   Setting the same matrix again is free; new values of the operator (its
+   object state increased, e.g. by EasDiaRestoreValuesWrite()) are noticed
+   by the next EasKspSetUp()/EasKspSolve(), which then recomputes only the
+   value-dependent data (diagonal, Jacobi scaling) without reallocating; a
+   new pattern (EasDiaSetDiagonals() etc. again) redoes the whole setup. */
 PETSC_EXTERN PetscErrorCode EasKspSetOperator(EasKsp, EasDia);
 /* EasKspSetOperatorEbe - an element-by-element operator (include/eas/ebe.h)
    for cg and pipecg; the solver's communicator must be
@@ -210,6 +215,8 @@ PETSC_EXTERN PetscErrorCode EasKspSetFromOptions(EasKsp);
 PETSC_EXTERN PetscErrorCode EasKspMonitorSet(EasKsp, PetscErrorCode (*)(EasKsp, PetscInt, PetscReal, void *), void *, PetscErrorCode (*)(void **));
 /* EasKspMonitorDefault - prints "  it KSP Residual norm r" like PETSc. */
 PETSC_EXTERN PetscErrorCode EasKspMonitorDefault(EasKsp, PetscInt, PetscReal, void *);
+/* EasKspSetUp - checks the operator and builds the preconditioner; again
+   after the operator's values changed: only the value-dependent data. */
 PETSC_EXTERN PetscErrorCode EasKspSetUp(EasKsp);
 /* EasKspSolve - solves A x = b from a zero initial guess (x is
    overwritten).  Failure to converge is a reason, not an error. */
@@ -217,6 +224,10 @@ PETSC_EXTERN PetscErrorCode EasKspSolve(EasKsp, EasVec b, EasVec x);
 PETSC_EXTERN PetscErrorCode EasKspGetConvergedReason(EasKsp, KSPConvergedReason *);
 PETSC_EXTERN PetscErrorCode EasKspGetIterationNumber(EasKsp, PetscInt *);
 PETSC_EXTERN PetscErrorCode EasKspGetResidualNorm(EasKsp, PetscReal *);
+/* EasKspGetSetUpCounts - setups done so far: full (allocation and
+   preconditioner) and values only (same pattern, new values); either
+   pointer may be NULL. */
+PETSC_EXTERN PetscErrorCode EasKspGetSetUpCounts(EasKsp, PetscInt *full, PetscInt *values);
 PETSC_EXTERN PetscErrorCode EasKspView(EasKsp, PetscViewer);
 PETSC_EXTERN PetscErrorCode EasKspDestroy(EasKsp *);
 

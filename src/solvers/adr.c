@@ -868,41 +868,21 @@ static inline void EasAdrLocalWeights(EasAdr adr, PetscInt i, PetscInt j, PetscI
   }
 }
 
-/* After the host values changed: refresh the backend copy in place (device
-   backends: upload and rebuild the backend's private data) and reset the
-   inner solver's preconditioner.  Uses the DIA internals (same storage,
-   no reallocation). */
-static PetscErrorCode EasAdrDiaValuesChanged(EasAdr adr)
-{
-  EasDia     A  = adr->J;
-  EasBackend be = A->be;
-
-  PetscFunctionBegin;
-  if (A->setupcalled && !be->host_is_device) {
-    PetscCall((*be->ops->copy_htod)(be, (void *)A->k.val, A->val, (size_t)A->ndiag * A->ld * sizeof(PetscScalar)));
-    if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
-    if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
-  }
-  PetscCall(EasKspSetOperator(adr->ksp, A));
-  PetscFunctionReturn(0);
-}
-
-/*
-  EasAdrLocalJacobian_Private - J = I - dt f'_ll in the rank's EasDia with
-  the 9 local offsets 0, +-1, +-2, +-2nx_l, +-2nx_l ny_l (seed 000 eq. 1.45,
-  Fig. 1.7: couplings outside the box are left to the halo).
-*/
-PetscErrorCode EasAdrLocalJacobian_Private(EasAdr adr, PetscReal dt)
+/* Fills the values of the rank's J = I - dt f'_ll (seed 000 eq. 1.45) in
+   place through the public DIA value access, with the reaction Jacobians
+   dRv of the last EasAdrLocalFunction_Private call.  The 9 local offsets
+   are 0, +-1, +-2, +-2nx_l, +-2nx_l ny_l (Fig. 1.7: couplings outside the
+   box are left to the halo); the pattern never changes, so the inner
+   solver only redoes its value-dependent setup. */
+static PetscErrorCode EasAdrFillLocalJacobian(EasAdr adr, PetscReal dt, PetscInt *ld_out)
 {
   const PetscInt nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2];
-  EasDia         A  = adr->J;
-  const PetscInt ld = A->ld;
-  PetscScalar   *V  = A->val;
+  PetscScalar   *V;
+  PetscInt       ld;
   int            nt = EasAdrThreads(adr);
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
-  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
+  PetscCall(EasDiaGetValuesWrite(adr->J, &V, &ld));
   /* diagonals d = 0..8: offsets -2nxny, -2nx, -2, -1, 0, 1, 2, 2nx, 2nxny */
 #pragma omp parallel for collapse(2) schedule(static) num_threads(nt)
   for (PetscInt k = 0; k < nz; k++)
@@ -926,13 +906,32 @@ PetscErrorCode EasAdrLocalJacobian_Private(EasAdr adr, PetscReal dt)
           V[8 * ld + r]    = -dt * eff[5];
         }
       }
+  PetscCall(EasDiaRestoreValuesWrite(adr->J, &V));
+  if (ld_out) *ld_out = ld;
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrLocalJacobian_Private - J = I - dt f'_ll in the rank's EasDia, then
+  the inner solver's values-only setup (Jacobi scaling, upload of the
+  matrix it iterates with).
+*/
+PetscErrorCode EasAdrLocalJacobian_Private(EasAdr adr, PetscReal dt)
+{
+  PetscInt ndiag, ld;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
+  PetscCall(EasAdrFillLocalJacobian(adr, dt, &ld));
   if (adr->device) { /* the values go to the device: a transfer */
+    PetscCall(EasDiaGetSize(adr->J, NULL, &ndiag));
     PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
     PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
-    PetscCall(EasAdrDiaValuesChanged(adr));
-    PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, (PetscReal)A->ndiag * A->ld));
+    PetscCall(EasKspSetUp(adr->ksp));
+    PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, (PetscReal)ndiag * ld));
   } else {
-    PetscCall(EasAdrDiaValuesChanged(adr));
+    PetscCall(EasKspSetUp(adr->ksp));
     PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
   }
   PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));
@@ -952,7 +951,6 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
   MPI_Comm       comm;
   PetscMPIInt    periods[3] = {0, 0, 0}, level;
   PetscInt       cnt[6], *ns;
-  PetscScalar   *zeros;
   EasAdrValueFn  ifn;
   void          *ictx;
   PetscInt       off[9];
@@ -1039,12 +1037,16 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     const PetscInt o[9] = {-2 * nxy, -2 * nx, -2, -1, 0, 1, 2, 2 * nx, 2 * nxy};
     PetscCall(PetscArraycpy(off, o, 9));
   }
-  PetscCall(PetscCalloc1(9 * (size_t)adr->n, &zeros));
-  for (PetscInt r = 0; r < adr->n; r++) zeros[4 * (size_t)adr->n + r] = 1.0;
   PetscCall(EasDiaCreate(PETSC_COMM_SELF, &adr->J));
   PetscCall(EasDiaSetBackend(adr->J, adr->be));
-  PetscCall(EasDiaSetDiagonals(adr->J, adr->n, 9, off, zeros));
-  PetscCall(PetscFree(zeros));
+  PetscCall(EasDiaSetPattern(adr->J, adr->n, 9, off));
+  { /* the identity until the first Newton iteration fills it */
+    PetscScalar *v;
+    PetscInt     ld;
+    PetscCall(EasDiaGetValuesWrite(adr->J, &v, &ld));
+    for (PetscInt r = 0; r < adr->n; r++) v[4 * (size_t)ld + r] = 1.0;
+    PetscCall(EasDiaRestoreValuesWrite(adr->J, &v));
+  }
   PetscCall(EasDiaSetUp(adr->J));
   PetscCall(EasKspSetOperator(adr->ksp, adr->J));
   PetscCall(EasDiaCreateVecs(adr->J, &adr->dx, &adr->b));
@@ -1243,6 +1245,40 @@ PetscErrorCode EasAdrComputeFunction(EasAdr adr, PetscReal t, PetscReal dt, Vec 
   PetscCall(VecRestoreArrayWrite(F, &fa));
   PetscCall(VecRestoreArrayRead(Xold, &xo));
   PetscCall(VecRestoreArrayRead(X, &xa));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrComputeLocalJacobian - J_ll = I - dt f'_ll(X, t) of this rank's box
+  in the solver's EasDia (borrowed), at X or, for X = NULL, at the current
+  solution; the matrix the inner solver of a Newton iteration uses
+  (seed 000 eq. 1.45).  Collective.  Errors: before EasAdrSetUp; a Vec of
+  the wrong layout; NaN/Inf (PETSC_ERR_FP).
+@*/
+PetscErrorCode EasAdrComputeLocalJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec X, EasDia *J)
+{
+  const PetscScalar *xa;
+  PetscBool          bad;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscValidPointer(J, 5);
+  PetscCall(EasAdrCheckSetUp(adr, "EasAdrComputeLocalJacobian"));
+  PetscCheck(dt > 0 && !PetscIsInfOrNanReal(dt), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrComputeLocalJacobian: dt = %g, expected a time step > 0", (double)dt);
+  if (X) {
+    PetscCall(EasAdrCheckVec(adr, X, "EasAdrComputeLocalJacobian"));
+    PetscCall(VecGetArrayRead(X, &xa));
+  } else xa = adr->x;
+  if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
+  PetscCall(EasAdrPackFaces_Private(adr, xa));
+  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
+  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR/dc at X */
+  if (X) PetscCall(VecRestoreArrayRead(X, &xa));
+  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FP, "EasAdrComputeLocalJacobian: the function or the reaction Jacobian is NaN or Inf at t = %g", (double)t);
+  PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
+  PetscCall(EasAdrFillLocalJacobian(adr, dt, NULL));
+  PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));
+  *J = adr->J;
   PetscFunctionReturn(0);
 }
 
