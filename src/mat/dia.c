@@ -106,6 +106,7 @@ static PetscErrorCode EasDiaReset_Private(EasDia A)
     PetscCall(PetscMemzero(&A->k, sizeof(A->k)));
   }
   A->setupcalled = PETSC_FALSE;
+  A->dev_stale   = PETSC_FALSE; /* no backend copy left to refresh */
   PetscCall(PetscFree(A->off));
   PetscCall(PetscFree(A->val));
   A->n = A->ndiag = A->ld = 0;
