@@ -123,6 +123,9 @@ PETSC_EXTERN PetscErrorCode EasDiaSetFromOptions(EasDia);
    values val[d*n + i] = A[i][i+off[d]] (entries outside the matrix ignored).
    Copies the data. */
 PETSC_EXTERN PetscErrorCode EasDiaSetDiagonals(EasDia, PetscInt n, PetscInt ndiag, const PetscInt off[], const PetscScalar val[]);
+/* EasDiaSetPattern - sets n, the ndiag distinct offsets (|off| < n, any
+   order) and all values zero, for filling with EasDiaGetValuesWrite(). */
+PETSC_EXTERN PetscErrorCode EasDiaSetPattern(EasDia, PetscInt n, PetscInt ndiag, const PetscInt off[]);
 /* EasDiaSetFromMat - converts a square sequential AIJ (or any MatGetRow) Mat. */
 PETSC_EXTERN PetscErrorCode EasDiaSetFromMat(EasDia, Mat);
 /* EasDiaLoadMatrixMarket - reads a real coordinate Matrix Market file
@@ -138,6 +141,26 @@ PETSC_EXTERN PetscErrorCode EasDiaSetUp(EasDia);
 PETSC_EXTERN PetscErrorCode EasDiaGetSize(EasDia, PetscInt *n, PetscInt *ndiag);
 PETSC_EXTERN PetscErrorCode EasDiaGetOffsets(EasDia, const PetscInt *off[]);
 PETSC_EXTERN PetscErrorCode EasDiaGetNonzeros(EasDia, PetscInt *nnz);
+/* EasDiaGetValuesWrite / EasDiaRestoreValuesWrite - change the values in
+   place, the pattern (n, offsets, ld) fixed: *val is the host array of
+   ndiag x ld values, val[d*ld + i] = A[i][i+off[d]] with the ascending
+   offsets of EasDiaGetOffsets() and ld (may be NULL) the leading dimension.
+   Entries with i+off[d] outside [0, n) and rows [n, ld) are reset to zero by
+   the restore.  The restore increases the matrix's state (EasDiaGetState)
+   and marks the backend copy out of date; it is uploaded in place at the
+   next EasDiaSetUp() or multiply, and an EasKsp using the matrix recomputes
+   only its value-dependent data (Jacobi scaling) at its next setup/solve.
+   Errors: no entries yet; already checked out; restoring another array. */
+PETSC_EXTERN PetscErrorCode EasDiaGetValuesWrite(EasDia, PetscScalar **val, PetscInt *ld);
+PETSC_EXTERN PetscErrorCode EasDiaRestoreValuesWrite(EasDia, PetscScalar **val);
+/* EasDiaGetValuesRead / EasDiaRestoreValuesRead - read-only host access in
+   the same layout (no state change). */
+PETSC_EXTERN PetscErrorCode EasDiaGetValuesRead(EasDia, const PetscScalar **val, PetscInt *ld);
+PETSC_EXTERN PetscErrorCode EasDiaRestoreValuesRead(EasDia, const PetscScalar **val);
+/* EasDiaGetState - a counter that increases with every change of the
+   values or the pattern (SetDiagonals, SetFromMat, RestoreValuesWrite...):
+   data derived from the values is current while the state is unchanged. */
+PETSC_EXTERN PetscErrorCode EasDiaGetState(EasDia, PetscObjectState *);
 PETSC_EXTERN PetscErrorCode EasDiaCreateVecs(EasDia, EasVec *x, EasVec *y);
 PETSC_EXTERN PetscErrorCode EasDiaMult(EasDia, EasVec x, EasVec y);          /* y <- A x */
 PETSC_EXTERN PetscErrorCode EasDiaMultTranspose(EasDia, EasVec x, EasVec y); /* y <- A^T x */
@@ -165,7 +188,12 @@ typedef const char *EasPCType;
 PETSC_EXTERN PetscErrorCode EasKspCreate(MPI_Comm, EasKsp *);
 PETSC_EXTERN PetscErrorCode EasKspSetType(EasKsp, EasKspType);
 PETSC_EXTERN PetscErrorCode EasKspGetType(EasKsp, EasKspType *);
-/* EasKspSetOperator - the matrix (its backend is the solver's backend). */
+/* EasKspSetOperator - the matrix (its backend is the solver's backend).
+   Setting the same matrix again is free; new values of the operator (its
+   object state increased, e.g. by EasDiaRestoreValuesWrite()) are noticed
+   by the next EasKspSetUp()/EasKspSolve(), which then recomputes only the
+   value-dependent data (diagonal, Jacobi scaling) without reallocating; a
+   new pattern (EasDiaSetDiagonals() etc. again) redoes the whole setup. */
 PETSC_EXTERN PetscErrorCode EasKspSetOperator(EasKsp, EasDia);
 /* EasKspSetOperatorEbe - an element-by-element operator (include/eas/ebe.h)
    for cg and pipecg; the solver's communicator must be
@@ -187,6 +215,8 @@ PETSC_EXTERN PetscErrorCode EasKspSetFromOptions(EasKsp);
 PETSC_EXTERN PetscErrorCode EasKspMonitorSet(EasKsp, PetscErrorCode (*)(EasKsp, PetscInt, PetscReal, void *), void *, PetscErrorCode (*)(void **));
 /* EasKspMonitorDefault - prints "  it KSP Residual norm r" like PETSc. */
 PETSC_EXTERN PetscErrorCode EasKspMonitorDefault(EasKsp, PetscInt, PetscReal, void *);
+/* EasKspSetUp - checks the operator and builds the preconditioner; again
+   after the operator's values changed: only the value-dependent data. */
 PETSC_EXTERN PetscErrorCode EasKspSetUp(EasKsp);
 /* EasKspSolve - solves A x = b from a zero initial guess (x is
    overwritten).  Failure to converge is a reason, not an error. */
@@ -194,6 +224,10 @@ PETSC_EXTERN PetscErrorCode EasKspSolve(EasKsp, EasVec b, EasVec x);
 PETSC_EXTERN PetscErrorCode EasKspGetConvergedReason(EasKsp, KSPConvergedReason *);
 PETSC_EXTERN PetscErrorCode EasKspGetIterationNumber(EasKsp, PetscInt *);
 PETSC_EXTERN PetscErrorCode EasKspGetResidualNorm(EasKsp, PetscReal *);
+/* EasKspGetSetUpCounts - setups done so far: full (allocation and
+   preconditioner) and values only (same pattern, new values); either
+   pointer may be NULL. */
+PETSC_EXTERN PetscErrorCode EasKspGetSetUpCounts(EasKsp, PetscInt *full, PetscInt *values);
 PETSC_EXTERN PetscErrorCode EasKspView(EasKsp, PetscViewer);
 PETSC_EXTERN PetscErrorCode EasKspDestroy(EasKsp *);
 

@@ -2,7 +2,7 @@ static const char help[] = "EasAdr backend moves and the online backend choice (
                            "  move:   2 steps on /cpu/openmp, EasAdrSetBackend(/cpu/serial), 2 more steps: the solution must equal\n"
                            "          4 steps without the move (1e-10, species-scaled) and the meter must hold a cpu unit only.\n"
                            "  online: a policy with a GPU declared present (EasPolicySetGpuAvailable) and a deliberately wrong\n"
-                           "          calibration (CPU 1 s per row, GPU 1 ms) first picks the GPU; the measured CPU times of the\n"
+                           "          calibration (CPU 1 s per row, GPU 0.1 s) first picks the GPU; the measured CPU times of the\n"
                            "          first step change the answer to /cpu once and it then holds (no move: the solver is on the CPU).\n"
                            "  stay:   the same with a GPU calibrated faster than any CPU: the answer stays /gpu/cuda and the solver,\n"
                            "          unable to move there (no usable GPU here), says why and stays on the CPU.\n"
@@ -86,12 +86,12 @@ static PetscErrorCode CaseOnline(PetscBool stay)
   PetscCall(EasPolicySetCriterion(pol, EAS_CRITERION_ENERGY));
   PetscCall(EasPolicySetCandidates(pol, PETSC_TRUE, PETSC_TRUE, PETSC_FALSE));
   PetscCall(EasPolicySetGpuAvailable(pol, PETSC_TRUE, NULL)); /* a fake GPU */
-  PetscCall(EasPolicySetElementTimes(pol, 1.0, stay ? 1e-15 : 1e-3, 0.0));
+  PetscCall(EasPolicySetElementTimes(pol, 1.0, stay ? 1e-15 : 0.1, 0.0));
   PetscCall(EasPolicySetWork(pol, 1024, 400));
   PetscCall(EasPolicyChooseBackend(pol, &res, NULL));
   PetscCall(PetscStrcmp(res, "/gpu/cuda", &isgpu));
   PetscCheck(isgpu, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "before the solve: expected /gpu/cuda from the calibration, got %s", res);
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "before: %s (calibrated t_el cpu 1 s, gpu %g s)\n", res, stay ? 1e-15 : 1e-3));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "before: %s (calibrated t_el cpu 1 s, gpu %g s)\n", res, stay ? 1e-15 : 0.1));
   PetscCall(EasAdrSetPolicy(adr, pol, 1));
   PetscCall(EasAdrSolve(adr, PETSC_DEFAULT));
   PetscCall(EasAdrGetConvergedReason(adr, &reason));

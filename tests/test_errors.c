@@ -1,6 +1,7 @@
 static const char help[] = "Bad input gets a clear error naming the problem.  -case <name> selects the bad input:\n"
                            "  solve (options decide: -ksp_rtol -1, -eas_backend /cpu/nope, ...), mm_missing, mm_header,\n"
-                           "  mm_entry, mm_range, mm_truncated, mm_nonsquare, size, fill, cuda, zero_diag, offsets\n";
+                           "  mm_entry, mm_range, mm_truncated, mm_nonsquare, size, fill, cuda, zero_diag, offsets, gallery_n,\n"
+                           "  values_in_use, values_restore\n";
 
 #include <eas.h>
 #include <unistd.h>
@@ -134,6 +135,33 @@ int main(int argc, char **argv)
     PetscCall(EasKspSetOperator(ksp, A));
     PetscCall(EasKspSetUp(ksp));
   }
+  PetscCall(PetscStrcmp(which, "gallery_n", &match));
+  if (match) {
+    EasDia A;
+    PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
+    PetscCall(EasDiaSetFromGallery(A, "adr", 2));
+  }
+  PetscCall(PetscStrcmp(which, "values_in_use", &match));
+  if (match) { /* multiply while the values are checked out for writing */
+    EasDia       A;
+    EasVec       x, y;
+    PetscScalar *v;
+    PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
+    PetscCall(EasDiaSetFromGallery(A, "adr", 3));
+    PetscCall(EasDiaCreateVecs(A, &x, &y));
+    PetscCall(EasDiaGetValuesWrite(A, &v, NULL));
+    PetscCall(EasDiaMult(A, x, y));
+  }
+  PetscCall(PetscStrcmp(which, "values_restore", &match));
+  if (match) { /* restore an array that is not the matrix's */
+    EasDia       A;
+    PetscScalar *v, other[4];
+    PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
+    PetscCall(EasDiaSetFromGallery(A, "adr", 3));
+    PetscCall(EasDiaGetValuesWrite(A, &v, NULL));
+    v = other;
+    PetscCall(EasDiaRestoreValuesWrite(A, &v));
+  }
   PetscCall(PetscStrcmp(which, "offsets", &match));
   if (match) {
     const PetscInt    off[2] = {0, 4};
@@ -237,4 +265,24 @@ int main(int argc, char **argv)
     backends: none
     args: -case offsets
     expect_error: offset off\[1\] = 4 is outside \(-n, n\) for n = 4
+  test:
+    suffix: gallery_n
+    backends: none
+    args: -case gallery_n
+    expect_error: Gallery adr: n = 2 grid points per direction, expected n >= 3
+  test:
+    suffix: gallery_dt
+    backends: cpu
+    args: -dia_gallery_dt -5
+    expect_error: Gallery adr: dt = -5\.?, expected dt > 0
+  test:
+    suffix: values_in_use
+    backends: none
+    args: -case values_in_use
+    expect_error: the values are checked out by EasDiaGetValuesWrite\(\); call EasDiaRestoreValuesWrite\(\) before using the matrix
+  test:
+    suffix: values_restore
+    backends: none
+    args: -case values_restore
+    expect_error: EasDiaRestoreValuesWrite: expected the array returned by EasDiaGetValuesWrite\(\)
 TEST*/

@@ -1,5 +1,5 @@
 static const char help[] = "Online backend choice inside cg (EasEbeSetPolicy, issue 5 item 5): a policy with a GPU declared present\n"
-                           "(EasPolicySetGpuAvailable) and a deliberately wrong calibration (CPU 1 s/element, GPU 1 ms/element) first picks\n"
+                           "(EasPolicySetGpuAvailable) and a deliberately wrong calibration (CPU 1 s/element, GPU 0.1 s/element) first picks\n"
                            "the GPU side; the measured CPU per-element times fed during the solve change the answer to /cpu (changed);\n"
                            "a second solve re-decides from the same kind of times and reports no change (unchanged).\n";
 
@@ -30,12 +30,12 @@ int main(int argc, char **argv)
   PetscCall(EasPolicySetFromOptions(pol));
   PetscCall(EasPolicySetCriterion(pol, EAS_CRITERION_ENERGY));
   PetscCall(EasPolicySetGpuAvailable(pol, PETSC_TRUE, NULL)); /* a fake GPU */
-  PetscCall(EasPolicySetElementTimes(pol, 1.0, 1e-3, 0.0));
+  PetscCall(EasPolicySetElementTimes(pol, 1.0, 0.1, 0.0));
   PetscCall(EasPolicySetWork(pol, (PetscReal)nel, 20));
   PetscCall(EasPolicyChooseBackend(pol, &res, NULL));
   PetscCall(PetscStrcmp(res, "/cpu", &iscpu));
   PetscCheck(!iscpu, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "before the solve: expected the GPU side (CPU 1 s/element), got %s", res);
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "before: %s (calibrated t_el cpu 1 s, gpu 1e-3 s)\n", res));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "before: %s (calibrated t_el cpu 1 s, gpu 0.1 s)\n", res));
 
   PetscCall(EasKspCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(EasKspSetType(ksp, EAS_CG));
@@ -47,7 +47,7 @@ int main(int argc, char **argv)
     PetscCall(EasEbeGetPolicyState(ebe, &nup, &nch, &latest));
     PetscCheck(nup >= 1 && latest, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solve %" PetscInt_FMT ": no online update", pass);
     PetscCall(PetscStrcmp(latest, "/cpu", &iscpu));
-    /* measured CPU times (~1e-7 s/element) are far below the fake GPU's 1e-3 s */
+    /* measured CPU times (~1e-7 s/element; ~1e-3 with OpenMP threads descheduled on a loaded machine) are far below the fake GPU's 0.1 s */
     PetscCheck(iscpu, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solve %" PetscInt_FMT ": expected /cpu from the measured times, got %s", pass, latest);
     PetscCheck(nch == (pass == 0 ? 1 : 0), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solve %" PetscInt_FMT ": %" PetscInt_FMT " changes, expected %d", pass, nch, pass == 0 ? 1 : 0);
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "solve %" PetscInt_FMT ": online updates >= 1, latest %s, %s (compared: choice and change count exactly)\n", pass, latest, nch ? "changed" : "unchanged"));

@@ -204,6 +204,16 @@ PETSC_EXTERN PetscErrorCode EasAdrComputeFunction(EasAdr, PetscReal t, PetscReal
    preallocate with EasAdrCreateJacobianMat). */
 PETSC_EXTERN PetscErrorCode EasAdrComputeJacobian(EasAdr, PetscReal t, PetscReal dt, Vec X, Mat J);
 PETSC_EXTERN PetscErrorCode EasAdrCreateJacobianMat(EasAdr, Mat *);
+/* EasAdrComputeLocalJacobian - the rank's diagonal block of the inner
+   systems, J_ll = -F'_ll = I - dt f'_ll(X, t) (1.45; couplings to other
+   ranks' boxes left out), in the solver's own EasDia with the 9 offsets
+   0, +-1, +-2, +-2 nx_l, +-2 nx_l ny_l (points x-fastest, species
+   interleaved).  X: a global Vec (EasAdrCreateGlobalVec) or NULL for the
+   current solution (after EasAdrSetUp: the initial condition).  *J is
+   borrowed: the next step or call overwrites its values.  Collective (one
+   halo exchange).  Errors: before EasAdrSetUp; a Vec of the wrong layout;
+   a NaN/Inf in the function (PETSC_ERR_FP). */
+PETSC_EXTERN PetscErrorCode EasAdrComputeLocalJacobian(EasAdr, PetscReal t, PetscReal dt, Vec X, EasDia *J);
 /* EasAdrSpeciesNorms - per-species 2-norms of a global Vec (interleaved). */
 PETSC_EXTERN PetscErrorCode EasAdrSpeciesNorms(EasAdr, Vec, PetscReal norms[2]);
 PETSC_EXTERN PetscErrorCode EasAdrView(EasAdr, PetscViewer);

@@ -170,3 +170,8 @@ PETSC_INTERN PetscErrorCode EasVecGetBackendArrayRead(EasVec, const PetscScalar 
 PETSC_INTERN PetscErrorCode EasVecGetBackendArrayWrite(EasVec, PetscScalar **);
 PETSC_INTERN PetscErrorCode EasVecGetBackendArray(EasVec, PetscScalar **);
 PETSC_INTERN PetscErrorCode EasVecGetBackend(EasVec, EasBackend *);
+
+/* Values in backend memory for an in-place rewrite (same pattern); Restore
+   brings the host copy up to date and rebuilds the backend's private data. */
+PETSC_INTERN PetscErrorCode EasDiaGetBackendValuesWrite_Private(EasDia, PetscScalar **val, PetscInt *ld);
+PETSC_INTERN PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia, PetscScalar **val);

@@ -106,6 +106,7 @@ static PetscErrorCode EasDiaReset_Private(EasDia A)
     PetscCall(PetscMemzero(&A->k, sizeof(A->k)));
   }
   A->setupcalled = PETSC_FALSE;
+  A->dev_stale   = PETSC_FALSE; /* no backend copy left to refresh */
   PetscCall(PetscFree(A->off));
   PetscCall(PetscFree(A->val));
   A->n = A->ndiag = A->ld = 0;
@@ -117,13 +118,56 @@ static PetscErrorCode EasDiaReset_Private(EasDia A)
 static PetscErrorCode EasDiaAllocate_Private(EasDia A, PetscInt n, PetscInt ndiag, const PetscInt off[])
 {
   PetscFunctionBegin;
+  PetscCheck(!A->values_out, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "EasDia: the values are checked out (EasDiaGetValuesWrite/Read); restore them before setting new entries");
   PetscCall(EasDiaReset_Private(A));
+  A->nonzerostate++; /* a new pattern (and new values) */
+  PetscCall(PetscObjectStateIncrease((PetscObject)A));
   A->n     = n;
   A->ndiag = ndiag;
   A->ld    = EasDiaLeadingDimension(n);
   PetscCall(PetscMalloc1(PetscMax(ndiag, 1), &A->off));
   PetscCall(PetscArraycpy(A->off, off, ndiag));
   PetscCall(PetscCalloc1((size_t)PetscMax(ndiag, 1) * A->ld, &A->val));
+  PetscFunctionReturn(0);
+}
+
+/* Checks n, ndiag and the offsets (in range, distinct; any order), then
+   allocates the storage with the offsets ascending and zero values.
+   perm (ndiag entries, freed by the caller) maps stored diagonal d to its
+   position in off.  fn names the public function in errors. */
+static PetscErrorCode EasDiaSetOffsets_Private(EasDia A, const char fn[], PetscInt n, PetscInt ndiag, const PetscInt off[], PetscInt **perm_out)
+{
+  PetscInt *perm, *soff;
+  MPI_Comm  comm = PetscObjectComm((PetscObject)A);
+
+  PetscFunctionBegin;
+  PetscCheck(n >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: n = %" PetscInt_FMT " rows, expected n >= 1", fn, n);
+  PetscCheck(ndiag >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: ndiag = %" PetscInt_FMT ", expected at least one diagonal", fn, ndiag);
+  PetscValidIntPointer(off, 4);
+  PetscCall(PetscMalloc1(ndiag, &perm));
+  PetscCall(PetscMalloc1(ndiag, &soff));
+  for (PetscInt d = 0; d < ndiag; d++) {
+    if (!(off[d] > -n && off[d] < n)) {
+      PetscCall(PetscFree(perm));
+      PetscCall(PetscFree(soff));
+      SETERRQ(comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: offset off[%" PetscInt_FMT "] = %" PetscInt_FMT " is outside (-n, n) for n = %" PetscInt_FMT, fn, d, off[d], n);
+    }
+    perm[d] = d;
+    soff[d] = off[d];
+  }
+  PetscCall(PetscSortIntWithPermutation(ndiag, soff, perm));
+  for (PetscInt d = 0; d < ndiag; d++) soff[d] = off[perm[d]];
+  for (PetscInt d = 1; d < ndiag; d++) {
+    if (soff[d] == soff[d - 1]) {
+      const PetscInt o = soff[d];
+      PetscCall(PetscFree(perm));
+      PetscCall(PetscFree(soff));
+      SETERRQ(comm, PETSC_ERR_ARG_WRONG, "%s: offset %" PetscInt_FMT " is given twice", fn, o);
+    }
+  }
+  PetscCall(EasDiaAllocate_Private(A, n, ndiag, soff));
+  PetscCall(PetscFree(soff));
+  *perm_out = perm;
   PetscFunctionReturn(0);
 }
 
@@ -137,33 +181,37 @@ static PetscErrorCode EasDiaAllocate_Private(EasDia A, PetscInt n, PetscInt ndia
 @*/
 PetscErrorCode EasDiaSetDiagonals(EasDia A, PetscInt n, PetscInt ndiag, const PetscInt off[], const PetscScalar val[])
 {
-  PetscInt *perm, *soff;
-  MPI_Comm  comm;
+  PetscInt *perm;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
-  comm = PetscObjectComm((PetscObject)A);
-  PetscCheck(n >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "EasDiaSetDiagonals: n = %" PetscInt_FMT " rows, expected n >= 1", n);
-  PetscCheck(ndiag >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "EasDiaSetDiagonals: ndiag = %" PetscInt_FMT ", expected at least one diagonal", ndiag);
-  PetscValidIntPointer(off, 4);
   PetscValidScalarPointer(val, 5);
-  PetscCall(PetscMalloc2(ndiag, &perm, ndiag, &soff));
+  PetscCall(EasDiaSetOffsets_Private(A, "EasDiaSetDiagonals", n, ndiag, off, &perm));
   for (PetscInt d = 0; d < ndiag; d++) {
-    PetscCheck(off[d] > -n && off[d] < n, comm, PETSC_ERR_ARG_OUTOFRANGE, "EasDiaSetDiagonals: offset off[%" PetscInt_FMT "] = %" PetscInt_FMT " is outside (-n, n) for n = %" PetscInt_FMT, d, off[d], n);
-    perm[d] = d;
-    soff[d] = off[d];
-  }
-  PetscCall(PetscSortIntWithPermutation(ndiag, soff, perm));
-  for (PetscInt d = 0; d < ndiag; d++) soff[d] = off[perm[d]];
-  for (PetscInt d = 1; d < ndiag; d++) PetscCheck(soff[d] != soff[d - 1], comm, PETSC_ERR_ARG_WRONG, "EasDiaSetDiagonals: offset %" PetscInt_FMT " is given twice", soff[d]);
-  PetscCall(EasDiaAllocate_Private(A, n, ndiag, soff));
-  for (PetscInt d = 0; d < ndiag; d++) {
-    const PetscInt     o   = soff[d];
+    const PetscInt     o   = A->off[d];
     const PetscScalar *src = val + (size_t)perm[d] * n;
     PetscScalar       *dst = A->val + (size_t)d * A->ld;
     for (PetscInt i = PetscMax(0, -o); i < PetscMin(n, n - o); i++) dst[i] = src[i];
   }
-  PetscCall(PetscFree2(perm, soff));
+  PetscCall(PetscFree(perm));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasDiaSetPattern - sets n rows and the ndiag offsets (any order, stored
+  ascending; distinct, |off[d]| < n) with all values zero, to be filled in
+  place with EasDiaGetValuesWrite()/EasDiaRestoreValuesWrite(); no value
+  array of the caller is needed.
+  Errors: n < 1, ndiag < 1, an offset out of range or repeated.
+@*/
+PetscErrorCode EasDiaSetPattern(EasDia A, PetscInt n, PetscInt ndiag, const PetscInt off[])
+{
+  PetscInt *perm;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
+  PetscCall(EasDiaSetOffsets_Private(A, "EasDiaSetPattern", n, ndiag, off, &perm));
+  PetscCall(PetscFree(perm));
   PetscFunctionReturn(0);
 }
 
@@ -254,10 +302,35 @@ PetscErrorCode EasDiaSetFromMat(EasDia A, Mat M)
   PetscFunctionReturn(0);
 }
 
+/* After new values (EasDiaRestoreValuesWrite): uploads them into the
+   existing backend copy (same size, no reallocation) and lets the backend
+   rebuild its own data (e.g. the cuSPARSE CSR copy). */
+static PetscErrorCode EasDiaRefreshBackend_Private(EasDia A)
+{
+  EasBackend be = A->be;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(EAS_DiaSetUp, A, 0, 0, 0));
+  if (!be->host_is_device) {
+    const size_t bval = (size_t)A->ndiag * A->ld * sizeof(PetscScalar);
+    PetscCall((*be->ops->copy_htod)(be, (void *)A->k.val, A->val, bval));
+    be->bytes_htod += (PetscLogDouble)bval;
+    be->n_htod++;
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)bval));
+  }
+  if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
+  if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
+  A->dev_stale = PETSC_FALSE;
+  PetscCall(PetscLogEventEnd(EAS_DiaSetUp, A, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
 /*@C
   EasDiaSetUp - copies the matrix to its backend (once) and lets the backend
   build its own data (e.g. the cuSPARSE CSR copy).  Called by the first
-  multiply when the user does not.  Errors: no entries set.
+  multiply when the user does not.  After new values
+  (EasDiaRestoreValuesWrite()) it uploads them into the existing backend
+  copy.  Errors: no entries set; values checked out for writing.
 @*/
 PetscErrorCode EasDiaSetUp(EasDia A)
 {
@@ -266,7 +339,11 @@ PetscErrorCode EasDiaSetUp(EasDia A)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
-  if (A->setupcalled) PetscFunctionReturn(0);
+  PetscCheck(A->values_out != 1, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "EasDia: the values are checked out by EasDiaGetValuesWrite(); call EasDiaRestoreValuesWrite() before using the matrix");
+  if (A->setupcalled) {
+    if (A->dev_stale) PetscCall(EasDiaRefreshBackend_Private(A));
+    PetscFunctionReturn(0);
+  }
   PetscCheck(A->n > 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "EasDiaSetUp: the matrix has no entries; call EasDiaSetDiagonals(), EasDiaSetFromMat(), EasDiaLoadMatrixMarket() or EasDiaSetFromGallery() first");
   PetscCall(EasDiaGetBackend(A, &be));
   PetscCall(PetscLogEventBegin(EAS_DiaSetUp, A, 0, 0, 0));
@@ -310,18 +387,128 @@ PetscErrorCode EasDiaGetKernel_Private(EasDia A, const EasDiaKernel **k)
   PetscFunctionReturn(0);
 }
 
+/* Zeroes the stored entries that are not matrix entries: columns outside
+   [0, n) and the padding rows [n, ld). */
+static void EasDiaZeroOutside_Private(EasDia A)
+{
+  for (PetscInt d = 0; d < A->ndiag; d++) {
+    PetscScalar   *v  = A->val + (size_t)d * A->ld;
+    const PetscInt lo = PetscMax(0, -A->off[d]), hi = PetscMin(A->n, A->n - A->off[d]);
+    for (PetscInt i = 0; i < lo; i++) v[i] = 0;
+    for (PetscInt i = hi; i < A->ld; i++) v[i] = 0;
+  }
+}
+
+/*@C
+  EasDiaGetValuesWrite - host access to the values for changing them in
+  place; the pattern (n, offsets, leading dimension) stays fixed.
+
+  Output: val, the ndiag x ld host array with val[d*ld + i] = A[i][i+off[d]]
+  for the ascending offsets of EasDiaGetOffsets(); ld (may be NULL), the
+  leading dimension (>= n).  Entries whose column i+off[d] is outside
+  [0, n) and the padding rows [n, ld) are not matrix entries: whatever is
+  written there, EasDiaRestoreValuesWrite() sets them to zero.
+  Until the restore the matrix must not be used.
+  Errors: no entries set yet; the values already checked out.
+@*/
+PetscErrorCode EasDiaGetValuesWrite(EasDia A, PetscScalar **val, PetscInt *ld)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
+  PetscValidPointer(val, 2);
+  PetscCheck(A->n > 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "EasDiaGetValuesWrite: the matrix has no entries; set its pattern first (EasDiaSetDiagonals(), EasDiaSetFromMat(), ...)");
+  PetscCheck(!A->values_out, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "EasDiaGetValuesWrite: the values are already checked out; restore them first");
+  A->values_out = 1;
+  *val          = A->val;
+  if (ld) *ld = A->ld;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasDiaRestoreValuesWrite - ends EasDiaGetValuesWrite(): zeroes the
+  entries outside the matrix, increases the object state (so an EasKsp
+  using A recomputes its value-dependent data, e.g. the Jacobi scaling, at
+  its next EasKspSetUp()/EasKspSolve(), without reallocating) and marks the
+  backend copy out of date: it is uploaded in place by the next
+  EasDiaSetUp() or multiply.  *val is set to NULL.
+  Errors: val is not the array given by EasDiaGetValuesWrite().
+@*/
+PetscErrorCode EasDiaRestoreValuesWrite(EasDia A, PetscScalar **val)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
+  PetscValidPointer(val, 2);
+  PetscCheck(A->values_out == 1 && *val == A->val, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "EasDiaRestoreValuesWrite: expected the array returned by EasDiaGetValuesWrite()");
+  EasDiaZeroOutside_Private(A);
+  A->values_out = 0;
+  *val          = NULL;
+  if (A->setupcalled && (!A->be->host_is_device || A->be->ops->dia_setup)) A->dev_stale = PETSC_TRUE;
+  PetscCall(PetscObjectStateIncrease((PetscObject)A));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasDiaGetValuesRead - read-only host access to the values, in the layout
+  of EasDiaGetValuesWrite() (the host copy is always current).
+  Errors: no entries set yet; the values checked out for writing.
+@*/
+PetscErrorCode EasDiaGetValuesRead(EasDia A, const PetscScalar **val, PetscInt *ld)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
+  PetscValidPointer(val, 2);
+  PetscCheck(A->n > 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "EasDiaGetValuesRead: the matrix has no entries");
+  PetscCheck(!A->values_out, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "EasDiaGetValuesRead: the values are already checked out; restore them first");
+  A->values_out = 2;
+  *val          = A->val;
+  if (ld) *ld = A->ld;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasDiaGetState - the matrix's state: it increases with every change of
+  the values (EasDiaRestoreValuesWrite()) or of the pattern (EasDiaSetDiagonals(),
+  EasDiaSetFromMat(), ...).  PETSc's object state of the EasDia.
+@*/
+PetscErrorCode EasDiaGetState(EasDia A, PetscObjectState *state)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
+  PetscValidPointer(state, 2);
+  PetscCall(PetscObjectStateGet((PetscObject)A, state));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasDiaRestoreValuesRead - ends EasDiaGetValuesRead() (*val set to NULL).
+@*/
+PetscErrorCode EasDiaRestoreValuesRead(EasDia A, const PetscScalar **val)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
+  PetscValidPointer(val, 2);
+  PetscCheck(A->values_out == 2 && *val == A->val, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "EasDiaRestoreValuesRead: expected the array returned by EasDiaGetValuesRead()");
+  A->values_out = 0;
+  *val          = NULL;
+  PetscFunctionReturn(0);
+}
+
 /*
   EasDiaGetBackendValuesWrite_Private - the values in the backend's memory
-  (ndiag x ld, same offsets) for a kernel that rewrites them in place; the
-  pattern stays.  Restore makes the host copy current (device backends copy
-  the values back) and rebuilds the backend's private data (e.g. a cuSPARSE
-  copy).  Used by the ADR assembly on the backend.
+  (ndiag x ld, same offsets) for a kernel that rewrites them in place (the
+  ADR assembly on the backend); the pattern stays.  The restore makes the
+  host copy current (device backends copy the values back), rebuilds the
+  backend's private data (e.g. a cuSPARSE copy) and increases the state,
+  like EasDiaRestoreValuesWrite().  The kernel must write every stored
+  entry, zero outside the matrix.
 */
 PetscErrorCode EasDiaGetBackendValuesWrite_Private(EasDia A, PetscScalar **val, PetscInt *ld)
 {
   PetscFunctionBegin;
-  PetscCall(EasDiaSetUp(A));
-  *val = (PetscScalar *)A->k.val;
+  PetscCheck(!A->values_out, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "EasDiaGetBackendValuesWrite_Private: the values are already checked out; restore them first");
+  PetscCall(EasDiaSetUp(A)); /* a stale backend copy is brought up to date first */
+  A->values_out = 3;
+  *val          = (PetscScalar *)A->k.val;
   if (ld) *ld = A->ld;
   PetscFunctionReturn(0);
 }
@@ -331,20 +518,23 @@ PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia A, PetscScalar **v
   EasBackend be = A->be;
 
   PetscFunctionBegin;
-  PetscCheck(*val == A->k.val, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "EasDiaRestoreBackendValuesWrite_Private: not the array of EasDiaGetBackendValuesWrite_Private");
+  PetscCheck(A->values_out == 3 && *val == A->k.val, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "EasDiaRestoreBackendValuesWrite_Private: not the array of EasDiaGetBackendValuesWrite_Private");
   if (!be->host_is_device) {
     const size_t bval = (size_t)A->ndiag * A->ld * sizeof(PetscScalar);
     PetscCall((*be->ops->copy_dtoh)(be, A->val, A->k.val, bval));
     be->bytes_dtoh += (PetscLogDouble)bval;
     be->n_dtoh++;
     PetscCall(PetscLogGpuToCpu((PetscLogDouble)bval));
-    if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
-    if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
   }
+  if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
+  if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
+  A->dev_stale  = PETSC_FALSE;
+  A->values_out = 0;
+  *val          = NULL;
   PetscCall(PetscObjectStateIncrease((PetscObject)A));
-  *val = NULL;
   PetscFunctionReturn(0);
 }
+
 
 PetscErrorCode EasDiaGetSize(EasDia A, PetscInt *n, PetscInt *ndiag)
 {
@@ -574,12 +764,45 @@ PetscErrorCode EasDiaDuplicateColumnScaled_Private(EasDia A, const PetscScalar *
   if (A->be) PetscCall(EasDiaSetBackend(b, A->be));
   b->max_fill = A->max_fill;
   PetscCall(EasDiaAllocate_Private(b, A->n, A->ndiag, A->off));
+  PetscCall(EasDiaColumnScaleValues_Private(A, s, b));
+  *B = b;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasDiaColumnScaleValues_Private(EasDia A, const PetscScalar *s, EasDia B)
+{
+  PetscFunctionBegin;
+  PetscCheck(B->n == A->n && B->ndiag == A->ndiag && B->ld == A->ld, PETSC_COMM_SELF, PETSC_ERR_PLIB, "EasDiaColumnScaleValues_Private: B does not have A's pattern");
+  for (PetscInt d = 0; d < A->ndiag; d++) PetscCheck(B->off[d] == A->off[d], PETSC_COMM_SELF, PETSC_ERR_PLIB, "EasDiaColumnScaleValues_Private: B does not have A's offsets");
   for (PetscInt d = 0; d < A->ndiag; d++) {
     const PetscInt     o   = A->off[d];
     const PetscScalar *src = A->val + (size_t)d * A->ld;
-    PetscScalar       *dst = b->val + (size_t)d * b->ld;
+    PetscScalar       *dst = B->val + (size_t)d * B->ld;
     for (PetscInt i = PetscMax(0, -o); i < PetscMin(A->n, A->n - o); i++) dst[i] = src[i] * s[i + o];
   }
-  *B = b;
+  if (B->setupcalled && (!B->be->host_is_device || B->be->ops->dia_setup)) B->dev_stale = PETSC_TRUE;
+  PetscCall(PetscObjectStateIncrease((PetscObject)B));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasDiaMove_Private(EasDia A, EasDia B)
+{
+  PetscFunctionBegin;
+  PetscCheck(A != B, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "EasDiaMove_Private: A and B are the same matrix");
+  PetscCheck(A->n > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "EasDiaMove_Private: A has no entries");
+  PetscCheck(!A->values_out && !B->values_out, PETSC_COMM_SELF, PETSC_ERR_ORDER, "EasDiaMove_Private: values checked out");
+  PetscCall(EasDiaReset_Private(B));
+  B->n     = A->n;
+  B->ndiag = A->ndiag;
+  B->ld    = A->ld;
+  B->off   = A->off;
+  B->val   = A->val;
+  A->off   = NULL; /* the reset frees A's backend copy only */
+  A->val   = NULL;
+  PetscCall(EasDiaReset_Private(A));
+  A->nonzerostate++;
+  B->nonzerostate++;
+  PetscCall(PetscObjectStateIncrease((PetscObject)A));
+  PetscCall(PetscObjectStateIncrease((PetscObject)B));
   PetscFunctionReturn(0);
 }

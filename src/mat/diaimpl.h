@@ -11,6 +11,13 @@ struct _p_EasDia {
   PetscReal    max_fill;
   PetscBool    setupcalled;
   EasDiaKernel k; /* backend view, valid after SetUp */
+  /* Values and pattern: every change of the values increases the object
+     state (PetscObjectStateGet); a new pattern (n, offsets) also increases
+     nonzerostate.  A solver that built data from the values compares both
+     (EasKspSetUp). */
+  PetscObjectState nonzerostate;
+  PetscBool        dev_stale;  /* the backend copy is older than the host values */
+  PetscInt         values_out; /* 1: checked out for writing, 2: for reading, 3: backend values for writing */
 };
 
 /* Leading dimension for n rows: a multiple of 8 (64-byte lines) that is not
@@ -22,10 +29,13 @@ PETSC_INTERN PetscInt EasDiaLeadingDimension(PetscInt n);
    source in errors. */
 PETSC_INTERN PetscErrorCode EasDiaSetFromTriplets_Private(EasDia, PetscInt n, PetscCount nnz, const PetscInt *row, const PetscInt *col, const PetscScalar *v, const char what[]);
 PETSC_INTERN PetscErrorCode EasDiaGetKernel_Private(EasDia, const EasDiaKernel **);
-/* Values in backend memory for an in-place rewrite (same pattern); Restore
-   brings the host copy up to date and rebuilds the backend's private data. */
-PETSC_INTERN PetscErrorCode EasDiaGetBackendValuesWrite_Private(EasDia, PetscScalar **val, PetscInt *ld);
-PETSC_INTERN PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia, PetscScalar **val);
 /* B = A diag(s): column j scaled by s[j] (host array of n entries); B gets
    A's backend.  Used for right Jacobi preconditioning, A D^{-1}. */
 PETSC_INTERN PetscErrorCode EasDiaDuplicateColumnScaled_Private(EasDia A, const PetscScalar *s, EasDia *B);
+/* Values only: B <- A diag(s) for a B with A's pattern (made by
+   EasDiaDuplicateColumnScaled_Private); B's backend copy is refreshed at
+   its next use. */
+PETSC_INTERN PetscErrorCode EasDiaColumnScaleValues_Private(EasDia A, const PetscScalar *s, EasDia B);
+/* B takes A's size, offsets and values without copying (B keeps its
+   backend and fill bound); A is left empty, as after EasDiaCreate. */
+PETSC_INTERN PetscErrorCode EasDiaMove_Private(EasDia A, EasDia B);

@@ -513,8 +513,7 @@ PetscErrorCode EasAdrGetEnergyMeter(EasAdr adr, EasEnergyMeter *meter)
    operator, b and dx, and the assembly kernels' arrays. */
 static PetscErrorCode EasAdrCreateBackendObjects(EasAdr adr)
 {
-  PetscInt     off[9];
-  PetscScalar *zeros;
+  PetscInt off[9];
 
   PetscFunctionBegin;
   {
@@ -522,12 +521,16 @@ static PetscErrorCode EasAdrCreateBackendObjects(EasAdr adr)
     const PetscInt o[9] = {-2 * nxy, -2 * nx, -2, -1, 0, 1, 2, 2 * nx, 2 * nxy};
     PetscCall(PetscArraycpy(off, o, 9));
   }
-  PetscCall(PetscCalloc1(9 * (size_t)adr->n, &zeros));
-  for (PetscInt r = 0; r < adr->n; r++) zeros[4 * (size_t)adr->n + r] = 1.0;
   PetscCall(EasDiaCreate(PETSC_COMM_SELF, &adr->J));
   PetscCall(EasDiaSetBackend(adr->J, adr->be));
-  PetscCall(EasDiaSetDiagonals(adr->J, adr->n, 9, off, zeros));
-  PetscCall(PetscFree(zeros));
+  PetscCall(EasDiaSetPattern(adr->J, adr->n, 9, off));
+  { /* the identity until the first Newton iteration fills it */
+    PetscScalar *v;
+    PetscInt     ld;
+    PetscCall(EasDiaGetValuesWrite(adr->J, &v, &ld));
+    for (PetscInt r = 0; r < adr->n; r++) v[4 * (size_t)ld + r] = 1.0;
+    PetscCall(EasDiaRestoreValuesWrite(adr->J, &v));
+  }
   PetscCall(EasDiaSetUp(adr->J));
   PetscCall(EasKspSetOperator(adr->ksp, adr->J));
   PetscCall(EasDiaCreateVecs(adr->J, &adr->dx, &adr->b));
@@ -1135,7 +1138,7 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
   if (!*bad) {
     if (adr->device) PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
     PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V)); /* device: the values come back for the host Jacobi */
-    PetscCall(EasKspSetOperator(adr->ksp, adr->J));
+    PetscCall(EasKspSetUp(adr->ksp));                                /* values only: the Jacobi scaling, in place */
     if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, 9.0 * adr->n));
   }
   PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));
@@ -1504,6 +1507,50 @@ PetscErrorCode EasAdrComputeFunction(EasAdr adr, PetscReal t, PetscReal dt, Vec 
   PetscCall(VecRestoreArrayWrite(F, &fa));
   PetscCall(VecRestoreArrayRead(Xold, &xo));
   PetscCall(VecRestoreArrayRead(X, &xa));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrComputeLocalJacobian - J_ll = I - dt f'_ll(X, t) of this rank's box
+  in the solver's EasDia (borrowed), at X or, for X = NULL, at the current
+  solution; the matrix the inner solver of a Newton iteration uses
+  (seed 000 eq. 1.45).  Collective.  Errors: before EasAdrSetUp; a Vec of
+  the wrong layout; NaN/Inf (PETSC_ERR_FP).
+@*/
+PetscErrorCode EasAdrComputeLocalJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec X, EasDia *J)
+{
+  const PetscScalar *xa;
+  PetscBool          bad;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscValidPointer(J, 5);
+  PetscCall(EasAdrCheckSetUp(adr, "EasAdrComputeLocalJacobian"));
+  PetscCheck(dt > 0 && !PetscIsInfOrNanReal(dt), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrComputeLocalJacobian: dt = %g, expected a time step > 0", (double)dt);
+  if (X) {
+    PetscCall(EasAdrCheckVec(adr, X, "EasAdrComputeLocalJacobian"));
+    PetscCall(VecGetArrayRead(X, &xa));
+  } else xa = adr->x;
+  if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
+  PetscCall(EasAdrPackFaces_Private(adr, xa));
+  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
+  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR/dc at X */
+  if (X) PetscCall(VecRestoreArrayRead(X, &xa));
+  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FP, "EasAdrComputeLocalJacobian: the function or the reaction Jacobian is NaN or Inf at t = %g", (double)t);
+  PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
+  {
+    EasAdrKParams P;
+    PetscScalar  *V;
+    PetscInt      ld;
+    int           nt = EasAdrThreads(adr);
+    EasAdrKernelParams(adr, t, dt, &P);
+    PetscCall(EasDiaGetValuesWrite(adr->J, &V, &ld)); /* host values, the backend copy follows at its next use */
+#pragma omp parallel for schedule(static) num_threads(nt)
+    for (PetscInt p = 0; p < adr->np; p++) EasAdrKJacobianPoint(p, &P, adr->w[0], adr->dRv, V, ld); /* the backends' body */
+    PetscCall(EasDiaRestoreValuesWrite(adr->J, &V));
+  }
+  PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));
+  *J = adr->J;
   PetscFunctionReturn(0);
 }
 

@@ -3,7 +3,9 @@
   Private data of EasAdr (adr.c: problem and discretization; msnewton.c:
   the multisplitting-Newton time stepping, sync and async).
 */
-#include "../mat/diaimpl.h"
+/* the backend (threads, host_is_device) and EasVec internals; the EasDia
+   is used only through its public API (include/eas.h) */
+#include "../backends/backend.h"
 #include "../comm/commimpl.h"
 
 typedef enum {

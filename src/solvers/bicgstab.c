@@ -3,7 +3,8 @@
   fused sweeps per iteration.
 
   Right Jacobi is applied by solving (A D^{-1}) y = b with the column-scaled
-  copy Ahat = A D^{-1} built once at setup, then x = D^{-1} y: the iteration
+  copy Ahat = A D^{-1} built at setup (and refilled in place when only the
+  operator's values change, EasKspSetUp), then x = D^{-1} y: the iteration
   then costs exactly what unpreconditioned BiCGStab costs, and the residual
   b - Ahat y equals the true residual b - A x.
 
@@ -24,13 +25,38 @@ enum { W_R,
        W_T,
        W_N };
 
+/* Right Jacobi from the operator's current values: dinv = D^{-1} and
+   Ahat = A D^{-1}, both in their existing storage (created here on the
+   first call), then Ahat uploaded to the backend. */
+static PetscErrorCode EasKspBiCGStabJacobi(EasKsp ksp)
+{
+  PetscInt     n = ksp->A->n;
+  PetscScalar *da;
+
+  PetscFunctionBegin;
+  if (!ksp->dinv) PetscCall(EasVecCreate(ksp->op.be, n, &ksp->dinv));
+  /* D^{-1}; a zero diagonal entry is an error, not a silent 1 */
+  PetscCall(EasDiaGetDiagonal(ksp->A, ksp->dinv));
+  PetscCall(EasVecGetArray(ksp->dinv, &da));
+  for (PetscInt i = 0; i < n; i++) {
+    if (da[i] == 0.0) {
+      PetscCall(EasVecRestoreArray(ksp->dinv, &da));
+      SETERRQ(PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "Zero diagonal entry at row %" PetscInt_FMT ": -pc_type jacobi needs a nonzero diagonal (use -pc_type none)", i);
+    }
+    da[i] = 1.0 / da[i];
+  }
+  if (!ksp->Ahat) PetscCall(EasDiaDuplicateColumnScaled_Private(ksp->A, da, &ksp->Ahat));
+  else PetscCall(EasDiaColumnScaleValues_Private(ksp->A, da, ksp->Ahat));
+  PetscCall(EasVecRestoreArray(ksp->dinv, &da));
+  PetscCall(EasDiaSetUp(ksp->Ahat)); /* first time: allocate and copy; later: copy in place */
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode EasKspSetUp_BiCGStab(EasKsp ksp)
 {
-  EasBackend   be;
-  PetscBool    jacobi;
-  PetscInt     n;
-  EasVec       d;
-  PetscScalar *da;
+  EasBackend be;
+  PetscBool  jacobi;
+  PetscInt   n;
 
   PetscFunctionBegin;
   PetscCheck(ksp->A, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-ksp_type bicgstab needs a DIA operator (EasKspSetOperator); use -ksp_type cg or pipecg with an element-by-element operator");
@@ -41,19 +67,18 @@ static PetscErrorCode EasKspSetUp_BiCGStab(EasKsp ksp)
   for (PetscInt i = 0; i < W_N; i++) PetscCall(EasVecCreate(be, n, &ksp->work[i]));
   ksp->nwork = W_N;
   PetscCall(PetscStrcmp(ksp->pc_type, EAS_PCJACOBI, &jacobi));
-  if (!jacobi) PetscFunctionReturn(0);
-  /* D^{-1}; a zero diagonal entry is an error, not a silent 1 */
-  PetscCall(EasVecCreate(be, n, &d));
-  PetscCall(EasDiaGetDiagonal(ksp->A, d));
-  PetscCall(EasVecGetArray(d, &da));
-  for (PetscInt i = 0; i < n; i++) {
-    PetscCheck(da[i] != 0.0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "Zero diagonal entry at row %" PetscInt_FMT ": -pc_type jacobi needs a nonzero diagonal (use -pc_type none)", i);
-    da[i] = 1.0 / da[i];
-  }
-  PetscCall(EasDiaDuplicateColumnScaled_Private(ksp->A, da, &ksp->Ahat));
-  PetscCall(EasVecRestoreArray(d, &da));
-  PetscCall(EasDiaSetUp(ksp->Ahat));
-  ksp->dinv = d;
+  if (jacobi) PetscCall(EasKspBiCGStabJacobi(ksp));
+  PetscFunctionReturn(0);
+}
+
+/* Same pattern, new values: the work vectors stay; with Jacobi, dinv and
+   Ahat are recomputed in place, else the operator's own backend copy is
+   refreshed. */
+static PetscErrorCode EasKspSetUpValues_BiCGStab(EasKsp ksp)
+{
+  PetscFunctionBegin;
+  if (ksp->Ahat) PetscCall(EasKspBiCGStabJacobi(ksp));
+  else PetscCall(EasDiaSetUp(ksp->A));
   PetscFunctionReturn(0);
 }
 
@@ -154,6 +179,7 @@ PetscErrorCode EasKspCreate_BiCGStab(EasKsp ksp)
 {
   PetscFunctionBegin;
   ksp->ops->setup = EasKspSetUp_BiCGStab;
+  ksp->ops->setup_values = EasKspSetUpValues_BiCGStab;
   ksp->ops->solve = EasKspSolve_BiCGStab;
   ksp->ops->view  = EasKspView_BiCGStab;
   PetscFunctionReturn(0);

@@ -51,6 +51,16 @@ static PetscErrorCode EasKspSetUp_CG(EasKsp ksp)
   PetscFunctionReturn(0);
 }
 
+/* Same DIA pattern, new values (EasKspSetUp): refresh the operator's
+   backend copy and refill the Jacobi inverse diagonal in place. */
+static PetscErrorCode EasKspSetUpValues_CG(EasKsp ksp)
+{
+  PetscFunctionBegin;
+  PetscCall(EasDiaSetUp(ksp->A));
+  PetscCall(EasKspSetUpPC_Private(ksp));
+  PetscFunctionReturn(0);
+}
+
 /* Local dot over the owned entries. */
 static PetscErrorCode EasKspDotOwned_Private(EasKsp ksp, EasVec x, EasVec y, PetscScalar *d)
 {
@@ -151,9 +161,10 @@ static PetscErrorCode EasKspView_CG(EasKsp ksp, PetscViewer viewer)
 PetscErrorCode EasKspCreate_CG(EasKsp ksp)
 {
   PetscFunctionBegin;
-  ksp->ops->setup = EasKspSetUp_CG;
-  ksp->ops->solve = EasKspSolve_CG;
-  ksp->ops->view  = EasKspView_CG;
+  ksp->ops->setup        = EasKspSetUp_CG;
+  ksp->ops->setup_values = EasKspSetUpValues_CG;
+  ksp->ops->solve        = EasKspSolve_CG;
+  ksp->ops->view         = EasKspView_CG;
   PetscFunctionReturn(0);
 }
 
@@ -278,8 +289,9 @@ static PetscErrorCode EasKspView_PipeCG(EasKsp ksp, PetscViewer viewer)
 PetscErrorCode EasKspCreate_PipeCG(EasKsp ksp)
 {
   PetscFunctionBegin;
-  ksp->ops->setup = EasKspSetUp_PipeCG;
-  ksp->ops->solve = EasKspSolve_PipeCG;
-  ksp->ops->view  = EasKspView_PipeCG;
+  ksp->ops->setup        = EasKspSetUp_PipeCG;
+  ksp->ops->setup_values = EasKspSetUpValues_CG;
+  ksp->ops->solve        = EasKspSolve_PipeCG;
+  ksp->ops->view         = EasKspView_PipeCG;
   PetscFunctionReturn(0);
 }

@@ -79,13 +79,18 @@ PetscErrorCode EasKspGetType(EasKsp ksp, EasKspType *type)
 }
 
 /*@C
-  EasKspSetOperator - the matrix to solve with (referenced).
+  EasKspSetOperator - the matrix to solve with (referenced).  The same
+  matrix again keeps the setup: like PETSc's KSPSetOperators() with the same
+  Mat, changed values are found through the matrix's object state at the
+  next EasKspSetUp() (values-only update) and a changed pattern through its
+  pattern state (full setup).
 @*/
 PetscErrorCode EasKspSetOperator(EasKsp ksp, EasDia A)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
   PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 2);
+  if (A == ksp->A) PetscFunctionReturn(0);
   PetscCall(PetscObjectReference((PetscObject)A));
   PetscCall(EasKspReset_Private(ksp));
   PetscCall(EasDiaDestroy(&ksp->A));
@@ -378,7 +383,8 @@ PetscErrorCode EasKspSetUpPC_Private(EasKsp ksp)
     PetscCall(PetscFree(D));
     PetscFunctionReturn(0);
   }
-  PetscCall(EasVecCreate(ksp->op.be, ksp->op.n, &d));
+  if (!ksp->dinv) PetscCall(EasVecCreate(ksp->op.be, ksp->op.n, &ksp->dinv));
+  d = ksp->dinv;
   if (jacobi) {
     PetscCall((*ksp->op.diagonal)(ksp, d));
     PetscCall(EasVecGetArray(d, &da));
@@ -387,8 +393,8 @@ PetscErrorCode EasKspSetUpPC_Private(EasKsp ksp)
       da[i] = 1.0 / da[i];
     }
     PetscCall(EasVecRestoreArray(d, &da));
-  } else PetscCall(EasVecSet(d, 1.0));
-  ksp->dinv = d;
+  } else
+    PetscCall(EasVecSet(d, 1.0));
   PetscFunctionReturn(0);
 }
 
@@ -409,17 +415,44 @@ PetscErrorCode EasKspApplyPC_Private(EasKsp ksp, EasVec r, EasVec z)
 }
 
 /*@C
-  EasKspSetUp - checks the operator and builds the preconditioner.
+  EasKspSetUp - checks the operator and builds the preconditioner.  Once set
+  up, it compares the DIA operator's states with those of the last setup:
+  same pattern and new values (EasDiaRestoreValuesWrite()) -> only the
+  value-dependent data is recomputed in place (the type's setup_values: the
+  Jacobi scaling and the column-scaled copy of bicgstab, the inverse
+  diagonal of cg/pipecg), a new pattern -> the whole setup again.
   Errors: no operator; a zero diagonal entry with -pc_type jacobi.
 @*/
 PetscErrorCode EasKspSetUp(EasKsp ksp)
 {
+  PetscObjectState st = 0;
+
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  if (ksp->setupcalled && ksp->A) {
+    PetscCall(PetscObjectStateGet((PetscObject)ksp->A, &st));
+    if (ksp->A->nonzerostate != ksp->A_nzstate) {
+      PetscCall(PetscInfo(ksp, "the operator has a new pattern: full setup\n"));
+      PetscCall(EasKspReset_Private(ksp));
+    } else if (st != ksp->A_state) {
+      PetscCall(PetscLogEventBegin(EAS_KspSetUp, ksp, 0, 0, 0));
+      if (ksp->ops->setup_values) {
+        PetscCall((*ksp->ops->setup_values)(ksp));
+        ksp->A_state = st;
+        ksp->nsetup_values++;
+        PetscCall(PetscLogEventEnd(EAS_KspSetUp, ksp, 0, 0, 0));
+        PetscFunctionReturn(0);
+      }
+      PetscCall(PetscLogEventEnd(EAS_KspSetUp, ksp, 0, 0, 0));
+      PetscCall(EasKspReset_Private(ksp));
+    }
+  }
   if (ksp->setupcalled) PetscFunctionReturn(0);
   PetscCheck(ksp->A || ksp->ebe, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ORDER, "EasKspSetUp: no operator; call EasKspSetOperator() or EasKspSetOperatorEbe() first");
   PetscCall(PetscLogEventBegin(EAS_KspSetUp, ksp, 0, 0, 0));
   if (ksp->A) {
+    PetscCall(PetscObjectStateGet((PetscObject)ksp->A, &ksp->A_state));
+    ksp->A_nzstate = ksp->A->nonzerostate;
     PetscCall(EasDiaSetUp(ksp->A));
     ksp->op.n        = ksp->A->n;
     ksp->op.nown     = ksp->A->n;
@@ -438,6 +471,7 @@ PetscErrorCode EasKspSetUp(EasKsp ksp)
   }
   if (ksp->ops->setup) PetscCall((*ksp->ops->setup)(ksp));
   ksp->setupcalled = PETSC_TRUE;
+  ksp->nsetup_full++;
   PetscCall(PetscLogEventEnd(EAS_KspSetUp, ksp, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -508,15 +542,11 @@ PetscErrorCode EasKspSolve(EasKsp ksp, EasVec b, EasVec x)
     const char *prefix = ((PetscObject)ksp)->prefix;
     PetscCall(PetscViewerASCIIAddTab(v, ((PetscObject)ksp)->tablevel));
     if (ksp->reason > 0) {
-      if (prefix)
-        PetscCall(PetscViewerASCIIPrintf(v, "Linear %s solve converged due to %s iterations %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[ksp->reason], ksp->its));
-      else
-        PetscCall(PetscViewerASCIIPrintf(v, "Linear solve converged due to %s iterations %" PetscInt_FMT "\n", KSPConvergedReasons[ksp->reason], ksp->its));
+      if (prefix) PetscCall(PetscViewerASCIIPrintf(v, "Linear %s solve converged due to %s iterations %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[ksp->reason], ksp->its));
+      else PetscCall(PetscViewerASCIIPrintf(v, "Linear solve converged due to %s iterations %" PetscInt_FMT "\n", KSPConvergedReasons[ksp->reason], ksp->its));
     } else {
-      if (prefix)
-        PetscCall(PetscViewerASCIIPrintf(v, "Linear %s solve did not converge due to %s iterations %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[ksp->reason], ksp->its));
-      else
-        PetscCall(PetscViewerASCIIPrintf(v, "Linear solve did not converge due to %s iterations %" PetscInt_FMT "\n", KSPConvergedReasons[ksp->reason], ksp->its));
+      if (prefix) PetscCall(PetscViewerASCIIPrintf(v, "Linear %s solve did not converge due to %s iterations %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[ksp->reason], ksp->its));
+      else PetscCall(PetscViewerASCIIPrintf(v, "Linear solve did not converge due to %s iterations %" PetscInt_FMT "\n", KSPConvergedReasons[ksp->reason], ksp->its));
     }
     PetscCall(PetscViewerASCIISubtractTab(v, ((PetscObject)ksp)->tablevel));
   }
@@ -537,6 +567,20 @@ PetscErrorCode EasKspGetIterationNumber(EasKsp ksp, PetscInt *its)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
   *its = ksp->its;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasKspGetSetUpCounts - how many setups the solver did: full (allocation,
+  preconditioner) and values only (same operator pattern, new values).
+  Either pointer may be NULL.
+@*/
+PetscErrorCode EasKspGetSetUpCounts(EasKsp ksp, PetscInt *full, PetscInt *values)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  if (full) *full = ksp->nsetup_full;
+  if (values) *values = ksp->nsetup_values;
   PetscFunctionReturn(0);
 }
 
@@ -561,6 +605,7 @@ PetscErrorCode EasKspView(EasKsp ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "tolerances: rtol=%g, atol=%g, dtol=%g, max_it=%" PetscInt_FMT "\n", (double)ksp->rtol, (double)ksp->atol, (double)ksp->dtol, ksp->max_it));
   PetscCall(PetscViewerASCIIPrintf(viewer, "preconditioner: %s (%s), residual norm: unpreconditioned\n", ksp->pc_type, ksp->A && !ksp->ebe && ((PetscObject)ksp)->type_name && !strcmp(((PetscObject)ksp)->type_name, EAS_BICGSTAB) ? "right" : "left"));
   if (ksp->ops->view) PetscCall((*ksp->ops->view)(ksp, viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "setups: %" PetscInt_FMT " full, %" PetscInt_FMT " values only (same pattern, new values)\n", ksp->nsetup_full, ksp->nsetup_values));
   if (ksp->A) PetscCall(EasDiaView(ksp->A, viewer));
   if (ksp->A && ksp->A->be) PetscCall(EasBackendView(ksp->A->be, viewer));
   if (ksp->ebe) PetscCall(EasEbeView(ksp->ebe, viewer));

@@ -16,6 +16,10 @@ typedef struct {
 typedef struct _EasKspOps *EasKspOps;
 struct _EasKspOps {
   PetscErrorCode (*setup)(EasKsp);
+  /* optional: after new values of a DIA operator with the same pattern,
+     recompute the value-dependent data in the existing storage (without it
+     EasKspSetUp redoes the whole setup) */
+  PetscErrorCode (*setup_values)(EasKsp);
   PetscErrorCode (*solve)(EasKsp, EasVec b, EasVec x);
   PetscErrorCode (*reset)(EasKsp);
   PetscErrorCode (*view)(EasKsp, PetscViewer);
@@ -38,6 +42,8 @@ struct _p_EasKsp {
   PetscReal          rnorm, rnorm0;
   KSPConvergedReason reason;
   PetscBool          converged_reason_view, setupcalled;
+  PetscObjectState   A_state, A_nzstate;         /* the DIA operator's states at the last setup */
+  PetscInt           nsetup_full, nsetup_values; /* setups done: whole, values only */
   PetscViewer        reason_viewer;
   PetscInt           nmon;
   PetscErrorCode (*monitor[EAS_KSP_MAXMON])(EasKsp, PetscInt, PetscReal, void *);
@@ -52,7 +58,8 @@ PETSC_INTERN PetscErrorCode EasKspCreate_BiCGStab(EasKsp);
 PETSC_INTERN PetscErrorCode EasKspCreate_CG(EasKsp);
 PETSC_INTERN PetscErrorCode EasKspCreate_PipeCG(EasKsp);
 /* Builds the preconditioner of cg/pipecg: ksp->dinv = 1/diag (jacobi; ones
-   for none) or ksp->pbinv (pbjacobi).  Errors: zero diagonal, singular block. */
+   for none; an existing dinv is refilled in place) or ksp->pbinv (pbjacobi).
+   Errors: zero diagonal, singular block. */
 PETSC_INTERN PetscErrorCode EasKspSetUpPC_Private(EasKsp);
 /* z = M^{-1} r with the preconditioner of EasKspSetUpPC_Private. */
 PETSC_INTERN PetscErrorCode EasKspApplyPC_Private(EasKsp, EasVec r, EasVec z);
