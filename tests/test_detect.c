@@ -25,7 +25,9 @@ typedef enum {
   SC_FAIL,       /* nobody converges; rank 0 fails with code 1 and the last rank with code 3 at their first call */
   SC_LATE_FAIL,  /* all converged but the last rank, which fails with code 2 at call 40 */
   SC_TIMEOUT,    /* the last rank never converges nor fails: the others time out (0.3 s) with code 1 */
-  SC_RANDOM,     /* flags flip at random for a random number of calls, then converged */
+  SC_RANDOM,     /* the ADR model with random work: a rank is busy (not converged) for a random number of
+                    calls at the start, sends "halo" messages to random neighbours while busy, and becomes
+                    busy again for a few calls on half of the messages it receives (new information) */
   SC_NUM
 } Scenario;
 static const char *const ScNames[] = {"staggered", "unconverge-in-verification", "message-in-transit", "failures-1-and-3", "late-failure-2", "timeout", "random"};
@@ -37,12 +39,25 @@ typedef struct {
   PetscInt64 resets, waves;
 } Outcome;
 
+#define TAG_WORK 99 /* the scenario's "halo" messages (the library's tags are 11..15) */
+
+static uint64_t Rand(uint64_t *x)
+{
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x >> 11;
+}
+
 static PetscErrorCode RunPhase(MPI_Comm cart, const PetscMPIInt nb[6], EasDetectType type, Scenario sc, PetscInt seed, Outcome *out)
 {
   EasDetect   det;
   PetscMPIInt rank, size, dst = MPI_PROC_NULL;
   PetscBool   stop = PETSC_FALSE, unconv_done = PETSC_FALSE;
-  PetscInt    unconv_left = 0, random_calls = 0;
+  PetscInt    unconv_left = 0, busy = 0, nhreq = 0;
+  PetscInt64  hsent = 0, hdelivered = 0;
+  MPI_Request hreq[512];
+  int         hbuf = 0;
   uint64_t    rng  = 0x9E3779B97F4A7C15ull * (uint64_t)(seed + 1);
   int         code = 0;
 
@@ -57,7 +72,7 @@ static PetscErrorCode RunPhase(MPI_Comm cart, const PetscMPIInt nb[6], EasDetect
   if (sc == SC_RANDOM) {
     rng ^= rng >> 31;
     rng *= 0x94D049BB133111EBull;
-    random_calls = 10 + (PetscInt)((rng >> 33) % 60);
+    busy = 10 + (PetscInt)((rng >> 33) % 60);
   }
   PetscCall(EasDetectBegin(&det, type, cart, nb));
   if (sc == SC_TIMEOUT)
@@ -108,14 +123,30 @@ static PetscErrorCode RunPhase(MPI_Comm cart, const PetscMPIInt nb[6], EasDetect
     case SC_TIMEOUT:
       if (rank == size - 1 && size > 1) conv = PETSC_FALSE;
       break;
-    case SC_RANDOM:
-      if (call < random_calls) {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        conv = (PetscBool)((rng >> 20) & 1);
+    case SC_RANDOM: {
+      int flag;
+      for (;;) { /* receptions: half of them bring new information */
+        MPI_Status st;
+        int        v;
+        PetscCallMPI(MPI_Iprobe(MPI_ANY_SOURCE, TAG_WORK, cart, &flag, &st));
+        if (!flag) break;
+        PetscCallMPI(MPI_Recv(&v, 1, MPI_INT, st.MPI_SOURCE, TAG_WORK, cart, MPI_STATUS_IGNORE));
+        hdelivered++;
+        if (Rand(&rng) & 1) busy = PetscMax(busy, 1 + (PetscInt)(Rand(&rng) % 5));
       }
-      break;
+      if (busy > 0) { /* working: sometimes sends new planes (until call 300, so that it ends) */
+        const PetscMPIInt to = nb[Rand(&rng) % 6];
+        if (to != MPI_PROC_NULL && call < 300 && Rand(&rng) % 3 == 0) {
+          PetscCheck(nhreq < (PetscInt)(sizeof(hreq) / sizeof(hreq[0])), PETSC_COMM_SELF, PETSC_ERR_PLIB, "too many work messages");
+          PetscCallMPI(MPI_Isend(&hbuf, 1, MPI_INT, to, TAG_WORK, cart, &hreq[nhreq++]));
+          hsent++;
+        }
+        busy--;
+        conv = PETSC_FALSE;
+      }
+      sent      = hsent;
+      delivered = hdelivered;
+    } break;
     default:
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "unknown scenario %d", (int)sc);
     }
@@ -125,6 +156,8 @@ static PetscErrorCode RunPhase(MPI_Comm cart, const PetscMPIInt nb[6], EasDetect
     if (!stop) usleep(50);
   }
   out->t_stop = Now();
+  /* the detection stopped with every work message delivered: the sends are complete or completing */
+  PetscCallMPI(MPI_Waitall((PetscMPIInt)nhreq, hreq, MPI_STATUSES_IGNORE));
   out->code   = code;
   out->resets = det.dc.resets;
   out->waves  = type == EAS_DETECT_IALLREDUCE ? det.rounds : det.dc.waves;
