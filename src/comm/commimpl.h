@@ -181,7 +181,8 @@ PETSC_INTERN PetscErrorCode EasDetectBegin(EasDetect *, EasDetectType, MPI_Comm,
 /* Safety net: a rank that has been waiting (locally converged or failed)
    for more than `seconds` of wall clock without a decision raises failure
    code `code` (so every rank stops with it); if no decision comes within
-   another `seconds`, EasDetectProgress errors out (protocol failure).
+   another max(`seconds`, 10 s), EasDetectProgress errors out (protocol
+   failure).
    seconds > 0; code in 1..EAS_DETECT_NCODE. */
 PETSC_INTERN PetscErrorCode EasDetectSetTimeout(EasDetect *, PetscReal seconds, int code);
 /* local_conv: the rank's persistent local flag; abort: a local failure code

@@ -108,6 +108,8 @@
 #include "commimpl.h"
 #include <stdint.h>
 
+#define EAS_DETECT_STUCK_MIN 10.0 /* seconds: the least time a timeout code gets to reach every rank */
+
 const char *const EasDetectTypes[] = {"iallreduce", "decentralized", NULL};
 
 enum {
@@ -542,7 +544,7 @@ PetscErrorCode EasDetectProgress(EasDetect *d, PetscBool local_conv, int abort, 
       d->timed_out_at = now;
       PetscCall(PetscInfo(NULL, "convergence detection (%s), phase %" PetscInt64_FMT ": waited %g s > timeout %g s for a decision: raising failure code %d\n", EasDetectTypes[d->type], d->seq, now - d->wait_start, (double)d->timeout, d->timeout_code));
     }
-    PetscCheck(!d->timed_out || now - d->timed_out_at <= d->timeout, PETSC_COMM_SELF, PETSC_ERR_PLIB, "convergence detection (%s), phase %" PetscInt64_FMT ": no decision %g s after this rank timed out (timeout %g s): the detection protocol is stuck", EasDetectTypes[d->type], d->seq, now - d->timed_out_at, (double)d->timeout);
+    PetscCheck(!d->timed_out || now - d->timed_out_at <= PetscMax(d->timeout, EAS_DETECT_STUCK_MIN), PETSC_COMM_SELF, PETSC_ERR_PLIB, "convergence detection (%s), phase %" PetscInt64_FMT ": no decision %g s after this rank timed out (timeout %g s, then at least %g s for the failure to propagate): the detection protocol is stuck", EasDetectTypes[d->type], d->seq, now - d->timed_out_at, (double)d->timeout, (double)EAS_DETECT_STUCK_MIN);
   }
   if (d->timed_out) abort = PetscMax(abort, d->timeout_code);
   if (!d->stopped) {
