@@ -102,8 +102,9 @@
       it cannot fail).
   End of the phase: each rank tells each tree neighbour how many protocol
   messages it sent it (tag EAS_TAG_DETECT_COUNT) and receives the ones not
-  yet received (late NOTICEs, STOPs to a rank that was the root's...), then
-  completes its sends: no message or request is left for the next phase.
+  yet received (NOTICEs that arrive after the STOP, or queued behind it),
+  then completes its sends: no message or request is left for the next
+  phase.
 */
 #include "commimpl.h"
 #include <stdint.h>
