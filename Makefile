@@ -111,6 +111,12 @@ $(OBJDIR)/tests/%: tests/%.c $(LIB_SO) $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
+# test_detect drives the convergence detection's internal API (PETSC_INTERN,
+# hidden in the shared library): it links the static library.
+$(OBJDIR)/tests/test_detect: tests/test_detect.c $(LIB_A) $(HEADERS) $(wildcard src/comm/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CC   $<"
+	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ $(LIB_A) $(LDLIBS_ALL) $(SAN)
 # The fake NVML, dlopen'ed by test_energy_sensors (-eas_nvml_library); no PETSc.
 $(FAKE_NVML): tests/fake_nvml.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)

@@ -97,6 +97,31 @@ int main(int argc, char **argv)
     expect: ^EasPolicy: /cpu predicted T=[0-9.e+-]+ s E=[0-9.e+-]+ J, measured T=[0-9.e+-]+ s E=[0-9.e+-]+ J \(modelled\), ratios
     expect: last step CONVERGED_DX
   test:
+    suffix: async_decentralized
+    nsize: 2 4
+    backends: /cpu/serial
+    args: -adr_n 8 -adr_steps 3 -eas_mode async -eas_async_detect decentralized -adr_view
+    expect: detection decentralized \(tree election, 2 verification waves\)
+    expect: last step CONVERGED_ASYNC
+  test:
+    suffix: detect_timeout
+    nsize: 2
+    backends: /cpu/serial
+    args: -adr_n 8 -adr_steps 1 -eas_mode async -eas_async_detect decentralized -eas_async_detect_timeout 1e-6
+    expect_error: last step DIVERGED_MAX_IT
+  test:
+    suffix: detect_timeout_iallreduce
+    nsize: 2
+    backends: /cpu/serial
+    args: -adr_n 8 -adr_steps 1 -eas_mode async -eas_async_detect_timeout 1e-6
+    expect_error: last step DIVERGED_MAX_IT
+  test:
+    suffix: detect_bad
+    nsize: 1
+    backends: none
+    args: -adr_n 4 -adr_steps 1 -eas_async_detect ring
+    expect_error: -eas_async_detect
+  test:
     suffix: help
     nsize: 1
     backends: none

@@ -104,4 +104,28 @@ int main(int argc, char **argv)
     backends: /cpu/serial
     args: -adr_n 8 -eas_async_thread -seeds 5 -delay_us 100 -jitter_us 100
     expect: 5/5 seeds passed
+  test:
+    suffix: decentralized
+    nsize: 2 4
+    backends: /cpu/serial
+    args: -adr_problem transport -adr_n 8 -eas_async_detect decentralized
+    expect: 20/20 seeds passed
+  test:
+    suffix: decentralized_diurnal
+    nsize: 2 4
+    backends: /cpu/serial
+    args: -adr_n 8 -eas_async_detect decentralized -seeds 10 -delay_us 200 -jitter_us 500
+    expect: 10/10 seeds passed
+  test:
+    suffix: decentralized_thread
+    nsize: 2 4
+    backends: /cpu/serial
+    args: -adr_n 8 -eas_async_thread -eas_async_detect decentralized -seeds 5 -delay_us 100 -jitter_us 100
+    expect: 5/5 seeds passed
+  test:
+    suffix: decentralized_transport_thread
+    nsize: 4
+    backends: /cpu/serial
+    args: -adr_problem transport -adr_n 8 -eas_async_thread -eas_async_detect decentralized -seeds 5
+    expect: 5/5 seeds passed
 TEST*/

@@ -167,7 +167,8 @@ PETSC_EXTERN PetscErrorCode EasAdrGetPolicyState(EasAdr, PetscInt *nupdates, Pet
 PETSC_EXTERN PetscErrorCode EasAdrGetEnergyMeter(EasAdr, EasEnergyMeter *);
 /* EasAdrSetFromOptions - the -adr_* options, -eas_mode sync|async|auto,
    -eas_mode_auto_threshold, the energy meter's options (-eas_sensor, ...),
-   -eas_async_detect iallreduce, -eas_async_persist, -eas_async_thread,
+   -eas_async_detect iallreduce|decentralized, -eas_async_detect_timeout,
+   -eas_async_persist, -eas_async_thread,
    -eas_comm_delay_us, -eas_comm_jitter_us, -eas_comm_seed (DESIGN.md sec. 7);
    the inner solver reads -adr_ksp_* and -adr_pc_type. */
 PETSC_EXTERN PetscErrorCode EasAdrSetFromOptions(EasAdr);

@@ -19,9 +19,11 @@
 
 /* Tags on the solver's private (duplicated) communicator. */
 enum {
-  EAS_TAG_ASYNC = 11,
-  EAS_TAG_SYNC  = 12,
-  EAS_TAG_COUNT = 13
+  EAS_TAG_ASYNC        = 11,
+  EAS_TAG_SYNC         = 12,
+  EAS_TAG_COUNT        = 13,
+  EAS_TAG_DETECT       = 14, /* decentralized detection: protocol messages */
+  EAS_TAG_DETECT_COUNT = 15  /* decentralized detection: final per-neighbour message counts */
 };
 
 /* Fault injection: each received message is made visible only after
@@ -91,13 +93,74 @@ PETSC_INTERN PetscErrorCode EasHaloGhostChange(EasHalo, PetscInt ncomp, PetscRea
 /* Records the current ghosts as the ones an iteration used. */
 PETSC_INTERN PetscErrorCode EasHaloMarkUsed(EasHalo);
 
-/* Asynchronous global convergence detection by non-blocking MPI_Iallreduce
-   (detect.c): two consecutive rounds in which every rank was converged all
-   along, and in which the global numbers of halo messages sent and delivered
-   were equal and unchanged (no message in transit). */
-#define EAS_DETECT_NCODE 3 /* failure codes 1..EAS_DETECT_NCODE */
+/* Asynchronous global convergence detection (detect.c), two types behind
+   one front:
+   iallreduce:    non-blocking MPI_Iallreduce rounds: two consecutive rounds in
+                  which every rank was converged all along, and in which the
+                  global numbers of halo messages sent and delivered were equal
+                  and unchanged (no message in transit);
+   decentralized: messages between neighbours only, on a spanning tree of the
+                  Cartesian neighbour graph: dynamic election of a root by
+                  partial-convergence messages, then verification waves from
+                  the root (Bahi, Contassot-Vivier, Couturier, VECPAR'08; the
+                  rules are in detect.c). */
+#define EAS_DETECT_NCODE 3  /* failure codes 1..EAS_DETECT_NCODE */
+#define EAS_DETECT_MAXNB 6  /* tree neighbours of a rank (at most its 6 faces) */
+#define EAS_DETECT_MSGLEN 7 /* int64 words per protocol message */
+typedef enum {
+  EAS_DETECT_IALLREDUCE,
+  EAS_DETECT_DECENTRALIZED
+} EasDetectType;
+PETSC_INTERN const char *const EasDetectTypes[]; /* "iallreduce", "decentralized", NULL */
+
 typedef struct {
-  MPI_Comm    comm;
+  MPI_Request req;
+  PetscInt64  buf[EAS_DETECT_MSGLEN];
+} EasDetectSend;
+
+/* state of the decentralized protocol on one rank (indices i are positions
+   in nb[], the rank's tree neighbours) */
+typedef struct {
+  PetscMPIInt rank;
+  PetscInt    nnb;
+  PetscMPIInt nb[EAS_DETECT_MAXNB];
+  PetscBool   pcv_recv[EAS_DETECT_MAXNB]; /* partial convergence received from nb[i] */
+  PetscBool   pcv_sent;                   /* sent ours to nb[parent] */
+  PetscInt    parent;                     /* -1: none (not in the tree yet, or root) */
+  PetscBool   root;                       /* elected */
+  PetscBool   dirty;                      /* not ready at some point since pcv_sent / election */
+  PetscBool   notified, notice_sent;      /* a failure is known: ready from now on */
+  int         code;                       /* largest failure code known here */
+  /* verification wave */
+  PetscBool  in_wave;
+  PetscInt64 wave;
+  PetscBool  answered[EAS_DETECT_MAXNB], child_ok[EAS_DETECT_MAXNB];
+  PetscInt64 child_sent[EAS_DETECT_MAXNB], child_delivered[EAS_DETECT_MAXNB];
+  int        child_code[EAS_DETECT_MAXNB];
+  PetscBool  my_ok; /* our subtree's answer to the last wave */
+  /* root: the previous all-positive wave with no message in transit */
+  PetscBool  have_prev;
+  PetscInt64 prev_sent, prev_delivered;
+  /* messages */
+  PetscInt64      nsend[EAS_DETECT_MAXNB], nrecv[EAS_DETECT_MAXNB];
+  EasDetectSend **sends; /* slots allocated one by one: MPI owns a buffer until its send completes */
+  PetscInt        nslots;
+  /* statistics of the phase */
+  PetscInt64 waves, answers, resets, elections, msgs;
+} EasDetectDC;
+
+typedef struct {
+  EasDetectType type;
+  MPI_Comm      comm;
+  PetscInt64    seq; /* phase number on this communicator (same on every rank) */
+  PetscBool     stopped;
+  int           stop_code;
+  /* safety net (EasDetectSetTimeout) */
+  PetscReal timeout;
+  int       timeout_code;
+  PetscBool waiting, timed_out;
+  double    wait_start, timed_out_at;
+  /* iallreduce */
   MPI_Request req;
   PetscBool   inflight;
   PetscInt64  sendv[3 + EAS_DETECT_NCODE], recvv[3 + EAS_DETECT_NCODE]; /* [not converged, sent, delivered, ranks failing with code 1..] summed */
@@ -105,13 +168,30 @@ typedef struct {
   PetscInt    true_rounds;
   PetscInt    rounds;
   PetscBool   changed; /* local flag went false since the last contribution */
+  /* decentralized */
+  EasDetectDC dc;
 } EasDetect;
 
-PETSC_INTERN PetscErrorCode EasDetectBegin(EasDetect *, MPI_Comm);
+/* Starts a detection phase on comm (the Cartesian communicator of the halo;
+   every rank of comm calls it the same number of times).  nb[6]: the face
+   neighbours (-x,+x,-y,+y,-z,+z, MPI_PROC_NULL at the boundary) of a
+   non-periodic Cartesian grid; used by the decentralized type only (NULL
+   allowed for iallreduce). */
+PETSC_INTERN PetscErrorCode EasDetectBegin(EasDetect *, EasDetectType, MPI_Comm, const PetscMPIInt nb[]);
+/* Safety net: a rank that has been waiting (locally converged or failed)
+   for more than `seconds` of wall clock without a decision raises failure
+   code `code` (so every rank stops with it); if no decision comes within
+   another max(`seconds`, 10 s), EasDetectProgress errors out (protocol
+   failure).
+   seconds > 0; code in 1..EAS_DETECT_NCODE. */
+PETSC_INTERN PetscErrorCode EasDetectSetTimeout(EasDetect *, PetscReal seconds, int code);
 /* local_conv: the rank's persistent local flag; abort: a local failure code
    (0 none, 1..EAS_DETECT_NCODE); sent, delivered: the halo messages this
    rank sent and delivered (made visible or discarded) in this phase.  On
-   return *stop says that all ranks agreed to stop (same round on every
-   rank) and *abort is the largest failure code. */
+   return *stop says that all ranks agreed to stop and *abort_out is the
+   largest failure code (the same on every rank).  A rank that is locally
+   converged must not send halo messages (the in-transit test relies on it). */
 PETSC_INTERN PetscErrorCode EasDetectProgress(EasDetect *, PetscBool local_conv, int abort, PetscInt64 sent, PetscInt64 delivered, PetscBool *stop, int *abort_out);
+/* After *stop: completes every request and receives every protocol message
+   of the phase (collective over the tree neighbours); nothing is left. */
 PETSC_INTERN PetscErrorCode EasDetectEnd(EasDetect *);

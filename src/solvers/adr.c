@@ -157,6 +157,8 @@ PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
   adr->max_checks                   = 20;
   adr->async_max_it                 = 2000;
   adr->async_halo_rtol              = 1.0;
+  adr->async_detect                 = EAS_DETECT_IALLREDUCE;
+  adr->async_detect_timeout         = 120;
   adr->comm_seed                    = 1;
   adr->auto_threshold               = 0.3;
   adr->unit                         = -1;
@@ -740,8 +742,8 @@ PetscErrorCode EasAdrSetOptionsPrefix(EasAdr adr, const char prefix[])
   upwind|central, -adr_reaction diurnal|linear, -adr_linear_reaction
   a,b,c,d, -adr_bc dirichlet|neumann, -adr_monitor, -adr_view,
   -adr_progress, -adr_newton_rtol, -adr_newton_max_it, -eas_mode
-  sync|async|auto, -eas_mode_auto_threshold, -eas_async_detect iallreduce, -eas_async_persist,
-  -eas_async_max_checks, -eas_async_max_it, -eas_async_thread, -eas_comm_delay_us,
+  sync|async|auto, -eas_mode_auto_threshold, -eas_async_detect iallreduce|decentralized,
+  -eas_async_detect_timeout, -eas_async_persist, -eas_async_max_checks, -eas_async_max_it, -eas_async_thread, -eas_comm_delay_us,
   -eas_comm_jitter_us, -eas_comm_seed; then the inner solver's -adr_ksp_*,
   -adr_pc_type, and the energy meter's options (-eas_sensor, -eas_power_*,
   -eas_energy_view, -eas_trace; before EasAdrSetUp only).
@@ -806,12 +808,14 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
   rval = adr->auto_threshold;
   PetscCall(PetscOptionsReal("-eas_mode_auto_threshold", "-eas_mode auto: exchange share of the first step's time above which async is chosen, in [0, 1]", "EasAdrSetModeAutoThreshold", rval, &rval, &flg));
   if (flg) PetscCall(EasAdrSetModeAutoThreshold(adr, rval));
-  PetscCall(PetscOptionsString("-eas_async_detect", "Asynchronous convergence detection: iallreduce", "EasAdrSetFromOptions", "iallreduce", str, sizeof(str), &flg));
+  PetscCall(PetscOptionsString("-eas_async_detect", "Asynchronous convergence detection: iallreduce (two rounds of a non-blocking global reduction) or decentralized (neighbour messages only: election on a spanning tree and verification waves, Bahi et al. VECPAR'08)", "EasAdrSetFromOptions", EasDetectTypes[adr->async_detect], str, sizeof(str), &flg));
   if (flg) {
-    const char *const det[] = {"iallreduce"};
-    PetscInt          m = 0;
-    PetscCall(EasAdrLookup(adr, det, 1, str, "-eas_async_detect", &m));
+    PetscInt m = 0;
+    PetscCall(EasAdrLookup(adr, EasDetectTypes, 2, str, "-eas_async_detect", &m));
+    adr->async_detect = (EasDetectType)m;
   }
+  PetscCall(PetscOptionsReal("-eas_async_detect_timeout", "Async: seconds a locally converged (or failed) rank waits for the detection's decision before it fails the step with DIVERGED_MAX_IT (safety net against a stuck protocol)", "EasAdrSetFromOptions", adr->async_detect_timeout, &adr->async_detect_timeout, NULL));
+  PetscCheck(adr->async_detect_timeout > 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_async_detect_timeout %g is invalid: expected a time in seconds > 0", (double)adr->async_detect_timeout);
   PetscCall(PetscOptionsInt("-eas_async_persist", "Consecutive locally converged iterations before a rank votes converged", "EasAdrSetFromOptions", adr->persist, &adr->persist, NULL));
   PetscCheck(adr->persist >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_async_persist %" PetscInt_FMT " is invalid: expected a count >= 1", adr->persist);
   PetscCall(PetscOptionsInt("-eas_async_max_checks", "Synchronous checks per step before DIVERGED_ASYNC_CHECK", "EasAdrSetFromOptions", adr->max_checks, &adr->max_checks, NULL));
@@ -1660,7 +1664,7 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
     if (adr->auto_decided) PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: %s chosen after the first step (exchange share %.3g, threshold %.3g)\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->auto_share, (double)adr->auto_threshold));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: sync for the first step, then async if its exchange share exceeds %.3g\n", (double)adr->auto_threshold));
   }
-  if (adr->mode == EAS_ADR_ASYNC) PetscCall(PetscViewerASCIIPrintf(viewer, "async: detection iallreduce (2 rounds), persistence %" PetscInt_FMT ", reception %s, iterate on ghosts moved > %g x rtol\n", adr->persist, adr->async_thread ? "thread" : "polling", (double)adr->async_halo_rtol));
+  if (adr->mode == EAS_ADR_ASYNC) PetscCall(PetscViewerASCIIPrintf(viewer, "async: detection %s, timeout %g s, persistence %" PetscInt_FMT ", reception %s, iterate on ghosts moved > %g x rtol\n", adr->async_detect == EAS_DETECT_IALLREDUCE ? "iallreduce (2 rounds)" : "decentralized (tree election, 2 verification waves)", (double)adr->async_detect_timeout, adr->persist, adr->async_thread ? "thread" : "polling", (double)adr->async_halo_rtol));
   if (adr->delay_us > 0 || adr->jitter_us > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "fault injection: delay %g us + jitter U(0, %g) us, seed %" PetscInt_FMT "\n", (double)adr->delay_us, (double)adr->jitter_us, adr->comm_seed));
   if (adr->setupcalled) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "decomposition %d x %d x %d ranks; rank 0 box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", adr->dims[0], adr->dims[1], adr->dims[2], adr->nl[0], adr->nl[1], adr->nl[2]));

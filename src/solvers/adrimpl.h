@@ -57,6 +57,8 @@ struct _p_EasAdr {
   PetscInt   async_max_it;   /* async: local iterations per step */
   PetscReal  async_halo_rtol; /* async: iterate on new ghosts that moved > this x newton_rtol */
   PetscBool  async_thread;
+  EasDetectType async_detect;         /* async: convergence detection type */
+  PetscReal     async_detect_timeout; /* async: seconds a rank waits for a decision before failing */
   PetscReal  delay_us, jitter_us;
   PetscInt   comm_seed;
   PetscBool  monitor, view, progress;

@@ -13,7 +13,8 @@
   async: no barrier inside the step: non-blocking sends (one in flight per
          neighbour), receptions by polling or a thread, the local flag
          "converged for `persist` consecutive iterations", detection by two
-         all-true rounds of MPI_Iallreduce; then the one synchronous exchange
+         all-true rounds of MPI_Iallreduce or, with -eas_async_detect
+         decentralized, by neighbour messages only (detect.c); then the one synchronous exchange
          of the step (Fig. 1.9) and a synchronous outer iteration as the
          check: if it fails, the asynchronous iterations resume.
   auto:  the first step runs sync; its exchange share decides (see
@@ -247,7 +248,8 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
 
   PetscFunctionBegin;
   PetscCall(EasHaloAsyncBegin(halo));
-  PetscCall(EasDetectBegin(&det, adr->cart));
+  PetscCall(EasDetectBegin(&det, adr->async_detect, adr->cart, adr->nb));
+  PetscCall(EasDetectSetTimeout(&det, adr->async_detect_timeout, EAS_ADR_FAIL_MAXIT));
   while (!stop) {
     /* iterate unless locally converged with nothing new to work on */
     if (!fail && (need || conv < adr->persist || news)) {
