@@ -142,15 +142,25 @@ demo: all
 	OMP_NUM_THREADS=2 $(MPIEXEC) -n 1 $(OBJDIR)/examples/ex1 -n 48 -ksp_monitor -ksp_converged_reason -ksp_view -log_view
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(OBJDIR)/examples/adr3d -adr_n 40 -adr_monitor -adr_view
 
-# valgrind on small runs (OpenMPI's suppressions), in its own build tree
-# without -march=native: valgrind 3.19 does not decode AVX-512.
-VG = OMP_NUM_THREADS=1 valgrind -q --num-callers=40 --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+# valgrind on small runs (OpenMPI's suppressions and tools/valgrind.supp), in
+# its own build tree without -march=native: valgrind 3.19 does not decode
+# AVX-512.  Covers the DIA/BiCGStab core, the ADR solver sync and async (both
+# detections, the reception thread), a backend move, the EBE pipecg with the
+# async exchange, the fake NVML library (dlopen) and the RAPL sampler thread.
+VGCMD = valgrind -q --num-callers=40 --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
      --suppressions=/usr/share/openmpi/openmpi-valgrind.supp --suppressions=tools/valgrind.supp
+VG = OMP_NUM_THREADS=1 $(VGCMD)
 valgrind:
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 OBJDIR=build-vg CUDA=0 OPT="-O2" all
 	$(VG) build-vg/tests/test_bicgstab -problem adr -n 6 -eas_threads 1
 	$(VG) build-vg/tests/test_dia -n 40 -adr_n 4 -eas_threads 1
 	$(VG) build-vg/tests/test_reasons -eas_threads 1
+	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_n 6 -adr_steps 2 -eas_mode async -eas_comm_delay_us 50 -eas_threads 1 -eas_sensor model -adr_progress 0
+	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_n 6 -adr_steps 2 -eas_mode async -eas_async_detect decentralized -eas_async_thread -eas_threads 1 -eas_sensor model -adr_progress 0
+	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/tests/test_adr_policy -case move -eas_sensor model
+	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/fem_pcg -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_order 2 -ksp_type pipecg -pc_type pbjacobi -ebe_mode async -eas_threads 1
+	$(VG) build-vg/tests/test_energy_sensors -case nvml_fake -fake_mode power -fake_power 87.5
+	$(VG) build-vg/tests/test_energy_sensors -case normal
 	@echo "valgrind: no errors"
 
 bench: all
