@@ -1,7 +1,7 @@
 static const char help[] = "New values of an EasDia operator (EasDiaGetValuesWrite/Restore) reach an EasKsp that is already set up:\n"
                            "the re-solve with the same solver must equal a fresh EasKsp and PETSc KSPBCGS on the new values,\n"
                            "with only a values-only setup (no new full setup).  Each rank solves its own adr gallery block.\n"
-                           "  -n <grid>  -its_tol <2>  -sol_tol <1e-6>\n";
+                           "  -n <grid>  -its_tol <2>  -sol_tol <1e-6>  -zero_row <r>: then zero a diagonal entry (error expected)\n";
 
 #include <eas.h>
 
@@ -102,7 +102,7 @@ static PetscErrorCode NewSolver(EasDia A, PetscReal rtol, EasKsp *ksp)
 
 int main(int argc, char **argv)
 {
-  PetscInt         n = 8, N, ndiag, ld, its_tol = 2, its1, its2, its3, its3f, its3p, its4, full3, vals3, full;
+  PetscInt         n = 8, N, ndiag, ld, its_tol = 2, its1, its2, its3, its3f, its3p, its4, full3, vals3, full, zero_row = -1;
   PetscReal        sol_tol = 1e-6, rtol = 1e-10, e_half, e_fresh, e_petsc, r_new, r_stale, r_pat, m[6];
   PetscObjectState s0, s1;
   PetscMPIInt      rank;
@@ -115,6 +115,7 @@ int main(int argc, char **argv)
   PetscBool        ok = PETSC_TRUE;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-zero_row", &zero_row, NULL));
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "test_dia_values options", NULL);
   PetscCall(PetscOptionsInt("-n", "adr gallery grid points per direction", NULL, n, &n, NULL));
@@ -226,6 +227,19 @@ int main(int argc, char **argv)
   PetscCheck(ok, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the values-only update of the solver does not match (see the numbers above)");
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "values-only update matches a fresh solver and PETSc\n"));
 
+  /* 5. -zero_row r: new values with a zero diagonal at row r reach the
+        values-only Jacobi refresh (the backends' dia_jacobi), which must
+        name the row, as the first setup does */
+  if (zero_row >= 0) {
+    PetscInt nd;
+    PetscCall(EasDiaGetSize(A, NULL, &nd));
+    PetscCall(EasDiaGetValuesWrite(A, &v, &ld));
+    v[1 * ld + zero_row] = 0.0; /* offsets -1, 0, 1: entry 1 is the diagonal */
+    PetscCall(EasDiaRestoreValuesWrite(A, &v));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  diagonal of row %" PetscInt_FMT " set to zero; solving again with the same solver\n", zero_row));
+    PetscCall(EasSolve(ksp, A, b, x4, &its4));
+  }
+
   PetscCall(EasKspDestroy(&ksp));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x1));
@@ -253,4 +267,9 @@ int main(int argc, char **argv)
     args: -n 6 -pc_type none -dia_gallery_dt 1
     expect: setups of the same solver: 1 full, 2 values only
     expect: values-only update matches a fresh solver and PETSc
+  test:
+    suffix: zero_diagonal
+    nsize: 1
+    args: -n 6 -zero_row 3
+    expect_error: Zero diagonal entry at row 3: -pc_type jacobi needs a nonzero diagonal
 TEST*/

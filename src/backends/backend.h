@@ -118,6 +118,10 @@ struct _EasBackendOps {
   PetscErrorCode (*pipecg_update)(EasBackend, PetscInt n, PetscInt nown, PetscScalar alpha, PetscScalar beta, const PetscScalar *dinv, PetscScalar *z, PetscScalar *q, PetscScalar *s, PetscScalar *p, PetscScalar *x, PetscScalar *r, PetscScalar *u, PetscScalar *w, PetscScalar *m, const PetscScalar *nv, PetscScalar dots[3]);
   PetscErrorCode (*ebe_unit_begin)(EasBackend, const EasEbeKernel *, PetscInt e0, PetscInt e1, PetscInt n, const PetscScalar *x_host, PetscScalar *x_dev, PetscScalar *y_dev, PetscScalar *y_host);
   PetscErrorCode (*ebe_unit_end)(EasBackend, PetscLogDouble *seconds);
+  /* dia_jacobi (optional): right Jacobi from A's backend values, dinv = 1 /
+     diag (entry dmain holds offset 0) and bval = the values of A D^{-1} (A's
+     pattern and ld); *zero_row = the first row with a zero diagonal, or -1. */
+  PetscErrorCode (*dia_jacobi)(EasBackend, const EasDiaKernel *, PetscInt dmain, PetscScalar *dinv, PetscScalar *bval, PetscInt *zero_row);
   /* ADR assembly (issue 3; kernels.h EasAdrK*), required for EasAdr:
      adr_function: F at every local point from the padded state xg, xold and
        the weights w (6 np); built-in reactions write Rv (2 np) and dRv (4 np),

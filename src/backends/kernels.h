@@ -108,6 +108,25 @@ static inline EAS_HOST_DEVICE EasKScalar EasAxpbyEntry(EasKScalar a, EasKScalar 
   return a * x + b * y;
 }
 
+/* Right Jacobi (bicgstab.c): entry i of D^{-1} from the main diagonal
+   vmain; a zero diagonal gives 0 and returns 1 (the caller reports it). */
+static inline EAS_HOST_DEVICE int EasDiaInvDiagEntry(EasKInt i, const EasKScalar *vmain, EasKScalar *dinv)
+{
+  const EasKScalar d = vmain[i];
+  dinv[i]            = d != 0.0 ? 1.0 / d : 0.0;
+  return d == 0.0;
+}
+
+/* Row i of B = A diag(s), the column-scaled copy A D^{-1}: B[i][i+off[d]] =
+   A[i][i+off[d]] s[i+off[d]], zero where the column is outside [0,n). */
+static inline EAS_HOST_DEVICE void EasDiaColumnScaleRow(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *s, EasKScalar *out)
+{
+  for (EasKInt d = 0; d < ndiag; d++) {
+    const EasKInt j         = i + off[d];
+    out[(long)d * ld + i] = (j >= 0 && j < n) ? val[(long)d * ld + i] * s[j] : 0.0;
+  }
+}
+
 /* ------------------------------------------------------------------ EBE */
 
 /* SIMD sum reduction of the dense element rows on the host (gcc does not

@@ -107,6 +107,7 @@ static PetscErrorCode EasDiaReset_Private(EasDia A)
   }
   A->setupcalled = PETSC_FALSE;
   A->dev_stale   = PETSC_FALSE; /* no backend copy left to refresh */
+  A->host_stale  = PETSC_FALSE;
   PetscCall(PetscFree(A->off));
   PetscCall(PetscFree(A->val));
   A->n = A->ndiag = A->ld = 0;
@@ -399,6 +400,23 @@ static void EasDiaZeroOutside_Private(EasDia A)
   }
 }
 
+PetscErrorCode EasDiaSyncHost_Private(EasDia A)
+{
+  EasBackend be = A->be;
+
+  PetscFunctionBegin;
+  if (!A->host_stale) PetscFunctionReturn(0);
+  {
+    const size_t bval = (size_t)A->ndiag * A->ld * sizeof(PetscScalar);
+    PetscCall((*be->ops->copy_dtoh)(be, A->val, A->k.val, bval));
+    be->bytes_dtoh += (PetscLogDouble)bval;
+    be->n_dtoh++;
+    PetscCall(PetscLogGpuToCpu((PetscLogDouble)bval));
+  }
+  A->host_stale = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
 /*@C
   EasDiaGetValuesWrite - host access to the values for changing them in
   place; the pattern (n, offsets, leading dimension) stays fixed.
@@ -418,6 +436,7 @@ PetscErrorCode EasDiaGetValuesWrite(EasDia A, PetscScalar **val, PetscInt *ld)
   PetscValidPointer(val, 2);
   PetscCheck(A->n > 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "EasDiaGetValuesWrite: the matrix has no entries; set its pattern first (EasDiaSetDiagonals(), EasDiaSetFromMat(), ...)");
   PetscCheck(!A->values_out, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "EasDiaGetValuesWrite: the values are already checked out; restore them first");
+  PetscCall(EasDiaSyncHost_Private(A));
   A->values_out = 1;
   *val          = A->val;
   if (ld) *ld = A->ld;
@@ -459,6 +478,7 @@ PetscErrorCode EasDiaGetValuesRead(EasDia A, const PetscScalar **val, PetscInt *
   PetscValidPointer(val, 2);
   PetscCheck(A->n > 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "EasDiaGetValuesRead: the matrix has no entries");
   PetscCheck(!A->values_out, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "EasDiaGetValuesRead: the values are already checked out; restore them first");
+  PetscCall(EasDiaSyncHost_Private(A));
   A->values_out = 2;
   *val          = A->val;
   if (ld) *ld = A->ld;
@@ -496,8 +516,9 @@ PetscErrorCode EasDiaRestoreValuesRead(EasDia A, const PetscScalar **val)
 /*
   EasDiaGetBackendValuesWrite_Private - the values in the backend's memory
   (ndiag x ld, same offsets) for a kernel that rewrites them in place (the
-  ADR assembly on the backend); the pattern stays.  The restore makes the
-  host copy current (device backends copy the values back), rebuilds the
+  ADR assembly, the Jacobi-scaled copy of EasKsp); the pattern stays.  The
+  restore marks the host copy stale on device backends (it is copied back
+  only when the host reads it: EasDiaSyncHost_Private), rebuilds the
   backend's private data (e.g. a cuSPARSE copy) and increases the state,
   like EasDiaRestoreValuesWrite().  The kernel must write every stored
   entry, zero outside the matrix.
@@ -519,13 +540,7 @@ PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia A, PetscScalar **v
 
   PetscFunctionBegin;
   PetscCheck(A->values_out == 3 && *val == A->k.val, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "EasDiaRestoreBackendValuesWrite_Private: not the array of EasDiaGetBackendValuesWrite_Private");
-  if (!be->host_is_device) {
-    const size_t bval = (size_t)A->ndiag * A->ld * sizeof(PetscScalar);
-    PetscCall((*be->ops->copy_dtoh)(be, A->val, A->k.val, bval));
-    be->bytes_dtoh += (PetscLogDouble)bval;
-    be->n_dtoh++;
-    PetscCall(PetscLogGpuToCpu((PetscLogDouble)bval));
-  }
+  if (!be->host_is_device) A->host_stale = PETSC_TRUE; /* copied back only when the host reads them */
   if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
   if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
   A->dev_stale  = PETSC_FALSE;
@@ -652,6 +667,7 @@ PetscErrorCode EasDiaGetDiagonal(EasDia A, EasVec d)
   PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
   PetscCall(EasVecGetSize(d, &nd));
   PetscCheck(nd == A->n, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_SIZ, "EasDiaGetDiagonal: size mismatch: matrix has %" PetscInt_FMT " rows, vector %" PetscInt_FMT, A->n, nd);
+  PetscCall(EasDiaSyncHost_Private(A));
   PetscCall(EasVecGetArrayWrite(d, &da));
   PetscCall(PetscArrayzero(da, A->n));
   for (PetscInt k = 0; k < A->ndiag; k++)
@@ -673,6 +689,7 @@ PetscErrorCode EasDiaConvertToMat(EasDia A, Mat *M)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
   PetscCheck(n > 0, PetscObjectComm((PetscObject)A), PETSC_ERR_ORDER, "EasDiaConvertToMat: set the matrix entries first");
+  PetscCall(EasDiaSyncHost_Private(A));
   PetscCall(PetscLogEventBegin(EAS_DiaConvert, A, 0, 0, 0));
   PetscCall(PetscCalloc1(n, &nnz));
   PetscCall(PetscMalloc2(A->ndiag, &cols, A->ndiag, &vals));
@@ -713,6 +730,7 @@ PetscErrorCode EasDiaView(EasDia A, PetscViewer viewer)
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)A), &viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(0);
+  PetscCall(EasDiaSyncHost_Private(A));
   PetscCall(PetscViewerGetFormat(viewer, &format));
   PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)A, viewer));
   PetscCall(PetscViewerASCIIPushTab(viewer));
@@ -774,12 +792,9 @@ PetscErrorCode EasDiaColumnScaleValues_Private(EasDia A, const PetscScalar *s, E
   PetscFunctionBegin;
   PetscCheck(B->n == A->n && B->ndiag == A->ndiag && B->ld == A->ld, PETSC_COMM_SELF, PETSC_ERR_PLIB, "EasDiaColumnScaleValues_Private: B does not have A's pattern");
   for (PetscInt d = 0; d < A->ndiag; d++) PetscCheck(B->off[d] == A->off[d], PETSC_COMM_SELF, PETSC_ERR_PLIB, "EasDiaColumnScaleValues_Private: B does not have A's offsets");
-  for (PetscInt d = 0; d < A->ndiag; d++) {
-    const PetscInt     o   = A->off[d];
-    const PetscScalar *src = A->val + (size_t)d * A->ld;
-    PetscScalar       *dst = B->val + (size_t)d * B->ld;
-    for (PetscInt i = PetscMax(0, -o); i < PetscMin(A->n, A->n - o); i++) dst[i] = src[i] * s[i + o];
-  }
+  PetscCall(EasDiaSyncHost_Private(A));
+  for (PetscInt i = 0; i < A->n; i++) EasDiaColumnScaleRow(i, A->n, A->ndiag, A->off, A->val, A->ld, s, B->val); /* the backends' body */
+  B->host_stale = PETSC_FALSE;
   if (B->setupcalled && (!B->be->host_is_device || B->be->ops->dia_setup)) B->dev_stale = PETSC_TRUE;
   PetscCall(PetscObjectStateIncrease((PetscObject)B));
   PetscFunctionReturn(0);
@@ -791,6 +806,7 @@ PetscErrorCode EasDiaMove_Private(EasDia A, EasDia B)
   PetscCheck(A != B, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "EasDiaMove_Private: A and B are the same matrix");
   PetscCheck(A->n > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "EasDiaMove_Private: A has no entries");
   PetscCheck(!A->values_out && !B->values_out, PETSC_COMM_SELF, PETSC_ERR_ORDER, "EasDiaMove_Private: values checked out");
+  PetscCall(EasDiaSyncHost_Private(A));
   PetscCall(EasDiaReset_Private(B));
   B->n     = A->n;
   B->ndiag = A->ndiag;

@@ -17,6 +17,7 @@ struct _p_EasDia {
      (EasKspSetUp). */
   PetscObjectState nonzerostate;
   PetscBool        dev_stale;  /* the backend copy is older than the host values */
+  PetscBool        host_stale; /* the host values are older than the backend copy (a kernel wrote it) */
   PetscInt         values_out; /* 1: checked out for writing, 2: for reading, 3: backend values for writing */
 };
 
@@ -39,3 +40,6 @@ PETSC_INTERN PetscErrorCode EasDiaColumnScaleValues_Private(EasDia A, const Pets
 /* B takes A's size, offsets and values without copying (B keeps its
    backend and fill bound); A is left empty, as after EasDiaCreate. */
 PETSC_INTERN PetscErrorCode EasDiaMove_Private(EasDia A, EasDia B);
+/* Brings the host values up to date after a kernel wrote the backend copy
+   (EasDiaRestoreBackendValuesWrite_Private on a device backend). */
+PETSC_INTERN PetscErrorCode EasDiaSyncHost_Private(EasDia A);

@@ -1085,8 +1085,9 @@ static PetscErrorCode EasAdrToBackend(EasAdr adr, EasVec v, const PetscScalar *h
   backend (seed 000 eqs. 1.43-1.45), with the point bodies of kernels.h
   (backend ops adr_function, adr_jacobian).  The host fills the padded
   state (halo ghosts, boundary values) and evaluates user reaction
-  callbacks; on a device backend these go up (transfers) and J's values
-  come back for the host-built Jacobi preconditioner.  fnorm2: this rank's
+  callbacks; on a device backend these go up (transfers), and the inner
+  solver's Jacobi scaling is redone there too (dia_jacobi): no matrix
+  crosses the bus.  fnorm2: this rank's
   ||F_s||^2, the true residual with the current ghosts; *bad: F or the
   reaction Jacobian is not finite.
 */
@@ -1138,13 +1139,11 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
     PetscCall(EasDiaGetBackendValuesWrite_Private(adr->J, &V, &ld));
     PetscCall((*be->ops->adr_jacobian)(be, &P, w, dRv, V, ld));
   }
-  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
   if (!*bad) {
-    if (adr->device) PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
-    PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V)); /* device: the values come back for the host Jacobi */
-    PetscCall(EasKspSetUp(adr->ksp));                                /* values only: the Jacobi scaling, in place */
-    if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, 9.0 * adr->n));
+    PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V));
+    PetscCall(EasKspSetUp(adr->ksp)); /* values only: D^{-1} and A D^{-1} on the backend, in place */
   }
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
   PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));
   PetscFunctionReturn(0);
 }

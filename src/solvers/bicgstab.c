@@ -26,17 +26,38 @@ enum { W_R,
        W_N };
 
 /* Right Jacobi from the operator's current values: dinv = D^{-1} and
-   Ahat = A D^{-1}, both in their existing storage (created here on the
-   first call), then Ahat uploaded to the backend. */
+   Ahat = A D^{-1}, both in their existing storage.  The first time both are
+   built on the host from A's host values (Ahat allocated and uploaded);
+   afterwards, when only the values changed, the backend's dia_jacobi op
+   recomputes them where A's values are (the shared bodies of kernels.h: on
+   a GPU no matrix crosses the bus), else the host path repeats. */
 static PetscErrorCode EasKspBiCGStabJacobi(EasKsp ksp)
 {
-  PetscInt     n = ksp->A->n;
+  EasDia       A = ksp->A;
+  PetscInt     n = A->n;
   PetscScalar *da;
+  EasBackend   be;
 
   PetscFunctionBegin;
+  PetscCall(EasDiaGetBackend(A, &be));
   if (!ksp->dinv) PetscCall(EasVecCreate(ksp->op.be, n, &ksp->dinv));
+  if (ksp->Ahat && be->ops->dia_jacobi) {
+    const EasDiaKernel *k;
+    PetscScalar        *dv, *bval;
+    PetscInt            dmain = -1, zr;
+    for (PetscInt d = 0; d < A->ndiag; d++)
+      if (A->off[d] == 0) dmain = d;
+    PetscCheck(dmain >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "Zero diagonal entry at row 0 (no main diagonal stored): -pc_type jacobi needs a nonzero diagonal (use -pc_type none)");
+    PetscCall(EasDiaGetKernel_Private(A, &k)); /* A's backend copy up to date */
+    PetscCall(EasVecGetBackendArrayWrite(ksp->dinv, &dv));
+    PetscCall(EasDiaGetBackendValuesWrite_Private(ksp->Ahat, &bval, NULL));
+    PetscCall((*be->ops->dia_jacobi)(be, k, dmain, dv, bval, &zr));
+    PetscCall(EasDiaRestoreBackendValuesWrite_Private(ksp->Ahat, &bval));
+    PetscCheck(zr < 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "Zero diagonal entry at row %" PetscInt_FMT ": -pc_type jacobi needs a nonzero diagonal (use -pc_type none)", zr);
+    PetscFunctionReturn(0);
+  }
   /* D^{-1}; a zero diagonal entry is an error, not a silent 1 */
-  PetscCall(EasDiaGetDiagonal(ksp->A, ksp->dinv));
+  PetscCall(EasDiaGetDiagonal(A, ksp->dinv));
   PetscCall(EasVecGetArray(ksp->dinv, &da));
   for (PetscInt i = 0; i < n; i++) {
     if (da[i] == 0.0) {
@@ -45,8 +66,8 @@ static PetscErrorCode EasKspBiCGStabJacobi(EasKsp ksp)
     }
     da[i] = 1.0 / da[i];
   }
-  if (!ksp->Ahat) PetscCall(EasDiaDuplicateColumnScaled_Private(ksp->A, da, &ksp->Ahat));
-  else PetscCall(EasDiaColumnScaleValues_Private(ksp->A, da, ksp->Ahat));
+  if (!ksp->Ahat) PetscCall(EasDiaDuplicateColumnScaled_Private(A, da, &ksp->Ahat));
+  else PetscCall(EasDiaColumnScaleValues_Private(A, da, ksp->Ahat));
   PetscCall(EasVecRestoreArray(ksp->dinv, &da));
   PetscCall(EasDiaSetUp(ksp->Ahat)); /* first time: allocate and copy; later: copy in place */
   PetscFunctionReturn(0);

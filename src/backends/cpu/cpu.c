@@ -341,6 +341,23 @@ static PetscErrorCode EasPipeCgUpdate_CPU(EasBackend be, PetscInt n, PetscInt no
   PetscFunctionReturn(0);
 }
 
+/* Right Jacobi: the shared bodies, D^{-1} first, then the scaled rows. */
+static PetscErrorCode EasDiaJacobi_CPU(EasBackend be, const EasDiaKernel *A, PetscInt dmain, PetscScalar *dinv, PetscScalar *bval, PetscInt *zero_row)
+{
+  const PetscScalar *vmain = A->val + (size_t)dmain * A->ld;
+  PetscInt           zr    = A->n;
+
+  PetscFunctionBegin;
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be) reduction(min : zr)
+  for (PetscInt i = 0; i < A->n; i++)
+    if (EasDiaInvDiagEntry(i, vmain, dinv)) zr = PetscMin(zr, i);
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
+  for (PetscInt i = 0; i < A->n; i++) EasDiaColumnScaleRow(i, A->n, A->ndiag, A->off, A->val, A->ld, dinv, bval);
+  *zero_row = zr < A->n ? zr : -1;
+  PetscCall(PetscLogFlops((1.0 + A->ndiag) * A->n));
+  PetscFunctionReturn(0);
+}
+
 /* ADR residual: the shared point body over the box (kernels.h). */
 static PetscErrorCode EasAdrFunction_CPU(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3])
 {
@@ -404,6 +421,7 @@ static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads
   be->ops->block_mult         = EasBlockMult_CPU;
   be->ops->cg_update          = EasCgUpdate_CPU;
   be->ops->pipecg_update      = EasPipeCgUpdate_CPU;
+  be->ops->dia_jacobi         = EasDiaJacobi_CPU;
   be->ops->adr_function       = EasAdrFunction_CPU;
   be->ops->adr_jacobian       = EasAdrJacobian_CPU;
   PetscFunctionReturn(0);

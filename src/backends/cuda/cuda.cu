@@ -793,6 +793,43 @@ static PetscErrorCode EasPipeCgUpdate_CUDA(EasBackend be, PetscInt n, PetscInt n
   PetscFunctionReturn(0);
 }
 
+/* ------------------------------------------------------------------ right Jacobi */
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDiaInvDiagKernel(EasKInt n, const EasKScalar *vmain, EasKScalar *dinv, int *zero_row)
+{
+  EAS_GRID_STRIDE(i, n)
+  if (EasDiaInvDiagEntry((EasKInt)i, vmain, dinv)) atomicMin(zero_row, (int)i);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDiaColumnScaleKernel(EasKInt n, EasKInt nd, EasKInt ld, const EasKInt *off, const EasKScalar *val, const EasKScalar *s, EasKScalar *out)
+{
+  EAS_GRID_STRIDE(i, n)
+  EasDiaColumnScaleRow((EasKInt)i, n, nd, off, val, ld, s, out);
+}
+
+static PetscErrorCode EasDiaJacobi_CUDA(EasBackend be, const EasDiaKernel *A, PetscInt dmain, PetscScalar *dinv, PetscScalar *bval, PetscInt *zero_row)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const unsigned   nb = EasCudaBlocks(A->n, EAS_CUDA_MAX_BLOCKS);
+  int              zr = (int)A->n;
+
+  PetscFunctionBegin;
+  *zero_row = -1;
+  if (A->n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasCallCUDA(cudaMemcpyAsync(cu->d_iflag, &zr, sizeof(int), cudaMemcpyHostToDevice, cu->stream));
+  EasDiaInvDiagKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(A->n, A->val + (size_t)dmain * A->ld, dinv, cu->d_iflag);
+  EasCheckLaunchCUDA();
+  EasDiaColumnScaleKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(A->n, A->ndiag, A->ld, A->off, A->val, dinv, bval);
+  EasCheckLaunchCUDA();
+  EasCallCUDA(cudaMemcpyAsync(&zr, cu->d_iflag, sizeof(int), cudaMemcpyDeviceToHost, cu->stream));
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  EasCallCUDA(cudaStreamSynchronize(cu->stream));
+  *zero_row = zr < (int)A->n ? (PetscInt)zr : -1;
+  PetscCall(EasLogGpuFlops((1.0 + A->ndiag) * A->n));
+  PetscFunctionReturn(0);
+}
+
 /* ------------------------------------------------------------------ ADR assembly */
 
 /* F at every point (shared body) and the per-block sums of the finiteness
@@ -963,6 +1000,7 @@ static PetscErrorCode EasBackendDestroy_CUDA(EasBackend be)
   if (cu->d_partials) EasCallCUDA(cudaFree(cu->d_partials));
   if (cu->d_result) EasCallCUDA(cudaFree(cu->d_result));
   if (cu->h_result) EasCallCUDA(cudaFreeHost(cu->h_result));
+  if (cu->d_iflag) EasCallCUDA(cudaFree(cu->d_iflag));
   if (cu->stream_created) EasCallCUDA(cudaStreamDestroy(cu->stream));
   PetscCall(PetscFree(be->data));
   PetscFunctionReturn(0);
@@ -1047,6 +1085,7 @@ PetscErrorCode EasBackendInit_CUDA(EasBackend be)
   be->ops->ebe_apply          = EasEbeApply_CUDA;
   be->ops->ebe_diagonal       = EasEbeDiagonal_CUDA;
   be->ops->block_mult         = EasBlockMult_CUDA;
+  be->ops->dia_jacobi         = EasDiaJacobi_CUDA;
   be->ops->adr_function       = EasAdrFunction_CUDA;
   be->ops->adr_jacobian       = EasAdrJacobian_CUDA;
   be->ops->cg_update          = EasCgUpdate_CUDA;
@@ -1067,6 +1106,7 @@ PetscErrorCode EasBackendInit_CUDA(EasBackend be)
   EasCallCUDA(cudaMalloc((void **)&cu->d_partials, 3 * EAS_CUDA_MAX_RED_BLOCKS * sizeof(EasKScalar))); /* up to 3 sums (ADR residual) */
   EasCallCUDA(cudaMalloc((void **)&cu->d_result, 3 * sizeof(EasKScalar)));
   EasCallCUDA(cudaMallocHost((void **)&cu->h_result, 3 * sizeof(EasKScalar)));
+  EasCallCUDA(cudaMalloc((void **)&cu->d_iflag, sizeof(int)));
   for (int k = 0; k < EAS_CUDA_NTIMERS; k++) {
     cudaError_t err = cudaEventCreate(&cu->ev_start[k]);
     if (err == cudaSuccess && (err = cudaEventCreate(&cu->ev_stop[k])) != cudaSuccess) (void)cudaEventDestroy(cu->ev_start[k]);

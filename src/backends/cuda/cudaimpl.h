@@ -67,6 +67,7 @@ typedef struct {
   EasKScalar      *d_partials; /* 2*EAS_CUDA_MAX_RED_BLOCKS per-block partial sums */
   EasKScalar      *d_result;   /* 2 final sums */
   EasKScalar      *h_result;   /* 2, pinned */
+  int             *d_iflag;    /* one int for kernels' flags (first zero diagonal row) */
   /* timing: event pairs recorded on the stream, collected lazily */
   cudaEvent_t     ev_start[EAS_CUDA_NTIMERS], ev_stop[EAS_CUDA_NTIMERS];
   int             ev_kind[EAS_CUDA_NTIMERS];
