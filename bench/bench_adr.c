@@ -49,8 +49,10 @@ static PetscErrorCode Converged(SNES snes, PetscInt it, PetscReal xnorm, PetscRe
   PetscCall(EasAdrSpeciesNorms(c->adr, X, nx));
   PetscCall(EasAdrSpeciesNorms(c->adr, Y, ny));
   for (PetscInt s = 0; s < 2; s++) rel = PetscMax(rel, ny[s] / nx[s]);
-  if (rel <= c->rtol) *reason = SNES_CONVERGED_SNORM_RELATIVE;
-  else if (it >= 50) *reason = SNES_DIVERGED_MAX_IT;
+  if (rel <= c->rtol)
+    *reason = SNES_CONVERGED_SNORM_RELATIVE;
+  else if (it >= 50)
+    *reason = SNES_DIVERGED_MAX_IT;
   PetscFunctionReturn(0);
 }
 
@@ -95,8 +97,8 @@ int main(int argc, char **argv)
 {
   PetscMPIInt size;
   PetscInt    n = 24, steps = 3, ndel = 8, reps = 3, ninner = 2;
-  char       *inner[2] = {NULL, NULL};
-  PetscReal   delays[8] = {0, 100, 1000};
+  char       *inner[2]    = {NULL, NULL};
+  PetscReal   delays[8]   = {0, 100, 1000};
   char        problem[32] = "diurnal";
   PetscBool   flg;
 

@@ -36,18 +36,18 @@ static double Triad(PetscInt n, double *restrict a, const double *restrict b, co
 
 int main(int argc, char **argv)
 {
-  PetscInt    prob = 1, order = 2, n = 8, threads = 1, its = 30, runs = 5, reps = 10, stream_n = 4000000, split_solves = 20, nel, nen, dof, nnodes, m;
-  PetscReal   slow = 2.0;
-  EasBackend  be;
-  EasEbe      ebe;
-  EasVec      x, y, b;
-  EasKsp      ksp;
-  Mat         A;
-  Vec         bp, xp;
-  KSP         pksp;
-  PC          ppc;
-  double     *tv, *sa, *sb, *sc, t_apply, t_stream, gbs_eas, gbs_stream, bytes, ms_eas, ms_petsc;
-  char        res[32];
+  PetscInt   prob = 1, order = 2, n = 8, threads = 1, its = 30, runs = 5, reps = 10, stream_n = 4000000, split_solves = 20, nel, nen, dof, nnodes, m;
+  PetscReal  slow = 2.0;
+  EasBackend be;
+  EasEbe     ebe;
+  EasVec     x, y, b;
+  EasKsp     ksp;
+  Mat        A;
+  Vec        bp, xp;
+  KSP        pksp;
+  PC         ppc;
+  double    *tv, *sa, *sb, *sc, t_apply, t_stream, gbs_eas, gbs_stream, bytes, ms_eas, ms_petsc;
+  char       res[32];
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscOptionsBegin(PETSC_COMM_SELF, NULL, "bench_ebe", NULL);
@@ -143,9 +143,9 @@ int main(int argc, char **argv)
   /* split over two CPU units of one thread, unit 1 slowed by -split_slow:
      each unit alone on all elements (T_u), then the split (T_D), seed 003 eq. 3.6 */
   {
-    EasBackend u[2];
-    double     Talone[2], TD, E_meas;
-    PetscReal  E_model, Tdev[2];
+    EasBackend       u[2];
+    double           Talone[2], TD, E_meas;
+    PetscReal        E_model, Tdev[2];
     const PetscInt  *sh;
     const PetscReal *tel;
 

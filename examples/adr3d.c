@@ -51,8 +51,10 @@ int main(int argc, char **argv)
   PetscCall(EasAdrGetEnergyMeter(adr, &meter));
   PetscCall(EasEnergyMeterGetSummary(meter, &S));
   src = S.measured ? "measured" : "modelled";
-  if (S.valid) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  energy: %.4e J (%s), average power %.4g W (%s), EDP %.4e J s (%s) over %.3f s\n", (double)S.energy, src, (double)S.power, src, (double)S.edp, src, (double)S.time));
-  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  energy: n/a (the requested sensor is absent; see the \"Disabled\" line above)\n"));
+  if (S.valid)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  energy: %.4e J (%s), average power %.4g W (%s), EDP %.4e J s (%s) over %.3f s\n", (double)S.energy, src, (double)S.power, src, (double)S.edp, src, (double)S.time));
+  else
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  energy: n/a (the requested sensor is absent; see the \"Disabled\" line above)\n"));
   PetscCall(EasAdrDestroy(&adr));
   PetscCall(EasFinalize());
   return reason > 0 ? 0 : 1;

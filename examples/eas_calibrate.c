@@ -110,7 +110,8 @@ static PetscErrorCode MeasurePower(EasEnergyMeter m, PetscInt u, PetscBool full,
 
   PetscFunctionBegin;
   PetscCall(EasEnergyMeterStart(m));
-  if (!full) PetscCall(PetscSleep(secs));
+  if (!full)
+    PetscCall(PetscSleep(secs));
   else {
     PetscLogDouble t0, t;
     PetscReal      tel, tcopy;

@@ -29,14 +29,14 @@ typedef struct {
 int main(int argc, char **argv)
 {
   PetscInt    prob = 0, order = 1, n0 = 4, steps = 3, grow = 2, solves = 1;
-  PetscBool   monitor = PETSC_FALSE, tracing;
+  PetscBool   monitor                   = PETSC_FALSE, tracing;
   char        trace[PETSC_MAX_PATH_LEN] = "";
   PetscMPIInt size;
   StepRow     row[MAXSTEPS];
   char        beres[64] = "";
-  PetscBool   autobe = PETSC_FALSE;
-  PetscInt    polint = 0;
-  EasPolicy   pol    = NULL;
+  PetscBool   autobe    = PETSC_FALSE;
+  PetscInt    polint    = 0;
+  EasPolicy   pol       = NULL;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -82,8 +82,10 @@ int main(int argc, char **argv)
       PetscBool csv;
       PetscCall(PetscStrlen(trace, &len));
       PetscCall(PetscStrendswith(trace, ".csv", &csv));
-      if (csv) PetscCall(PetscSNPrintf(path, sizeof(path), "%.*s.%" PetscInt_FMT ".csv", (int)(len - 4), trace, s));
-      else PetscCall(PetscSNPrintf(path, sizeof(path), "%s.%" PetscInt_FMT ".csv", trace, s));
+      if (csv)
+        PetscCall(PetscSNPrintf(path, sizeof(path), "%.*s.%" PetscInt_FMT ".csv", (int)(len - 4), trace, s));
+      else
+        PetscCall(PetscSNPrintf(path, sizeof(path), "%s.%" PetscInt_FMT ".csv", trace, s));
       PetscCall(EasEnergyMeterSetTrace(meter, path));
     }
     if (pol) { /* -eas_backend auto: predict for this mesh, pick, build the operator on the pick */
@@ -114,7 +116,7 @@ int main(int argc, char **argv)
       }
       PetscCall(EasBackendDestroy(&be));
     }
-    PetscCall(EasEbeSetUp(ebe)); /* starts the meter */
+    PetscCall(EasEbeSetUp(ebe));                           /* starts the meter */
     if (pol) PetscCall(EasEbeSetPolicy(ebe, pol, polint)); /* consulted online by cg/pipecg */
     PetscCall(EasEbeGetSizes(ebe, &nel, NULL, &dof, &nnodes, &nown));
     PetscCall(EasEbeGetNodeCoordinates(ebe, &xyz));
@@ -213,8 +215,10 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "energy per mesh step (setup + solves, all ranks):\n%4s %12s %12s %12s %9s\n", "step", "energy J", "avg power W", "EDP J s", "source"));
   for (PetscInt s = 0; s < steps; s++) {
     StepRow *r = &row[s];
-    if (r->valid) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %12.4e %12.4g %12.4e %9s\n", s, (double)r->joules, (double)r->watts, (double)r->edp, r->measured ? "measured" : "modelled"));
-    else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %12s %12s %12s %9s\n", s, "n/a", "n/a", "n/a", "n/a"));
+    if (r->valid)
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %12.4e %12.4g %12.4e %9s\n", s, (double)r->joules, (double)r->watts, (double)r->edp, r->measured ? "measured" : "modelled"));
+    else
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %12s %12s %12s %9s\n", s, "n/a", "n/a", "n/a", "n/a"));
   }
   PetscCall(EasPolicyDestroy(&pol));
   PetscCall(EasFinalize());

@@ -177,8 +177,8 @@ typedef struct _p_EasKsp *EasKsp;
 typedef struct _p_EasEbe *EasEbe; /* element-by-element operator, include/eas/ebe.h */
 typedef const char       *EasKspType;
 #define EAS_BICGSTAB "bicgstab"
-#define EAS_CG       "cg"     /* preconditioned CG over an EasDia or an EasEbe */
-#define EAS_PIPECG   "pipecg" /* pipelined CG (Ghysels-Vanroose): one MPI_Iallreduce per iteration, overlapped */
+#define EAS_CG "cg"         /* preconditioned CG over an EasDia or an EasEbe */
+#define EAS_PIPECG "pipecg" /* pipelined CG (Ghysels-Vanroose): one MPI_Iallreduce per iteration, overlapped */
 
 typedef const char *EasPCType;
 #define EAS_PCNONE "none"

@@ -30,14 +30,18 @@
 typedef int   nvmlReturn_t;
 typedef void *nvmlDevice_t;
 
-#define NVML_SUCCESS                   0
-#define NVML_ERROR_UNINITIALIZED       1
-#define NVML_ERROR_INVALID_ARGUMENT    2
-#define NVML_ERROR_NOT_SUPPORTED       3
-#define NVML_ERROR_DRIVER_NOT_LOADED   9
-#define NVML_ERROR_UNKNOWN             999
+#define NVML_SUCCESS 0
+#define NVML_ERROR_UNINITIALIZED 1
+#define NVML_ERROR_INVALID_ARGUMENT 2
+#define NVML_ERROR_NOT_SUPPORTED 3
+#define NVML_ERROR_DRIVER_NOT_LOADED 9
+#define NVML_ERROR_UNKNOWN 999
 
-enum { MODE_ENERGY, MODE_POWER, MODE_INITFAIL, MODE_NODEV, MODE_RESET };
+enum { MODE_ENERGY,
+       MODE_POWER,
+       MODE_INITFAIL,
+       MODE_NODEV,
+       MODE_RESET };
 
 static int    fake_mode = MODE_ENERGY, fake_init = 0, fake_ndev = 1;
 static double fake_P = 150.0, fake_t0 = 0, fake_reset_after = 0.15;
@@ -61,11 +65,16 @@ nvmlReturn_t nvmlInit_v2(void)
   const char *m = getenv("FAKE_NVML_MODE");
 
   fake_mode = MODE_ENERGY;
-  if (m && !strcmp(m, "power")) fake_mode = MODE_POWER;
-  else if (m && !strcmp(m, "initfail")) fake_mode = MODE_INITFAIL;
-  else if (m && !strcmp(m, "nodev")) fake_mode = MODE_NODEV;
-  else if (m && !strcmp(m, "reset")) fake_mode = MODE_RESET;
-  else if (m && *m && strcmp(m, "energy")) return NVML_ERROR_INVALID_ARGUMENT; /* a typo in the test */
+  if (m && !strcmp(m, "power"))
+    fake_mode = MODE_POWER;
+  else if (m && !strcmp(m, "initfail"))
+    fake_mode = MODE_INITFAIL;
+  else if (m && !strcmp(m, "nodev"))
+    fake_mode = MODE_NODEV;
+  else if (m && !strcmp(m, "reset"))
+    fake_mode = MODE_RESET;
+  else if (m && *m && strcmp(m, "energy"))
+    return NVML_ERROR_INVALID_ARGUMENT; /* a typo in the test */
   if (fake_mode == MODE_INITFAIL) return NVML_ERROR_DRIVER_NOT_LOADED;
   fake_P           = EnvReal("FAKE_NVML_POWER", 150.0);
   fake_reset_after = EnvReal("FAKE_NVML_RESET_AFTER", 0.15);
@@ -110,8 +119,10 @@ nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t dev, unsigned long
   if (!dev || !mj) return NVML_ERROR_INVALID_ARGUMENT;
   if (fake_mode == MODE_POWER) return NVML_ERROR_NOT_SUPPORTED;
   t = FakeNow() - fake_t0;
-  if (fake_mode == MODE_RESET && t >= fake_reset_after) *mj = (unsigned long long)(1e3 * fake_P * (t - fake_reset_after));
-  else *mj = 987654321ULL + (unsigned long long)(1e3 * fake_P * t);
+  if (fake_mode == MODE_RESET && t >= fake_reset_after)
+    *mj = (unsigned long long)(1e3 * fake_P * (t - fake_reset_after));
+  else
+    *mj = 987654321ULL + (unsigned long long)(1e3 * fake_P * t);
   return NVML_SUCCESS;
 }
 

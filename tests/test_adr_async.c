@@ -60,7 +60,7 @@ int main(int argc, char **argv)
   PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "the synchronous reference did not converge: %s", EasAdrConvergedReasonName(reason));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "sync reference: %" PetscInt_FMT " outer iterations, %s\n", st.outer_its_max, EasAdrConvergedReasonName(reason)));
   for (PetscInt seed = 1; seed <= seeds; seed++) {
-    PetscReal nd[2], nr[2], rel = 0;
+    PetscReal  nd[2], nr[2], rel = 0;
     PetscInt64 m[3];
     PetscCall(RunOnce(PETSC_TRUE, seed, delay, jitter, Xa, &st, &reason));
     PetscCheck(reason == EAS_ADR_CONVERGED_ASYNC || (size == 1 && reason > 0), PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "seed %" PetscInt_FMT ": the async run did not converge: %s", seed, EasAdrConvergedReasonName(reason));

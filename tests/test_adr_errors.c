@@ -7,8 +7,8 @@ static const char help[] = "Bad input to eas ADR gets a clear error or a diverge
 static PetscErrorCode NaNReaction(PetscReal t, const PetscReal xyz[3], const PetscScalar c[2], PetscScalar R[2], PetscScalar dR[4], void *ctx)
 {
   (void)ctx;
-  R[0] = -c[0];
-  R[1] = -c[1];
+  R[0]  = -c[0];
+  R[1]  = -c[1];
   dR[0] = dR[3] = -1;
   dR[1] = dR[2] = 0;
   if (t > 0.03 && xyz[0] > 0.5) R[1] = (PetscReal)NAN; /* from the second step on */

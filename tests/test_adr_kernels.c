@@ -35,8 +35,8 @@ static void FillPadded(Box *B, const double *x)
         for (int i = 0; i < nx; i++) {
           int ijk[3] = {i, j, k}, g[3] = {i + 1, j + 1, k + 1}, m[3] = {i + 1, j + 1, k + 1};
           if (ijk[d] != (side ? nl[d] - 1 : 0)) continue;
-          g[d] = side ? nl[d] + 1 : 0;          /* the ghost plane */
-          m[d] = side ? nl[d] - 1 : 2;          /* padded index of the first interior neighbour */
+          g[d] = side ? nl[d] + 1 : 0; /* the ghost plane */
+          m[d] = side ? nl[d] - 1 : 2; /* padded index of the first interior neighbour */
           for (int s = 0; s < 2; s++) B->xg[2 * (g[0] + sy * g[1] + sz * g[2]) + s] = B->xg[2 * (m[0] + sy * m[1] + sz * m[2]) + s];
         }
   }
@@ -100,11 +100,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-seed", &seed, NULL));
   PetscCheck(nx >= 2 && ny >= 2 && nz >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-nx -ny -nz: expected >= 2 each (the mirror needs an interior neighbour)");
   PetscCall(PetscMemzero(&B, sizeof(B)));
-  B.P.nx = (EasKInt)nx;
-  B.P.ny = (EasKInt)ny;
-  B.P.nz = (EasKInt)nz;
-  B.P.np = (EasKInt)(nx * ny * nz);
-  B.P.dt = 0.7;
+  B.P.nx   = (EasKInt)nx;
+  B.P.ny   = (EasKInt)ny;
+  B.P.nz   = (EasKInt)nz;
+  B.P.np   = (EasKInt)(nx * ny * nz);
+  B.P.dt   = 0.7;
   B.P.L[0] = -1.0, B.P.L[1] = 0.3, B.P.L[2] = 0.2, B.P.L[3] = -2.0;
   B.P.q1c3 = 0.3, B.P.q2 = 0.2, B.P.q3 = 0.1, B.P.c3 = 1.0, B.P.q4 = 0.05;
   for (int f = 0; f < 6; f++) B.P.fold[f] = f < nfold ? (int)fold[f] : 0;

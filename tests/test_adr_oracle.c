@@ -57,8 +57,10 @@ static PetscErrorCode Converged(SNES snes, PetscInt it, PetscReal xnorm, PetscRe
   PetscCall(EasAdrSpeciesNorms(c->adr, Y, ny));
   for (PetscInt s = 0; s < 2; s++) rel = PetscMax(rel, ny[s] / nx[s]);
   PetscCall(SNESGetTolerances(snes, NULL, NULL, NULL, &maxit, NULL));
-  if (rel <= 1e-12) *reason = SNES_CONVERGED_SNORM_RELATIVE;
-  else if (it >= maxit) *reason = SNES_DIVERGED_MAX_IT;
+  if (rel <= 1e-12)
+    *reason = SNES_CONVERGED_SNORM_RELATIVE;
+  else if (it >= maxit)
+    *reason = SNES_DIVERGED_MAX_IT;
   PetscFunctionReturn(0);
 }
 
@@ -129,7 +131,7 @@ int main(int argc, char **argv)
   for (PetscInt k = 0; k < steps; k++) {
     SNESConvergedReason sr;
     PetscInt            its, lits;
-    c.t = PetscMin(t0 + (k + 1) * dt, tend);
+    c.t  = PetscMin(t0 + (k + 1) * dt, tend);
     c.dt = c.t - (t0 + k * dt);
     PetscCall(VecCopy(X, c.Xold));
     PetscCall(SNESSolve(snes, NULL, X));

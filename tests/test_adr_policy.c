@@ -100,8 +100,10 @@ static PetscErrorCode CaseOnline(PetscBool stay)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after 4 steps: %" PetscInt_FMT " updates, %" PetscInt_FMT " change(s), %" PetscInt_FMT " move(s), latest %s\n", nup, nch, nmoves, latest));
   PetscCheck(nup == 4, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected an update after each of the 4 steps, got %" PetscInt_FMT, nup);
   PetscCheck(nmoves == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected no move (already on the CPU, or no usable GPU), got %" PetscInt_FMT, nmoves);
-  if (stay) PetscCheck(nch == 0 && !strcmp(latest, "/gpu/cuda"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected the answer to stay /gpu/cuda, got %" PetscInt_FMT " changes, %s", nch, latest);
-  else PetscCheck(nch == 1 && !strcmp(latest, "/cpu"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected one change to /cpu, got %" PetscInt_FMT " changes, %s", nch, latest);
+  if (stay)
+    PetscCheck(nch == 0 && !strcmp(latest, "/gpu/cuda"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected the answer to stay /gpu/cuda, got %" PetscInt_FMT " changes, %s", nch, latest);
+  else
+    PetscCheck(nch == 1 && !strcmp(latest, "/cpu"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected one change to /cpu, got %" PetscInt_FMT " changes, %s", nch, latest);
   PetscCall(EasPolicyDestroy(&pol));
   PetscCall(EasAdrDestroy(&adr));
   PetscFunctionReturn(0);
@@ -116,8 +118,10 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", cs, sizeof(cs), NULL));
   PetscCall(PetscStrcmp(cs, "move", &ismove));
   PetscCall(PetscStrcmp(cs, "stay", &isstay));
-  if (ismove) PetscCall(CaseMove());
-  else PetscCall(CaseOnline(isstay));
+  if (ismove)
+    PetscCall(CaseMove());
+  else
+    PetscCall(CaseOnline(isstay));
   PetscCall(EasFinalize());
   return 0;
 }

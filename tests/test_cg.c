@@ -46,9 +46,9 @@ int main(int argc, char **argv)
   PetscRandom        rnd;
   PetscInt           order = 1, n = 4, prob = 0, its, pits;
   PetscBool          usedia = PETSC_FALSE, shell = PETSC_FALSE;
-  Mat                S = NULL;
+  Mat                S    = NULL;
   ShellCtx           sctx = {NULL, NULL, NULL};
-  PetscReal          tol    = 1e-6, err, ref, rtol = 1e-10;
+  PetscReal          tol = 1e-6, err, ref, rtol = 1e-10;
   PetscMPIInt        size;
   KSPConvergedReason reason, preason;
   EasKspType         type;
@@ -101,8 +101,10 @@ int main(int argc, char **argv)
   PetscCall(EasKspGetConvergedReason(ksp, &reason));
   PetscCall(EasKspGetIterationNumber(ksp, &its));
   PetscCall(EasKspGetType(ksp, &type));
-  if (usedia) PetscCall(EasVecCopyToVec(x, xq));
-  else PetscCall(EasEbeVecToPetsc(ebe, x, xq));
+  if (usedia)
+    PetscCall(EasVecCopyToVec(x, xq));
+  else
+    PetscCall(EasEbeVecToPetsc(ebe, x, xq));
 
   /* PETSc: same norm (unpreconditioned), same test */
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &pksp));
@@ -116,7 +118,8 @@ int main(int argc, char **argv)
     PetscCall(MatShellSetOperation(S, MATOP_MULT, (void (*)(void))ShellMult));
     PetscCall(MatShellSetOperation(S, MATOP_GET_DIAGONAL, (void (*)(void))ShellDiagonal));
     PetscCall(KSPSetOperators(pksp, S, S));
-  } else PetscCall(KSPSetOperators(pksp, A, A));
+  } else
+    PetscCall(KSPSetOperators(pksp, A, A));
   PetscCall(KSPSetType(pksp, KSPCG));
   PetscCall(KSPSetNormType(pksp, KSP_NORM_UNPRECONDITIONED));
   PetscCall(KSPGetPC(pksp, &ppc));

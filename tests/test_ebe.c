@@ -44,15 +44,15 @@ static PetscErrorCode BuildUser(EasEbe ebe, PetscInt n, PetscInt dof, PetscRando
 
 int main(int argc, char **argv)
 {
-  EasEbe        ebe;
-  Mat           A;
-  Vec           xp, yp, dp, yq;
-  EasVec        x, y, d;
-  PetscRandom   rnd;
-  PetscInt      order = 1, n = 4, prob = 0, reps = 2, nel, nen, dof, ncol;
-  PetscBool     user  = PETSC_FALSE;
-  PetscReal     tol   = 1e-13, err, ref, derr, dref;
-  PetscMPIInt   size;
+  EasEbe      ebe;
+  Mat         A;
+  Vec         xp, yp, dp, yq;
+  EasVec      x, y, d;
+  PetscRandom rnd;
+  PetscInt    order = 1, n = 4, prob = 0, reps = 2, nel, nen, dof, ncol;
+  PetscBool   user = PETSC_FALSE;
+  PetscReal   tol  = 1e-13, err, ref, derr, dref;
+  PetscMPIInt size;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -70,8 +70,10 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomSeed(rnd));
 
   PetscCall(EasEbeCreate(PETSC_COMM_WORLD, &ebe));
-  if (user) PetscCall(BuildUser(ebe, n, prob == 0 ? 1 : 3, rnd));
-  else PetscCall(EasEbeSetFromMesh(ebe, (EasEbeProblem)prob, order, n, n + 1, PetscMax(n, size)));
+  if (user)
+    PetscCall(BuildUser(ebe, n, prob == 0 ? 1 : 3, rnd));
+  else
+    PetscCall(EasEbeSetFromMesh(ebe, (EasEbeProblem)prob, order, n, n + 1, PetscMax(n, size)));
   PetscCall(EasEbeSetFromOptions(ebe));
   PetscCall(EasEbeSetUp(ebe));
   PetscCall(EasEbeGetSizes(ebe, &nel, &nen, &dof, NULL, NULL));

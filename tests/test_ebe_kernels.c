@@ -6,8 +6,8 @@ static const char help[] = "Host tests of the EBE and CG kernel bodies shared by
 
 int main(int argc, char **argv)
 {
-  PetscInt    trials = 3, nfail = 0, nchecks = 0;
-  PetscRandom rnd;
+  PetscInt     trials = 3, nfail = 0, nchecks = 0;
+  PetscRandom  rnd;
   const double tol = 1e-13;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
       if (PetscAbsReal(ri - (0.25 + 0.4 * 0.7)) > tol) nfail++;
       if (PetscAbsReal(z[0] - 2.0 * ri) > tol) nfail++;
       {
-        double zz[1] = {1}, qq[1] = {2}, ss[1] = {3}, pp[1] = {4}, x2[1] = {5}, rr[1] = {6}, uu[1] = {7}, ww[1] = {8}, mm[1] = {9}, nv[1] = {10};
+        double       zz[1] = {1}, qq[1] = {2}, ss[1] = {3}, pp[1] = {4}, x2[1] = {5}, rr[1] = {6}, uu[1] = {7}, ww[1] = {8}, mm[1] = {9}, nv[1] = {10};
         const double z1 = 10 + beta * 1, q1 = 9 + beta * 2, s1 = 8 + beta * 3, p1 = 7 + beta * 4;
         const double x1 = 5 + alpha * p1, r1 = 6 - alpha * s1, u1 = 7 - alpha * q1, w1 = 8 - alpha * z1;
         EasPipeCgUpdateEntry(0, alpha, beta, dv, zz, qq, ss, pp, x2, rr, uu, ww, mm, nv);

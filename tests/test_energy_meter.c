@@ -18,12 +18,12 @@ static PetscErrorCode FakeClock(void *ctx, PetscLogDouble *t)
 
 static PetscInt nchecks = 0;
 
-#define CHECK_CLOSE(a, b, tol, what) \
-  do { \
-    PetscReal a_ = (a), b_ = (b); \
+#define CHECK_CLOSE(a, b, tol, what)                                                                                                                                    \
+  do {                                                                                                                                                                  \
+    PetscReal a_ = (a), b_ = (b);                                                                                                                                       \
     PetscCheck(PetscAbsReal(a_ - b_) <= (tol), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: got %.12g, expected %.12g (tol %g)", what, (double)a_, (double)b_, (double)(tol)); \
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: %.10g == %.10g (tol %g)\n", what, (double)a_, (double)b_, (double)(tol))); \
-    nchecks++; \
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s: %.10g == %.10g (tol %g)\n", what, (double)a_, (double)b_, (double)(tol)));                                           \
+    nchecks++;                                                                                                                                                          \
   } while (0)
 
 /* Profile: P_I = 40 + 10 + 5 = 55 W, P_C(cpu) = 60 W, P_C(gpu) = 150 W.
@@ -33,7 +33,7 @@ static PetscInt nchecks = 0;
 static PetscErrorCode RunTimeline(EasEnergyMeter m)
 {
   PetscInt        ucpu, ugpu;
-  EasPowerProfile prof = {40, 100, 10, 160, 5, 34};
+  EasPowerProfile prof  = {40, 100, 10, 160, 5, 34};
   PetscReal       sh[2] = {600, 400}, tel[2];
 
   PetscFunctionBegin;
@@ -160,7 +160,7 @@ static PetscErrorCode CaseReport(void)
 static PetscErrorCode CaseTrace(void)
 {
   EasEnergyMeter m;
-  char           path[] = "/tmp/eas_trace_XXXXXX", buf[2048];
+  char           path[]     = "/tmp/eas_trace_XXXXXX", buf[2048];
   const char     expected[] = "iteration,share_0,share_1,t_el_0_s,t_el_1_s,time_pred_s,energy_pred_J,time_meas_s,energy_meas_J,energy_source\n"
                               "0,600,400,0.005,0.005,3.5,700,4,760,modelled\n"
                               "1,600,400,0.005,0.005,,,3,300,modelled\n";
@@ -424,8 +424,8 @@ int main(int argc, char **argv)
     args: -case weights
     expect: by hand: T P_I \+ T beta P_C\(cpu\), beta = \(0.25\*5 \+ 0.75\*2\)/8 = 0.34375: 605\.? J
     expect: weighted modelled energy \(J\), by hand 8\*55 \+ 8\*0.34375\*60 = 605: 605 == 605
-    expect: ^cpu-a +cpu +0.25 +5 
-    expect: ^cpu-b +cpu +0.75 +2 
+    expect: ^cpu-a +cpu +0.25 +5
+    expect: ^cpu-b +cpu +0.75 +2
     expect: case weights: 8 checks passed
   test:
     suffix: resume

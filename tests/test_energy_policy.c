@@ -16,17 +16,18 @@ static PetscErrorCode CaseFrontier(void)
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&in, sizeof(in)));
   PetscCall(EasPowerProfileDefault(&in.prof));
-  in.nwork    = 1e5;
-  in.its      = 50;
-  in.t_el_cpu = tcpu;
-  in.gpu      = PETSC_TRUE;
+  in.nwork                 = 1e5;
+  in.its                   = 50;
+  in.t_el_cpu              = tcpu;
+  in.gpu                   = PETSC_TRUE;
   in.allow[EAS_CHOICE_CPU] = in.allow[EAS_CHOICE_GPU] = PETSC_TRUE; /* cpu against gpu, no hybrid, no copies */
   /* full-load node powers: A = GPU busy, CPU idle; B = CPU busy (seed 000 eq. 1.24) */
   PF_A = in.prof.cpu_idle + in.prof.gpu_full + in.prof.dram;
   PF_B = in.prof.cpu_full + in.prof.gpu_idle + in.prof.dram;
   for (PetscInt c = EAS_CRITERION_TIME; c <= EAS_CRITERION_ED2P; c++) {
     /* by hand: time 1; E T^w: (PF_A/PF_B)^(1/(w+1)) */
-    const PetscReal w     = c == EAS_CRITERION_ENERGY ? 0 : c == EAS_CRITERION_EDP ? 1 : 2;
+    const PetscReal w     = c == EAS_CRITERION_ENERGY ? 0 : c == EAS_CRITERION_EDP ? 1
+                                                                                   : 2;
     const PetscReal alpha = c == EAS_CRITERION_TIME ? 1.0 : PetscPowReal(PF_A / PF_B, 1.0 / (w + 1));
 
     in.t_el_gpu = tcpu / (alpha * (1 - eps)); /* just below the frontier: the CPU */

@@ -16,12 +16,12 @@ static const char help[] = "Energy sensors on fake powercap trees (normal, wrapa
 
 static PetscInt nchecks = 0;
 
-#define CHECK_CLOSE(a, b, tol, what) \
-  do { \
-    PetscReal a_ = (a), b_ = (b); \
+#define CHECK_CLOSE(a, b, tol, what)                                                                                                                                    \
+  do {                                                                                                                                                                  \
+    PetscReal a_ = (a), b_ = (b);                                                                                                                                       \
     PetscCheck(PetscAbsReal(a_ - b_) <= (tol), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: got %.12g, expected %.12g (tol %g)", what, (double)a_, (double)b_, (double)(tol)); \
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s: %.9g == %.9g (tol %g)\n", what, (double)a_, (double)b_, (double)(tol))); \
-    nchecks++; \
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s: %.9g == %.9g (tol %g)\n", what, (double)a_, (double)b_, (double)(tol)));                                              \
+    nchecks++;                                                                                                                                                          \
   } while (0)
 
 /* Writes a value atomically (temp + rename) so the sampler never sees a partial file. */
@@ -107,10 +107,10 @@ static PetscErrorCode ExpectUnavailable(EasSensor s, const char substr[])
 
 static PetscErrorCode CaseNormal(void)
 {
-  char      root[PETSC_MAX_PATH_LEN], pkg[PETSC_MAX_PATH_LEN], dr[PETSC_MAX_PATH_LEN];
-  EasSensor s;
-  PetscReal E[16], period;
-  PetscInt  nd, dropped;
+  char        root[PETSC_MAX_PATH_LEN], pkg[PETSC_MAX_PATH_LEN], dr[PETSC_MAX_PATH_LEN];
+  EasSensor   s;
+  PetscReal   E[16], period;
+  PetscInt    nd, dropped;
   const char *name;
 
   PetscFunctionBegin;
@@ -224,7 +224,8 @@ static PetscErrorCode CaseEacces(void)
     PetscCall(OpenRapl(root, &s));
     PetscCall(ExpectUnavailable(s, "Permission denied"));
     PetscCall(EasSensorDestroy(&s));
-  } else PetscCall(PetscPrintf(PETSC_COMM_SELF, "  chmod 000 case skipped: running as root (reads are not blocked)\n"));
+  } else
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  chmod 000 case skipped: running as root (reads are not blocked)\n"));
   PetscCall(RemoveTree(root));
   PetscFunctionReturn(0);
 }
@@ -403,14 +404,14 @@ static PetscErrorCode FakeNvmlPath(char path[], size_t len)
 */
 static PetscErrorCode CaseNvmlFake(const char mode[], PetscReal P)
 {
-  char             lib[PETSC_MAX_PATH_LEN], pw[32];
-  EasSensor        s;
-  PetscBool        avail, isenergy, ispower, isreset, isinitfail, isnodev;
-  const char      *why;
-  PetscLogDouble   t1, t2, t3;
-  PetscReal        E1, E2, E3, up;
-  PetscInt         dropped;
-  const PetscReal  tol_sensor = 1e-3 + 0.02 * P, tol_meter = 2 * (1e-3 + 0.02 * P);
+  char            lib[PETSC_MAX_PATH_LEN], pw[32];
+  EasSensor       s;
+  PetscBool       avail, isenergy, ispower, isreset, isinitfail, isnodev;
+  const char     *why;
+  PetscLogDouble  t1, t2, t3;
+  PetscReal       E1, E2, E3, up;
+  PetscInt        dropped;
+  const PetscReal tol_sensor = 1e-3 + 0.02 * P, tol_meter = 2 * (1e-3 + 0.02 * P);
 
   PetscFunctionBegin;
   PetscCall(FakeNvmlPath(lib, sizeof(lib)));
@@ -549,22 +550,22 @@ int main(int argc, char **argv)
     PetscInt       u, nmeters = 1;
     PetscCall(PetscOptionsGetInt(NULL, NULL, "-meters", &nmeters, NULL));
     for (PetscInt k = 0; k < nmeters; k++) {
-    PetscCall(EasEnergyMeterCreate(PETSC_COMM_WORLD, &m));
-    PetscCall(EasEnergyMeterSetFromOptions(m));
-    PetscCall(EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &u));
-    {
-      EasBackend be;
-      PetscCall(EasBackendCreate(PETSC_COMM_WORLD, "/cpu/serial", &be));
-      PetscCall(EasEnergyMeterSetBackend(m, be)); /* reads wait for the backend */
-      PetscCall(EasBackendDestroy(&be));
-    }
-    PetscCall(EasEnergyMeterStart(m));
-    PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
-    PetscCall(PetscSleep(0.01));
-    PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 1000));
-    PetscCall(EasEnergyMeterStop(m));
-    PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_WORLD));
-    PetscCall(EasEnergyMeterDestroy(&m));
+      PetscCall(EasEnergyMeterCreate(PETSC_COMM_WORLD, &m));
+      PetscCall(EasEnergyMeterSetFromOptions(m));
+      PetscCall(EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &u));
+      {
+        EasBackend be;
+        PetscCall(EasBackendCreate(PETSC_COMM_WORLD, "/cpu/serial", &be));
+        PetscCall(EasEnergyMeterSetBackend(m, be)); /* reads wait for the backend */
+        PetscCall(EasBackendDestroy(&be));
+      }
+      PetscCall(EasEnergyMeterStart(m));
+      PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
+      PetscCall(PetscSleep(0.01));
+      PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 1000));
+      PetscCall(EasEnergyMeterStop(m));
+      PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_WORLD));
+      PetscCall(EasEnergyMeterDestroy(&m));
     }
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "case %s: %" PetscInt_FMT " checks passed\n", cs, nchecks));

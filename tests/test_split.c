@@ -6,10 +6,12 @@ static const char help[] = "The online EBE work split on two CPU units of unequa
 #include <eas.h>
 
 /* Asserted with -assert_timing (virtual clock), reported otherwise. */
-#define TIMING_CHECK(strict, cond, ...) \
-  do { \
-    if (strict) PetscCheck(cond, PETSC_COMM_SELF, PETSC_ERR_PLIB, __VA_ARGS__); \
-    else if (!(cond)) PetscCall(PetscPrintf(PETSC_COMM_SELF, "  (reported, not asserted: criterion not met on real clocks)\n")); \
+#define TIMING_CHECK(strict, cond, ...)                                                                          \
+  do {                                                                                                           \
+    if (strict)                                                                                                  \
+      PetscCheck(cond, PETSC_COMM_SELF, PETSC_ERR_PLIB, __VA_ARGS__);                                            \
+    else if (!(cond))                                                                                            \
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  (reported, not asserted: criterion not met on real clocks)\n")); \
   } while (0)
 
 int main(int argc, char **argv)

@@ -27,13 +27,13 @@ PETSC_EXTERN PetscClassId EAS_ADR_CLASSID;
 
 /* Outer (multisplitting-Newton) convergence reasons of a time step. */
 typedef enum {
-  EAS_ADR_CONVERGED_ITERATING     = 0,
-  EAS_ADR_CONVERGED_DX            = 1, /* sync: max over species of ||dx_s|| / ||x_s|| <= rtol */
-  EAS_ADR_CONVERGED_ASYNC         = 2, /* async: detected, then confirmed by the synchronous check */
-  EAS_ADR_DIVERGED_MAX_IT         = -1,
-  EAS_ADR_DIVERGED_INNER          = -2, /* the inner BiCGStab broke down or diverged */
-  EAS_ADR_DIVERGED_NANORINF       = -3, /* F or a callback gave NaN/Inf */
-  EAS_ADR_DIVERGED_ASYNC_CHECK    = -4  /* async: the synchronous check failed too many times */
+  EAS_ADR_CONVERGED_ITERATING  = 0,
+  EAS_ADR_CONVERGED_DX         = 1, /* sync: max over species of ||dx_s|| / ||x_s|| <= rtol */
+  EAS_ADR_CONVERGED_ASYNC      = 2, /* async: detected, then confirmed by the synchronous check */
+  EAS_ADR_DIVERGED_MAX_IT      = -1,
+  EAS_ADR_DIVERGED_INNER       = -2, /* the inner BiCGStab broke down or diverged */
+  EAS_ADR_DIVERGED_NANORINF    = -3, /* F or a callback gave NaN/Inf */
+  EAS_ADR_DIVERGED_ASYNC_CHECK = -4  /* async: the synchronous check failed too many times */
 } EasAdrConvergedReason;
 /* EasAdrConvergedReasons[reason + 4] is the name of a reason. */
 PETSC_EXTERN const char *const EasAdrConvergedReasons[];
@@ -46,7 +46,7 @@ typedef enum {
 } EasAdrMode;
 
 /* Statistics, cumulative over EasAdrSolve() calls (this rank's values; the
-   *_max fields are maxima over the ranks). */
+ *_max fields are maxima over the ranks). */
 typedef struct {
   PetscInt       steps;
   PetscInt       outer_its;     /* this rank's local Newton iterations */
@@ -54,7 +54,7 @@ typedef struct {
   PetscInt       inner_its;     /* this rank's BiCGStab iterations */
   PetscInt       sync_checks;   /* async: synchronous checks done */
   PetscInt       check_failures;
-  PetscInt       halo_skipped;  /* async: new ghosts that moved too little to iterate on */
+  PetscInt       halo_skipped;                     /* async: new ghosts that moved too little to iterate on */
   PetscInt64     msgs_sent, msgs_recv, msgs_stale; /* halo messages of this rank */
   PetscLogDouble time_solve;                       /* seconds in EasAdrSolve */
 } EasAdrStats;

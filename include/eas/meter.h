@@ -48,7 +48,7 @@
 /* ============================================================ sensors */
 
 typedef struct _p_EasSensor *EasSensor;
-PETSC_EXTERN PetscClassId EAS_SENSOR_CLASSID;
+PETSC_EXTERN PetscClassId    EAS_SENSOR_CLASSID;
 
 typedef const char *EasSensorType;
 #define EAS_SENSOR_RAPL "rapl"
@@ -143,7 +143,7 @@ PETSC_EXTERN PetscErrorCode EasGetNodeIndex(MPI_Comm, PetscInt *node, PetscInt *
 /* ============================================================ meter */
 
 typedef struct _p_EasEnergyMeter *EasEnergyMeter;
-PETSC_EXTERN PetscClassId EAS_METER_CLASSID;
+PETSC_EXTERN PetscClassId         EAS_METER_CLASSID;
 
 typedef enum {
   EAS_PHASE_SETUP,
@@ -235,17 +235,17 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterGetPhase(EasEnergyMeter, EasPhase, Pet
 /* Summary of a metered run, global over the communicator (figures summed
    over ranks/nodes for energy, max over ranks for times). */
 typedef struct {
-  PetscReal time;                      /* T (s) */
+  PetscReal time;                         /* T (s) */
   PetscReal phase_time[EAS_NUM_PHASES];   /* wall time of each phase (s) */
   PetscReal phase_energy[EAS_NUM_PHASES]; /* J */
   PetscBool phase_measured[EAS_NUM_PHASES];
-  PetscReal other_energy;  /* outside every phase, J */
+  PetscReal other_energy; /* outside every phase, J */
   PetscBool other_measured;
-  PetscReal energy;        /* total, J */
-  PetscBool measured;      /* total from sensors */
-  PetscBool valid;         /* PETSC_FALSE: n/a (explicit sensor absent) */
-  PetscReal model_energy;  /* the model's total (seed 000 eq. 1.16), J */
-  PetscReal power, edp;    /* average power (W) and E*T (J s) */
+  PetscReal energy;       /* total, J */
+  PetscBool measured;     /* total from sensors */
+  PetscBool valid;        /* PETSC_FALSE: n/a (explicit sensor absent) */
+  PetscReal model_energy; /* the model's total (seed 000 eq. 1.16), J */
+  PetscReal power, edp;   /* average power (W) and E*T (J s) */
 } EasEnergySummary;
 
 /* EasEnergyMeterGetSummary - the run's figures (collective). */
@@ -291,12 +291,12 @@ PETSC_EXTERN const char *const EasBackendChoices[];
 /* Inputs of the prediction (seed 001 time model, seed 000 eq. 1.16 energy). */
 typedef struct {
   EasPowerProfile prof;
-  PetscReal       nwork;     /* elements (or rows) per iteration, > 0 */
-  PetscReal       its;       /* iterations expected (l of seed 001), > 0 */
-  PetscReal       t_el_cpu;  /* s per element on the whole CPU (all threads), > 0 */
-  PetscReal       t_el_gpu;  /* s per element on the GPU (> 0), ignored when no GPU */
-  PetscReal       t_el_copy; /* s to copy one element's data to the GPU, >= 0 */
-  PetscBool       gpu;       /* a usable GPU exists */
+  PetscReal       nwork;                  /* elements (or rows) per iteration, > 0 */
+  PetscReal       its;                    /* iterations expected (l of seed 001), > 0 */
+  PetscReal       t_el_cpu;               /* s per element on the whole CPU (all threads), > 0 */
+  PetscReal       t_el_gpu;               /* s per element on the GPU (> 0), ignored when no GPU */
+  PetscReal       t_el_copy;              /* s to copy one element's data to the GPU, >= 0 */
+  PetscBool       gpu;                    /* a usable GPU exists */
   PetscBool       allow[EAS_NUM_CHOICES]; /* candidates considered */
 } EasPolicyInput;
 
@@ -304,8 +304,8 @@ typedef struct {
 typedef struct {
   PetscReal        time[EAS_NUM_CHOICES], energy[EAS_NUM_CHOICES], metric[EAS_NUM_CHOICES];
   PetscBool        valid[EAS_NUM_CHOICES];
-  PetscReal        r;       /* GPU share of the hybrid (seed 001 eq. 26) */
-  PetscReal        alpha;   /* speedup t_el_cpu/t_el_gpu */
+  PetscReal        r;        /* GPU share of the hybrid (seed 001 eq. 26) */
+  PetscReal        alpha;    /* speedup t_el_cpu/t_el_gpu */
   PetscReal        frontier; /* speedup the GPU needs to win the criterion against the CPU (eq. 1.24 generalised) */
   EasBackendChoice choice;
 } EasPolicyPrediction;
@@ -321,7 +321,7 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode EasPolicyPredict(const EasPolicyInput *, EasCriterion, EasPolicyPrediction *);
 
 typedef struct _p_EasPolicy *EasPolicy;
-PETSC_EXTERN PetscClassId EAS_POLICY_CLASSID;
+PETSC_EXTERN PetscClassId    EAS_POLICY_CLASSID;
 
 /* EasPolicyCreate - the backend-choice policy on comm. */
 PETSC_EXTERN PetscErrorCode EasPolicyCreate(MPI_Comm, EasPolicy *);

@@ -34,8 +34,8 @@ typedef struct {
    [e0,e1) are one contiguous slice (found by bisection on the host copy). */
 typedef struct {
   PetscInt           nel, nen, dof, nnodes;
-  const PetscInt    *conn;            /* nel*nen local node indices, backend memory */
-  const PetscScalar *ael;             /* nel*m*m element matrices (m = nen*dof), row-major, backend memory */
+  const PetscInt    *conn; /* nel*nen local node indices, backend memory */
+  const PetscScalar *ael;  /* nel*m*m element matrices (m = nen*dof), row-major, backend memory */
   PetscInt           ncolors;
   const PetscInt    *color_ptr;       /* ncolors+1, host */
   const PetscInt    *color_elem;      /* nel, backend memory */
@@ -54,15 +54,19 @@ static inline void EasEbeColorSlice(const EasEbeKernel *K, PetscInt c, PetscInt 
   b = hi;
   while (a < b) { /* first k with el[k] >= e0 */
     const PetscInt mid = (a + b) / 2;
-    if (el[mid] < e0) a = mid + 1;
-    else b = mid;
+    if (el[mid] < e0)
+      a = mid + 1;
+    else
+      b = mid;
   }
   *k0 = a;
   b   = hi;
   while (a < b) { /* first k with el[k] >= e1 */
     const PetscInt mid = (a + b) / 2;
-    if (el[mid] < e1) a = mid + 1;
-    else b = mid;
+    if (el[mid] < e1)
+      a = mid + 1;
+    else
+      b = mid;
   }
   *k1 = a;
 }

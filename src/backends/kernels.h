@@ -122,7 +122,7 @@ static inline EAS_HOST_DEVICE int EasDiaInvDiagEntry(EasKInt i, const EasKScalar
 static inline EAS_HOST_DEVICE void EasDiaColumnScaleRow(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *s, EasKScalar *out)
 {
   for (EasKInt d = 0; d < ndiag; d++) {
-    const EasKInt j         = i + off[d];
+    const EasKInt j       = i + off[d];
     out[(long)d * ld + i] = (j >= 0 && j < n) ? val[(long)d * ld + i] * s[j] : 0.0;
   }
 }
@@ -230,14 +230,16 @@ static inline EAS_HOST_DEVICE void EasPipeCgUpdateEntry(EasKInt i, EasKScalar al
 /* Parameters of the ADR residual and Jacobian kernels (src/solvers/adr.c,
    DESIGN.md sec. 4): the rank's box, the step, the built-in reaction and
    how each face of the box is closed. */
-enum { EAS_ADRK_REACTION_USER = 0, EAS_ADRK_REACTION_LINEAR = 1, EAS_ADRK_REACTION_DIURNAL = 2 };
+enum { EAS_ADRK_REACTION_USER    = 0,
+       EAS_ADRK_REACTION_LINEAR  = 1,
+       EAS_ADRK_REACTION_DIURNAL = 2 };
 typedef struct {
   EasKInt    nx, ny, nz, np; /* box points per direction, np = nx ny nz */
   EasKScalar dt;
-  int        reaction;       /* EAS_ADRK_REACTION_*; USER: Rv, dRv are inputs */
-  EasKScalar L[4];           /* linear: R = L c (row-major) */
+  int        reaction;             /* EAS_ADRK_REACTION_*; USER: Rv, dRv are inputs */
+  EasKScalar L[4];                 /* linear: R = L c (row-major) */
   EasKScalar q1c3, q2, q3, c3, q4; /* diurnal at the step's time: q1 c3, q2, q3(t), c3, q4(t) */
-  int        fold[6];        /* face f (-x,+x,-y,+y,-z,+z) at the box edge is zero-flux: its weight goes to the opposite neighbour (else the coupling leaves the local block: halo or Dirichlet) */
+  int        fold[6];              /* face f (-x,+x,-y,+y,-z,+z) at the box edge is zero-flux: its weight goes to the opposite neighbour (else the coupling leaves the local block: halo or Dirichlet) */
 } EasAdrKParams;
 
 /* Reaction R(c) and its Jacobian dR[2*i + j] = dR_i/dc_j at one point.
@@ -273,7 +275,7 @@ static inline EAS_HOST_DEVICE void EasAdrKFunctionPoint(EasKInt p, const EasAdrK
   const EasKInt nx = P->nx, ny = P->ny, np = P->np;
   const EasKInt i = p % nx, j = (p / nx) % ny, k = p / (nx * ny);
   const EasKInt sy = nx + 2, sz = (nx + 2) * (ny + 2);
-  const EasKInt Q = (i + 1) + sy * (j + 1) + sz * (k + 1);
+  const EasKInt Q      = (i + 1) + sy * (j + 1) + sz * (k + 1);
   const EasKInt nbq[6] = {Q - 1, Q + 1, Q - sy, Q + sy, Q - sz, Q + sz};
   if (P->reaction != EAS_ADRK_REACTION_USER) EasAdrKReaction(P, xg[2 * Q], xg[2 * Q + 1], Rv + 2 * p, dRv + 4 * p);
   for (int s = 0; s < 2; s++) {
@@ -295,7 +297,7 @@ static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrK
 {
   const EasKInt    nx = P->nx, ny = P->ny, nz = P->nz, np = P->np;
   const EasKInt    ijk[3] = {p % nx, (p / nx) % ny, p / (nx * ny)}, nl[3] = {nx, ny, nz};
-  const EasKScalar dt = P->dt;
+  const EasKScalar dt     = P->dt;
   EasKScalar       eff[6] = {0, 0, 0, 0, 0, 0}, wsum = 0.0;
 
   for (int f = 0; f < 6; f++) {
@@ -303,8 +305,10 @@ static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrK
     const int        edge = side ? (ijk[d] == nl[d] - 1) : (ijk[d] == 0);
     const EasKScalar wf   = w[f * np + p];
     wsum += wf;
-    if (!edge) eff[f] += wf;
-    else if (P->fold[f]) eff[f ^ 1] += wf;
+    if (!edge)
+      eff[f] += wf;
+    else if (P->fold[f])
+      eff[f ^ 1] += wf;
   }
   for (int s = 0; s < 2; s++) {
     const EasKInt r = 2 * p + s;

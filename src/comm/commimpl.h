@@ -36,7 +36,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode EasFaultsSetUp(EasFaults *, PetscMPIInt rank);
 /* Release time (seconds, MPI_Wtime clock) of a message received at `now`. */
-PETSC_INTERN double EasFaultsReleaseTime(EasFaults *, double now);
+PETSC_INTERN double    EasFaultsReleaseTime(EasFaults *, double now);
 PETSC_INTERN PetscBool EasFaultsActive(const EasFaults *);
 
 /* One received message waiting for its release time. */
@@ -47,18 +47,18 @@ typedef struct {
 
 typedef struct _n_EasHalo *EasHalo;
 struct _n_EasHalo {
-  MPI_Comm    comm; /* Cartesian communicator (owned by the caller) */
-  PetscMPIInt nb[EAS_HALO_NFACE];
-  PetscInt    count[EAS_HALO_NFACE]; /* scalars per face message */
+  MPI_Comm     comm; /* Cartesian communicator (owned by the caller) */
+  PetscMPIInt  nb[EAS_HALO_NFACE];
+  PetscInt     count[EAS_HALO_NFACE]; /* scalars per face message */
   PetscScalar *sendbuf[EAS_HALO_NFACE];
   PetscScalar *ghost[EAS_HALO_NFACE]; /* the values the iterations see */
   PetscScalar *used[EAS_HALO_NFACE];  /* the ghosts the last iteration used (async) */
   MPI_Request  sreq[EAS_HALO_NFACE], rreq[EAS_HALO_NFACE];
-  PetscScalar *rbuf[EAS_HALO_NFACE];  /* buffer of the posted receive */
+  PetscScalar *rbuf[EAS_HALO_NFACE]; /* buffer of the posted receive */
   EasHaloSlot  q[EAS_HALO_NFACE][EAS_HALO_QDEPTH];
   PetscInt     qlen[EAS_HALO_NFACE];
   PetscInt     nsent[EAS_HALO_NFACE], nrecv[EAS_HALO_NFACE]; /* async messages in this step */
-  PetscInt64   phase_sent, phase_delivered;                    /* this phase: sent, made visible or discarded */
+  PetscInt64   phase_sent, phase_delivered;                  /* this phase: sent, made visible or discarded */
   PetscBool    fresh;                                        /* a new ghost became visible */
   EasFaults    faults;
   /* statistics (cumulative) */

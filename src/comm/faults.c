@@ -18,10 +18,10 @@ PetscErrorCode EasFaultsSetUp(EasFaults *f, PetscMPIInt rank)
   PetscCheck(f->delay_us >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-eas_comm_delay_us %g is invalid: expected a delay in microseconds >= 0", (double)f->delay_us);
   PetscCheck(f->jitter_us >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-eas_comm_jitter_us %g is invalid: expected a jitter in microseconds >= 0", (double)f->jitter_us);
   /* splitmix64 of (seed, rank): distinct, well-mixed streams */
-  s = (uint64_t)f->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)rank * 0xBF58476D1CE4E5B9ULL + 0x94D049BB133111EBULL;
-  s = (s ^ (s >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  s = (s ^ (s >> 27)) * 0x94D049BB133111EBULL;
-  s = s ^ (s >> 31);
+  s        = (uint64_t)f->seed * 0x9E3779B97F4A7C15ULL + (uint64_t)rank * 0xBF58476D1CE4E5B9ULL + 0x94D049BB133111EBULL;
+  s        = (s ^ (s >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  s        = (s ^ (s >> 27)) * 0x94D049BB133111EBULL;
+  s        = s ^ (s >> 31);
   f->state = s ? s : 0x2545F4914F6CDD1DULL;
   PetscFunctionReturn(0);
 }

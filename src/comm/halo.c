@@ -19,7 +19,7 @@
 
 PetscErrorCode EasHaloCreate(MPI_Comm comm, const PetscMPIInt nb[], const PetscInt count[], EasHalo *halo)
 {
-  EasHalo h;
+  EasHalo     h;
   PetscMPIInt rank;
 
   PetscFunctionBegin;
@@ -233,8 +233,10 @@ PetscErrorCode EasHaloAsyncPoll(EasHalo h)
   int err = 0;
 
   PetscFunctionBegin;
-  if (h->thread_running) pthread_mutex_lock(&h->lock);
-  else err = EasHaloProgress_Private(h);
+  if (h->thread_running)
+    pthread_mutex_lock(&h->lock);
+  else
+    err = EasHaloProgress_Private(h);
   if (!err) err = EasHaloPublish_Private(h);
   if (h->thread_running) {
     if (!err) err = h->thread_err;

@@ -5,8 +5,8 @@
 
 const char EasVersion[] = "eas 0.1.0";
 
-PetscClassId EAS_BACKEND_CLASSID, EAS_DIA_CLASSID, EAS_KSP_CLASSID;
-PetscClassId EAS_EBE_CLASSID;
+PetscClassId  EAS_BACKEND_CLASSID, EAS_DIA_CLASSID, EAS_KSP_CLASSID;
+PetscClassId  EAS_EBE_CLASSID;
 PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeDiagonal, EAS_EbeSplit, EAS_CgUpdate, EAS_PipeCgUpdate;
 
 PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;

@@ -96,11 +96,11 @@ static PetscErrorCode GetPowerKey(PetscOptionItems *PetscOptionsObject, PetscOpt
 @*/
 PetscErrorCode EasPowerProfileGetFromOptions(MPI_Comm comm, const char prefix[], PetscInt node, PetscInt nnodes, EasPowerProfile *prof, PetscBool *from_defaults)
 {
-  char         file[PETSC_MAX_PATH_LEN];
-  PetscBool    flg, any = PETSC_FALSE;
-  PetscOptions fileopts = NULL;
-  PetscErrorCode err    = 0;
-  char         msg[256] = "";
+  char           file[PETSC_MAX_PATH_LEN];
+  PetscBool      flg, any = PETSC_FALSE;
+  PetscOptions   fileopts = NULL;
+  PetscErrorCode err      = 0;
+  char           msg[256] = "";
 
   PetscFunctionBegin;
   PetscValidPointer(prof, 5);

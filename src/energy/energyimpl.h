@@ -8,8 +8,8 @@
 #include <pthread.h>
 
 #define EAS_SENSOR_MAX_DOMAINS 16
-#define EAS_METER_MAX_UNITS    8
-#define EAS_METER_MAX_SENSORS  2
+#define EAS_METER_MAX_UNITS 8
+#define EAS_METER_MAX_SENSORS 2
 
 /* One energy domain of a sensor.  Written by the sampler thread and by
    EasSensorRead under the sensor's mutex. */
@@ -18,13 +18,13 @@ typedef struct {
   EasDomainKind kind;
   char          path[PETSC_MAX_PATH_LEN];       /* RAPL: .../energy_uj */
   char          range_path[PETSC_MAX_PATH_LEN]; /* RAPL: .../max_energy_range_uj */
-  double        last_raw;  /* last raw counter (uJ for RAPL, mJ for NVML energy) */
-  double        last_t;    /* time of last_raw (s) */
-  double        acc;       /* accumulated energy since SetUp (J) */
-  double        last_P;    /* NVML power sampling: last power (W) */
-  int           have_last; /* last_raw/last_P valid */
-  void         *dev;       /* NVML device handle */
-  int           use_power; /* NVML: integrate power samples */
+  double        last_raw;                       /* last raw counter (uJ for RAPL, mJ for NVML energy) */
+  double        last_t;                         /* time of last_raw (s) */
+  double        acc;                            /* accumulated energy since SetUp (J) */
+  double        last_P;                         /* NVML power sampling: last power (W) */
+  int           have_last;                      /* last_raw/last_P valid */
+  void         *dev;                            /* NVML device handle */
+  int           use_power;                      /* NVML: integrate power samples */
 } EasSensorDomain;
 
 typedef struct _EasSensorOps *EasSensorOps;
@@ -43,8 +43,8 @@ struct _p_EasSensor {
   char            why[512];
   PetscInt        ndomains;
   EasSensorDomain dom[EAS_SENSOR_MAX_DOMAINS];
-  PetscReal       max_power;     /* plausibility bound per domain (W) */
-  PetscReal       poll_max;      /* sampler period upper bound (s) */
+  PetscReal       max_power; /* plausibility bound per domain (W) */
+  PetscReal       poll_max;  /* sampler period upper bound (s) */
   PetscReal       sampler_period;
   PetscReal       update_period; /* s */
   PetscInt        dropped;
@@ -69,12 +69,12 @@ PETSC_INTERN void EasEnergyResetDisabledLines(void);
 
 /* Meter */
 typedef struct {
-  char        name[32];
-  EasUnitKind kind;
-  PetscReal   busy[EAS_NUM_PHASES], work[EAS_NUM_PHASES];
+  char           name[32];
+  EasUnitKind    kind;
+  PetscReal      busy[EAS_NUM_PHASES], work[EAS_NUM_PHASES];
   PetscLogDouble t0[EAS_NUM_PHASES];
-  PetscInt    depth[EAS_NUM_PHASES];
-  PetscReal   weight; /* fraction of the node's CPU (GPU) the unit occupies; 0: unset (1/ppn) */
+  PetscInt       depth[EAS_NUM_PHASES];
+  PetscReal      weight; /* fraction of the node's CPU (GPU) the unit occupies; 0: unset (1/ppn) */
 } EasMeterUnit;
 
 struct _p_EasEnergyMeter {
@@ -86,32 +86,32 @@ struct _p_EasEnergyMeter {
   PetscInt        nunits;
   EasMeterUnit    unit[EAS_METER_MAX_UNITS];
   /* sensors actually used (measured) */
-  PetscInt        nsensors;
-  EasSensor       sensor[EAS_METER_MAX_SENSORS];
-  PetscBool       cover_cpu, cover_gpu; /* measured coverage */
-  PetscBool       na;                   /* explicit sensor absent: energies n/a */
-  PetscReal       update_period;        /* max over the sensors used */
-  PetscBool       node_leader;          /* this rank reads the node's sensors */
-  PetscBool       setup, started, stopped;
-  PetscLogDouble  tstart, tstop;        /* the current (or last) running window */
-  PetscReal       elapsed;              /* run time of the closed windows (Stop ... Resume) */
-  PetscReal       Eacc;                 /* measured energy of the closed windows */
-  PetscMPIInt     ppn;                  /* ranks on this node (cached at Create) */
-  PetscInt        node_cores;           /* cores of the node; <= 0: sysconf */
+  PetscInt       nsensors;
+  EasSensor      sensor[EAS_METER_MAX_SENSORS];
+  PetscBool      cover_cpu, cover_gpu; /* measured coverage */
+  PetscBool      na;                   /* explicit sensor absent: energies n/a */
+  PetscReal      update_period;        /* max over the sensors used */
+  PetscBool      node_leader;          /* this rank reads the node's sensors */
+  PetscBool      setup, started, stopped;
+  PetscLogDouble tstart, tstop; /* the current (or last) running window */
+  PetscReal      elapsed;       /* run time of the closed windows (Stop ... Resume) */
+  PetscReal      Eacc;          /* measured energy of the closed windows */
+  PetscMPIInt    ppn;           /* ranks on this node (cached at Create) */
+  PetscInt       node_cores;    /* cores of the node; <= 0: sysconf */
   /* phase wall time: union over units */
-  PetscInt        pdepth[EAS_NUM_PHASES];
-  PetscLogDouble  pt0[EAS_NUM_PHASES];
-  PetscReal       pwall[EAS_NUM_PHASES];
-  PetscReal       pE0[EAS_NUM_PHASES];     /* measured energy at the phase's outer Begin */
-  PetscReal       pmeasE[EAS_NUM_PHASES];  /* claimed measured energy */
-  PetscReal       pclaimed[EAS_NUM_PHASES]; /* wall time of the claimed intervals */
-  PetscReal       Estart;                   /* measured energy at Start */
-  PetscReal       Estop;
+  PetscInt       pdepth[EAS_NUM_PHASES];
+  PetscLogDouble pt0[EAS_NUM_PHASES];
+  PetscReal      pwall[EAS_NUM_PHASES];
+  PetscReal      pE0[EAS_NUM_PHASES];      /* measured energy at the phase's outer Begin */
+  PetscReal      pmeasE[EAS_NUM_PHASES];   /* claimed measured energy */
+  PetscReal      pclaimed[EAS_NUM_PHASES]; /* wall time of the claimed intervals */
+  PetscReal      Estart;                   /* measured energy at Start */
+  PetscReal      Estop;
   /* trace */
-  FILE           *trace;
-  PetscBool       trace_header, trace_on;
-  PetscLogDouble  trace_t;
-  PetscReal       trace_E, trace_Emodel;
+  FILE          *trace;
+  PetscBool      trace_header, trace_on;
+  PetscLogDouble trace_t;
+  PetscReal      trace_E, trace_Emodel;
   /* view */
   PetscViewer       viewer;
   PetscViewerFormat vformat;

@@ -59,8 +59,10 @@ const char *const EasPhases[] = {"setup", "compute", "exchange", "transfers", "E
 static PetscErrorCode MeterNow(EasEnergyMeter m, PetscLogDouble *t)
 {
   PetscFunctionBegin;
-  if (m->now) PetscCall((*m->now)(m->now_ctx, t));
-  else PetscCall(PetscTime(t));
+  if (m->now)
+    PetscCall((*m->now)(m->now_ctx, t));
+  else
+    PetscCall(PetscTime(t));
   PetscFunctionReturn(0);
 }
 
@@ -118,7 +120,7 @@ PetscErrorCode EasEnergyMeterSetOptionsPrefix(EasEnergyMeter m, const char prefi
 @*/
 PetscErrorCode EasEnergyMeterSetSensorType(EasEnergyMeter m, const char type[])
 {
-  const char *ok[] = {"auto", "rapl", "nvml", "model"};
+  const char *ok[]  = {"auto", "rapl", "nvml", "model"};
   PetscBool   match = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -272,8 +274,8 @@ PetscErrorCode EasEnergyMeterSetNodeCores(EasEnergyMeter m, PetscInt cores)
 @*/
 PetscErrorCode EasEnergyMeterSetUnitWeightsFromThreads(EasEnergyMeter m, const PetscInt threads[])
 {
-  MPI_Comm  shm;
-  PetscInt  loc[2] = {0, 0}, node[2], C;
+  MPI_Comm shm;
+  PetscInt loc[2] = {0, 0}, node[2], C;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
@@ -281,8 +283,10 @@ PetscErrorCode EasEnergyMeterSetUnitWeightsFromThreads(EasEnergyMeter m, const P
   for (PetscInt u = 0; u < m->nunits; u++) {
     PetscCheck(threads[u] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterSetUnitWeightsFromThreads: threads[%" PetscInt_FMT "] = %" PetscInt_FMT " of unit %s is invalid: expected >= 1 (0 leaves the unit alone)", u, threads[u], m->unit[u].name);
     if (!threads[u]) continue;
-    if (m->unit[u].kind == EAS_UNIT_GPU) loc[1]++;
-    else loc[0] += threads[u];
+    if (m->unit[u].kind == EAS_UNIT_GPU)
+      loc[1]++;
+    else
+      loc[0] += threads[u];
   }
   PetscCallMPI(MPI_Comm_split_type(PetscObjectComm((PetscObject)m), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
   PetscCallMPI(MPI_Allreduce(loc, node, 2, MPIU_INT, MPI_SUM, shm));
@@ -292,8 +296,10 @@ PetscErrorCode EasEnergyMeterSetUnitWeightsFromThreads(EasEnergyMeter m, const P
   for (PetscInt u = 0; u < m->nunits; u++) {
     if (!threads[u]) continue;
     /* a CPU unit drives threads/C of the node's cores; more threads than cores (oversubscribed): each gets its fair share threads/T_node */
-    if (m->unit[u].kind == EAS_UNIT_GPU) m->unit[u].weight = 1.0 / (PetscReal)node[1]; /* the node's GPU units share its GPU (device 0) */
-    else m->unit[u].weight = (PetscReal)threads[u] / (PetscReal)PetscMax(C, node[0]);
+    if (m->unit[u].kind == EAS_UNIT_GPU)
+      m->unit[u].weight = 1.0 / (PetscReal)node[1]; /* the node's GPU units share its GPU (device 0) */
+    else
+      m->unit[u].weight = (PetscReal)threads[u] / (PetscReal)PetscMax(C, node[0]);
   }
   PetscFunctionReturn(0);
 }
@@ -380,11 +386,13 @@ static PetscErrorCode MeterTrySensor(EasEnergyMeter m, const char type[], PetscB
     mine = avail ? 1 : 0;
   }
   PetscCallMPI(MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, comm));
-  *ok = all ? PETSC_TRUE : PETSC_FALSE;
+  *ok    = all ? PETSC_TRUE : PETSC_FALSE;
   why[0] = 0;
   if (!all) {
-    if (!mine) PetscCall(PetscStrncpy(why, w, len));
-    else PetscCall(PetscStrncpy(why, "not available on every node", len));
+    if (!mine)
+      PetscCall(PetscStrncpy(why, w, len));
+    else
+      PetscCall(PetscStrncpy(why, "not available on every node", len));
     PetscCall(EasSensorDestroy(&s));
   } else if (s) {
     PetscReal up;
@@ -422,14 +430,18 @@ PetscErrorCode EasEnergyMeterSetUp(EasEnergyMeter m)
   PetscCall(PetscStrcmp(m->sensor_type, "nvml", &isnvml));
   if (isauto || israpl) {
     PetscCall(MeterTrySensor(m, EAS_SENSOR_RAPL, &ok, why, sizeof(why)));
-    if (ok) m->cover_cpu = PETSC_TRUE;
-    else PetscCall(MeterPrintDisabled(comm, EAS_SENSOR_RAPL, why));
+    if (ok)
+      m->cover_cpu = PETSC_TRUE;
+    else
+      PetscCall(MeterPrintDisabled(comm, EAS_SENSOR_RAPL, why));
     if (!ok && israpl) m->na = PETSC_TRUE;
   }
   if (isauto || isnvml) {
     PetscCall(MeterTrySensor(m, EAS_SENSOR_NVML, &ok, why, sizeof(why)));
-    if (ok) m->cover_gpu = PETSC_TRUE;
-    else PetscCall(MeterPrintDisabled(comm, EAS_SENSOR_NVML, why));
+    if (ok)
+      m->cover_gpu = PETSC_TRUE;
+    else
+      PetscCall(MeterPrintDisabled(comm, EAS_SENSOR_NVML, why));
     if (!ok && isnvml) m->na = PETSC_TRUE;
   }
   PetscFunctionReturn(0);
@@ -635,8 +647,10 @@ static void BusyByKind(EasEnergyMeter m, PetscInt p, PetscReal *bcpu, PetscReal 
   for (PetscInt u = 0; u < m->nunits; u++)
     for (PetscInt q = 0; q < EAS_NUM_PHASES; q++)
       if (p < 0 || p == q) {
-        if (m->unit[u].kind == EAS_UNIT_GPU) *bgpu += m->unit[u].busy[q];
-        else *bcpu += m->unit[u].busy[q];
+        if (m->unit[u].kind == EAS_UNIT_GPU)
+          *bgpu += m->unit[u].busy[q];
+        else
+          *bcpu += m->unit[u].busy[q];
       }
 }
 
@@ -652,8 +666,10 @@ static void WeightedBeta(EasEnergyMeter m, PetscInt p, PetscReal W, PetscReal *b
     for (PetscInt q = 0; q < EAS_NUM_PHASES; q++)
       if (p < 0 || p == q) b += m->unit[u].busy[q];
     f = UnitWeight(m, u) * PetscMin(1.0, b / W);
-    if (m->unit[u].kind == EAS_UNIT_GPU) *bgpu += f;
-    else *bcpu += f;
+    if (m->unit[u].kind == EAS_UNIT_GPU)
+      *bgpu += f;
+    else
+      *bcpu += f;
   }
   *bcpu = PetscMin(1.0, *bcpu);
   *bgpu = PetscMin(1.0, *bgpu);
@@ -665,7 +681,8 @@ static PetscErrorCode MeterElapsed(EasEnergyMeter m, PetscReal *T)
 
   PetscFunctionBegin;
   PetscCheck(m->started, PetscObjectComm((PetscObject)m), PETSC_ERR_ORDER, "the meter was not started (EasEnergyMeterStart)");
-  if (m->stopped) *T = m->elapsed;
+  if (m->stopped)
+    *T = m->elapsed;
   else {
     PetscCall(MeterNow(m, &t));
     *T = m->elapsed + (PetscReal)(t - m->tstart);
@@ -712,15 +729,15 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
     PetscReal frac;
     WeightedBeta(m, p, m->pwall[p], &bc, &bg);
     PetscCall(ModelEnergy(&m->prof, ppn, m->pwall[p], bc, bg, &Emodel_phase[p]));
-    frac       = m->pwall[p] > 0 ? 1.0 - PetscMin(1.0, m->pclaimed[p] / m->pwall[p]) : 0.0;
-    loc[p]     = m->nsensors && m->node_leader ? m->pmeasE[p] + frac * Emodel_phase[p] * ppn : (m->nsensors ? 0.0 : Emodel_phase[p]);
+    frac                    = m->pwall[p] > 0 ? 1.0 - PetscMin(1.0, m->pclaimed[p] / m->pwall[p]) : 0.0;
+    loc[p]                  = m->nsensors && m->node_leader ? m->pmeasE[p] + frac * Emodel_phase[p] * ppn : (m->nsensors ? 0.0 : Emodel_phase[p]);
     loc[EAS_NUM_PHASES + p] = Emodel_phase[p];
-    claimed[p] = (!m->nsensors || m->pwall[p] <= 0 || m->pclaimed[p] >= m->pwall[p] * (1 - 1e-12)) ? 1 : 0;
-    tloc[p]    = m->pwall[p];
+    claimed[p]              = (!m->nsensors || m->pwall[p] <= 0 || m->pclaimed[p] >= m->pwall[p] * (1 - 1e-12)) ? 1 : 0;
+    tloc[p]                 = m->pwall[p];
   }
   WeightedBeta(m, -1, T, &bc, &bg);
   PetscCall(ModelEnergy(&m->prof, ppn, T, bc, bg, &loc[2 * EAS_NUM_PHASES])); /* model total */
-  claimed_loc = (m->nsensors && T >= m->update_period) ? 1 : 0;
+  claimed_loc                 = (m->nsensors && T >= m->update_period) ? 1 : 0;
   loc[2 * EAS_NUM_PHASES + 1] = (m->nsensors && m->node_leader) ? m->Eacc : 0; /* closed windows */
   if (m->nsensors && m->node_leader && !m->stopped) {
     PetscReal E;
@@ -770,8 +787,10 @@ static const char *Label(PetscBool valid, PetscBool measured, PetscBool anysenso
 static PetscErrorCode PrintNum(char buf[], size_t len, PetscBool valid, PetscReal v)
 {
   PetscFunctionBegin;
-  if (valid) PetscCall(PetscSNPrintf(buf, len, "%12.5g", (double)v));
-  else PetscCall(PetscSNPrintf(buf, len, "%12s", "n/a"));
+  if (valid)
+    PetscCall(PetscSNPrintf(buf, len, "%12.5g", (double)v));
+  else
+    PetscCall(PetscSNPrintf(buf, len, "%12s", "n/a"));
   PetscFunctionReturn(0);
 }
 
@@ -899,12 +918,12 @@ PetscErrorCode EasEnergyTraceRow(EasEnergyMeter m, PetscInt it, PetscInt n, cons
   PetscCall(MeterNow(m, &t));
   PetscCall(EasEnergyMeterGetModelEnergy(m, &Em));
   if (m->nsensors) PetscCall(MeterReadSensors(m, &Es));
-  dT       = t - m->trace_t;
-  loc[0]   = Em - m->trace_Emodel;
-  loc[1]   = m->nsensors ? Es - m->trace_E : 0;
+  dT     = t - m->trace_t;
+  loc[0] = Em - m->trace_Emodel;
+  loc[1] = m->nsensors ? Es - m->trace_E : 0;
   PetscCallMPI(MPI_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
-  measured = (m->nsensors && dT >= m->update_period) ? PETSC_TRUE : PETSC_FALSE;
-  dE       = measured ? glob[1] : glob[0];
+  measured        = (m->nsensors && dT >= m->update_period) ? PETSC_TRUE : PETSC_FALSE;
+  dE              = measured ? glob[1] : glob[0];
   m->trace_t      = t;
   m->trace_Emodel = Em;
   m->trace_E      = Es;
@@ -919,10 +938,14 @@ PetscErrorCode EasEnergyTraceRow(EasEnergyMeter m, PetscInt it, PetscInt n, cons
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, "%" PetscInt_FMT, it));
     for (PetscInt u = 0; u < n; u++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g", (double)shares[u]));
     for (PetscInt u = 0; u < n; u++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g", (double)t_el[u]));
-    if (Tpred >= 0 && !PetscIsNanReal(Tpred)) PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g", (double)Tpred));
-    else PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ","));
-    if (Epred >= 0 && !PetscIsNanReal(Epred)) PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g", (double)Epred));
-    else PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ","));
+    if (Tpred >= 0 && !PetscIsNanReal(Tpred))
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g", (double)Tpred));
+    else
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ","));
+    if (Epred >= 0 && !PetscIsNanReal(Epred))
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g", (double)Epred));
+    else
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ","));
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g,%.6g,%s\n", (double)dT, (double)dE, measured ? "measured" : "modelled"));
   }
   PetscFunctionReturn(0);

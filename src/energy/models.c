@@ -947,7 +947,7 @@ PetscErrorCode EasModelCriterionFrontier(PetscReal PF_A, PetscReal PF_B, PetscRe
   PetscFunctionBegin;
   EasCheckNonNeg(w, "w (delay exponent)");
   EasCheckNull(alpha, "alpha");
-  PetscCall(EasModelNodeFrontier(PF_A, PF_B, &a0));  /* seed 000 eq. (1.24) */
-  *alpha = PetscPowReal(a0, 1.0 / (w + 1.0));         /* E T^w = P T^(w+1): eq. (1.24) generalised */
+  PetscCall(EasModelNodeFrontier(PF_A, PF_B, &a0)); /* seed 000 eq. (1.24) */
+  *alpha = PetscPowReal(a0, 1.0 / (w + 1.0));       /* E T^w = P T^(w+1): eq. (1.24) generalised */
   PetscFunctionReturn(0);
 }

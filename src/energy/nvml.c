@@ -17,7 +17,7 @@
 /* The few NVML declarations used (nvml.h is not needed to build). */
 typedef int   nvmlReturn_t;
 typedef void *nvmlDevice_t;
-#define EAS_NVML_SUCCESS           0
+#define EAS_NVML_SUCCESS 0
 #define EAS_NVML_ERROR_NOT_SUPPORTED 3
 typedef nvmlReturn_t (*nvmlInit_t)(void);
 typedef nvmlReturn_t (*nvmlShutdown_t)(void);

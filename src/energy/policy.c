@@ -8,15 +8,16 @@
 */
 #include "energyimpl.h"
 
-const char *const EasCriteria[]       = {"time", "energy", "edp", "ed2p", "EasCriterion", "EAS_CRITERION_", NULL};
-const char *const EasBackendChoices[] = {"cpu", "gpu", "hybrid", "EasBackendChoice", "EAS_CHOICE_", NULL};
-static const char *const ChoiceResource[] = {"/cpu", "/gpu/cuda", "hybrid"};
+const char *const        EasCriteria[]       = {"time", "energy", "edp", "ed2p", "EasCriterion", "EAS_CRITERION_", NULL};
+const char *const        EasBackendChoices[] = {"cpu", "gpu", "hybrid", "EasBackendChoice", "EAS_CHOICE_", NULL};
+static const char *const ChoiceResource[]    = {"/cpu", "/gpu/cuda", "hybrid"};
 
 PETSC_EXTERN PetscLogEvent EAS_PolicyChoose;
 
 static PetscReal CriterionExponent(EasCriterion c)
 {
-  return c == EAS_CRITERION_ENERGY ? 0.0 : c == EAS_CRITERION_EDP ? 1.0 : 2.0;
+  return c == EAS_CRITERION_ENERGY ? 0.0 : c == EAS_CRITERION_EDP ? 1.0
+                                                                  : 2.0;
 }
 
 static PetscReal Metric(EasCriterion c, PetscReal T, PetscReal E)
@@ -66,8 +67,8 @@ PetscErrorCode EasPolicyPredict(const EasPolicyInput *in, EasCriterion crit, Eas
     out->valid[EAS_CHOICE_GPU] = in->allow[EAS_CHOICE_GPU];
     /* hybrid: time-optimal share, seed 001 eq. 26 (t_el_cpu is already the whole CPU, so p = q = 1) */
     PetscCall(EasModelLangRungerRatio(in->t_el_cpu, in->t_el_gpu, 1, 1, &r));
-    tc = l * (1 - r) * N * in->t_el_cpu;
-    tg = r * N * in->t_el_copy + l * r * N * in->t_el_gpu;
+    tc                           = l * (1 - r) * N * in->t_el_cpu;
+    tg                           = r * N * in->t_el_copy + l * r * N * in->t_el_gpu;
     out->r                       = r;
     out->time[EAS_CHOICE_HYBRID] = PetscMax(tc, tg); /* seed 001 eq. 22 */
     PetscCall(Energy(&in->prof, out->time[EAS_CHOICE_HYBRID], tc, tg, &out->energy[EAS_CHOICE_HYBRID]));
@@ -77,8 +78,10 @@ PetscErrorCode EasPolicyPredict(const EasPolicyInput *in, EasCriterion crit, Eas
   /* frontier of GPU-only against CPU-only at full load (seed 000 eq. 1.24, generalised to E T^w) */
   PF_A = in->prof.cpu_idle + in->prof.gpu_full + in->prof.dram;
   PF_B = in->prof.cpu_full + in->prof.gpu_idle + in->prof.dram;
-  if (crit == EAS_CRITERION_TIME) out->frontier = 1.0;
-  else if (PF_B > 0) PetscCall(EasModelCriterionFrontier(PF_A, PF_B, CriterionExponent(crit), &out->frontier));
+  if (crit == EAS_CRITERION_TIME)
+    out->frontier = 1.0;
+  else if (PF_B > 0)
+    PetscCall(EasModelCriterionFrontier(PF_A, PF_B, CriterionExponent(crit), &out->frontier));
   for (PetscInt c = 0; c < EAS_NUM_CHOICES; c++) {
     if (!out->valid[c]) continue;
     out->metric[c] = Metric(crit, out->time[c], out->energy[c]);
@@ -141,9 +144,9 @@ PetscErrorCode EasPolicySetWork(EasPolicy pol, PetscReal nwork, PetscReal its)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pol, EAS_POLICY_CLASSID, 1);
   PetscCheck(nwork > 0 && its > 0, PetscObjectComm((PetscObject)pol), PETSC_ERR_ARG_OUTOFRANGE, "EasPolicySetWork: nwork = %g and its = %g must be > 0", (double)nwork, (double)its);
-  pol->in.nwork  = nwork;
-  pol->in.its    = its;
-  pol->work_set  = PETSC_TRUE;
+  pol->in.nwork = nwork;
+  pol->in.its   = its;
+  pol->work_set = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -314,7 +317,8 @@ PetscErrorCode EasPolicyView(EasPolicy pol, PetscViewer viewer)
     const PetscInt c = pol->pred.choice;
     if (pol->Emeas >= 0)
       PetscCall(PetscViewerASCIIPrintf(viewer, "EasPolicy: %s predicted T=%.4g s E=%.4g J, measured T=%.4g s E=%.4g J (%s), ratios %.3g %.3g\n", ChoiceResource[c], (double)pol->pred.time[c], (double)pol->pred.energy[c], (double)pol->Tmeas, (double)pol->Emeas, pol->Emeasured ? "measured" : "modelled", (double)(pol->Tmeas / pol->pred.time[c]), (double)(pol->Emeas / pol->pred.energy[c])));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "EasPolicy: %s predicted T=%.4g s E=%.4g J, measured T=%.4g s E=n/a\n", ChoiceResource[c], (double)pol->pred.time[c], (double)pol->pred.energy[c], (double)pol->Tmeas));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "EasPolicy: %s predicted T=%.4g s E=%.4g J, measured T=%.4g s E=n/a\n", ChoiceResource[c], (double)pol->pred.time[c], (double)pol->pred.energy[c], (double)pol->Tmeas));
   }
   PetscFunctionReturn(0);
 }

@@ -221,8 +221,10 @@ PetscErrorCode EasSensorSetUp_RAPL(EasSensor s)
   s->sampler_period = s->poll_max;
   if (minrange > 0) s->sampler_period = PetscMin(s->sampler_period, 0.25 * minrange * 1e-6 / s->max_power);
   s->sampler_period = PetscMax(s->sampler_period, 1e-3);
-  if (why[0]) PetscCall(PetscSNPrintf(s->why, sizeof(s->why), "partly available (%s)", why));
-  else PetscCall(PetscSNPrintf(s->why, sizeof(s->why), "available"));
+  if (why[0])
+    PetscCall(PetscSNPrintf(s->why, sizeof(s->why), "partly available (%s)", why));
+  else
+    PetscCall(PetscSNPrintf(s->why, sizeof(s->why), "available"));
   s->available = PETSC_TRUE;
   pthread_mutex_lock(&s->mutex);
   Poll_RAPL(s, EasSensorNow()); /* first sample */

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <time.h>
 
-PetscClassId EAS_SENSOR_CLASSID, EAS_METER_CLASSID, EAS_POLICY_CLASSID;
+PetscClassId  EAS_SENSOR_CLASSID, EAS_METER_CLASSID, EAS_POLICY_CLASSID;
 PetscLogEvent EAS_SensorRead, EAS_PolicyChoose;
 
 static PetscBool eas_energy_package_initialized = PETSC_FALSE;
@@ -195,7 +195,7 @@ static void *SamplerMain(void *arg)
     wake       = (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec + s->sampler_period;
     ts.tv_sec  = (time_t)wake;
     ts.tv_nsec = (long)((wake - (double)ts.tv_sec) * 1e9);
-    while (!s->stop && pthread_cond_timedwait(&s->cond, &s->mutex, &ts) != ETIMEDOUT) { }
+    while (!s->stop && pthread_cond_timedwait(&s->cond, &s->mutex, &ts) != ETIMEDOUT) {}
   }
   pthread_mutex_unlock(&s->mutex);
   return NULL;

@@ -550,7 +550,6 @@ PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia A, PetscScalar **v
   PetscFunctionReturn(0);
 }
 
-
 PetscErrorCode EasDiaGetSize(EasDia A, PetscInt *n, PetscInt *ndiag)
 {
   PetscFunctionBegin;

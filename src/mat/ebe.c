@@ -59,7 +59,7 @@ PetscErrorCode EasEbeReset_Private(EasEbe ebe)
   }
   PetscCall(EasVecDestroy(&ebe->scratch));
   ebe->nel = ebe->nnodes = ebe->nowned = 0;
-  ebe->setupcalled = PETSC_FALSE;
+  ebe->setupcalled                     = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -116,7 +116,7 @@ static PetscErrorCode EasEbeColorGreedy_Private(EasEbe ebe, PetscInt *color)
 
 /* Colour lists from color[e] (counting sort; ascending elements per colour). */
 PETSC_INTERN PetscErrorCode EasEbeSetColors_Private(EasEbe, const PetscInt *, PetscInt);
-PetscErrorCode EasEbeSetColors_Private(EasEbe ebe, const PetscInt *color, PetscInt ncolors)
+PetscErrorCode              EasEbeSetColors_Private(EasEbe ebe, const PetscInt *color, PetscInt ncolors)
 {
   PetscInt *pos;
 
@@ -164,9 +164,9 @@ PetscErrorCode EasEbeSetElements(EasEbe ebe, PetscInt nel, PetscInt nen, PetscIn
     }
   }
   PetscCall(EasEbeReset_Private(ebe));
-  ebe->nel = nel;
-  ebe->nen = nen;
-  ebe->dof = dof;
+  ebe->nel    = nel;
+  ebe->nen    = nen;
+  ebe->dof    = dof;
   ebe->nnodes = ebe->nowned = nnodes;
   ebe->nglobal_nodes        = nnodes;
   ebe->from_mesh            = PETSC_FALSE;
@@ -177,7 +177,7 @@ PetscErrorCode EasEbeSetElements(EasEbe ebe, PetscInt nel, PetscInt nen, PetscIn
   PetscCall(PetscObjectChangeTypeName((PetscObject)ebe, "user"));
   PetscCall(PetscMalloc1(nnodes, &ebe->l2g));
   for (PetscInt i = 0; i < nnodes; i++) ebe->l2g[i] = i;
-  ebe->grow0     = 0;
+  ebe->grow0       = 0;
   ebe->ifc_e[0][0] = 0;
   ebe->ifc_e[0][1] = 0;
   ebe->ifc_e[1][0] = nel;
@@ -248,13 +248,13 @@ PetscErrorCode EasEbeSetUp(EasEbe ebe)
     PetscCall(EasEbeMeterBegin_Private(ebe, EAS_PHASE_SETUP));
   }
   PetscCheck(be->ops->ebe_apply && be->ops->ebe_diagonal, PETSC_COMM_SELF, PETSC_ERR_SUP, "Backend %s has no element-by-element kernels", be->resource);
-  m                     = ebe->nen * ebe->dof;
-  ebe->k.nel            = ebe->nel;
-  ebe->k.nen            = ebe->nen;
-  ebe->k.dof            = ebe->dof;
-  ebe->k.nnodes         = ebe->nnodes;
-  ebe->k.ncolors        = ebe->ncolors;
-  ebe->k.color_ptr      = ebe->color_ptr;
+  m                      = ebe->nen * ebe->dof;
+  ebe->k.nel             = ebe->nel;
+  ebe->k.nen             = ebe->nen;
+  ebe->k.dof             = ebe->dof;
+  ebe->k.nnodes          = ebe->nnodes;
+  ebe->k.ncolors         = ebe->ncolors;
+  ebe->k.color_ptr       = ebe->color_ptr;
   ebe->k.color_elem_host = ebe->color_elem;
   if (be->host_is_device) {
     ebe->k.conn       = ebe->conn;
@@ -282,8 +282,10 @@ PetscErrorCode EasEbeSetUp(EasEbe ebe)
   }
   ebe->setupcalled = PETSC_TRUE;
   /* the split covers all local elements, or the interior ones in async mode */
-  if (ebe->mode == EAS_EBE_ASYNC) PetscCall(EasEbeSplitSetUp_Private(ebe, ebe->ifc_e[0][1], ebe->ifc_e[1][0]));
-  else PetscCall(EasEbeSplitSetUp_Private(ebe, 0, ebe->nel));
+  if (ebe->mode == EAS_EBE_ASYNC)
+    PetscCall(EasEbeSplitSetUp_Private(ebe, ebe->ifc_e[0][1], ebe->ifc_e[1][0]));
+  else
+    PetscCall(EasEbeSplitSetUp_Private(ebe, 0, ebe->nel));
   PetscCall(EasEbeMeterSetUp_Private(ebe)); /* units the split setup may have added */
   PetscCall(EasEbeMeterEnd_Private(ebe, EAS_PHASE_SETUP, 0));
   PetscCall(PetscLogEventEnd(EAS_EbeSetUp, ebe, 0, 0, 0));
@@ -384,7 +386,8 @@ static PetscErrorCode EasEbeApplyLocal_Private(EasEbe ebe, PetscInt e0, PetscInt
 
   PetscFunctionBegin;
   if (e1 <= e0) PetscFunctionReturn(0);
-  if (sp->nunits > 0 && sp->e0 == e0 && sp->e1 == e1) PetscCall(EasEbeSplitApply_Private(ebe, x, y));
+  if (sp->nunits > 0 && sp->e0 == e0 && sp->e1 == e1)
+    PetscCall(EasEbeSplitApply_Private(ebe, x, y));
   else {
     PetscCall(EasEbeMeterBegin_Private(ebe, EAS_PHASE_COMPUTE)); /* no split: the driver unit is the backend's unit */
     PetscCall((*ebe->be->ops->ebe_apply)(ebe->be, &ebe->k, e0, e1, x, y));
@@ -435,14 +438,15 @@ PetscErrorCode EasEbeMult(EasEbe ebe, EasVec x, EasVec y)
   } else if (ebe->mode == EAS_EBE_SYNC || !be->host_is_device) {
     PetscScalar *h;
     PetscCall(EasEbeApplyLocal_Private(ebe, 0, ebe->nel, xa, ya));
-    if (be->host_is_device) PetscCall(EasEbeExchange_Private(ebe, ya, ebe->dof));
+    if (be->host_is_device)
+      PetscCall(EasEbeExchange_Private(ebe, ya, ebe->dof));
     else {
       PetscCall(EasVecGetArray(y, &h)); /* device backends: the exchange goes through the host copy */
       PetscCall(EasEbeExchange_Private(ebe, h, ebe->dof));
       PetscCall(EasVecRestoreArray(y, &h));
     }
   } else {
-    MPI_Request req[4];
+    MPI_Request    req[4];
     const PetscInt a = ebe->ifc_e[0][1], b = ebe->ifc_e[1][0];
     /* interface elements, then their sums travel while the interior is computed */
     PetscCall(EasEbeMeterBegin_Private(ebe, EAS_PHASE_COMPUTE));
@@ -551,7 +555,7 @@ PetscErrorCode EasEbeCheckSymmetric(EasEbe ebe, PetscReal rtol)
 PetscErrorCode EasEbeAssemble(EasEbe ebe, Mat *A)
 {
   const PetscInt m = ebe->nen * ebe->dof, nloc = ebe->nowned * ebe->dof;
-  PetscInt       nz, N = ebe->nglobal_nodes * ebe->dof, idx[EAS_EBE_MAXM];
+  PetscInt       nz, N                         = ebe->nglobal_nodes * ebe->dof, idx[EAS_EBE_MAXM];
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
@@ -666,7 +670,7 @@ PetscErrorCode EasEbeSetPolicy(EasEbe ebe, EasPolicy pol, PetscInt interval)
   ebe->policy       = pol;
   ebe->pol_interval = interval;
   ebe->pol_nupdates = ebe->pol_nchanges = 0;
-  ebe->pol_resource = NULL;
+  ebe->pol_resource                     = NULL;
   PetscFunctionReturn(0);
 }
 
@@ -707,7 +711,7 @@ PetscErrorCode EasEbePolicyStep_Private(EasEbe ebe, PetscInt it)
     PetscCall(EasEnergyMeterGetPhase(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], &busy, &work, &tel));
     if (tel > 0) rate[host ? 0 : 1] += 1.0 / tel; /* elements per second of the unit */
   }
-  for (PetscInt k = 0; k < 2; k++) t[k] = rate[k] > 0 ? 1.0 / rate[k] : -1.0; /* <= 0: keep the policy's value */
+  for (PetscInt k = 0; k < 2; k++) t[k] = rate[k] > 0 ? 1.0 / rate[k] : -1.0;                            /* <= 0: keep the policy's value */
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)ebe))); /* the slowest rank decides; same answer everywhere */
   PetscCall(EasPolicyUpdate(ebe->policy, t[0], t[1], &changed, &ebe->pol_resource));
   ebe->pol_nupdates++;

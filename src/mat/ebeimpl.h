@@ -18,35 +18,35 @@ typedef struct {
 
 /* The online split of the element work (src/solvers/split.c). */
 typedef struct {
-  PetscInt        nunits;
-  EasBackend      unit[EAS_EBE_MAXUNITS];
-  PetscBool       is_host[EAS_EBE_MAXUNITS];
-  PetscInt        shares[EAS_EBE_MAXUNITS], start[EAS_EBE_MAXUNITS];
-  PetscInt        lo[EAS_EBE_MAXUNITS], hi[EAS_EBE_MAXUNITS]; /* dof range touched by the unit */
-  PetscScalar    *ybuf[EAS_EBE_MAXUNITS];                    /* private y of units > first host unit */
-  PetscScalar    *sbuf[EAS_EBE_MAXUNITS];                    /* scratch of the test slowdown */
-  PetscScalar    *xdev[EAS_EBE_MAXUNITS], *ydev[EAS_EBE_MAXUNITS];
-  PetscInt       *conn_dev[EAS_EBE_MAXUNITS];
-  PetscScalar    *ael_dev[EAS_EBE_MAXUNITS];
-  PetscInt       *cel_dev[EAS_EBE_MAXUNITS];
-  PetscInt        dev_e0[EAS_EBE_MAXUNITS], dev_e1[EAS_EBE_MAXUNITS];
-  PetscReal       t_copy_el[EAS_EBE_MAXUNITS]; /* seed 001 eq. 14, per element */
-  EasEbeSplitType type;
-  PetscReal       share0;       /* -ebe_gpu_share; < 0: equal shares */
-  PetscInt        interval;     /* -ebe_rebalance_interval */
-  PetscInt        window;       /* -ebe_split_window */
-  PetscReal       tol;          /* -ebe_split_tol: relative gain below which no move */
-  PetscReal       damping;      /* -ebe_split_damping: fraction of the way moved */
-  PetscBool       thread_clock; /* -ebe_split_thread_clock */
-  PetscReal       quantile;     /* -ebe_split_quantile (0.5: median) */
-  PetscInt        lastdir;
-  PetscReal       virtual_tel;  /* -ebe_test_virtual_time (TEST ONLY) */
-  PetscReal       virtual_noise; /* -ebe_test_virtual_noise (TEST ONLY) */
-  unsigned long long lcg;       /* its generator */      /* direction of the last move of unit 0's share */
-  PetscReal       slow[EAS_EBE_MAXUNITS];
-  PetscReal       spike[EAS_EBE_MAXUNITS];
-  PetscReal       remaining;    /* < 0: applies of the last solve */
-  PetscInt        e0, e1;       /* element range split */
+  PetscInt           nunits;
+  EasBackend         unit[EAS_EBE_MAXUNITS];
+  PetscBool          is_host[EAS_EBE_MAXUNITS];
+  PetscInt           shares[EAS_EBE_MAXUNITS], start[EAS_EBE_MAXUNITS];
+  PetscInt           lo[EAS_EBE_MAXUNITS], hi[EAS_EBE_MAXUNITS]; /* dof range touched by the unit */
+  PetscScalar       *ybuf[EAS_EBE_MAXUNITS];                     /* private y of units > first host unit */
+  PetscScalar       *sbuf[EAS_EBE_MAXUNITS];                     /* scratch of the test slowdown */
+  PetscScalar       *xdev[EAS_EBE_MAXUNITS], *ydev[EAS_EBE_MAXUNITS];
+  PetscInt          *conn_dev[EAS_EBE_MAXUNITS];
+  PetscScalar       *ael_dev[EAS_EBE_MAXUNITS];
+  PetscInt          *cel_dev[EAS_EBE_MAXUNITS];
+  PetscInt           dev_e0[EAS_EBE_MAXUNITS], dev_e1[EAS_EBE_MAXUNITS];
+  PetscReal          t_copy_el[EAS_EBE_MAXUNITS]; /* seed 001 eq. 14, per element */
+  EasEbeSplitType    type;
+  PetscReal          share0;       /* -ebe_gpu_share; < 0: equal shares */
+  PetscInt           interval;     /* -ebe_rebalance_interval */
+  PetscInt           window;       /* -ebe_split_window */
+  PetscReal          tol;          /* -ebe_split_tol: relative gain below which no move */
+  PetscReal          damping;      /* -ebe_split_damping: fraction of the way moved */
+  PetscBool          thread_clock; /* -ebe_split_thread_clock */
+  PetscReal          quantile;     /* -ebe_split_quantile (0.5: median) */
+  PetscInt           lastdir;
+  PetscReal          virtual_tel;             /* -ebe_test_virtual_time (TEST ONLY) */
+  PetscReal          virtual_noise;           /* -ebe_test_virtual_noise (TEST ONLY) */
+  unsigned long long lcg; /* its generator */ /* direction of the last move of unit 0's share */
+  PetscReal          slow[EAS_EBE_MAXUNITS];
+  PetscReal          spike[EAS_EBE_MAXUNITS];
+  PetscReal          remaining; /* < 0: applies of the last solve */
+  PetscInt           e0, e1;    /* element range split */
   /* measurements */
   PetscReal      *busy;  /* window x nunits */
   PetscInt       *count; /* window x nunits */
@@ -61,47 +61,47 @@ typedef struct {
 
 struct _p_EasEbe {
   PETSCHEADER(int);
-  EasBackend   be;
-  PetscInt     nel, nen, dof, nnodes, nowned;
-  PetscInt    *conn;  /* host */
-  PetscScalar *ael;   /* host */
-  PetscInt     ncolors;
-  PetscInt    *color_ptr, *color_elem; /* host */
-  PetscReal   *xyz;                    /* node coordinates of a built-in mesh */
-  PetscBool    from_mesh;
+  EasBackend    be;
+  PetscInt      nel, nen, dof, nnodes, nowned;
+  PetscInt     *conn; /* host */
+  PetscScalar  *ael;  /* host */
+  PetscInt      ncolors;
+  PetscInt     *color_ptr, *color_elem; /* host */
+  PetscReal    *xyz;                    /* node coordinates of a built-in mesh */
+  PetscBool     from_mesh;
   EasEbeProblem problem;
-  PetscInt     order, nx, ny, nz;
+  PetscInt      order, nx, ny, nz;
   /* distributed: neighbours below (0) and above (1), interface nodes */
   PetscMPIInt  nbr[2];
   PetscInt     nifc[2];
-  PetscInt    *ifc[2];        /* local node indices */
+  PetscInt    *ifc[2]; /* local node indices */
   PetscScalar *sbuf[2], *rbuf[2];
   PetscInt     bufsize;
-  PetscInt     ifc_e[2][2];   /* element ranges touching the interfaces: [0,a) and [b,nel) */
-  PetscInt     grow0;         /* first global dof owned */
-  PetscInt    *l2g;           /* local node -> global node */
+  PetscInt     ifc_e[2][2]; /* element ranges touching the interfaces: [0,a) and [b,nel) */
+  PetscInt     grow0;       /* first global dof owned */
+  PetscInt    *l2g;         /* local node -> global node */
   PetscInt     nglobal_nodes;
   EasEbeMode   mode;
-  EasEbeKernel k;             /* backend view, after SetUp */
+  EasEbeKernel k; /* backend view, after SetUp */
   PetscBool    setupcalled;
   EasEbeSplit *split;
-  EasVec       scratch;       /* for the test slowdown */
+  EasVec       scratch; /* for the test slowdown */
   /* energy meter (optional, src/solvers/split.c): meter unit of each split
      unit (munit[0] = the operator's backend without a split), the driver
      unit (host thread: exchanges, reductions, vector work), trace state */
   EasEnergyMeter meter;
   PetscInt       nmunits, munit[EAS_EBE_MAXUNITS], mdriver;
-  PetscBool      msetup;        /* inside the setup phase: exchanges not metered apart */
-  PetscBool      trace;         /* -eas_trace given: one row per Krylov iteration */
-  PetscMPIInt    ppn;           /* ranks on this node (the model charges 1/ppn) */
+  PetscBool      msetup; /* inside the setup phase: exchanges not metered apart */
+  PetscBool      trace;  /* -eas_trace given: one row per Krylov iteration */
+  PetscMPIInt    ppn;    /* ranks on this node (the model charges 1/ppn) */
   PetscInt       tr_it, tr_rows;
   PetscLogDouble tr_t;
   PetscReal      tr_busy[EAS_EBE_MAXUNITS], tr_work[EAS_EBE_MAXUNITS], tr_tel[EAS_EBE_MAXUNITS], tr_over;
   /* online backend-choice policy (EasEbeSetPolicy; issue 5 item 5) */
-  EasPolicy      policy;
-  PetscInt       pol_interval;  /* <= 0: the split's rebalance interval, else 10 */
-  PetscInt       pol_nupdates, pol_nchanges;
-  const char    *pol_resource;  /* latest answer (static string of the policy) */
+  EasPolicy   policy;
+  PetscInt    pol_interval; /* <= 0: the split's rebalance interval, else 10 */
+  PetscInt    pol_nupdates, pol_nchanges;
+  const char *pol_resource; /* latest answer (static string of the policy) */
 };
 
 /* Sums the interface values of array a (host memory, bs values per node)

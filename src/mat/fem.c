@@ -34,11 +34,11 @@ static void EasFemBasis1D(PetscInt p, PetscReal xi, PetscReal N[3], PetscReal dN
    K_(a,i)(b,j) = int lambda N_a,i N_b,j + mu N_a,j N_b,i + mu delta_ij grad N_a . grad N_b). */
 static PetscErrorCode EasFemElementMatrix(EasEbeProblem prob, PetscInt p, const PetscReal h[3], PetscReal lambda, PetscReal mu, PetscScalar *K)
 {
-  const PetscInt  q = p + 1, nen = q * q * q, dof = prob == EAS_EBE_POISSON ? 1 : 3, m = nen * dof;
-  const PetscReal g2[2] = {-0.57735026918962576451, 0.57735026918962576451}, w2[2] = {1, 1};
-  const PetscReal g3[3] = {-0.77459666924148337704, 0, 0.77459666924148337704}, w3[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
+  const PetscInt   q = p + 1, nen = q * q * q, dof = prob == EAS_EBE_POISSON ? 1 : 3, m = nen * dof;
+  const PetscReal  g2[2] = {-0.57735026918962576451, 0.57735026918962576451}, w2[2] = {1, 1};
+  const PetscReal  g3[3] = {-0.77459666924148337704, 0, 0.77459666924148337704}, w3[3] = {5.0 / 9, 8.0 / 9, 5.0 / 9};
   const PetscReal *g = p == 1 ? g2 : g3, *w = p == 1 ? w2 : w3, detJ = h[0] * h[1] * h[2] / 8.0;
-  PetscReal       grad[27][3];
+  PetscReal        grad[27][3];
 
   PetscFunctionBegin;
   PetscCall(PetscArrayzero(K, m * m));
@@ -60,7 +60,8 @@ static PetscErrorCode EasFemElementMatrix(EasEbeProblem prob, PetscInt p, const 
         for (PetscInt a = 0; a < nen; a++)
           for (PetscInt b = 0; b < nen; b++) {
             const PetscReal gg = grad[a][0] * grad[b][0] + grad[a][1] * grad[b][1] + grad[a][2] * grad[b][2];
-            if (dof == 1) K[a * m + b] += wt * gg;
+            if (dof == 1)
+              K[a * m + b] += wt * gg;
             else
               for (PetscInt i = 0; i < 3; i++)
                 for (PetscInt j = 0; j < 3; j++) K[(a * 3 + i) * m + b * 3 + j] += wt * (lambda * grad[a][i] * grad[b][j] + mu * grad[a][j] * grad[b][i] + (i == j ? mu * gg : 0.0));
@@ -81,10 +82,10 @@ static PetscErrorCode EasFemElementMatrix(EasEbeProblem prob, PetscInt p, const 
 @*/
 PetscErrorCode EasEbeSetFromMesh(EasEbe ebe, EasEbeProblem prob, PetscInt order, PetscInt nx, PetscInt ny, PetscInt nz)
 {
-  MPI_Comm    comm;
-  PetscMPIInt rank, size;
-  PetscInt    p = order, q = order + 1, nen, dof, m, NX, NY, NXY, z0, z1, nlz, *color;
-  PetscReal   h[3];
+  MPI_Comm     comm;
+  PetscMPIInt  rank, size;
+  PetscInt     p = order, q = order + 1, nen, dof, m, NX, NY, NXY, z0, z1, nlz, *color;
+  PetscReal    h[3];
   PetscScalar *Kref;
 
   PetscFunctionBegin;
@@ -98,15 +99,15 @@ PetscErrorCode EasEbeSetFromMesh(EasEbe ebe, EasEbeProblem prob, PetscInt order,
   PetscCheck(nz >= size, comm, PETSC_ERR_ARG_OUTOFRANGE, "EasEbeSetFromMesh: %" PetscInt_FMT " element layers in z cannot be split over %d processes (need nz >= processes)", nz, size);
   PetscCall(EasEbeReset_Private(ebe));
   PetscCall(PetscObjectChangeTypeName((PetscObject)ebe, "mesh"));
-  nen = q * q * q;
-  dof = prob == EAS_EBE_POISSON ? 1 : 3;
-  m   = nen * dof;
-  NX  = p * nx + 1;
-  NY  = p * ny + 1;
-  NXY = NX * NY;
-  z0  = (PetscInt)(((PetscInt64)nz * rank) / size);
-  z1  = (PetscInt)(((PetscInt64)nz * (rank + 1)) / size);
-  nlz = p * (z1 - z0) + 1;
+  nen  = q * q * q;
+  dof  = prob == EAS_EBE_POISSON ? 1 : 3;
+  m    = nen * dof;
+  NX   = p * nx + 1;
+  NY   = p * ny + 1;
+  NXY  = NX * NY;
+  z0   = (PetscInt)(((PetscInt64)nz * rank) / size);
+  z1   = (PetscInt)(((PetscInt64)nz * (rank + 1)) / size);
+  nlz  = p * (z1 - z0) + 1;
   h[0] = 1.0 / nx;
   h[1] = 1.0 / ny;
   h[2] = 1.0 / nz;
@@ -129,7 +130,7 @@ PetscErrorCode EasEbeSetFromMesh(EasEbe ebe, EasEbeProblem prob, PetscInt order,
   for (PetscInt k = 0; k < nlz; k++)
     for (PetscInt j = 0; j < NY; j++)
       for (PetscInt i = 0; i < NX; i++) {
-        const PetscInt n = i + NX * (j + NY * k);
+        const PetscInt n    = i + NX * (j + NY * k);
         ebe->l2g[n]         = n + p * z0 * NXY;
         ebe->xyz[3 * n + 0] = (PetscReal)i / (p * nx);
         ebe->xyz[3 * n + 1] = (PetscReal)j / (p * ny);
@@ -179,8 +180,10 @@ PetscErrorCode EasEbeSetFromMesh(EasEbe ebe, EasEbeProblem prob, PetscInt order,
         for (PetscInt a = 0; a < nen; a++) {
           const PetscInt gi = p * ex + a % q, gj = p * ey + (a / q) % q, gk = p * ez + a / (q * q);
           PetscBool      fixed;
-          if (prob == EAS_EBE_POISSON) fixed = (PetscBool)(gi == 0 || gi == NX - 1 || gj == 0 || gj == NY - 1 || gk == 0 || gk == p * nz);
-          else fixed = (PetscBool)(gi == 0);
+          if (prob == EAS_EBE_POISSON)
+            fixed = (PetscBool)(gi == 0 || gi == NX - 1 || gj == 0 || gj == NY - 1 || gk == 0 || gk == p * nz);
+          else
+            fixed = (PetscBool)(gi == 0);
           if (!fixed) continue;
           for (PetscInt k = 0; k < dof; k++) {
             const PetscInt    i = a * dof + k;

@@ -115,7 +115,8 @@ static PetscErrorCode EasAdrDiffusion_Builtin(PetscReal t, const PetscReal xyz[3
   if (adr->problem == EAS_ADR_PROBLEM_DIURNAL) {
     K[0] = K[1] = 4.0e-6;
     K[2]        = 1.0e-8 * PetscExpReal(xyz[2] / 5.0);
-  } else K[0] = K[1] = K[2] = 0.02;
+  } else
+    K[0] = K[1] = K[2] = 0.02;
   return 0;
 }
 
@@ -163,8 +164,8 @@ PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
   adr->auto_threshold               = 0.3;
   adr->unit                         = -1;
   adr->unit_kind[0] = adr->unit_kind[1] = -1;
-  adr->progress                     = PETSC_FALSE;
-  adr->cart                         = MPI_COMM_NULL;
+  adr->progress                         = PETSC_FALSE;
+  adr->cart                             = MPI_COMM_NULL;
   PetscCall(EasAdrSetProblem(adr, "diurnal"));
   PetscCall(EasKspCreate(PETSC_COMM_SELF, &adr->ksp));
   PetscCall(EasKspSetOptionsPrefix(adr->ksp, "adr_"));
@@ -214,10 +215,10 @@ PetscErrorCode EasAdrSetProblem(EasAdr adr, const char problem[])
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetProblem"));
   PetscCall(EasAdrLookup(adr, EasAdrProblems, 2, problem, "-adr_problem", &p));
-  adr->problem  = (EasAdrProblem)p;
-  adr->velocity = NULL;
+  adr->problem   = (EasAdrProblem)p;
+  adr->velocity  = NULL;
   adr->diffusion = NULL;
-  adr->reaction = NULL;
+  adr->reaction  = NULL;
   adr->initial = adr->boundary = NULL;
   adr->t = adr->t0 = 0;
   if (adr->problem == EAS_ADR_PROBLEM_DIURNAL) {
@@ -613,7 +614,7 @@ PetscErrorCode EasAdrSetBackend(EasAdr adr, EasBackend be)
     adr->be = be;
     PetscCall(EasAdrCreateBackendObjects(adr));
     PetscCall(EasAdrMeterUnit(adr));
-    adr->pol_unit = adr->unit; /* the policy measures this unit from now on */
+    adr->pol_unit  = adr->unit; /* the policy measures this unit from now on */
     adr->pol_since = 0;
     PetscCall(EasEnergyMeterGetPhase(adr->meter, EAS_PHASE_COMPUTE, adr->unit, &adr->pol_busy0, &adr->pol_work0, NULL));
     adr->moves++;
@@ -683,8 +684,8 @@ PetscErrorCode EasAdrPolicyStep_Private(EasAdr adr, PetscInt nsteps)
   if (++adr->pol_since < adr->pol_interval) PetscFunctionReturn(0);
   adr->pol_since = 0;
   PetscCall(EasEnergyMeterGetPhase(adr->meter, EAS_PHASE_COMPUTE, adr->unit, &busy, &work, NULL));
-  loc[0] = work > adr->pol_work0 ? (busy - adr->pol_busy0) / (work - adr->pol_work0) : 0; /* s per row and iteration */
-  loc[1] = (PetscReal)adr->n;
+  loc[0]         = work > adr->pol_work0 ? (busy - adr->pol_busy0) / (work - adr->pol_work0) : 0; /* s per row and iteration */
+  loc[1]         = (PetscReal)adr->n;
   adr->pol_busy0 = busy;
   adr->pol_work0 = work;
   PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_MAX, comm));
@@ -710,8 +711,7 @@ PetscErrorCode EasAdrPolicyStep_Private(EasAdr adr, PetscInt nsteps)
     if (!ok) {
       if (changed || !adr->pol_warned) PetscCall(PetscPrintf(comm, "EasAdr: the policy prefers %s but it is not usable here (%s): staying on %s\n", target, why ? why : "unavailable", adr->be->resource));
       adr->pol_warned = PETSC_TRUE; /* said once per answer */
-    }
-    else {
+    } else {
       EasBackend nb;
       PetscCall(EasBackendCreate(PETSC_COMM_SELF, target, &nb));
       PetscCall(PetscObjectSetOptionsPrefix((PetscObject)nb, ((PetscObject)adr)->prefix));
@@ -801,7 +801,7 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
   PetscCall(PetscOptionsString("-eas_mode", "Outer iteration mode: sync, async or auto (first step sync, then async if its exchange share exceeds -eas_mode_auto_threshold)", "EasAdrSetMode", adr->mode_auto ? "auto" : (adr->mode == EAS_ADR_ASYNC ? "async" : "sync"), str, sizeof(str), &flg));
   if (flg) {
     const char *const modes[] = {"sync", "async", "auto"};
-    PetscInt          m = 0;
+    PetscInt          m       = 0;
     PetscCall(EasAdrLookup(adr, modes, 3, str, "-eas_mode", &m));
     PetscCall(EasAdrSetMode(adr, (EasAdrMode)m));
   }
@@ -938,8 +938,10 @@ PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr adr, PetscReal t)
       wm = km / h2;
       wp = kp / h2;
       if (adr->advection == EAS_ADR_UPWIND) {
-        if (a[d] >= 0) wm += a[d] / h;
-        else wp -= a[d] / h;
+        if (a[d] >= 0)
+          wm += a[d] / h;
+        else
+          wp -= a[d] / h;
       } else {
         wm += 0.5 * a[d] / h;
         wp -= 0.5 * a[d] / h;
@@ -962,7 +964,7 @@ PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr adr, PetscReal t)
         }
     }
   }
-  adr->coef_t  = t;
+  adr->coef_t   = t;
   adr->w_synced = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
@@ -988,9 +990,9 @@ static PetscErrorCode EasAdrFillPadded(EasAdr adr, const PetscScalar *x)
           adr->xg[2 * P]     = src[2 * (a + na * b)];
           adr->xg[2 * P + 1] = src[2 * (a + na * b) + 1];
         } else { /* zero flux: mirror of the first interior neighbour */
-          PetscInt m[3] = {i, j, k}, Q;
-          m[d]          = (f % 2) ? adr->nl[d] - 2 : 1;
-          Q             = EAS_ADR_PI(adr, m[0], m[1], m[2]);
+          PetscInt m[3]      = {i, j, k}, Q;
+          m[d]               = (f % 2) ? adr->nl[d] - 2 : 1;
+          Q                  = EAS_ADR_PI(adr, m[0], m[1], m[2]);
           adr->xg[2 * P]     = adr->xg[2 * Q];
           adr->xg[2 * P + 1] = adr->xg[2 * Q + 1];
         }
@@ -1050,7 +1052,8 @@ PetscErrorCode EasAdrLocalFunction_Private(EasAdr adr, PetscReal t, PetscReal dt
   PetscCall(EasAdrFillPadded(adr, x));
   EasAdrKernelParams(adr, t, dt, &P);
   if (adr->reaction) PetscCall(EasAdrUserReaction(adr, t, x, adr->Rv, adr->dRv));
-#pragma omp parallel for schedule(static) num_threads(nt) reduction(+ : sum)
+#pragma omp parallel for schedule(static) num_threads(nt) reduction(+ \
+                                                                    : sum)
   for (PetscInt p = 0; p < adr->np; p++) {
     EasKScalar acc[3] = {0.0, 0.0, 0.0};
     EasAdrKFunctionPoint(p, &P, adr->w[0], adr->xg, xold, adr->Rv, adr->dRv, F, acc);
@@ -1108,13 +1111,19 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, 0));
   if (adr->device) PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
   PetscCall(EasAdrToBackend(adr, adr->xg_v, adr->xg, 2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &xg));
-  if (!adr->device) xold = adr->xold;
-  else if (!adr->xold_synced) PetscCall(EasAdrToBackend(adr, adr->xold_v, adr->xold, adr->n, &xold));
-  else PetscCall(EasVecGetBackendArrayRead(adr->xold_v, &xold));
+  if (!adr->device)
+    xold = adr->xold;
+  else if (!adr->xold_synced)
+    PetscCall(EasAdrToBackend(adr, adr->xold_v, adr->xold, adr->n, &xold));
+  else
+    PetscCall(EasVecGetBackendArrayRead(adr->xold_v, &xold));
   adr->xold_synced = PETSC_TRUE;
-  if (!adr->device) w = adr->w[0];
-  else if (!adr->w_synced) PetscCall(EasAdrToBackend(adr, adr->w_v, adr->w[0], 6 * adr->np, &w));
-  else PetscCall(EasVecGetBackendArrayRead(adr->w_v, &w));
+  if (!adr->device)
+    w = adr->w[0];
+  else if (!adr->w_synced)
+    PetscCall(EasAdrToBackend(adr, adr->w_v, adr->w[0], 6 * adr->np, &w));
+  else
+    PetscCall(EasVecGetBackendArrayRead(adr->w_v, &w));
   adr->w_synced = PETSC_TRUE;
   if (!adr->device) {
     Rv  = adr->Rv;
@@ -1163,9 +1172,12 @@ static inline void EasAdrLocalWeights(EasAdr adr, PetscInt i, PetscInt j, PetscI
     const PetscInt  d = f / 2, side = f % 2;
     const PetscBool edge = side ? (ijk[d] == adr->nl[d] - 1) : (ijk[d] == 0);
     const PetscReal w    = adr->w[f][p];
-    if (!edge) eff[f] += w;
-    else if (adr->nb[f] != MPI_PROC_NULL) halo[f] = PETSC_TRUE;
-    else if (adr->bc == EAS_ADR_BC_NEUMANN) eff[f ^ 1] += w;
+    if (!edge)
+      eff[f] += w;
+    else if (adr->nb[f] != MPI_PROC_NULL)
+      halo[f] = PETSC_TRUE;
+    else if (adr->bc == EAS_ADR_BC_NEUMANN)
+      eff[f ^ 1] += w;
   }
 }
 
@@ -1225,11 +1237,11 @@ static PetscErrorCode EasAdrPolicyCreate(EasAdr adr)
 @*/
 PetscErrorCode EasAdrSetUp(EasAdr adr)
 {
-  MPI_Comm       comm;
-  PetscMPIInt    periods[3] = {0, 0, 0}, level;
-  PetscInt       cnt[6], *ns;
-  EasAdrValueFn  ifn;
-  void          *ictx;
+  MPI_Comm      comm;
+  PetscMPIInt   periods[3] = {0, 0, 0}, level;
+  PetscInt      cnt[6], *ns;
+  EasAdrValueFn ifn;
+  void         *ictx;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
@@ -1242,8 +1254,10 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     PetscBool isauto  = PETSC_FALSE;
     PetscCall(PetscOptionsGetString(NULL, ((PetscObject)adr)->prefix, "-eas_backend", res, sizeof(res), NULL));
     PetscCall(PetscStrcmp(res, "auto", &isauto));
-    if (isauto) PetscCall(EasAdrPolicyCreate(adr));
-    else PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, ((PetscObject)adr)->prefix, &adr->be));
+    if (isauto)
+      PetscCall(EasAdrPolicyCreate(adr));
+    else
+      PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, ((PetscObject)adr)->prefix, &adr->be));
   }
   adr->device = adr->be->host_is_device ? PETSC_FALSE : PETSC_TRUE;
   PetscCall(EasAdrMeterCreate_Private(adr));
@@ -1317,14 +1331,14 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
   PetscCall(EasAdrCreateBackendObjects(adr));
 
   /* initial condition */
-  ifn  = adr->initial ? adr->initial : EasAdrInitial_Builtin;
-  ictx = adr->initial ? adr->initial_ctx : (void *)adr;
+  ifn    = adr->initial ? adr->initial : EasAdrInitial_Builtin;
+  ictx   = adr->initial ? adr->initial_ctx : (void *)adr;
   adr->t = adr->t0;
   for (PetscInt p = 0; p < adr->np; p++) {
     PetscCall((*ifn)(adr->t0, adr->coords + 3 * p, adr->x + 2 * p, ictx));
     PetscCheck(!PetscIsInfOrNanReal(adr->x[2 * p]) && !PetscIsInfOrNanReal(adr->x[2 * p + 1]), PETSC_COMM_SELF, PETSC_ERR_FP, "The initial condition is NaN or Inf at (%g, %g, %g)", (double)adr->coords[3 * p], (double)adr->coords[3 * p + 1], (double)adr->coords[3 * p + 2]);
   }
-  adr->coef_t = PETSC_MIN_REAL;
+  adr->coef_t       = PETSC_MIN_REAL;
   adr->halo_scalars = 0;
   for (PetscInt f = 0; f < 6; f++)
     if (adr->nb[f] != MPI_PROC_NULL) adr->halo_scalars += cnt[f];
@@ -1533,7 +1547,8 @@ PetscErrorCode EasAdrComputeLocalJacobian(EasAdr adr, PetscReal t, PetscReal dt,
   if (X) {
     PetscCall(EasAdrCheckVec(adr, X, "EasAdrComputeLocalJacobian"));
     PetscCall(VecGetArrayRead(X, &xa));
-  } else xa = adr->x;
+  } else
+    xa = adr->x;
   if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
   PetscCall(EasAdrPackFaces_Private(adr, xa));
   PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
@@ -1573,7 +1588,7 @@ PetscErrorCode EasAdrCreateJacobianMat(EasAdr adr, Mat *J)
 /* global row of (i,j,k) + the step across face f into the neighbour's box */
 static PetscInt EasAdrHaloColumn(EasAdr adr, PetscInt f, PetscInt i, PetscInt j, PetscInt k, PetscInt s)
 {
-  const PetscInt d = f / 2;
+  const PetscInt d    = f / 2;
   PetscMPIInt    c[3] = {adr->cc[0], adr->cc[1], adr->cc[2]}, r;
   PetscInt       n[3], ijk[3] = {i, j, k};
   c[d] += (f % 2) ? 1 : -1;
@@ -1608,7 +1623,7 @@ PetscErrorCode EasAdrComputeJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec 
     for (PetscInt j = 0; j < ny; j++)
       for (PetscInt i = 0; i < nx; i++) {
         const PetscInt p = i + nx * (j + ny * k), step[6] = {-1, 1, -nx, nx, -nx * ny, nx * ny};
-        PetscReal      eff[6], wsum = 0;
+        PetscReal      eff[6], wsum                       = 0;
         PetscBool      halo[6];
         EasAdrLocalWeights(adr, i, j, k, p, eff, halo);
         for (PetscInt f = 0; f < 6; f++) wsum += adr->w[f][p];
@@ -1660,8 +1675,10 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "reaction %s, advection %s, boundaries %s%s%s%s\n", adr->reaction ? "user" : EasAdrReactions[adr->reaction_type], EasAdrAdvections[adr->advection], EasAdrBCs[adr->bc], adr->velocity ? ", user velocity" : "", adr->diffusion ? ", user diffusion" : "", adr->initial ? ", user initial condition" : ""));
   PetscCall(PetscViewerASCIIPrintf(viewer, "implicit Euler: t = %g, dt = %g; multisplitting-Newton %s, rtol %g, max_it %" PetscInt_FMT "\n", (double)adr->t, (double)adr->dt, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->newton_rtol, adr->newton_max_it));
   if (adr->mode_auto) {
-    if (adr->auto_decided) PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: %s chosen after the first step (exchange share %.3g, threshold %.3g)\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->auto_share, (double)adr->auto_threshold));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: sync for the first step, then async if its exchange share exceeds %.3g\n", (double)adr->auto_threshold));
+    if (adr->auto_decided)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: %s chosen after the first step (exchange share %.3g, threshold %.3g)\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->auto_share, (double)adr->auto_threshold));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: sync for the first step, then async if its exchange share exceeds %.3g\n", (double)adr->auto_threshold));
   }
   if (adr->mode == EAS_ADR_ASYNC) PetscCall(PetscViewerASCIIPrintf(viewer, "async: detection %s, timeout %g s, persistence %" PetscInt_FMT ", reception %s, iterate on ghosts moved > %g x rtol\n", adr->async_detect == EAS_DETECT_IALLREDUCE ? "iallreduce (2 rounds)" : "decentralized (tree election, 2 verification waves)", (double)adr->async_detect_timeout, adr->persist, adr->async_thread ? "thread" : "polling", (double)adr->async_halo_rtol));
   if (adr->delay_us > 0 || adr->jitter_us > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "fault injection: delay %g us + jitter U(0, %g) us, seed %" PetscInt_FMT "\n", (double)adr->delay_us, (double)adr->jitter_us, adr->comm_seed));

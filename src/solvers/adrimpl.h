@@ -30,8 +30,8 @@ struct _p_EasAdr {
   PETSCHEADER(int);
   /* problem */
   EasAdrProblem      problem;
-  PetscInt           N[3];          /* global points per direction */
-  PetscReal          lo[3], hi[3];  /* box */
+  PetscInt           N[3];           /* global points per direction */
+  PetscReal          lo[3], hi[3];   /* box */
   PetscReal          h[3], shift[3]; /* coordinate of global index g: lo + (g + shift) h */
   EasAdrReactionType reaction_type;
   PetscReal          L[4];
@@ -49,23 +49,23 @@ struct _p_EasAdr {
   PetscReal t, t0, dt, tfinal;
   PetscInt  max_steps;
   /* outer iteration */
-  PetscReal  newton_rtol;
-  PetscInt   newton_max_it;
-  EasAdrMode mode;
-  PetscInt   persist;        /* async: consecutive locally converged iterations */
-  PetscInt   max_checks;     /* async: synchronous checks per step before giving up */
-  PetscInt   async_max_it;   /* async: local iterations per step */
-  PetscReal  async_halo_rtol; /* async: iterate on new ghosts that moved > this x newton_rtol */
-  PetscBool  async_thread;
+  PetscReal     newton_rtol;
+  PetscInt      newton_max_it;
+  EasAdrMode    mode;
+  PetscInt      persist;         /* async: consecutive locally converged iterations */
+  PetscInt      max_checks;      /* async: synchronous checks per step before giving up */
+  PetscInt      async_max_it;    /* async: local iterations per step */
+  PetscReal     async_halo_rtol; /* async: iterate on new ghosts that moved > this x newton_rtol */
+  PetscBool     async_thread;
   EasDetectType async_detect;         /* async: convergence detection type */
   PetscReal     async_detect_timeout; /* async: seconds a rank waits for a decision before failing */
-  PetscReal  delay_us, jitter_us;
-  PetscInt   comm_seed;
-  PetscBool  monitor, view, progress;
+  PetscReal     delay_us, jitter_us;
+  PetscInt      comm_seed;
+  PetscBool     monitor, view, progress;
   /* decomposition */
   MPI_Comm    cart;
   PetscMPIInt rank, size, dims[3], cc[3], nb[6];
-  PetscInt   *starts[3];   /* starts[d][p], p = 0..dims[d] */
+  PetscInt   *starts[3];    /* starts[d][p], p = 0..dims[d] */
   PetscInt    xs[3], nl[3]; /* this rank's first global index and size */
   PetscInt    np, n;        /* local points, local unknowns (2 np) */
   PetscInt    rstart;       /* first global row of this rank */
@@ -77,9 +77,9 @@ struct _p_EasAdr {
   PetscReal   *coords;            /* 3 np */
   PetscScalar *bval[6];           /* Dirichlet values on global boundary faces */
   /* backend copies for the assembly kernels (device backends; unused on host-memory ones) */
-  EasVec       xg_v, xold_v, w_v, Rv_v, dRv_v;
-  PetscBool    w_synced, xold_synced; /* the backend copy of w / xold is current */
-  PetscReal    coef_t;            /* time at which w and bval were evaluated */
+  EasVec    xg_v, xold_v, w_v, Rv_v, dRv_v;
+  PetscBool w_synced, xold_synced; /* the backend copy of w / xold is current */
+  PetscReal coef_t;                /* time at which w and bval were evaluated */
   /* solver */
   EasBackend be;
   EasDia     J;
@@ -96,22 +96,22 @@ struct _p_EasAdr {
   PetscLogDouble        last_time;
   /* energy (DESIGN.md sec. 6) */
   EasEnergyMeter meter;
-  PetscInt       unit;          /* the rank's unit in the meter (of the current backend's kind) */
-  PetscInt       unit_kind[2];  /* the cpu and gpu units, -1 until used */
-  PetscInt       moves;         /* EasAdrSetBackend after EasAdrSetUp */
+  PetscInt       unit;         /* the rank's unit in the meter (of the current backend's kind) */
+  PetscInt       unit_kind[2]; /* the cpu and gpu units, -1 until used */
+  PetscInt       moves;        /* EasAdrSetBackend after EasAdrSetUp */
   /* online backend choice (EasAdrSetPolicy, -eas_backend auto) */
   EasPolicy      policy;
-  PetscBool      policy_auto;   /* created by EasAdrSetUp for -eas_backend auto: prints predicted vs measured */
-  PetscBool      pol_warned;    /* said that the preferred backend is not usable */
+  PetscBool      policy_auto; /* created by EasAdrSetUp for -eas_backend auto: prints predicted vs measured */
+  PetscBool      pol_warned;  /* said that the preferred backend is not usable */
   PetscInt       pol_interval, pol_since, pol_updates, pol_changes, pol_unit;
   PetscReal      pol_busy0, pol_work0;
   const char    *pol_resource;
-  PetscBool      device;        /* backend memory is not host memory: transfers metered */
-  PetscMPIInt    ppn;           /* ranks on this node (the model charges 1/ppn of the node) */
-  PetscInt       halo_scalars;  /* scalars received per halo exchange */
+  PetscBool      device;       /* backend memory is not host memory: transfers metered */
+  PetscMPIInt    ppn;          /* ranks on this node (the model charges 1/ppn of the node) */
+  PetscInt       halo_scalars; /* scalars received per halo exchange */
   PetscBool      mode_auto, auto_decided;
   PetscReal      auto_threshold, auto_share;
-  PetscBool      trace;         /* -eas_trace given: rows each synchronous iteration */
+  PetscBool      trace; /* -eas_trace given: rows each synchronous iteration */
   PetscInt       trace_it;
   PetscLogDouble trace_tstart, trace_tprev;
   PetscReal      trace_busy, trace_cbusy, trace_cwork, trace_iter_time, trace_iter_work;

@@ -66,8 +66,10 @@ static PetscErrorCode EasKspBiCGStabJacobi(EasKsp ksp)
     }
     da[i] = 1.0 / da[i];
   }
-  if (!ksp->Ahat) PetscCall(EasDiaDuplicateColumnScaled_Private(A, da, &ksp->Ahat));
-  else PetscCall(EasDiaColumnScaleValues_Private(A, da, ksp->Ahat));
+  if (!ksp->Ahat)
+    PetscCall(EasDiaDuplicateColumnScaled_Private(A, da, &ksp->Ahat));
+  else
+    PetscCall(EasDiaColumnScaleValues_Private(A, da, ksp->Ahat));
   PetscCall(EasVecRestoreArray(ksp->dinv, &da));
   PetscCall(EasDiaSetUp(ksp->Ahat)); /* first time: allocate and copy; later: copy in place */
   PetscFunctionReturn(0);
@@ -98,8 +100,10 @@ static PetscErrorCode EasKspSetUp_BiCGStab(EasKsp ksp)
 static PetscErrorCode EasKspSetUpValues_BiCGStab(EasKsp ksp)
 {
   PetscFunctionBegin;
-  if (ksp->Ahat) PetscCall(EasKspBiCGStabJacobi(ksp));
-  else PetscCall(EasDiaSetUp(ksp->A));
+  if (ksp->Ahat)
+    PetscCall(EasKspBiCGStabJacobi(ksp));
+  else
+    PetscCall(EasDiaSetUp(ksp->A));
   PetscFunctionReturn(0);
 }
 
@@ -199,9 +203,9 @@ static PetscErrorCode EasKspView_BiCGStab(EasKsp ksp, PetscViewer viewer)
 PetscErrorCode EasKspCreate_BiCGStab(EasKsp ksp)
 {
   PetscFunctionBegin;
-  ksp->ops->setup = EasKspSetUp_BiCGStab;
+  ksp->ops->setup        = EasKspSetUp_BiCGStab;
   ksp->ops->setup_values = EasKspSetUpValues_BiCGStab;
-  ksp->ops->solve = EasKspSolve_BiCGStab;
-  ksp->ops->view  = EasKspView_BiCGStab;
+  ksp->ops->solve        = EasKspSolve_BiCGStab;
+  ksp->ops->view         = EasKspView_BiCGStab;
   PetscFunctionReturn(0);
 }

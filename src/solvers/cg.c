@@ -20,9 +20,9 @@
 
 /* Energy meter of an EBE operator (include/eas/ebe.h; no-ops otherwise):
    setup, Krylov vector work (compute, no elements), reductions (exchange). */
-#define EAS_MB(p)    PetscCall(EasEbeMeterBegin_Private(ksp->ebe, p))
-#define EAS_ME(p)    PetscCall(EasEbeMeterEnd_Private(ksp->ebe, p, 0))
-#define EAS_TRACE()  PetscCall(EasEbeEnergyTraceRow_Private(ksp->ebe))
+#define EAS_MB(p) PetscCall(EasEbeMeterBegin_Private(ksp->ebe, p))
+#define EAS_ME(p) PetscCall(EasEbeMeterEnd_Private(ksp->ebe, p, 0))
+#define EAS_TRACE() PetscCall(EasEbeEnergyTraceRow_Private(ksp->ebe))
 /* Online backend choice (EasEbeSetPolicy): every few iterations. */
 #define EAS_POLICY(it) PetscCall(EasEbePolicyStep_Private(ksp->ebe, it))
 
@@ -78,10 +78,10 @@ static PetscErrorCode EasKspDotOwned_Private(EasKsp ksp, EasVec x, EasVec y, Pet
 
 static PetscErrorCode EasKspSolve_CG(EasKsp ksp, EasVec b, EasVec x)
 {
-  EasVec      *w = ksp->work, r = w[C_R], z = w[C_Z], p = w[C_P], q = w[C_Q];
-  EasBackend   be = ksp->op.be;
-  PetscScalar  dots[2], rz, pq, alpha, beta;
-  PetscScalar *xa, *ra, *za;
+  EasVec            *w = ksp->work, r = w[C_R], z = w[C_Z], p = w[C_P], q = w[C_Q];
+  EasBackend         be = ksp->op.be;
+  PetscScalar        dots[2], rz, pq, alpha, beta;
+  PetscScalar       *xa, *ra, *za;
   const PetscScalar *pa, *qa, *da;
 
   PetscFunctionBegin;
@@ -195,12 +195,12 @@ static PetscErrorCode EasKspSetUp_PipeCG(EasKsp ksp)
 
 static PetscErrorCode EasKspSolve_PipeCG(EasKsp ksp, EasVec b, EasVec x)
 {
-  EasVec     *w = ksp->work;
-  EasBackend  be = ksp->op.be;
-  MPI_Comm    comm = PetscObjectComm((PetscObject)ksp);
-  PetscMPIInt size;
-  PetscScalar dots[3], gamma = 0, gamma_old = 1, delta, alpha = 1, alpha_old = 1, beta = 0, denom;
-  PetscScalar *z, *q, *s, *p, *xa, *r, *u, *ww, *m;
+  EasVec            *w    = ksp->work;
+  EasBackend         be   = ksp->op.be;
+  MPI_Comm           comm = PetscObjectComm((PetscObject)ksp);
+  PetscMPIInt        size;
+  PetscScalar        dots[3], gamma = 0, gamma_old = 1, delta, alpha = 1, alpha_old = 1, beta = 0, denom;
+  PetscScalar       *z, *q, *s, *p, *xa, *r, *u, *ww, *m;
   const PetscScalar *nv, *da;
 
   PetscFunctionBegin;
@@ -211,7 +211,7 @@ static PetscErrorCode EasKspSolve_PipeCG(EasKsp ksp, EasVec b, EasVec x)
   PetscCall(EasVecCopy(b, w[G_R]));                      /* r = b */
   PetscCall(EasKspApplyPC_Private(ksp, w[G_R], w[G_U])); /* u = M r */
   EAS_ME(EAS_PHASE_COMPUTE);
-  PetscCall((*ksp->op.mult)(ksp, w[G_U], w[G_W]));       /* w = A u */
+  PetscCall((*ksp->op.mult)(ksp, w[G_U], w[G_W])); /* w = A u */
   EAS_MB(EAS_PHASE_COMPUTE);
   PetscCall(EasKspDotOwned_Private(ksp, w[G_R], w[G_U], &dots[0]));
   PetscCall(EasKspDotOwned_Private(ksp, w[G_W], w[G_U], &dots[1]));

@@ -7,7 +7,7 @@
 static const char *const EasKspTypes[] = {EAS_BICGSTAB, EAS_CG, EAS_PIPECG};
 static const char *const EasPCTypes[]  = {EAS_PCNONE, EAS_PCJACOBI, EAS_PCPBJACOBI};
 #define EAS_NKSPTYPES 3
-#define EAS_NPCTYPES  3
+#define EAS_NPCTYPES 3
 
 /*@C
   EasKspCreate - creates a Krylov solver (default bicgstab, Jacobi, rtol 1e-8,
@@ -40,7 +40,7 @@ static PetscErrorCode EasKspReset_Private(EasKsp ksp)
   PetscCall(EasVecDestroy(&ksp->dinv));
   PetscCall(EasDiaDestroy(&ksp->Ahat));
   if (ksp->pbinv) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->pbinv));
-  ksp->pbinv = NULL;
+  ksp->pbinv       = NULL;
   ksp->setupcalled = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
@@ -64,9 +64,12 @@ PetscErrorCode EasKspSetType(EasKsp ksp, EasKspType type)
   PetscCall(EasKspReset_Private(ksp));
   PetscCall(PetscMemzero(ksp->ops, sizeof(struct _EasKspOps)));
   PetscCall(PetscObjectChangeTypeName((PetscObject)ksp, type));
-  if (bcgs) PetscCall(EasKspCreate_BiCGStab(ksp));
-  else if (cg) PetscCall(EasKspCreate_CG(ksp));
-  else PetscCall(EasKspCreate_PipeCG(ksp));
+  if (bcgs)
+    PetscCall(EasKspCreate_BiCGStab(ksp));
+  else if (cg)
+    PetscCall(EasKspCreate_CG(ksp));
+  else
+    PetscCall(EasKspCreate_PipeCG(ksp));
   PetscFunctionReturn(0);
 }
 
@@ -330,11 +333,11 @@ static PetscErrorCode EasKspInvertBlocks_Private(EasKsp ksp, PetscInt nb, PetscI
       PetscCheck(big > 0.0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "Singular %" PetscInt_FMT "x%" PetscInt_FMT " diagonal block at node %" PetscInt_FMT ": -pc_type pbjacobi needs invertible point blocks (use -pc_type jacobi or none)", bs, bs, b);
       if (piv != c)
         for (PetscInt j = 0; j < bs; j++) {
-          PetscScalar t    = a[c * bs + j];
-          a[c * bs + j]    = a[piv * bs + j];
-          a[piv * bs + j]  = t;
-          t                = inv[c * bs + j];
-          inv[c * bs + j]  = inv[piv * bs + j];
+          PetscScalar t     = a[c * bs + j];
+          a[c * bs + j]     = a[piv * bs + j];
+          a[piv * bs + j]   = t;
+          t                 = inv[c * bs + j];
+          inv[c * bs + j]   = inv[piv * bs + j];
           inv[piv * bs + j] = t;
         }
       {
@@ -410,7 +413,8 @@ PetscErrorCode EasKspApplyPC_Private(EasKsp ksp, EasVec r, EasVec z)
     PetscCall(PetscLogEventBegin(EAS_VecOps, 0, 0, 0, 0));
     PetscCall((*be->ops->block_mult)(be, ksp->op.n / ksp->op.bs, ksp->op.bs, ksp->pbinv, ra, za));
     PetscCall(PetscLogEventEnd(EAS_VecOps, 0, 0, 0, 0));
-  } else PetscCall(EasVecPointwiseMult(z, ksp->dinv, r));
+  } else
+    PetscCall(EasVecPointwiseMult(z, ksp->dinv, r));
   PetscFunctionReturn(0);
 }
 
@@ -542,11 +546,15 @@ PetscErrorCode EasKspSolve(EasKsp ksp, EasVec b, EasVec x)
     const char *prefix = ((PetscObject)ksp)->prefix;
     PetscCall(PetscViewerASCIIAddTab(v, ((PetscObject)ksp)->tablevel));
     if (ksp->reason > 0) {
-      if (prefix) PetscCall(PetscViewerASCIIPrintf(v, "Linear %s solve converged due to %s iterations %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[ksp->reason], ksp->its));
-      else PetscCall(PetscViewerASCIIPrintf(v, "Linear solve converged due to %s iterations %" PetscInt_FMT "\n", KSPConvergedReasons[ksp->reason], ksp->its));
+      if (prefix)
+        PetscCall(PetscViewerASCIIPrintf(v, "Linear %s solve converged due to %s iterations %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[ksp->reason], ksp->its));
+      else
+        PetscCall(PetscViewerASCIIPrintf(v, "Linear solve converged due to %s iterations %" PetscInt_FMT "\n", KSPConvergedReasons[ksp->reason], ksp->its));
     } else {
-      if (prefix) PetscCall(PetscViewerASCIIPrintf(v, "Linear %s solve did not converge due to %s iterations %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[ksp->reason], ksp->its));
-      else PetscCall(PetscViewerASCIIPrintf(v, "Linear solve did not converge due to %s iterations %" PetscInt_FMT "\n", KSPConvergedReasons[ksp->reason], ksp->its));
+      if (prefix)
+        PetscCall(PetscViewerASCIIPrintf(v, "Linear %s solve did not converge due to %s iterations %" PetscInt_FMT "\n", prefix, KSPConvergedReasons[ksp->reason], ksp->its));
+      else
+        PetscCall(PetscViewerASCIIPrintf(v, "Linear solve did not converge due to %s iterations %" PetscInt_FMT "\n", KSPConvergedReasons[ksp->reason], ksp->its));
     }
     PetscCall(PetscViewerASCIISubtractTab(v, ((PetscObject)ksp)->tablevel));
   }

@@ -30,11 +30,11 @@ struct _EasKspOps {
 struct _p_EasKsp {
   PETSCHEADER(struct _EasKspOps);
   EasDia             A;
-  EasEbe             ebe; /* or an element-by-element operator (cg, pipecg) */
-  EasKspOperator     op;  /* valid after SetUp */
+  EasEbe             ebe;   /* or an element-by-element operator (cg, pipecg) */
+  EasKspOperator     op;    /* valid after SetUp */
   PetscScalar       *pbinv; /* point-block Jacobi: inverted dof x dof blocks, backend memory */
-  EasDia             Ahat; /* A D^{-1} for right Jacobi (column-scaled copy) */
-  EasVec             dinv; /* D^{-1} */
+  EasDia             Ahat;  /* A D^{-1} for right Jacobi (column-scaled copy) */
+  EasVec             dinv;  /* D^{-1} */
   char               pc_type[16];
   PetscReal          rtol, atol, dtol;
   PetscInt           max_it;

@@ -36,10 +36,10 @@
 #include <unistd.h>
 
 enum {
-  EAS_ADR_FAIL_NONE   = 0,
-  EAS_ADR_FAIL_MAXIT  = 1,
-  EAS_ADR_FAIL_INNER  = 2,
-  EAS_ADR_FAIL_NAN    = 3
+  EAS_ADR_FAIL_NONE  = 0,
+  EAS_ADR_FAIL_MAXIT = 1,
+  EAS_ADR_FAIL_INNER = 2,
+  EAS_ADR_FAIL_NAN   = 3
 };
 
 static EasAdrConvergedReason EasAdrFailReason(int fail)
@@ -148,13 +148,14 @@ static PetscErrorCode EasAdrTraceRow(EasAdr adr)
   if (adr->trace_iter_work > 0 && dwork > 0) {
     const PetscReal Tel = adr->trace_iter_time / adr->trace_iter_work, Wprev = adr->trace_tprev - adr->trace_tstart;
     const PetscReal beta = Wprev > 0 ? PetscMin(1.0, adr->trace_busy / Wprev) : 1.0;
-    pred[0] = Tel * dwork;
+    pred[0]              = Tel * dwork;
     PetscCall(EasEnergyMeterGetProfile(adr->meter, &prof));
     if (pred[0] > 0) {
       PetscReal w;
-      PetscCall(EasEnergyMeterGetUnitWeight(adr->meter, adr->unit, &w)); /* the rank's share of the node's CPU or GPU */
+      PetscCall(EasEnergyMeterGetUnitWeight(adr->meter, adr->unit, &w));                                                                       /* the rank's share of the node's CPU or GPU */
       PetscCall(EasModelProfileShareEnergy(&prof, pred[0], 1.0 / adr->ppn, adr->device ? 0 : w * beta, adr->device ? w * beta : 0, &pred[1])); /* seed 000 eq. (1.16), this rank's part */
-    } else pred[1] = 0;
+    } else
+      pred[1] = 0;
   }
   PetscCall(MPIU_Allreduce(&pred[0], &gpred[0], 1, MPIU_REAL, MPIU_MAX, adr->cart));
   PetscCall(MPIU_Allreduce(&pred[1], &gpred[1], 1, MPIU_REAL, MPIU_SUM, adr->cart));
@@ -265,7 +266,8 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
       rel  = EasAdrRelative(sums);
       conv = (!fail && rel <= adr->newton_rtol) ? conv + 1 : 0;
       if (!fail && conv < adr->persist && *its_step >= adr->async_max_it) fail = EAS_ADR_FAIL_MAXIT;
-    } else usleep(20); /* idle: leave the core to the other ranks */
+    } else
+      usleep(20); /* idle: leave the core to the other ranks */
     /* send the planes that changed, at most one send in flight per neighbour */
     PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
     PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
@@ -423,13 +425,16 @@ PetscErrorCode EasAdrStep(EasAdr adr)
   PetscCall(PetscArraycpy(adr->xold, adr->x, adr->n));
   adr->xold_synced = PETSC_FALSE;
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->np));
-  if (adr->mode == EAS_ADR_ASYNC && adr->size > 1) PetscCall(EasAdrStepAsync_Private(adr));
-  else PetscCall(EasAdrStepSync_Private(adr));
+  if (adr->mode == EAS_ADR_ASYNC && adr->size > 1)
+    PetscCall(EasAdrStepAsync_Private(adr));
+  else
+    PetscCall(EasAdrStepSync_Private(adr));
   if (adr->mode_auto && !adr->auto_decided) PetscCall(EasAdrModeAutoDecide(adr, busy0));
   if (adr->reason > 0) {
     adr->t += adr->dt;
     adr->stats.steps++;
-  } else PetscCall(PetscArraycpy(adr->x, adr->xold, adr->n));
+  } else
+    PetscCall(PetscArraycpy(adr->x, adr->xold, adr->n));
   PetscCall(PetscTimeSubtract(&t0));
   adr->last_time = -t0;
   PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
@@ -438,9 +443,9 @@ PetscErrorCode EasAdrStep(EasAdr adr)
 
 static PetscErrorCode EasAdrMonitorStep(EasAdr adr, PetscInt step, PetscInt nsteps)
 {
-  PetscInt   loc[2] = {adr->last_outer, adr->last_inner}, glob[2];
-  PetscBool  tty    = (PetscBool)(adr->progress && adr->rank == 0 && isatty(fileno(PETSC_STDOUT)));
-  MPI_Comm   comm   = PetscObjectComm((PetscObject)adr);
+  PetscInt  loc[2] = {adr->last_outer, adr->last_inner}, glob[2];
+  PetscBool tty    = (PetscBool)(adr->progress && adr->rank == 0 && isatty(fileno(PETSC_STDOUT)));
+  MPI_Comm  comm   = PetscObjectComm((PetscObject)adr);
 
   PetscFunctionBegin;
   if (!adr->monitor && !adr->progress) PetscFunctionReturn(0); /* collective: the same on every rank */
@@ -449,8 +454,8 @@ static PetscErrorCode EasAdrMonitorStep(EasAdr adr, PetscInt step, PetscInt nste
   if (adr->monitor)
     PetscCall(PetscPrintf(comm, "  step %3" PetscInt_FMT " t %-12.6g outer %3" PetscInt_FMT " inner %5" PetscInt_FMT " residual %9.3e update %9.3e time %.3f s %s\n", step, (double)adr->t, glob[0], glob[1], (double)adr->last_fnorm, (double)adr->last_res, (double)adr->last_time, EasAdrConvergedReasonName(adr->reason)));
   if (tty) {
-    char      bar[31];
-    PetscInt  done = (30 * step) / PetscMax(nsteps, 1);
+    char     bar[31];
+    PetscInt done = (30 * step) / PetscMax(nsteps, 1);
     for (PetscInt i = 0; i < 30; i++) bar[i] = i < done ? '#' : '.';
     bar[30] = 0;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "[%s] %3d%% step %" PetscInt_FMT "/%" PetscInt_FMT " t = %g", bar, (int)(100 * step / PetscMax(nsteps, 1)), step, nsteps, (double)adr->t));
@@ -498,7 +503,7 @@ PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
   PetscCall(MPIU_Allreduce(&adr->stats.outer_its, &adr->stats.outer_its_max, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)adr)));
   PetscCall(PetscLogEventEnd(EAS_AdrSolve, adr, 0, 0, 0));
   PetscCall(EasEnergyMeterStop(adr->meter)); /* power and EDP over the solve; the next step resumes */
-  if (adr->policy_auto) { /* -eas_backend auto: predicted against measured */
+  if (adr->policy_auto) {                    /* -eas_backend auto: predicted against measured */
     EasEnergySummary S;
     PetscReal        T;
     PetscCall(EasEnergyMeterGetSummary(adr->meter, &S));

@@ -125,8 +125,10 @@ PetscErrorCode EasEbeSetSplitUnits(EasEbe ebe, PetscInt n, const EasBackend unit
   }
   sp->nunits = n;
   if (ebe->setupcalled) { /* re-run the split setup only */
-    if (ebe->mode == EAS_EBE_ASYNC) PetscCall(EasEbeSplitSetUp_Private(ebe, ebe->ifc_e[0][1], ebe->ifc_e[1][0]));
-    else PetscCall(EasEbeSplitSetUp_Private(ebe, 0, ebe->nel));
+    if (ebe->mode == EAS_EBE_ASYNC)
+      PetscCall(EasEbeSplitSetUp_Private(ebe, ebe->ifc_e[0][1], ebe->ifc_e[1][0]));
+    else
+      PetscCall(EasEbeSplitSetUp_Private(ebe, 0, ebe->nel));
   }
   PetscFunctionReturn(0);
 }
@@ -255,8 +257,8 @@ PetscErrorCode EasEbeSplitSetFromOptions_Private(EasEbe ebe, PetscOptionItems *P
 static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[])
 {
   EasEbeSplit   *sp = ebe->split;
-  const PetscInt m  = ebe->nen * ebe->dof, n = ebe->nnodes * ebe->dof;
-  PetscInt       s  = sp->e0;
+  const PetscInt m = ebe->nen * ebe->dof, n = ebe->nnodes * ebe->dof;
+  PetscInt       s = sp->e0;
 
   PetscFunctionBegin;
   for (PetscInt u = 0; u < sp->nunits; u++) {
@@ -273,7 +275,7 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
     if (sp->lo[u] > sp->hi[u]) sp->lo[u] = sp->hi[u] = 0;
     if (!sp->ybuf[u]) PetscCall(PetscMalloc1(PetscMax(n, 1), &sp->ybuf[u]));
     if (!sp->is_host[u] && shares[u] > 0 && (sp->dev_e0[u] != sp->start[u] || sp->dev_e1[u] != s)) {
-      EasBackend     b  = sp->unit[u];
+      EasBackend     b = sp->unit[u];
       PetscLogDouble t0, t1;
       const PetscInt e0 = sp->start[u], ne = shares[u];
       if (ebe->meter && u < ebe->nmunits) PetscCall(EasEnergyMeterBegin(ebe->meter, EAS_PHASE_TRANSFER, ebe->munit[u]));
@@ -293,8 +295,8 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
       t1               = MPI_Wtime();
       sp->t_copy_el[u] = (t1 - t0) / ne;
       if (ebe->meter && u < ebe->nmunits) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_TRANSFER, ebe->munit[u], (PetscReal)ne)); /* t_copy, seed 001 eq. 14 */
-      sp->dev_e0[u]    = e0;
-      sp->dev_e1[u]    = s;
+      sp->dev_e0[u] = e0;
+      sp->dev_e1[u] = s;
     }
   }
   PetscFunctionReturn(0);
@@ -311,8 +313,10 @@ PetscErrorCode EasEbeSplitSetUp_Private(EasEbe ebe, PetscInt e0, PetscInt e1)
   PetscCheck(ebe->be->host_is_device, PetscObjectComm((PetscObject)ebe), PETSC_ERR_SUP, "-ebe_split_units needs an operator on a host-memory backend (/cpu or /cpu/serial), not %s: the units share its vectors", ebe->be->resource);
   PetscCall(EasEbeSplitFreeBuffers(sp));
   for (PetscInt u = 0; u < sp->nunits; u++) {
-    if (sp->is_host[u]) nhost++;
-    else PetscCheck(sp->unit[u]->ops->ebe_unit_begin && sp->unit[u]->ops->ebe_unit_end, PETSC_COMM_SELF, PETSC_ERR_SUP, "Split unit %" PetscInt_FMT " (%s) cannot run asynchronously", u, sp->unit[u]->resource);
+    if (sp->is_host[u])
+      nhost++;
+    else
+      PetscCheck(sp->unit[u]->ops->ebe_unit_begin && sp->unit[u]->ops->ebe_unit_end, PETSC_COMM_SELF, PETSC_ERR_SUP, "Split unit %" PetscInt_FMT " (%s) cannot run asynchronously", u, sp->unit[u]->resource);
     maxth = PetscMax(maxth, sp->unit[u]->threads);
   }
   PetscCheck(nhost > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "-ebe_split_units: at least one CPU unit is needed (seed 001 Alg. 2: the host thread computes CPU elements)");
@@ -323,7 +327,8 @@ PetscErrorCode EasEbeSplitSetUp_Private(EasEbe ebe, PetscInt e0, PetscInt e1)
   if (sp->share0 >= 0.0 && sp->nunits > 1) {
     shares[0] = (PetscInt)PetscFloorReal(sp->share0 * N + 0.5);
     PetscCall(EasModelBalancedShares(sp->nunits - 1, rate + 1, N - shares[0], shares + 1));
-  } else PetscCall(EasModelBalancedShares(sp->nunits, rate, N, shares));
+  } else
+    PetscCall(EasModelBalancedShares(sp->nunits, rate, N, shares));
   PetscCall(PetscCalloc2(sp->window * sp->nunits, &sp->busy, sp->window * sp->nunits, &sp->count));
   sp->nsamples = sp->since = 0;
   PetscCall(EasEbeSplitApplyShares(ebe, shares));
@@ -367,7 +372,7 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
   EasEbeSplit   *sp = ebe->split;
   const PetscInt U = sp->nunits, W = PetscMin(sp->nsamples, sp->window), N = sp->e1 - sp->e0;
   EasEbeDecision d;
-  PetscReal      rate[EAS_EBE_MAXUNITS], inv_host = 0.0, cost = 0.0;
+  PetscReal      rate[EAS_EBE_MAXUNITS], inv_host = 0.0, cost       = 0.0;
   PetscInt       Nnew[EAS_EBE_MAXUNITS], idx[EAS_EBE_MAXUNITS], nin = 0, hostth = 0;
   PetscBool      include[EAS_EBE_MAXUNITS];
 
@@ -400,9 +405,9 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
   for (PetscInt u = 0; u < U; u++) {
     if (sp->is_host[u] || !include[u] || inv_host <= 0) continue;
     {
-      const PetscInt  m      = ebe->nen * ebe->dof;
-      const PetscReal tcopy  = sp->t_copy_el[u] > 0 ? sp->t_copy_el[u] : (PetscReal)(m * m * 8) / 10e9; /* not yet measured: 10 GB/s */
-      const PetscReal tcpu   = (1.0 / inv_host) * hostth;
+      const PetscInt  m     = ebe->nen * ebe->dof;
+      const PetscReal tcopy = sp->t_copy_el[u] > 0 ? sp->t_copy_el[u] : (PetscReal)(m * m * 8) / 10e9; /* not yet measured: 10 GB/s */
+      const PetscReal tcpu  = (1.0 / inv_host) * hostth;
       PetscBool       worth;
       PetscCall(EasModelLangRungerGpuWorthwhile(tcopy, tcpu, PetscMax(d.remaining, 1.0), PetscMax(hostth, 1), &worth));
       if (!worth) {
@@ -453,7 +458,8 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
     }
     PetscCall(EasModelMigrationAmortized(U, r_all, Ncur, Nnew, d.remaining, cost, &mig, &d.Tbar, &d.Tdist)); /* step 4 */
     d.cost = cost;
-    if (!mig) PetscCall(PetscStrncpy(d.why, "keep: not amortized (seed 003 eq. 4.8)", sizeof(d.why)));
+    if (!mig)
+      PetscCall(PetscStrncpy(d.why, "keep: not amortized (seed 003 eq. 4.8)", sizeof(d.why)));
     else {
       /* dead band; twice as wide for a move reversing the previous one (hysteresis) */
       const PetscInt  dir = Nnew[0] > sp->shares[0] ? 1 : (Nnew[0] < sp->shares[0] ? -1 : 0);
@@ -461,7 +467,8 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
       if (d.Tbar - d.Tdist <= tol * d.Tbar) {
         mig = PETSC_FALSE;
         PetscCall(PetscSNPrintf(d.why, sizeof(d.why), "keep: gain %.1f%% within the dead band %.1f%%%s", 100.0 * (d.Tbar - d.Tdist) / d.Tbar, 100.0 * tol, tol > sp->tol ? " (reversal)" : ""));
-      } else sp->lastdir = dir;
+      } else
+        sp->lastdir = dir;
     }
     if (mig) PetscCall(PetscSNPrintf(d.why, sizeof(d.why), "move: gain %.1f%% amortized%s", 100.0 * (d.Tbar - d.Tdist) / d.Tbar, d.gpu_worth ? "" : "; GPU not worth its copies (seed 001 eq. 23)"));
     d.migrate = mig;
@@ -470,12 +477,12 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
       if (sp->damping < 1.0) { /* move part of the way (damped fixed-point iteration); the last unit takes the rest */
         PetscInt sum = 0, last = -1;
         for (PetscInt u = 0; u < U; u++) {
-            if (Nnew[u] > 0 || sp->shares[u] > 0) last = u;
+          if (Nnew[u] > 0 || sp->shares[u] > 0) last = u;
         }
         for (PetscInt u = 0; u < U; u++) {
-            if (u == last) continue;
-            Nnew[u] = sp->shares[u] + (PetscInt)PetscFloorReal(sp->damping * (Nnew[u] - sp->shares[u]) + 0.5);
-            sum += Nnew[u];
+          if (u == last) continue;
+          Nnew[u] = sp->shares[u] + (PetscInt)PetscFloorReal(sp->damping * (Nnew[u] - sp->shares[u]) + 0.5);
+          sum += Nnew[u];
         }
         if (last >= 0) Nnew[last] = N - sum;
       }
@@ -494,12 +501,12 @@ record:
    001 generalised to U units. */
 PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscScalar *y)
 {
-  EasEbeSplit   *sp = ebe->split;
-  const PetscInt U = sp->nunits, n = ebe->nnodes * ebe->dof;
-  PetscInt       hostu[EAS_EBE_MAXUNITS], nhost = 0, first = -1;
-  PetscReal      t[EAS_EBE_MAXUNITS];
-  PetscErrorCode merr[EAS_EBE_MAXUNITS] = {0};
-  const PetscBool metered = (PetscBool)(ebe->meter && ebe->nmunits >= U);
+  EasEbeSplit    *sp = ebe->split;
+  const PetscInt  U = sp->nunits, n              = ebe->nnodes * ebe->dof;
+  PetscInt        hostu[EAS_EBE_MAXUNITS], nhost = 0, first = -1;
+  PetscReal       t[EAS_EBE_MAXUNITS];
+  PetscErrorCode  merr[EAS_EBE_MAXUNITS] = {0};
+  const PetscBool metered                = (PetscBool)(ebe->meter && ebe->nmunits >= U);
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(EAS_EbeSplit, ebe, 0, 0, 0));
@@ -548,53 +555,53 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
     }
     t[u] = EasSplitClock(sp->thread_clock) - t0;
     if (metered && !merr[u]) {
-#pragma omp critical(eas_ebe_meter)
+#pragma omp          critical(eas_ebe_meter)
       merr[u] = EasEnergyMeterEnd(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], (PetscReal)(e1 - e0));
-    }
-  }
-  for (PetscInt u = 0; u < U; u++) PetscCall(merr[u]);
+             }
+           }
+           for (PetscInt u = 0; u < U; u++) PetscCall(merr[u]);
   if (sp->virtual_tel > 0.0) /* TEST ONLY: deterministic unit times, with a reproducible jitter */
     for (PetscInt u = 0; u < U; u++) {
-      sp->lcg          = sp->lcg * 6364136223846793005ULL + 1442695040888963407ULL;
-      const double r01 = (double)(sp->lcg >> 11) / 9007199254740992.0;
-      t[u]             = sp->virtual_tel * sp->slow[u] * sp->shares[u] * (1.0 + sp->virtual_noise * (2.0 * r01 - 1.0));
+               sp->lcg          = sp->lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+               const double r01 = (double)(sp->lcg >> 11) / 9007199254740992.0;
+               t[u]             = sp->virtual_tel * sp->slow[u] * sp->shares[u] * (1.0 + sp->virtual_noise * (2.0 * r01 - 1.0));
     }
-  for (PetscInt u = 0; u < U; u++) {
-    if (sp->is_host[u] || !sp->shares[u]) continue;
+           for (PetscInt u = 0; u < U; u++) {
+             if (sp->is_host[u] || !sp->shares[u]) continue;
     PetscLogDouble s;
-    PetscCall((*sp->unit[u]->ops->ebe_unit_end)(sp->unit[u], &s));
-    if (metered) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], (PetscReal)sp->shares[u])); /* includes the x/y copies */
+             PetscCall((*sp->unit[u]->ops->ebe_unit_end)(sp->unit[u], &s));
+             if (metered) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], (PetscReal)sp->shares[u])); /* includes the x/y copies */
     t[u] = s;
-  }
-  /* sum the private outputs */
-  for (PetscInt u = 0; u < U; u++) {
-    if (u == first || !sp->shares[u]) continue;
+           }
+           /* sum the private outputs */
+           for (PetscInt u = 0; u < U; u++) {
+             if (u == first || !sp->shares[u]) continue;
 #pragma omp parallel for schedule(static) num_threads((int)ebe->be->threads)
     for (PetscInt i = sp->lo[u]; i < sp->hi[u]; i++) y[i] += sp->ybuf[u][i];
   }
   PetscCall(PetscLogFlops(2.0 * ebe->nen * ebe->dof * ebe->nen * ebe->dof * (sp->e1 - sp->e0)));
-  /* measurements: one window slot per apply */
-  {
-    const PetscInt slot = sp->nsamples % sp->window;
-    for (PetscInt u = 0; u < U; u++) {
-      const PetscReal tu          = t[u] * sp->spike[u];
-      sp->spike[u]                = 1.0;
-      sp->t_unit[u]               = tu;
-      sp->t_raw[u]                = sp->shares[u] ? tu / sp->shares[u] : 0.0;
-      sp->busy[slot * U + u]      = tu;
-      sp->count[slot * U + u]     = sp->shares[u];
+           /* measurements: one window slot per apply */
+           {
+             const PetscInt slot = sp->nsamples % sp->window;
+             for (PetscInt u = 0; u < U; u++) {
+               const PetscReal tu      = t[u] * sp->spike[u];
+               sp->spike[u]            = 1.0;
+               sp->t_unit[u]           = tu;
+               sp->t_raw[u]            = sp->shares[u] ? tu / sp->shares[u] : 0.0;
+               sp->busy[slot * U + u]  = tu;
+               sp->count[slot * U + u] = sp->shares[u];
     }
-    sp->nsamples++;
-  }
-  sp->napplies++;
-  sp->applies_this_solve++;
-  sp->since++;
-  PetscCall(PetscLogEventEnd(EAS_EbeSplit, ebe, 0, 0, 0));
-  if (sp->since >= sp->interval && sp->nsamples >= PetscMin(sp->window, sp->interval)) {
-    sp->since = 0;
-    PetscCall(EasEbeSplitDecide(ebe));
-  }
-  PetscFunctionReturn(0);
+             sp->nsamples++;
+           }
+           sp->napplies++;
+           sp->applies_this_solve++;
+           sp->since++;
+           PetscCall(PetscLogEventEnd(EAS_EbeSplit, ebe, 0, 0, 0));
+           if (sp->since >= sp->interval && sp->nsamples >= PetscMin(sp->window, sp->interval)) {
+             sp->since = 0;
+             PetscCall(EasEbeSplitDecide(ebe));
+           }
+           PetscFunctionReturn(0);
 }
 
 PetscErrorCode EasEbeSplitSolveBegin_Private(EasEbe ebe)
@@ -801,9 +808,9 @@ PetscErrorCode EasEbeMeterSetUp_Private(EasEbe ebe)
   PetscFunctionBegin;
   if (!ebe->meter) PetscFunctionReturn(0);
   for (PetscInt u = ebe->nmunits; u < U; u++) {
-    char        name[64];
-    EasBackend  b    = sp->nunits ? sp->unit[u] : ebe->be;
-    PetscBool   host = sp->nunits ? sp->is_host[u] : b->host_is_device;
+    char       name[64];
+    EasBackend b    = sp->nunits ? sp->unit[u] : ebe->be;
+    PetscBool  host = sp->nunits ? sp->is_host[u] : b->host_is_device;
     PetscCall(PetscSNPrintf(name, sizeof(name), "u%" PetscInt_FMT ":%s", u, b->resource));
     PetscCall(EasEnergyMeterAddUnit(ebe->meter, name, host ? EAS_UNIT_CPU : EAS_UNIT_GPU, &ebe->munit[u]));
     ebe->tr_busy[u] = ebe->tr_work[u] = ebe->tr_tel[u] = 0;
@@ -815,7 +822,7 @@ PetscErrorCode EasEbeMeterSetUp_Private(EasEbe ebe)
     PetscCheck(nmu <= EAS_EBE_MAXUNITS, PetscObjectComm((PetscObject)ebe), PETSC_ERR_PLIB, "the EBE meter has %" PetscInt_FMT " units, at most %d expected", nmu, EAS_EBE_MAXUNITS);
     for (PetscInt v = 0; v < nmu; v++) threads[v] = 0; /* units not of this operator keep their weights */
     for (PetscInt u = 0; u < U; u++) {
-      EasBackend b = sp->nunits ? sp->unit[u] : ebe->be;
+      EasBackend b           = sp->nunits ? sp->unit[u] : ebe->be;
       threads[ebe->munit[u]] = PetscMax(b->threads, 1);
     }
     PetscCall(EasEnergyMeterSetUnitWeightsFromThreads(ebe->meter, threads));
@@ -894,7 +901,7 @@ PetscErrorCode EasEbeEnergyTraceRow_Private(EasEbe ebe)
   if (ebe->tr_rows > 0) {
     PetscReal       bc = 0, bg = 0, Tp;
     EasPowerProfile prof;
-    PetscReal w[EAS_EBE_MAXUNITS], b[EAS_EBE_MAXUNITS];
+    PetscReal       w[EAS_EBE_MAXUNITS], b[EAS_EBE_MAXUNITS];
     for (PetscInt u = 0; u < U; u++) {
       const PetscReal tu = (sp->nunits && sp->t_el[u] > 0) ? sp->t_el[u] : ebe->tr_tel[u];
       const PetscReal nu = sp->nunits ? (PetscReal)sp->shares[u] : (PetscReal)ebe->nel;
@@ -907,8 +914,10 @@ PetscErrorCode EasEbeEnergyTraceRow_Private(EasEbe ebe)
     if (Tp > 0) {
       for (PetscInt u = 0; u < U; u++) {
         const PetscBool gpu = sp->nunits ? !sp->is_host[u] : !ebe->be->host_is_device;
-        if (gpu) bg += w[u] * PetscMin(1.0, b[u] / Tp);
-        else bc += w[u] * PetscMin(1.0, b[u] / Tp);
+        if (gpu)
+          bg += w[u] * PetscMin(1.0, b[u] / Tp);
+        else
+          bc += w[u] * PetscMin(1.0, b[u] / Tp);
       }
       PetscCall(EasEnergyMeterGetProfile(ebe->meter, &prof));
       PetscCall(EasModelProfileShareEnergy(&prof, Tp, 1.0 / (PetscReal)ebe->ppn, PetscMin(1.0, bc), PetscMin(1.0, bg), &pred[1])); /* seed 000 eq. (1.16) */

@@ -88,17 +88,32 @@ static PetscErrorCode EasVecDot_CPU(EasBackend be, PetscInt n, const PetscScalar
    the shared row bodies of kernels.h, so the d loop unrolls and the row loop
    runs on full SIMD vectors. */
 #define EAS_ND_DISPATCH(nd, CALL) \
-  do { \
-    switch (nd) { \
-    case 3: CALL(3); break; \
-    case 5: CALL(5); break; \
-    case 7: CALL(7); break; \
-    case 9: CALL(9); break; \
-    case 13: CALL(13); break; \
-    case 19: CALL(19); break; \
-    case 27: CALL(27); break; \
-    default: CALL(nd); \
-    } \
+  do {                            \
+    switch (nd) {                 \
+    case 3:                       \
+      CALL(3);                    \
+      break;                      \
+    case 5:                       \
+      CALL(5);                    \
+      break;                      \
+    case 7:                       \
+      CALL(7);                    \
+      break;                      \
+    case 9:                       \
+      CALL(9);                    \
+      break;                      \
+    case 13:                      \
+      CALL(13);                   \
+      break;                      \
+    case 19:                      \
+      CALL(19);                   \
+      break;                      \
+    case 27:                      \
+      CALL(27);                   \
+      break;                      \
+    default:                      \
+      CALL(nd);                   \
+    }                             \
   } while (0)
 
 /* This thread's share [ib,ie) of [lo,hi), split on multiples of 8 rows. */
@@ -135,22 +150,22 @@ static inline __attribute__((always_inline)) void EasDiaRows(const PetscInt ND, 
    the fused dot products of the block.  Same bytes per row as the
    recomputing form: u is written once and read from cache. */
 #define EAS_LAG_BLOCK 1024
-#define EAS_LAGGED_SWEEP(ND, A, F, u, y, BODY) \
-  do { \
-    const PetscInt n_ = (A)->n, L_ = PetscMax(-(A)->off[0], (A)->off[(A)->ndiag - 1]); \
-    PetscInt       ib_, ie_, a1_, a0_; \
-    EasThreadRange(0, n_, &ib_, &ie_); \
-    a1_ = PetscMin(ib_ + L_, ie_); \
-    a0_ = PetscMax(ie_ - L_, a1_); \
-    _Pragma("omp simd") for (PetscInt j = ib_; j < a1_; j++) F(j); \
-    _Pragma("omp simd") for (PetscInt j = a0_; j < ie_; j++) F(j); \
-    _Pragma("omp barrier") for (PetscInt b_ = ib_; b_ < ie_; b_ += EAS_LAG_BLOCK) \
-    { \
+#define EAS_LAGGED_SWEEP(ND, A, F, u, y, BODY)                                                                           \
+  do {                                                                                                                   \
+    const PetscInt n_ = (A)->n, L_ = PetscMax(-(A)->off[0], (A)->off[(A)->ndiag - 1]);                                   \
+    PetscInt       ib_, ie_, a1_, a0_;                                                                                   \
+    EasThreadRange(0, n_, &ib_, &ie_);                                                                                   \
+    a1_ = PetscMin(ib_ + L_, ie_);                                                                                       \
+    a0_ = PetscMax(ie_ - L_, a1_);                                                                                       \
+    _Pragma("omp simd") for (PetscInt j = ib_; j < a1_; j++) F(j);                                                       \
+    _Pragma("omp simd") for (PetscInt j = a0_; j < ie_; j++) F(j);                                                       \
+    _Pragma("omp barrier") for (PetscInt b_ = ib_; b_ < ie_; b_ += EAS_LAG_BLOCK)                                        \
+    {                                                                                                                    \
       const PetscInt e_ = PetscMin(b_ + EAS_LAG_BLOCK, ie_), j0_ = PetscMax(b_ + L_, a1_), j1_ = PetscMin(e_ + L_, a0_); \
-      _Pragma("omp simd") for (PetscInt j = j0_; j < j1_; j++) F(j); \
-      EasDiaRows(ND, b_, e_, A, u, y); \
-      BODY(b_, e_); \
-    } \
+      _Pragma("omp simd") for (PetscInt j = j0_; j < j1_; j++) F(j);                                                     \
+      EasDiaRows(ND, b_, e_, A, u, y);                                                                                   \
+      BODY(b_, e_);                                                                                                      \
+    }                                                                                                                    \
   } while (0)
 
 /* y = A x */
@@ -188,12 +203,13 @@ static PetscErrorCode EasBcgsSweep1_CPU(EasBackend be, const EasDiaKernel *A, Pe
   PetscScalar    sum = 0.0;
 
   PetscFunctionBegin;
-#pragma omp parallel reduction(+ : sum) EAS_OMP_THREADS(be)
+#pragma omp parallel reduction(+ \
+                               : sum) EAS_OMP_THREADS(be)
   {
     /* p <- r + beta (p - omega v);  v <- A p;  (rhat, v) */
 #define EAS_F(j) p_new[j] = EasBcgsDirection(r[j], p_old[j], v_old[j], beta, omega)
-#define EAS_BODY(b, e) \
-  do { \
+#define EAS_BODY(b, e)                                                                                 \
+  do {                                                                                                 \
     _Pragma("omp simd reduction(+ : sum)") for (PetscInt i = b; i < e; i++) sum += rhat[i] * v_new[i]; \
   } while (0)
 #define EAS_CALL(ND) EAS_LAGGED_SWEEP(ND, A, EAS_F, p_new, v_new, EAS_BODY)
@@ -213,17 +229,18 @@ static PetscErrorCode EasBcgsSweep2_CPU(EasBackend be, const EasDiaKernel *A, Pe
   PetscScalar    ts = 0.0, tt = 0.0;
 
   PetscFunctionBegin;
-#pragma omp parallel reduction(+ : ts, tt) EAS_OMP_THREADS(be)
+#pragma omp parallel reduction(+ \
+                               : ts, tt) EAS_OMP_THREADS(be)
   {
     /* s <- r - alpha v;  t <- A s;  (t, s), (t, t) */
 #define EAS_F(j) s[j] = EasBcgsSEntry(r[j], v[j], alpha)
-#define EAS_BODY(b, e) \
-  do { \
+#define EAS_BODY(b, e)                                                         \
+  do {                                                                         \
     _Pragma("omp simd reduction(+ : ts, tt)") for (PetscInt i = b; i < e; i++) \
-    { \
-      ts += t[i] * s[i]; \
-      tt += t[i] * t[i]; \
-    } \
+    {                                                                          \
+      ts += t[i] * s[i];                                                       \
+      tt += t[i] * t[i];                                                       \
+    }                                                                          \
   } while (0)
 #define EAS_CALL(ND) EAS_LAGGED_SWEEP(ND, A, EAS_F, s, t, EAS_BODY)
     EAS_ND_DISPATCH(nd, EAS_CALL);
@@ -348,7 +365,8 @@ static PetscErrorCode EasDiaJacobi_CPU(EasBackend be, const EasDiaKernel *A, Pet
   PetscInt           zr    = A->n;
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be) reduction(min : zr)
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be) reduction(min \
+                                                                        : zr)
   for (PetscInt i = 0; i < A->n; i++)
     if (EasDiaInvDiagEntry(i, vmain, dinv)) zr = PetscMin(zr, i);
 #pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
@@ -364,7 +382,8 @@ static PetscErrorCode EasAdrFunction_CPU(EasBackend be, const EasAdrKParams *P, 
   PetscScalar s0 = 0.0, s1 = 0.0, s2 = 0.0;
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be) reduction(+ : s0, s1, s2)
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be) reduction(+ \
+                                                                        : s0, s1, s2)
   for (PetscInt p = 0; p < P->np; p++) {
     EasKScalar acc[3] = {0.0, 0.0, 0.0};
     EasAdrKFunctionPoint(p, P, w, xg, xold, Rv, dRv, F, acc);

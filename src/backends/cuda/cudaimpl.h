@@ -77,8 +77,8 @@ typedef struct {
   PetscInt        count[EAS_CUDA_NKINDS];
   EasCudaSpMVMode mode;
   /* EBE split unit (seed 001 Alg. 2): events around one asynchronous part */
-  cudaEvent_t     unit_ev[2];
-  PetscBool       unit_ev_created;
+  cudaEvent_t unit_ev[2];
+  PetscBool   unit_ev_created;
 } EasBackend_CUDA;
 
 /* Per-matrix data (EasDiaKernel.ctx): a CSR copy for cuSPARSE, built at
