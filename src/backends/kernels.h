@@ -293,23 +293,40 @@ static inline EAS_HOST_DEVICE void EasAdrKFunctionPoint(EasKInt p, const EasAdrK
    -1, 0, 1, 2, 2nx, 2nxny (diagonals 0..8): the couplings that leave the box
    are dropped (halo: the multisplitting; Dirichlet: known values), a
    zero-flux face's weight is folded onto the opposite neighbour (mirror). */
-static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ld)
+/* The local couplings of point p: eff[f] the weight of the coupling across
+   face f inside the box (a zero-flux face's weight folded onto the opposite
+   neighbour, the mirror), *wsum the sum of all six weights, and bit f of
+   the return value set when face f's coupling leaves the box (halo or
+   Dirichlet: not in the local block). */
+static inline EAS_HOST_DEVICE int EasAdrKLocalWeights(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, EasKScalar eff[6], EasKScalar *wsum)
 {
-  const EasKInt    nx = P->nx, ny = P->ny, nz = P->nz, np = P->np;
-  const EasKInt    ijk[3] = {p % nx, (p / nx) % ny, p / (nx * ny)}, nl[3] = {nx, ny, nz};
-  const EasKScalar dt     = P->dt;
-  EasKScalar       eff[6] = {0, 0, 0, 0, 0, 0}, wsum = 0.0;
+  const EasKInt nx = P->nx, ny = P->ny, nz = P->nz, np = P->np;
+  const EasKInt ijk[3] = {p % nx, (p / nx) % ny, p / (nx * ny)}, nl[3] = {nx, ny, nz};
+  int           out = 0;
 
+  *wsum = 0.0;
+  for (int f = 0; f < 6; f++) eff[f] = 0.0;
   for (int f = 0; f < 6; f++) {
     const int        d = f / 2, side = f % 2;
     const int        edge = side ? (ijk[d] == nl[d] - 1) : (ijk[d] == 0);
     const EasKScalar wf   = w[f * np + p];
-    wsum += wf;
+    *wsum += wf;
     if (!edge)
       eff[f] += wf;
     else if (P->fold[f])
       eff[f ^ 1] += wf;
+    else
+      out |= 1 << f;
   }
+  return out;
+}
+
+static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ld)
+{
+  const EasKScalar dt = P->dt;
+  EasKScalar       eff[6], wsum;
+
+  (void)EasAdrKLocalWeights(p, P, w, eff, &wsum);
   for (int s = 0; s < 2; s++) {
     const EasKInt r = 2 * p + s;
     V[0 * ld + r]   = -dt * eff[4];

@@ -1157,30 +1157,6 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
   PetscFunctionReturn(0);
 }
 
-/* Effective weights of the local couplings (the zero-flux mirror folded
-   onto the opposite neighbour, halo and Dirichlet couplings dropped) and
-   whether face f of point (i,j,k) is a halo coupling (the AIJ Jacobian of
-   EasAdrComputeJacobian; the DIA one is EasAdrKJacobianPoint). */
-static inline void EasAdrLocalWeights(EasAdr adr, PetscInt i, PetscInt j, PetscInt k, PetscInt p, PetscReal eff[6], PetscBool halo[6])
-{
-  const PetscInt ijk[3] = {i, j, k};
-  for (PetscInt f = 0; f < 6; f++) {
-    eff[f]  = 0;
-    halo[f] = PETSC_FALSE;
-  }
-  for (PetscInt f = 0; f < 6; f++) {
-    const PetscInt  d = f / 2, side = f % 2;
-    const PetscBool edge = side ? (ijk[d] == adr->nl[d] - 1) : (ijk[d] == 0);
-    const PetscReal w    = adr->w[f][p];
-    if (!edge)
-      eff[f] += w;
-    else if (adr->nb[f] != MPI_PROC_NULL)
-      halo[f] = PETSC_TRUE;
-    else if (adr->bc == EAS_ADR_BC_NEUMANN)
-      eff[f ^ 1] += w;
-  }
-}
-
 /* ----------------------------------------------------------------- setup */
 
 /*
@@ -1607,6 +1583,7 @@ PetscErrorCode EasAdrComputeJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec 
   const PetscInt     nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2];
   const PetscScalar *xa;
   PetscBool          bad;
+  EasAdrKParams      P;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
@@ -1619,14 +1596,15 @@ PetscErrorCode EasAdrComputeJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec 
   PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR */
   PetscCall(VecRestoreArrayRead(X, &xa));
   PetscCall(MatZeroEntries(J));
+  EasAdrKernelParams(adr, t, dt, &P);
   for (PetscInt k = 0; k < nz; k++)
     for (PetscInt j = 0; j < ny; j++)
       for (PetscInt i = 0; i < nx; i++) {
         const PetscInt p = i + nx * (j + ny * k), step[6] = {-1, 1, -nx, nx, -nx * ny, nx * ny};
-        PetscReal      eff[6], wsum                       = 0;
+        PetscScalar    eff[6], wsum;
         PetscBool      halo[6];
-        EasAdrLocalWeights(adr, i, j, k, p, eff, halo);
-        for (PetscInt f = 0; f < 6; f++) wsum += adr->w[f][p];
+        const int      out = EasAdrKLocalWeights(p, &P, adr->w[0], eff, &wsum); /* the DIA kernels' body */
+        for (PetscInt f = 0; f < 6; f++) halo[f] = (PetscBool)((out >> f & 1) && adr->nb[f] != MPI_PROC_NULL);
         for (PetscInt s = 0; s < 2; s++) {
           PetscInt    row = adr->rstart + 2 * p + s, cols[9], nc = 0;
           PetscScalar v[9];
