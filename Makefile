@@ -6,6 +6,7 @@
 #   make bench          benchmarks (BENCH lines: eas vs STREAM vs PETSc, same run)
 #   make asan           build with address+undefined sanitizers in build-asan/ and run the tests
 #   make valgrind       small runs under valgrind (memory errors and definite leaks fail)
+#   make stress         the asynchronous fault campaign with 100 seeds (long)
 #   make install PREFIX=/path   headers, libeas.{a,so}, eas.pc
 #   make format         clang-format the sources
 #
@@ -26,14 +27,14 @@ SRCDIRS   := src/core src/backends src/backends/cpu src/mat src/solvers src/comm
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c)
 
-.PHONY: all lib check check-gpu demo bench asan valgrind install format clean deps tests examples benches help
+.PHONY: all lib check check-gpu demo bench asan valgrind install format clean deps tests examples benches help stress
 
 # ---------------------------------------------------------------------------
 # First pass: make sure PETSc and MPI are installed (tools/deps.sh installs
 # them with apt-get when run as root, or prints the line to run), then re-run
 # make with the package flags known.
 ifeq ($(EAS_DEPS_OK),)
-all lib check check-gpu demo bench asan valgrind install tests examples benches:
+all lib check check-gpu demo bench asan valgrind install tests examples benches stress:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 $@
 format:
@@ -132,7 +133,15 @@ $(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(HEADERS)
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
 
 check: all
+	@bash tests/runner_selftest.sh $(OBJDIR)
 	@bash tests/run.sh $(OBJDIR)
+
+# The asynchronous fault campaign at length (issue 14): 100 seeds per
+# combination of detection, reception and -eas_async_halo_rtol, transport and
+# diurnal, 4 ranks (make check runs 10 seeds of the transport case).
+stress: all
+	OMP_NUM_THREADS=1 $(MPIEXEC) -n 4 $(OBJDIR)/tests/test_adr_campaign -seeds 100 -adr_problem transport -adr_n 16 -adr_steps 2 -adr_newton_rtol 1e-10 -eas_backend /cpu/serial
+	OMP_NUM_THREADS=1 $(MPIEXEC) -n 4 $(OBJDIR)/tests/test_adr_campaign -seeds 100 -adr_n 16 -adr_steps 2 -adr_newton_rtol 1e-10 -eas_backend /cpu/serial
 
 check-gpu: all
 	@$(OBJDIR)/examples/eas_info -require /gpu/cuda
@@ -161,6 +170,7 @@ valgrind:
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/fem_pcg -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_order 2 -ksp_type pipecg -pc_type pbjacobi -ebe_mode async -eas_threads 1
 	$(VG) build-vg/tests/test_energy_sensors -case nvml_fake -fake_mode power -fake_power 87.5
 	$(VG) build-vg/tests/test_energy_sensors -case normal
+	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/tests/test_adr_campaign -case error -adr_problem transport -adr_n 6 -adr_newton_rtol 1e-10 -eas_comm_delay_us 100 -eas_threads 1 -eas_sensor model
 	@echo "valgrind: no errors"
 
 bench: all

@@ -118,6 +118,18 @@ int main(int argc, char **argv)
     args: -adr_n 8 -adr_steps 1 -eas_mode async -eas_async_detect_timeout 1e-6
     expect_error: last step DIVERGED_MAX_IT
   test:
+    suffix: halo_rtol0
+    nsize: 2 4
+    backends: /cpu/serial
+    args: -adr_problem transport -adr_n 16 -adr_steps 2 -eas_mode async -eas_async_halo_rtol 0 -adr_progress 0
+    expect: last step CONVERGED_ASYNC
+  test:
+    suffix: halo_rtol0_decentralized
+    nsize: 4
+    backends: /cpu/serial
+    args: -adr_problem transport -adr_n 16 -adr_steps 2 -eas_mode async -eas_async_halo_rtol 0 -eas_async_detect decentralized -eas_async_thread -adr_progress 0
+    expect: last step CONVERGED_ASYNC
+  test:
     suffix: detect_bad
     nsize: 1
     backends: none

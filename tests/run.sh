@@ -19,6 +19,8 @@
 #   TEST*/
 #
 # Each test runs with -malloc_debug -malloc_dump and fails if memory leaks.
+# A test that runs longer than EAS_TEST_TIMEOUT seconds (default 300) is
+# killed and fails ("timed out after N s"), whatever kind it is.
 # The last line is "N passed, N failed".
 set -u
 OBJDIR=${1:?usage: run.sh OBJDIR [--backend RES] [--nsize N] [--filter REGEX] [-v]}
@@ -39,7 +41,7 @@ while [ $# -gt 0 ]; do
 done
 MPIEXEC=${MPIEXEC:-mpirun $( [ "$(id -u)" = 0 ] && echo --allow-run-as-root) --oversubscribe --bind-to none}
 TIMEOUT=${EAS_TEST_TIMEOUT:-300}
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+ROOT=${EAS_TEST_ROOT:-$(cd "$(dirname "$0")/.." && pwd)} # EAS_TEST_ROOT: the runner's self-test
 LOGDIR=$OBJDIR/testlogs
 mkdir -p "$LOGDIR"
 
@@ -95,14 +97,16 @@ run_one() { # name exe np backend args expects experr counts
   [ "$be" != "-" ] && beopt="-eas_backend $be"
   [ "$np" = 1 ] && threads=2
   # shellcheck disable=SC2086
-  OMP_NUM_THREADS=$threads timeout "$TIMEOUT" $MPIEXEC -n "$np" "$exe" $args $beopt -malloc_debug -malloc_dump < /dev/null > "$log" 2>&1
+  OMP_NUM_THREADS=$threads timeout -k 10 "$TIMEOUT" $MPIEXEC -n "$np" "$exe" $args $beopt -malloc_debug -malloc_dump < /dev/null > "$log" 2>&1
   rc=$?
-  if [ -n "$experr" ]; then
+  if [ $rc = 124 ] || [ $rc = 137 ]; then
+    # a hang is a failure whatever the test expects, even when its partial output matches
+    ok=0; why="timed out after ${TIMEOUT} s"
+  elif [ -n "$experr" ]; then
     if [ $rc = 0 ]; then ok=0; why="expected an error, exit 0"; fi
     if ! grep -Eq -- "$experr" "$log"; then ok=0; why="$why; output lacks /$experr/"; fi
   else
     if [ $rc != 0 ]; then ok=0; why="exit code $rc"; fi
-    if [ $rc = 124 ]; then why="timed out after ${TIMEOUT}s"; fi
     if [ -n "$expects" ]; then
       local IFS=$'\037'
       for e in $expects; do

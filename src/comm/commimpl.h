@@ -14,6 +14,22 @@
 #include <petsc/private/petscimpl.h>
 #include <pthread.h>
 
+/* EasCaptureError(ierr, call) - ierr = call without returning, so that a
+   distributed solver can make a local failure collective (every rank learns
+   of it and completes its requests) before it returns the error.  In PETSc
+   debug builds the function stack of the failed call is unwound to the
+   caller's depth (PETSc leaves it on an error return). */
+#if defined(PETSC_USE_DEBUG) && !defined(PETSC_HAVE_THREADSAFETY)
+#  define EasCaptureError(ierr, call)                                                         \
+    do {                                                                                      \
+      const int eas_depth_ = petscstack.currentsize;                                          \
+      (ierr)               = (call);                                                          \
+      if ((ierr) && petscstack.currentsize > eas_depth_) petscstack.currentsize = eas_depth_; \
+    } while (0)
+#else
+#  define EasCaptureError(ierr, call) ((ierr) = (call))
+#endif
+
 #define EAS_HALO_NFACE 6
 #define EAS_HALO_QDEPTH 8 /* received messages held back per neighbour */
 
@@ -86,6 +102,9 @@ PETSC_INTERN PetscErrorCode EasHaloAsyncSendReady(EasHalo, PetscInt f, PetscBool
 PETSC_INTERN PetscErrorCode EasHaloAsyncSend(EasHalo, PetscInt f);
 PETSC_INTERN PetscErrorCode EasHaloAsyncPoll(EasHalo);
 PETSC_INTERN PetscErrorCode EasHaloAsyncEnd(EasHalo);
+/* Errors unless the halo is idle: no request pending, no thread running
+   (checked at the end of every asynchronous phase). */
+PETSC_INTERN PetscErrorCode EasHaloCheckIdle(EasHalo);
 /* Relative change of the ghosts since EasHaloMarkUsed, per component of
    ncomp interleaved components: change[c] = ||ghost_c - used_c||_2 /
    ||ghost_c||_2 over all faces (absolute when ||ghost_c|| = 0). */
@@ -104,7 +123,7 @@ PETSC_INTERN PetscErrorCode EasHaloMarkUsed(EasHalo);
                   partial-convergence messages, then verification waves from
                   the root (Bahi, Contassot-Vivier, Couturier, VECPAR'08; the
                   rules are in detect.c). */
-#define EAS_DETECT_NCODE 3  /* failure codes 1..EAS_DETECT_NCODE */
+#define EAS_DETECT_NCODE 4  /* failure codes 1..EAS_DETECT_NCODE */
 #define EAS_DETECT_MAXNB 6  /* tree neighbours of a rank (at most its 6 faces) */
 #define EAS_DETECT_MSGLEN 7 /* int64 words per protocol message */
 typedef enum {
@@ -158,8 +177,8 @@ typedef struct {
   /* safety net (EasDetectSetTimeout) */
   PetscReal timeout;
   int       timeout_code;
-  PetscBool waiting, timed_out;
-  double    wait_start, timed_out_at;
+  PetscBool timed_out;
+  double    phase_start, timed_out_at;
   /* iallreduce */
   MPI_Request req;
   PetscBool   inflight;
@@ -178,11 +197,11 @@ typedef struct {
    non-periodic Cartesian grid; used by the decentralized type only (NULL
    allowed for iallreduce). */
 PETSC_INTERN PetscErrorCode EasDetectBegin(EasDetect *, EasDetectType, MPI_Comm, const PetscMPIInt nb[]);
-/* Safety net: a rank that has been waiting (locally converged or failed)
-   for more than `seconds` of wall clock without a decision raises failure
-   code `code` (so every rank stops with it); if no decision comes within
-   another max(`seconds`, 10 s), EasDetectProgress errors out (protocol
-   failure).
+/* Safety net: a rank on which no decision has come `seconds` of wall clock
+   after the phase began (EasDetectBegin; local flag changes never restart
+   the clock) raises failure code `code` (so every rank stops with it); if
+   no decision comes within another max(`seconds`, 10 s), EasDetectProgress
+   errors out (protocol failure).
    seconds > 0; code in 1..EAS_DETECT_NCODE. */
 PETSC_INTERN PetscErrorCode EasDetectSetTimeout(EasDetect *, PetscReal seconds, int code);
 /* local_conv: the rank's persistent local flag; abort: a local failure code

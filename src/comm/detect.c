@@ -168,6 +168,7 @@ PetscErrorCode EasDetectBegin(EasDetect *d, EasDetectType type, MPI_Comm comm, c
   d->req            = MPI_REQUEST_NULL;
   d->last_sent      = -1;
   d->last_delivered = -1;
+  d->phase_start    = MPI_Wtime();
   PetscCall(EasDetectNextSeq(comm, &d->seq));
   if (type == EAS_DETECT_DECENTRALIZED) {
     EasDetectDC *dc = &d->dc;
@@ -535,15 +536,10 @@ PetscErrorCode EasDetectProgress(EasDetect *d, PetscBool local_conv, int abort, 
   PetscCheck(abort >= 0 && abort <= EAS_DETECT_NCODE, PETSC_COMM_SELF, PETSC_ERR_PLIB, "EasDetectProgress: failure code %d outside 0..%d", abort, EAS_DETECT_NCODE);
   if (!d->stopped && d->timeout > 0) {
     const double now = MPI_Wtime();
-    if (!(local_conv || abort > 0 || d->timed_out))
-      d->waiting = PETSC_FALSE;
-    else if (!d->waiting) {
-      d->waiting    = PETSC_TRUE;
-      d->wait_start = now;
-    } else if (!d->timed_out && now - d->wait_start > d->timeout) {
+    if (!d->timed_out && now - d->phase_start > d->timeout) {
       d->timed_out    = PETSC_TRUE;
       d->timed_out_at = now;
-      PetscCall(PetscInfo(NULL, "convergence detection (%s), phase %" PetscInt64_FMT ": waited %g s > timeout %g s for a decision: raising failure code %d\n", EasDetectTypes[d->type], d->seq, now - d->wait_start, (double)d->timeout, d->timeout_code));
+      PetscCall(PetscInfo(NULL, "convergence detection (%s), phase %" PetscInt64_FMT ": no decision %g s after the phase began > timeout %g s: raising failure code %d\n", EasDetectTypes[d->type], d->seq, now - d->phase_start, (double)d->timeout, d->timeout_code));
     }
     PetscCheck(!d->timed_out || now - d->timed_out_at <= PetscMax(d->timeout, EAS_DETECT_STUCK_MIN), PETSC_COMM_SELF, PETSC_ERR_PLIB, "convergence detection (%s), phase %" PetscInt64_FMT ": no decision %g s after this rank timed out (timeout %g s, then at least %g s for the failure to propagate): the detection protocol is stuck", EasDetectTypes[d->type], d->seq, now - d->timed_out_at, (double)d->timeout, (double)EAS_DETECT_STUCK_MIN);
   }

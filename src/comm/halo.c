@@ -246,6 +246,16 @@ PetscErrorCode EasHaloAsyncPoll(EasHalo h)
   PetscFunctionReturn(0);
 }
 
+/* EasHaloCheckIdle - the invariant between phases: no request of the halo
+   pending, no reception thread running. */
+PetscErrorCode EasHaloCheckIdle(EasHalo h)
+{
+  PetscFunctionBegin;
+  PetscCheck(!h->thread_running, PETSC_COMM_SELF, PETSC_ERR_PLIB, "halo: the reception thread is still running");
+  for (PetscInt f = 0; f < EAS_HALO_NFACE; f++) PetscCheck(h->sreq[f] == MPI_REQUEST_NULL && h->rreq[f] == MPI_REQUEST_NULL, PETSC_COMM_SELF, PETSC_ERR_PLIB, "halo: a request of face %" PetscInt_FMT " is still pending (send %s, receive %s)", f, h->sreq[f] == MPI_REQUEST_NULL ? "done" : "pending", h->rreq[f] == MPI_REQUEST_NULL ? "done" : "pending");
+  PetscFunctionReturn(0);
+}
+
 /*
   EasHaloAsyncEnd - ends an asynchronous phase with no request left: stops
   the thread, exchanges the numbers of messages sent, drains every expected
@@ -295,6 +305,7 @@ PetscErrorCode EasHaloAsyncEnd(EasHalo h)
     }
   }
   PetscCallMPI(MPI_Waitall(EAS_HALO_NFACE, h->sreq, MPI_STATUSES_IGNORE));
+  PetscCall(EasHaloCheckIdle(h));
   PetscFunctionReturn(0);
 }
 

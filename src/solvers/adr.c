@@ -814,15 +814,15 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
     PetscCall(EasAdrLookup(adr, EasDetectTypes, 2, str, "-eas_async_detect", &m));
     adr->async_detect = (EasDetectType)m;
   }
-  PetscCall(PetscOptionsReal("-eas_async_detect_timeout", "Async: seconds a locally converged (or failed) rank waits for the detection's decision before it fails the step with DIVERGED_MAX_IT (safety net against a stuck protocol)", "EasAdrSetFromOptions", adr->async_detect_timeout, &adr->async_detect_timeout, NULL));
+  PetscCall(PetscOptionsReal("-eas_async_detect_timeout", "Async: wall-clock seconds an asynchronous phase may last from its start (never restarted) before every rank fails the step with DIVERGED_MAX_IT", "EasAdrSetFromOptions", adr->async_detect_timeout, &adr->async_detect_timeout, NULL));
   PetscCheck(adr->async_detect_timeout > 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_async_detect_timeout %g is invalid: expected a time in seconds > 0", (double)adr->async_detect_timeout);
   PetscCall(PetscOptionsInt("-eas_async_persist", "Consecutive locally converged iterations before a rank votes converged", "EasAdrSetFromOptions", adr->persist, &adr->persist, NULL));
   PetscCheck(adr->persist >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_async_persist %" PetscInt_FMT " is invalid: expected a count >= 1", adr->persist);
   PetscCall(PetscOptionsInt("-eas_async_max_checks", "Synchronous checks per step before DIVERGED_ASYNC_CHECK", "EasAdrSetFromOptions", adr->max_checks, &adr->max_checks, NULL));
   PetscCheck(adr->max_checks >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_async_max_checks %" PetscInt_FMT " is invalid: expected a count >= 1", adr->max_checks);
-  PetscCall(PetscOptionsInt("-eas_async_max_it", "Local outer iterations per time step in async mode (DIVERGED_MAX_IT beyond)", "EasAdrSetFromOptions", adr->async_max_it, &adr->async_max_it, NULL));
+  PetscCall(PetscOptionsInt("-eas_async_max_it", "Async: bound on all local outer iterations of a time step, converged or not (DIVERGED_MAX_IT beyond)", "EasAdrSetFromOptions", adr->async_max_it, &adr->async_max_it, NULL));
   PetscCheck(adr->async_max_it >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_async_max_it %" PetscInt_FMT " is invalid: expected a count >= 1", adr->async_max_it);
-  PetscCall(PetscOptionsReal("-eas_async_halo_rtol", "Async: iterate on new ghosts only when they moved by more than this times -adr_newton_rtol (relative, per species; 0: on every new message)", "EasAdrSetFromOptions", adr->async_halo_rtol, &adr->async_halo_rtol, NULL));
+  PetscCall(PetscOptionsReal("-eas_async_halo_rtol", "Async: iterate on new ghosts only when they moved by more than this times -adr_newton_rtol (relative, per species; 0: on every change above the round-off floor 1000 eps)", "EasAdrSetFromOptions", adr->async_halo_rtol, &adr->async_halo_rtol, NULL));
   PetscCheck(adr->async_halo_rtol >= 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_async_halo_rtol %g is invalid: expected a factor >= 0", (double)adr->async_halo_rtol);
   PetscCall(PetscOptionsBool("-eas_async_thread", "Progress receptions in a thread (needs MPI_THREAD_MULTIPLE)", "EasAdrSetFromOptions", adr->async_thread, &adr->async_thread, NULL));
   PetscCall(PetscOptionsReal("-eas_comm_delay_us", "Fault injection: hold each received halo message back this long (microseconds)", "EasAdrSetFromOptions", adr->delay_us, &adr->delay_us, NULL));
@@ -896,6 +896,30 @@ PetscErrorCode EasAdrPackFace_Private(EasAdr adr, const PetscScalar *x, PetscInt
       buf[2 * (a + na * b)]     = x[2 * p];
       buf[2 * (a + na * b) + 1] = x[2 * p + 1];
     }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrFaceChange_Private(EasAdr adr, const PetscScalar *x, PetscInt f, PetscReal ch[2])
+{
+  const PetscScalar *buf = adr->halo->sendbuf[f];
+  const PetscInt     na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f);
+  PetscReal          d2[2] = {0, 0}, p2[2] = {0, 0};
+
+  PetscFunctionBegin;
+  ch[0] = ch[1] = 0;
+  if (adr->nb[f] == MPI_PROC_NULL) PetscFunctionReturn(0);
+  for (PetscInt b = 0; b < nb; b++)
+    for (PetscInt a = 0; a < na; a++) {
+      PetscInt i, j, k, p;
+      EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 0);
+      p = i + adr->nl[0] * (j + adr->nl[1] * k);
+      for (PetscInt s = 0; s < 2; s++) {
+        const PetscScalar v = x[2 * p + s], dv = v - buf[2 * (a + na * b) + s];
+        d2[s] += PetscRealPart(dv * PetscConj(dv));
+        p2[s] += PetscRealPart(v * PetscConj(v));
+      }
+    }
+  for (PetscInt s = 0; s < 2; s++) ch[s] = p2[s] > 0 ? PetscSqrtReal(d2[s] / p2[s]) : PetscSqrtReal(d2[s]);
   PetscFunctionReturn(0);
 }
 
@@ -1451,6 +1475,7 @@ PetscErrorCode EasAdrSetSolution(EasAdr adr, Vec X)
   PetscCall(VecGetArrayRead(X, &xa));
   PetscCall(PetscArraycpy(adr->x, xa, adr->n));
   PetscCall(VecRestoreArrayRead(X, &xa));
+  adr->ghosts_current = PETSC_FALSE; /* the neighbours' new state is not in the ghosts yet */
   PetscFunctionReturn(0);
 }
 

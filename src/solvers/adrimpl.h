@@ -86,6 +86,8 @@ struct _p_EasAdr {
   EasKsp     ksp;
   EasVec     b, dx;
   EasHalo    halo;
+  EasDetect  det;            /* the async phase's detection (here, not on the stack: MPI owns its buffers while a round is in flight) */
+  PetscBool  ghosts_current; /* the ghosts hold the neighbours' state at the start of the next step */
   /* state */
   PetscBool             setupcalled;
   EasAdrConvergedReason reason;
@@ -134,6 +136,10 @@ PETSC_INTERN PetscErrorCode EasAdrLocalFunction_Private(EasAdr, PetscReal t, Pet
    a buffer must not be packed while its send is in flight. */
 PETSC_INTERN PetscErrorCode EasAdrPackFace_Private(EasAdr, const PetscScalar *x, PetscInt f);
 PETSC_INTERN PetscErrorCode EasAdrPackFaces_Private(EasAdr, const PetscScalar *x);
+/* Relative change per species between x's boundary plane of face f and the
+   plane last packed for it (halo send buffer): ||p_s - sent_s|| / ||p_s||
+   (absolute when ||p_s|| = 0). */
+PETSC_INTERN PetscErrorCode EasAdrFaceChange_Private(EasAdr, const PetscScalar *x, PetscInt f, PetscReal ch[2]);
 PETSC_INTERN PetscLogEvent  EAS_AdrMove, EAS_AdrSolve, EAS_AdrStep, EAS_AdrFunction, EAS_AdrJacobian, EAS_AdrHalo, EAS_AdrDetect, EAS_AdrInner;
 /* msnewton.c */
 PETSC_INTERN PetscErrorCode EasAdrStepSync_Private(EasAdr);

@@ -35,12 +35,21 @@
 #include "adrimpl.h"
 #include <unistd.h>
 
+/* failure codes of an outer iteration, also the detection's codes (the
+   largest wins when several ranks fail) */
 enum {
   EAS_ADR_FAIL_NONE  = 0,
   EAS_ADR_FAIL_MAXIT = 1,
   EAS_ADR_FAIL_INNER = 2,
-  EAS_ADR_FAIL_NAN   = 3
+  EAS_ADR_FAIL_NAN   = 3,
+  EAS_ADR_FAIL_ERROR = 4 /* an error (a failing callback, ...) on some rank: every rank returns an error */
 };
+
+/* The round-off floor of the asynchronous news test: a relative ghost change
+   (EasHaloGhostChange, per species) at or below it is rounding noise of a
+   neighbour's converged iterations, never a reason to iterate, whatever
+   -eas_async_halo_rtol says (docs/async.md). */
+#define EAS_ADR_NEWS_FLOOR (1000 * PETSC_MACHINE_EPSILON)
 
 static EasAdrConvergedReason EasAdrFailReason(int fail)
 {
@@ -51,6 +60,7 @@ static EasAdrConvergedReason EasAdrFailReason(int fail)
     return EAS_ADR_DIVERGED_INNER;
   case EAS_ADR_FAIL_NAN:
     return EAS_ADR_DIVERGED_NANORINF;
+  case EAS_ADR_FAIL_ERROR: /* never a reason: the step returns an error */
   default:
     return EAS_ADR_CONVERGED_ITERATING;
   }
@@ -106,6 +116,38 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
   if (PetscIsInfOrNanReal(s[0] + s[1] + s[2] + s[3])) *fail = EAS_ADR_FAIL_NAN;
   for (PetscInt i = 0; i < 4; i++) sums[i] = s[i];
   PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrLocalNewtonCaptured - EasAdrLocalNewton with its error (a failing user
+  callback, an inner solver error) turned into the failure code
+  EAS_ADR_FAIL_ERROR and kept in *err, so that the outer iteration can end
+  collectively (every rank learns of it through the reduction or the
+  detection, the asynchronous phase drains its messages and joins its
+  thread) before the rank returns the error.  The error's traceback was
+  printed where it was raised.
+*/
+static PetscErrorCode EasAdrLocalNewtonCaptured(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[6], int *fail, PetscErrorCode *err)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  EasCaptureError(ierr, EasAdrLocalNewton(adr, t, dt, sums, fail));
+  if (ierr) {
+    *fail = EAS_ADR_FAIL_ERROR;
+    if (!*err) *err = ierr;
+    for (PetscInt i = 0; i < 6; i++) sums[i] = 0;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* After a collective failure code EAS_ADR_FAIL_ERROR: the rank that failed
+   returns its own error, the others say that another rank failed. */
+static PetscErrorCode EasAdrReturnError(EasAdr adr, PetscErrorCode err)
+{
+  PetscFunctionBegin;
+  PetscCall(err);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "the outer iteration of the step to t = %g stopped: an error on another rank (see its message)", (double)(adr->t + adr->dt));
 }
 
 /* max over species of ||dx_s|| / ||x_s|| (absolute when x_s = 0) */
@@ -174,7 +216,7 @@ static PetscErrorCode EasAdrTraceRow(EasAdr adr)
 
 /* A synchronous outer iteration: halo exchange, local Newton step, global
    reduction.  Returns the global relative update and failure code. */
-static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt, PetscReal *rel, int *fail)
+static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt, PetscReal *rel, int *fail, PetscErrorCode *err)
 {
   PetscReal sums[6], red[7];
   int       lfail;
@@ -186,7 +228,7 @@ static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt,
   PetscCall(EasHaloExchangeSync(adr->halo, PETSC_TRUE));
   PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
-  PetscCall(EasAdrLocalNewton(adr, t, dt, sums, &lfail));
+  PetscCall(EasAdrLocalNewtonCaptured(adr, t, dt, sums, &lfail, err));
   adr->stats.outer_its++;
   adr->last_outer++;
   for (PetscInt i = 0; i < 6; i++) red[i] = sums[i];
@@ -205,6 +247,7 @@ static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt,
   }
   PetscCall(PetscLogEventEnd(EAS_AdrDetect, adr, 0, 0, 0));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, 0));
+  if (*fail == EAS_ADR_FAIL_ERROR) PetscCall(EasAdrReturnError(adr, *err));
   PetscCall(EasAdrTraceRow(adr));
   PetscFunctionReturn(0);
 }
@@ -220,9 +263,10 @@ PetscErrorCode EasAdrStepSync_Private(EasAdr adr)
   PetscFunctionBegin;
   adr->reason = EAS_ADR_CONVERGED_ITERATING;
   for (PetscInt it = 0; it < adr->newton_max_it; it++) {
-    PetscReal rel  = 0;
-    int       fail = 0;
-    PetscCall(EasAdrSyncIteration(adr, t, dt, &rel, &fail));
+    PetscReal      rel  = 0;
+    int            fail = 0;
+    PetscErrorCode err  = 0;
+    PetscCall(EasAdrSyncIteration(adr, t, dt, &rel, &fail, &err));
     adr->last_res = rel;
     if (fail) {
       adr->reason = EasAdrFailReason(fail);
@@ -237,74 +281,113 @@ PetscErrorCode EasAdrStepSync_Private(EasAdr adr)
   PetscFunctionReturn(0);
 }
 
-/* Asynchronous phase: iterate on local data until the detection stops all
-   ranks; returns the (global) failure code. */
-static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, PetscInt *its_step, int *fail_out)
+/*
+  EasAdrAsyncPhase - iterate on local data until the detection stops every
+  rank; *fail_out is the (global) failure code, *err this rank's captured
+  error (EAS_ADR_FAIL_ERROR).
+
+  When a rank iterates (docs/async.md):
+    - at the start of the phase, and while it is not locally converged (its
+      last `persist` updates were not all <= rtol);
+    - on news: ghosts that moved, relative and per species, by more than
+      max(halo_rtol x rtol, EAS_ADR_NEWS_FLOOR) since the last iteration used
+      them.  Below the floor a change is rounding noise and never news, so
+      halo_rtol = 0 means "every change above round-off".
+  When it sends: a face after each iteration, at most one send in flight per
+  neighbour (packed only when the previous send completed).  A locally
+  converged rank resends only a plane that moved by more than rtol since it
+  was last sent: changes below the outer tolerance are not news to its
+  neighbours, and converged ranks that kept trading rounding-level planes
+  would never let the detection see a quiet network (the livelock of
+  halo_rtol = 0).
+  When it counts as locally converged: `persist` converged updates, no news
+  above rtol pending (news below rtol is iterated on but does not unconverge
+  the rank), and every face's current plane sent or within rtol of the sent
+  one, with no send in this pass.
+  Bounds: -eas_async_max_it bounds all local iterations of the step: at the
+  bound a converged rank stops iterating on small news and any other rank
+  fails with EAS_ADR_FAIL_MAXIT; the detection's timeout counts from the
+  start of the phase (detect.c) and raises the same code.  Either way every
+  rank leaves with the code and no request pending.
+*/
+static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, PetscInt *its_step, int *fail_out, PetscErrorCode *err)
 {
-  EasHalo   halo = adr->halo;
-  EasDetect det;
-  PetscInt  conv = 0, version = 1, sent[6] = {0, 0, 0, 0, 0, 0};
-  int       fail = EAS_ADR_FAIL_NONE, gfail = 0;
-  PetscBool stop = PETSC_FALSE, need = PETSC_TRUE, news = PETSC_FALSE;
+  EasHalo         halo = adr->halo;
+  EasDetect      *det  = &adr->det; /* in the solver, not on the stack: MPI writes into it until the round completes */
+  const PetscReal rtol = adr->newton_rtol, news_thr = PetscMax(adr->async_halo_rtol * rtol, EAS_ADR_NEWS_FLOOR);
+  PetscInt        conv = 0, version = 1, sent[6] = {0, 0, 0, 0, 0, 0};
+  int             fail = EAS_ADR_FAIL_NONE, gfail = 0;
+  PetscBool       stop = PETSC_FALSE, need = PETSC_TRUE, news = PETSC_FALSE, big = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(EasHaloAsyncBegin(halo));
-  PetscCall(EasDetectBegin(&det, adr->async_detect, adr->cart, adr->nb));
-  PetscCall(EasDetectSetTimeout(&det, adr->async_detect_timeout, EAS_ADR_FAIL_MAXIT));
+  PetscCall(EasDetectBegin(det, adr->async_detect, adr->cart, adr->nb));
+  PetscCall(EasDetectSetTimeout(det, adr->async_detect_timeout, EAS_ADR_FAIL_MAXIT));
   while (!stop) {
-    /* iterate unless locally converged with nothing new to work on */
-    if (!fail && (need || conv < adr->persist || news)) {
+    PetscBool iterate = (PetscBool)(!fail && (need || conv < adr->persist || news)), sending = PETSC_FALSE, lconv;
+    if (iterate && *its_step >= adr->async_max_it) { /* the bound on all local iterations of the step */
+      iterate = PETSC_FALSE;
+      if (conv >= adr->persist && !big)
+        news = PETSC_FALSE; /* converged: small news is left alone */
+      else
+        fail = EAS_ADR_FAIL_MAXIT;
+    }
+    if (iterate) {
       PetscReal sums[6], rel;
       PetscCall(EasHaloMarkUsed(halo));
-      news = PETSC_FALSE;
-      need = PETSC_FALSE;
-      PetscCall(EasAdrLocalNewton(adr, t, dt, sums, &fail));
+      news = big = need = PETSC_FALSE;
+      PetscCall(EasAdrLocalNewtonCaptured(adr, t, dt, sums, &fail, err));
       adr->stats.outer_its++;
       adr->last_outer++;
       (*its_step)++;
       version++;
       rel  = EasAdrRelative(sums);
-      conv = (!fail && rel <= adr->newton_rtol) ? conv + 1 : 0;
-      if (!fail && conv < adr->persist && *its_step >= adr->async_max_it) fail = EAS_ADR_FAIL_MAXIT;
+      conv = (!fail && rel <= rtol) ? conv + 1 : 0;
     } else
       usleep(20); /* idle: leave the core to the other ranks */
-    /* send the planes that changed, at most one send in flight per neighbour */
     PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
     PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
-    for (PetscInt f = 0; f < 6; f++) {
+    for (PetscInt f = 0; f < 6 && !fail; f++) {
       PetscBool ready;
       if (adr->nb[f] == MPI_PROC_NULL || sent[f] == version) continue;
+      if (conv >= adr->persist) {
+        PetscReal ch[2];
+        PetscCall(EasAdrFaceChange_Private(adr, adr->x, f, ch)); /* against the plane the neighbour has, or will have */
+        if (PetscMax(ch[0], ch[1]) <= rtol) {
+          sent[f] = version;
+          continue;
+        }
+      }
       PetscCall(EasHaloAsyncSendReady(halo, f, &ready));
       if (!ready) continue;
       PetscCall(EasAdrPackFace_Private(adr, adr->x, f)); /* only now: MPI owns the buffer while a send is in flight */
       PetscCall(EasHaloAsyncSend(halo, f));
       sent[f] = version;
+      sending = PETSC_TRUE;
     }
     PetscCall(EasHaloAsyncPoll(halo));
-    /* new information: ghosts that moved by more than the outer tolerance
-       since the last iteration used them (EasHaloGhostChange) */
-    if (halo->fresh && !news) {
-      PetscReal ch[2];
+    if (halo->fresh) { /* news: ghosts that moved since the last iteration used them */
+      PetscReal ch[2], c;
       PetscCall(EasHaloGhostChange(halo, 2, ch));
-      news        = (PetscBool)(PetscMax(ch[0], ch[1]) > adr->async_halo_rtol * adr->newton_rtol);
+      c           = PetscMax(ch[0], ch[1]);
       halo->fresh = PETSC_FALSE;
-      if (!news) adr->stats.halo_skipped++;
+      if (c > news_thr) {
+        news = PETSC_TRUE;
+        if (c > rtol) big = PETSC_TRUE;
+      } else
+        adr->stats.halo_skipped++;
     }
     PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
     PetscCall(PetscLogEventBegin(EAS_AdrDetect, adr, 0, 0, 0));
-    {
-      /* locally converged: persistent, no new ghosts to work on, and the
-         current planes sent to every neighbour */
-      PetscBool lconv = (PetscBool)(!fail && conv >= adr->persist && !news);
-      for (PetscInt f = 0; f < 6; f++)
-        if (adr->nb[f] != MPI_PROC_NULL && sent[f] != version) lconv = PETSC_FALSE;
-      PetscCall(EasDetectProgress(&det, lconv, fail, halo->phase_sent, halo->phase_delivered, &stop, &gfail));
-    }
+    lconv = (PetscBool)(!fail && conv >= adr->persist && !big && !sending);
+    for (PetscInt f = 0; f < 6; f++)
+      if (adr->nb[f] != MPI_PROC_NULL && sent[f] != version) lconv = PETSC_FALSE;
+    PetscCall(EasDetectProgress(det, lconv, fail, halo->phase_sent, halo->phase_delivered, &stop, &gfail));
     PetscCall(PetscLogEventEnd(EAS_AdrDetect, adr, 0, 0, 0));
     PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, 0));
   }
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
-  PetscCall(EasDetectEnd(&det));
+  PetscCall(EasDetectEnd(det));
   PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
   PetscCall(EasHaloAsyncEnd(halo));
   PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
@@ -315,7 +398,11 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
 
 /*
   EasAdrStepAsync_Private - one implicit Euler step, asynchronous
-  multisplitting-Newton with the synchronous check at the end.
+  multisplitting-Newton with the synchronous check at the end.  The ghosts
+  are exchanged synchronously first when they do not hold the neighbours'
+  state of the step's start (the first step, after EasAdrSetSolution or a
+  failed step): otherwise the first local iterations would run on zeros or
+  on a rejected iterate.
 */
 PetscErrorCode EasAdrStepAsync_Private(EasAdr adr)
 {
@@ -324,17 +411,28 @@ PetscErrorCode EasAdrStepAsync_Private(EasAdr adr)
 
   PetscFunctionBegin;
   adr->reason = EAS_ADR_CONVERGED_ITERATING;
+  if (!adr->ghosts_current) {
+    PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
+    PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
+    PetscCall(EasAdrPackFaces_Private(adr, adr->x));
+    PetscCall(EasHaloExchangeSync(adr->halo, PETSC_TRUE));
+    PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
+    PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
+    adr->ghosts_current = PETSC_TRUE;
+  }
   for (PetscInt check = 0;; check++) {
-    PetscReal rel  = 0;
-    int       fail = 0;
-    PetscCall(EasAdrAsyncPhase(adr, t, dt, &its, &fail));
+    PetscReal      rel  = 0;
+    int            fail = 0;
+    PetscErrorCode err  = 0;
+    PetscCall(EasAdrAsyncPhase(adr, t, dt, &its, &fail, &err));
+    if (fail == EAS_ADR_FAIL_ERROR) PetscCall(EasAdrReturnError(adr, err));
     if (fail) {
       adr->reason = EasAdrFailReason(fail);
       break;
     }
     /* the synchronous exchange of the step and the synchronous check */
     adr->stats.sync_checks++;
-    PetscCall(EasAdrSyncIteration(adr, t, dt, &rel, &fail));
+    PetscCall(EasAdrSyncIteration(adr, t, dt, &rel, &fail, &err));
     adr->last_res = rel;
     if (fail) {
       adr->reason = EasAdrFailReason(fail);
@@ -409,6 +507,7 @@ static PetscErrorCode EasAdrModeAutoDecide(EasAdr adr, const PetscReal busy0[EAS
 @*/
 PetscErrorCode EasAdrStep(EasAdr adr)
 {
+  PetscErrorCode ierr;
   PetscLogDouble t0;
   PetscReal      busy0[EAS_NUM_PHASES];
 
@@ -426,15 +525,25 @@ PetscErrorCode EasAdrStep(EasAdr adr)
   adr->xold_synced = PETSC_FALSE;
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->np));
   if (adr->mode == EAS_ADR_ASYNC && adr->size > 1)
-    PetscCall(EasAdrStepAsync_Private(adr));
+    EasCaptureError(ierr, EasAdrStepAsync_Private(adr));
   else
-    PetscCall(EasAdrStepSync_Private(adr));
+    EasCaptureError(ierr, EasAdrStepSync_Private(adr));
+  if (ierr) { /* the step is undone, so the solver can be used again */
+    PetscCall(PetscArraycpy(adr->x, adr->xold, adr->n));
+    adr->ghosts_current = PETSC_FALSE;
+    adr->reason         = EAS_ADR_CONVERGED_ITERATING;
+    PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
+    PetscCall(ierr);
+  }
   if (adr->mode_auto && !adr->auto_decided) PetscCall(EasAdrModeAutoDecide(adr, busy0));
   if (adr->reason > 0) {
     adr->t += adr->dt;
     adr->stats.steps++;
-  } else
+    adr->ghosts_current = PETSC_TRUE; /* the last synchronous exchange of the step */
+  } else {
     PetscCall(PetscArraycpy(adr->x, adr->xold, adr->n));
+    adr->ghosts_current = PETSC_FALSE; /* they hold the rejected iterate */
+  }
   PetscCall(PetscTimeSubtract(&t0));
   adr->last_time = -t0;
   PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
@@ -490,8 +599,15 @@ PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
   PetscCall(PetscTime(&t0));
   adr->reason = EAS_ADR_CONVERGED_ITERATING;
   while (tf - adr->t > 1e-9 * dt0) {
+    PetscErrorCode ierr;
     adr->dt = PetscMin(dt0, tf - adr->t);
-    PetscCall(EasAdrStep(adr));
+    EasCaptureError(ierr, EasAdrStep(adr));
+    if (ierr) { /* leave the solver usable: its step size and the solve's event and meter window */
+      adr->dt = dt0;
+      PetscCall(PetscLogEventEnd(EAS_AdrSolve, adr, 0, 0, 0));
+      PetscCall(EasEnergyMeterStop(adr->meter));
+      PetscCall(ierr);
+    }
     step++;
     PetscCall(EasAdrMonitorStep(adr, step, nsteps));
     if (adr->reason < 0) break;
