@@ -11,8 +11,6 @@ const char *const EasEbeProblems[]   = {"poisson", "elasticity", "EasEbeProblem"
 const char *const EasEbeModes[]      = {"sync", "async", "EasEbeMode", "EAS_EBE_", NULL};
 const char *const EasEbeSplitTypes[] = {"auto", "fixed", "EasEbeSplitType", "EAS_EBE_SPLIT_", NULL};
 
-#define EAS_EBE_TAG 4711
-
 /*@C
   EasEbeCreate - an empty element-by-element operator on comm.
 @*/
@@ -24,6 +22,7 @@ PetscErrorCode EasEbeCreate(MPI_Comm comm, EasEbe *ebe)
   PetscValidPointer(ebe, 2);
   PetscCall(EasInitializePackage());
   PetscCall(PetscHeaderCreate(e, EAS_EBE_CLASSID, "EasEbe", "eas element-by-element operator", "EBE", comm, EasEbeDestroy, EasEbeView));
+  PetscCall(PetscObjectGetNewTag((PetscObject)e, &e->tag)); /* no cross-match with another operator's or the user's messages */
   e->nbr[0] = e->nbr[1] = MPI_PROC_NULL;
   e->mode               = EAS_EBE_SYNC;
   PetscCall(EasEbeSplitCreate_Private(e));
@@ -344,8 +343,8 @@ PetscErrorCode EasEbeExchangeBegin_Private(EasEbe ebe, const PetscScalar *a, Pet
     if (ebe->nbr[s] == MPI_PROC_NULL) continue;
     for (PetscInt i = 0; i < ni; i++)
       for (PetscInt k = 0; k < bs; k++) ebe->sbuf[s][i * bs + k] = a[ebe->ifc[s][i] * bs + k];
-    PetscCallMPI(MPI_Irecv(ebe->rbuf[s], (PetscMPIInt)(ni * bs), MPIU_SCALAR, ebe->nbr[s], EAS_EBE_TAG, comm, &req[2 * s]));
-    PetscCallMPI(MPI_Isend(ebe->sbuf[s], (PetscMPIInt)(ni * bs), MPIU_SCALAR, ebe->nbr[s], EAS_EBE_TAG, comm, &req[2 * s + 1]));
+    PetscCallMPI(MPI_Irecv(ebe->rbuf[s], (PetscMPIInt)(ni * bs), MPIU_SCALAR, ebe->nbr[s], ebe->tag, comm, &req[2 * s]));
+    PetscCallMPI(MPI_Isend(ebe->sbuf[s], (PetscMPIInt)(ni * bs), MPIU_SCALAR, ebe->nbr[s], ebe->tag, comm, &req[2 * s + 1]));
   }
   PetscFunctionReturn(0);
 }

@@ -73,6 +73,7 @@ struct _p_EasEbe {
   PetscInt      order, nx, ny, nz;
   /* distributed: neighbours below (0) and above (1), interface nodes */
   PetscMPIInt  nbr[2];
+  PetscMPIInt  tag; /* of the interface exchange, unique on the object's communicator (PetscObjectGetNewTag) */
   PetscInt     nifc[2];
   PetscInt    *ifc[2]; /* local node indices */
   PetscScalar *sbuf[2], *rbuf[2];
