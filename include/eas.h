@@ -200,6 +200,15 @@ PETSC_EXTERN PetscErrorCode EasKspSetOperator(EasKsp, EasDia);
    the operator's. */
 PETSC_EXTERN PetscErrorCode EasKspSetOperatorEbe(EasKsp, EasEbe);
 PETSC_EXTERN PetscErrorCode EasKspSetPCType(EasKsp, EasPCType);
+/* EasKspPipeCGSetReplace - pipecg: every k >= 1 iterations (default 100),
+   replace the recursively updated residual and its auxiliary vectors by
+   freshly computed ones (r = b - A x, u = M r, w = A u, s = A p, q = M s,
+   z = A q; 4 extra operator applies, 4% at the default), so the attainable
+   accuracy is that of cg; k = 0 never replaces (PETSc's KSPPIPECG): the
+   recursive residual then drifts from the true one, and below about 1e-10
+   relative pipecg may stop with DIVERGED_INDEFINITE_MAT or a true residual
+   far above rtol (docs/async.md).  -ksp_pipecg_replace <k>. */
+PETSC_EXTERN PetscErrorCode EasKspPipeCGSetReplace(EasKsp, PetscInt k);
 /* EasKspSetTolerances - rtol, atol >= 0, dtol > 1 (or PETSC_DEFAULT), max_it >= 0.
    Converged when ||r|| <= max(rtol ||b||, atol); diverged when
    ||r|| > dtol ||b||.  PETSC_DEFAULT keeps a value. */

@@ -48,7 +48,7 @@ int main(int argc, char **argv)
   PetscBool          usedia = PETSC_FALSE, shell = PETSC_FALSE;
   Mat                S    = NULL;
   ShellCtx           sctx = {NULL, NULL, NULL};
-  PetscReal          tol = 1e-6, err, ref, rtol = 1e-10;
+  PetscReal          tol = 1e-6, err, ref, rtol = 1e-10, true_rtol = 0, tres, bnorm;
   PetscMPIInt        size;
   KSPConvergedReason reason, preason;
   EasKspType         type;
@@ -62,6 +62,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-n", "elements per direction", NULL, n, &n, NULL));
   PetscCall(PetscOptionsBool("-dia", "solve with the assembled matrix converted to DIA (one rank)", NULL, usedia, &usedia, NULL));
   PetscCall(PetscOptionsReal("-tol", "solution relative tolerance", NULL, tol, &tol, NULL));
+  PetscCall(PetscOptionsReal("-rtol", "relative residual tolerance of both solvers", NULL, rtol, &rtol, NULL));
+  PetscCall(PetscOptionsReal("-true_rtol", "if > 0: the true residual ||b - A x_eas|| / ||b|| must be below it", NULL, true_rtol, &true_rtol, NULL));
   PetscCall(PetscOptionsBool("-shell", "PETSc solves with a MatShell wrapping the EBE operator instead of the assembled matrix", NULL, shell, &shell, NULL));
   PetscCall(PetscOptionsString("-pc_type", "preconditioner", NULL, pctype, pctype, sizeof(pctype), NULL));
   PetscOptionsEnd();
@@ -131,12 +133,23 @@ int main(int argc, char **argv)
   PetscCall(KSPGetConvergedReason(pksp, &preason));
   PetscCall(KSPGetIterationNumber(pksp, &pits));
 
+  /* the true residual of eas's solution, computed by PETSc on the assembled matrix */
+  {
+    Vec res;
+    PetscCall(VecDuplicate(bp, &res));
+    PetscCall(MatMult(A, xq, res));
+    PetscCall(VecAYPX(res, -1.0, bp));
+    PetscCall(VecNorm(res, NORM_2, &tres));
+    PetscCall(VecNorm(bp, NORM_2, &bnorm));
+    PetscCall(VecDestroy(&res));
+  }
   PetscCall(VecNorm(xp, NORM_2, &ref));
   PetscCall(VecAXPY(xq, -1.0, xp));
   PetscCall(VecNorm(xq, NORM_2, &err));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s Q%" PetscInt_FMT " n=%" PetscInt_FMT " on %d ranks, %s operator, pc %s: eas %s %s in %" PetscInt_FMT " its, PETSc KSPCG (%s) %s in %" PetscInt_FMT " its\n", EasEbeProblems[prob], order, n, size, usedia ? "DIA" : "EBE", pctype, type,
                         KSPConvergedReasons[reason], its, shell ? "MatShell of the EBE operator" : "assembled AIJ", KSPConvergedReasons[preason], pits));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "||x_eas - x_petsc|| / ||x_petsc|| = %.2e (tol %.0e)\n", (double)(err / ref), (double)tol));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "||x_eas - x_petsc|| / ||x_petsc|| = %.2e (tol %.0e); true residual ||b - A x_eas|| / ||b|| = %.2e (rtol %.0e)\n", (double)(err / ref), (double)tol, (double)(tres / bnorm), (double)rtol));
+  PetscCheck(true_rtol <= 0 || tres <= true_rtol * bnorm, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the true residual of eas %s, %g relative, is above %g", type, (double)(tres / bnorm), (double)true_rtol);
   PetscCheck(reason > 0 && preason > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "a solver did not converge");
   PetscCheck(err <= tol * ref, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "eas %s differs from PETSc KSPCG", type);
   /* pipelined CG follows a different rounding path: allow 10% on long runs */
@@ -202,6 +215,18 @@ int main(int argc, char **argv)
   test:
     suffix: dia_pipe
     args: -problem poisson -order 1 -n 5 -dia -ksp_type pipecg -pc_type none
+    expect: eas pipecg matches PETSc KSPCG
+  test:
+    suffix: rtol12
+    nsize: 2
+    args: -problem elasticity -order 2 -n 4 -ebe_mode async -rtol 1e-12 -true_rtol 2e-12 -tol 1e-9 -ksp_type
+    args: cg
+    expect: eas cg matches PETSc KSPCG
+  test:
+    suffix: rtol12_pipe
+    nsize: 2
+    args: -problem elasticity -order 2 -n 4 -ebe_mode async -rtol 1e-12 -true_rtol 2e-12 -tol 1e-9 -ksp_type pipecg -ksp_view
+    expect: residual replacement every 100 iterations \(2 in the last solve\)
     expect: eas pipecg matches PETSc KSPCG
   test:
     suffix: split

@@ -2,33 +2,25 @@ static const char help[] = "BiCGStab failures are convergence reasons, not crash
                            "iteration limit, NaN in the right-hand side.\n";
 
 #include <eas.h>
-#include <math.h>
+#include <math.h> /* sqrtl */
 
-/* Solves with the given matrix (tridiagonal: sub, diag, super constant) and b,
-   returns the reason and iterations. */
-static PetscErrorCode SolveTridiag(EasBackend be, PetscInt n, PetscScalar sub, PetscScalar dg, PetscScalar sup, const char *pc, PetscReal dtol, PetscInt max_it, PetscScalar b0, PetscBool ones, KSPConvergedReason *reason, PetscInt *its)
+/* Solves A x = b for a tridiagonal A given by its diagonals val[d n + i] =
+   A[i][i + d - 1], returns the reason and iterations. */
+static PetscErrorCode SolveDia(EasBackend be, PetscInt n, const PetscScalar *val, const PetscScalar *bv, const char *pc, PetscReal dtol, PetscInt max_it, KSPConvergedReason *reason, PetscInt *its)
 {
   EasDia         A;
   EasKsp         ksp;
   EasVec         b, x;
-  PetscScalar   *val, *ba;
+  PetscScalar   *ba;
   const PetscInt off[3] = {-1, 0, 1};
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(3 * n, &val));
-  for (PetscInt i = 0; i < n; i++) {
-    val[i]         = sub;
-    val[n + i]     = dg;
-    val[2 * n + i] = sup;
-  }
   PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
   PetscCall(EasDiaSetBackend(A, be));
   PetscCall(EasDiaSetDiagonals(A, n, 3, off, val));
-  PetscCall(PetscFree(val));
   PetscCall(EasDiaCreateVecs(A, &x, &b));
   PetscCall(EasVecGetArrayWrite(b, &ba));
-  for (PetscInt i = 0; i < n; i++) ba[i] = ones ? 1.0 : 0.0;
-  ba[0] = b0;
+  for (PetscInt i = 0; i < n; i++) ba[i] = bv[i];
   PetscCall(EasVecRestoreArrayWrite(b, &ba));
   PetscCall(EasKspCreate(PETSC_COMM_SELF, &ksp));
   PetscCall(EasKspSetOperator(ksp, A));
@@ -42,6 +34,25 @@ static PetscErrorCode SolveTridiag(EasBackend be, PetscInt n, PetscScalar sub, P
   PetscCall(EasVecDestroy(&x));
   PetscCall(EasVecDestroy(&b));
   PetscCall(EasDiaDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
+/* b: 0 e_0 b0;  1 ones with b[0] = b0;  2 1 + 0.3 sin(1.7 i) */
+static PetscErrorCode SolveTridiag(EasBackend be, PetscInt n, PetscScalar sub, PetscScalar dg, PetscScalar sup, const char *pc, PetscReal dtol, PetscInt max_it, PetscScalar b0, PetscInt bkind, KSPConvergedReason *reason, PetscInt *its)
+{
+  PetscScalar *val, *bv;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(3 * n, &val, n, &bv));
+  for (PetscInt i = 0; i < n; i++) {
+    val[i]         = sub;
+    val[n + i]     = dg;
+    val[2 * n + i] = sup;
+    bv[i]          = bkind == 0 ? 0.0 : (bkind == 1 ? 1.0 : 1.0 + 0.3 * PetscSinReal(1.7 * i));
+  }
+  if (bkind < 2) bv[0] = b0;
+  PetscCall(SolveDia(be, n, val, bv, pc, dtol, max_it, reason, its));
+  PetscCall(PetscFree2(val, bv));
   PetscFunctionReturn(0);
 }
 
@@ -63,24 +74,66 @@ int main(int argc, char **argv)
   PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, NULL, &be));
 
   /* skew-symmetric A, b = e_0: (rhat, A r) = (e_0, A e_0) = 0 exactly at iteration 1 */
-  PetscCall(SolveTridiag(be, 50, -1.0, 0.0, 1.0, EAS_PCNONE, PETSC_DEFAULT, 100, 1.0, PETSC_FALSE, &reason, &its));
+  PetscCall(SolveTridiag(be, 50, -1.0, 0.0, 1.0, EAS_PCNONE, PETSC_DEFAULT, 100, 1.0, 0, &reason, &its));
   PetscCall(Expect("skew-symmetric, b = e_0 (breakdown)", reason, its, KSP_DIVERGED_BREAKDOWN, &nfail));
+
+  /* near-breakdown: skew-symmetric A, b with no structure: (b, A b) vanishes in exact
+     arithmetic only, the computed value is round-off (~1e-16 ||b|| ||A b||), so alpha
+     would be ~1e16; the relative test must call it a breakdown at iteration 1 */
+  PetscCall(SolveTridiag(be, 50, -1.0, 0.0, 1.0, EAS_PCNONE, PETSC_DEFAULT, 100, 0.0, 2, &reason, &its));
+  PetscCall(Expect("skew-symmetric, wavy b (near-breakdown, rhat.v)", reason, its, KSP_DIVERGED_BREAKDOWN, &nfail));
+  PetscCheck(its == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the near-breakdown was detected at iteration %" PetscInt_FMT ", expected 1", its);
+
+  /* near-breakdown of omega: A = D + c K (D = diag(1, -1, 1, -1), K skew tridiag(-1, 0, 1)),
+     b = (1, 1/2, 1/4, 1/8).  (b, A b) = (b, D b) != 0, and s = b - alpha A b with
+     alpha = |b|^2/(b, D b) is affine in c, so (A s, s) = (s, D s) is a quadratic in c:
+     at its root (computed in long double) (A s, s) = 0 in exact arithmetic, round-off
+     in floating point, with s of order |b| */
+  {
+    const PetscInt    n     = 4;
+    const long double bb[4] = {1, 0.5L, 0.25L, 0.125L}, dd[4] = {1, -1, 1, -1};
+    long double       bDb = 0, b2 = 0, al, w[4], s0[4], A2 = 0, A1 = 0, A0 = 0, c;
+    PetscScalar       val[12], bv[4];
+    for (PetscInt i = 0; i < n; i++) {
+      bDb += dd[i] * bb[i] * bb[i];
+      b2 += bb[i] * bb[i];
+    }
+    al = b2 / bDb;
+    for (PetscInt i = 0; i < n; i++) {
+      w[i]  = (i + 1 < n ? bb[i + 1] : 0) - (i > 0 ? bb[i - 1] : 0); /* K b */
+      s0[i] = bb[i] - al * dd[i] * bb[i];
+    }
+    for (PetscInt i = 0; i < n; i++) { /* (s, D s) = A2 c^2 + A1 c + A0 with s = s0 - al c w */
+      A2 += al * al * dd[i] * w[i] * w[i];
+      A1 += -2 * al * dd[i] * s0[i] * w[i];
+      A0 += dd[i] * s0[i] * s0[i];
+    }
+    c = (-A1 - sqrtl(A1 * A1 - 4 * A2 * A0)) / (2 * A2); /* the root with |s| ~ |b| */
+    for (PetscInt i = 0; i < n; i++) {
+      val[i]         = (PetscScalar)(-c); /* A[i][i-1] */
+      val[n + i]     = (PetscScalar)dd[i];
+      val[2 * n + i] = (PetscScalar)c; /* A[i][i+1] */
+      bv[i]          = (PetscScalar)bb[i];
+    }
+    PetscCall(SolveDia(be, n, val, bv, EAS_PCNONE, PETSC_DEFAULT, 100, &reason, &its));
+    PetscCall(Expect("(A s, s) = 0 in exact arithmetic (near-breakdown, omega)", reason, its, KSP_DIVERGED_BREAKDOWN, &nfail));
+  }
 
   /* nearly skew A = tridiag(-1, delta, 1), b = ones: (b, A b) = n delta, so alpha = 1/delta
      and the first residual is about sqrt(2)/delta = 1414 > 10 ||b|| = 71 */
-  PetscCall(SolveTridiag(be, 50, -1.0, 1e-3, 1.0, EAS_PCNONE, 10.0, 100, 1.0, PETSC_TRUE, &reason, &its));
+  PetscCall(SolveTridiag(be, 50, -1.0, 1e-3, 1.0, EAS_PCNONE, 10.0, 100, 1.0, 1, &reason, &its));
   PetscCall(Expect("nearly skew, -ksp_dtol 10 (divergence)", reason, its, KSP_DIVERGED_DTOL, &nfail));
 
   /* iteration limit */
-  PetscCall(SolveTridiag(be, 400, -1.0, 2.0, -1.0, EAS_PCJACOBI, PETSC_DEFAULT, 3, 1.0, PETSC_TRUE, &reason, &its));
+  PetscCall(SolveTridiag(be, 400, -1.0, 2.0, -1.0, EAS_PCJACOBI, PETSC_DEFAULT, 3, 1.0, 1, &reason, &its));
   PetscCall(Expect("1D Laplacian, -ksp_max_it 3", reason, its, KSP_DIVERGED_ITS, &nfail));
 
   /* NaN in b */
-  PetscCall(SolveTridiag(be, 30, -1.0, 4.0, -1.0, EAS_PCJACOBI, PETSC_DEFAULT, 100, NAN, PETSC_TRUE, &reason, &its));
+  PetscCall(SolveTridiag(be, 30, -1.0, 4.0, -1.0, EAS_PCJACOBI, PETSC_DEFAULT, 100, NAN, 1, &reason, &its));
   PetscCall(Expect("NaN in the right-hand side", reason, its, KSP_DIVERGED_NANORINF, &nfail));
 
   /* and a healthy solve converges */
-  PetscCall(SolveTridiag(be, 30, -1.0, 4.0, -1.0, EAS_PCJACOBI, PETSC_DEFAULT, 100, 1.0, PETSC_TRUE, &reason, &its));
+  PetscCall(SolveTridiag(be, 30, -1.0, 4.0, -1.0, EAS_PCJACOBI, PETSC_DEFAULT, 100, 1.0, 1, &reason, &its));
   PetscCall(Expect("diagonally dominant tridiagonal", reason, its, KSP_CONVERGED_RTOL, &nfail));
 
   PetscCheck(nfail == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%" PetscInt_FMT " reason checks failed", nfail);

@@ -90,11 +90,11 @@ struct _EasBackendOps {
   PetscErrorCode (*dia_mult)(EasBackend, const EasDiaKernel *, const PetscScalar *x, PetscScalar *y);
   PetscErrorCode (*dia_mult_transpose)(EasBackend, const EasDiaKernel *, const PetscScalar *x, PetscScalar *y);
   /* Fused BiCGStab sweeps (three per iteration, 280 B/row with a 9-offset DIA):
-     sweep1: p_new = r + beta (p_old - omega v_old); v_new = A p_new;  dot = (rhat, v_new)
-     sweep2: s = r - alpha v;  t = A s;  dots[0] = (t, s), dots[1] = (t, t)
+     sweep1: p_new = r + beta (p_old - omega v_old); v_new = A p_new;  dots[0] = (rhat, v_new), dots[1] = (v_new, v_new)
+     sweep2: s = r - alpha v;  t = A s;  dots[0] = (t, s), dots[1] = (t, t), dots[2] = (s, s)
      sweep3: x += alpha p + omega s;  r = s - omega t;  dots[0] = (rhat, r), dots[1] = (r, r) */
-  PetscErrorCode (*bcgs_sweep1)(EasBackend, const EasDiaKernel *, PetscScalar beta, PetscScalar omega, const PetscScalar *r, const PetscScalar *p_old, const PetscScalar *v_old, const PetscScalar *rhat, PetscScalar *p_new, PetscScalar *v_new, PetscScalar *dot);
-  PetscErrorCode (*bcgs_sweep2)(EasBackend, const EasDiaKernel *, PetscScalar alpha, const PetscScalar *r, const PetscScalar *v, PetscScalar *s, PetscScalar *t, PetscScalar dots[2]);
+  PetscErrorCode (*bcgs_sweep1)(EasBackend, const EasDiaKernel *, PetscScalar beta, PetscScalar omega, const PetscScalar *r, const PetscScalar *p_old, const PetscScalar *v_old, const PetscScalar *rhat, PetscScalar *p_new, PetscScalar *v_new, PetscScalar dots[2]);
+  PetscErrorCode (*bcgs_sweep2)(EasBackend, const EasDiaKernel *, PetscScalar alpha, const PetscScalar *r, const PetscScalar *v, PetscScalar *s, PetscScalar *t, PetscScalar dots[3]);
   PetscErrorCode (*bcgs_sweep3)(EasBackend, PetscInt n, PetscScalar alpha, PetscScalar omega, PetscScalar *x, const PetscScalar *p, const PetscScalar *s, const PetscScalar *t, const PetscScalar *rhat, PetscScalar *r, PetscScalar dots[2]);
   /* options and lifecycle; optional */
   PetscErrorCode (*set_from_options)(EasBackend, PetscOptionItems *);

@@ -113,8 +113,9 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
   EasBackend          be;
   const EasDiaKernel *k = NULL;
   EasVec             *w = ksp->work;
-  PetscScalar        *r, *rhat, *p[2], *v[2], *s, *t, *xa, dots[2], rho, rho_old = 1, alpha = 1, omega = 1, beta = 0, rv;
-  PetscReal           rnorm, eps = PETSC_MACHINE_EPSILON;
+  PetscScalar        *r, *rhat, *p[2], *v[2], *s, *t, *xa, dots[3], rho, rho_old = 1, alpha = 1, omega = 1, beta = 0, rv;
+  PetscReal           rnorm, hnorm;
+  const PetscReal     tol = EAS_KSP_BREAKDOWN_RTOL;
   PetscInt            cur = 0, n = A->n;
 
   PetscFunctionBegin;
@@ -142,30 +143,47 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
   PetscCall(PetscLogEventEnd(EAS_VecDot, 0, 0, 0, 0));
   PetscCall(EasKspAllreduce_Private(ksp, &rho, 1));
   rnorm = PetscSqrtReal(PetscAbsScalar(rho));
+  hnorm = rnorm; /* ||rhat|| */
   PetscCall(EasKspLogResidual_Private(ksp, 0, rnorm));
 
   for (PetscInt it = 1; !ksp->reason; it++) {
     const PetscInt nxt = 1 - cur;
 
-    /* p <- r + beta (p - omega v);  v <- A p;  rv = (rhat, v) */
+    /* p <- r + beta (p - omega v);  v <- A p;  rv = (rhat, v), ||v||^2 */
     PetscCall(PetscLogEventBegin(EAS_BcgsSweep1, 0, 0, 0, 0));
-    PetscCall((*be->ops->bcgs_sweep1)(be, k, beta, omega, r, p[cur], v[cur], rhat, p[nxt], v[nxt], &rv));
+    PetscCall((*be->ops->bcgs_sweep1)(be, k, beta, omega, r, p[cur], v[cur], rhat, p[nxt], v[nxt], dots));
     PetscCall(PetscLogEventEnd(EAS_BcgsSweep1, 0, 0, 0, 0));
-    PetscCall(EasKspAllreduce_Private(ksp, &rv, 1));
-    if (rv == 0.0 || PetscIsInfOrNanScalar(rv)) {
-      ksp->reason = PetscIsInfOrNanScalar(rv) ? KSP_DIVERGED_NANORINF : KSP_DIVERGED_BREAKDOWN;
+    PetscCall(EasKspAllreduce_Private(ksp, dots, 2));
+    rv = dots[0];
+    if (PetscIsInfOrNanScalar(rv) || PetscIsInfOrNanScalar(dots[1])) {
+      ksp->reason = KSP_DIVERGED_NANORINF;
       ksp->its    = it;
-      PetscCall(PetscInfo(ksp, "BiCGStab breakdown at iteration %" PetscInt_FMT ": (rhat, A p) = %g\n", it, (double)rv));
+      break;
+    }
+    /* breakdown: rhat (numerically) orthogonal to v, |(rhat, v)| <= tol ||rhat|| ||v|| */
+    if (PetscAbsScalar(rv) <= tol * hnorm * PetscSqrtReal(PetscAbsScalar(dots[1]))) {
+      ksp->reason = KSP_DIVERGED_BREAKDOWN;
+      ksp->its    = it;
+      PetscCall(PetscInfo(ksp, "BiCGStab breakdown at iteration %" PetscInt_FMT ": |(rhat, A p)| = %g <= %g ||rhat|| ||A p||\n", it, (double)PetscAbsScalar(rv), (double)tol));
       break;
     }
     alpha = rho / rv; /* alpha = rho / (rhat, v) */
 
-    /* s <- r - alpha v;  t <- A s;  omega = (t, s) / (t, t) */
+    /* s <- r - alpha v;  t <- A s;  omega = (t, s) / (t, t), ||s||^2 */
     PetscCall(PetscLogEventBegin(EAS_BcgsSweep2, 0, 0, 0, 0));
     PetscCall((*be->ops->bcgs_sweep2)(be, k, alpha, r, v[nxt], s, t, dots));
     PetscCall(PetscLogEventEnd(EAS_BcgsSweep2, 0, 0, 0, 0));
-    PetscCall(EasKspAllreduce_Private(ksp, dots, 2));
-    omega = dots[1] != 0.0 ? dots[0] / dots[1] : 0.0; /* t = 0 means s = 0 (A nonsingular): x += alpha p is exact */
+    PetscCall(EasKspAllreduce_Private(ksp, dots, 3));
+    if (dots[2] == 0.0)
+      omega = 0.0; /* s = 0: x += alpha p is exact, the residual test below ends the solve */
+    else if (PetscAbsScalar(dots[0]) <= tol * PetscSqrtReal(PetscAbsScalar(dots[1]) * PetscAbsScalar(dots[2]))) {
+      /* breakdown (stagnation): t = A s (numerically) orthogonal to s, |(t, s)| <= tol ||t|| ||s|| */
+      ksp->reason = KSP_DIVERGED_BREAKDOWN;
+      ksp->its    = it;
+      PetscCall(PetscInfo(ksp, "BiCGStab breakdown at iteration %" PetscInt_FMT ": |(A s, s)| = %g <= %g ||A s|| ||s||\n", it, (double)PetscAbsScalar(dots[0]), (double)tol));
+      break;
+    } else
+      omega = dots[0] / dots[1];
 
     /* x <- x + alpha p + omega s;  r <- s - omega t;  rho = (rhat, r), ||r||^2 */
     PetscCall(PetscLogEventBegin(EAS_BcgsSweep3, 0, 0, 0, 0));
@@ -178,10 +196,11 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
 
     rho_old = rho;
     rho     = dots[0];
-    /* breakdown: omega = 0 (stagnation) or rhat orthogonal to r */
-    if (omega == 0.0 || PetscAbsScalar(rho) <= eps * eps * ksp->rnorm0 * rnorm) {
+    /* breakdown: rhat (numerically) orthogonal to r, |(rhat, r)| <= tol ||rhat|| ||r||; or omega = 0 */
+    if (omega == 0.0 || PetscAbsScalar(rho) <= tol * hnorm * rnorm) {
       ksp->reason = KSP_DIVERGED_BREAKDOWN;
-      PetscCall(PetscInfo(ksp, "BiCGStab breakdown at iteration %" PetscInt_FMT ": omega = %g, rho = %g\n", it, (double)omega, (double)rho));
+      ksp->its    = it;
+      PetscCall(PetscInfo(ksp, "BiCGStab breakdown at iteration %" PetscInt_FMT ": omega = %g, |(rhat, r)| = %g\n", it, (double)omega, (double)PetscAbsScalar(rho)));
       break;
     }
     beta = (rho / rho_old) * (alpha / omega); /* beta = (rho_i / rho_{i-1}) (alpha / omega) */

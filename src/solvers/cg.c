@@ -179,6 +179,7 @@ enum { G_R,
        G_Q,
        G_S,
        G_P,
+       G_T, /* b - A x for the residual replacement */
        G_NW };
 
 static PetscErrorCode EasKspSetUp_PipeCG(EasKsp ksp)
@@ -190,6 +191,36 @@ static PetscErrorCode EasKspSetUp_PipeCG(EasKsp ksp)
   ksp->nwork = G_NW;
   PetscCall(EasKspSetUpPC_Private(ksp));
   EAS_ME(EAS_PHASE_SETUP);
+  PetscFunctionReturn(0);
+}
+
+/*
+  Residual replacement (Cools, Vanroose et al.'s remedy for the rounding
+  drift of pipelined CG): the recurrences r -= alpha s, u -= alpha q,
+  w -= alpha z and s, q, z themselves accumulate rounding errors, so the
+  recursive residual drifts from b - A x and stalls the attainable accuracy.
+  Every -ksp_pipecg_replace iterations they are recomputed from x and p:
+    r = b - A x, u = M r, w = A u, m = M w, s = A p, q = M s, z = A q,
+  and the three local sums of the next reduction from the new r, u, w.
+*/
+static PetscErrorCode EasKspPipeCGReplace(EasKsp ksp, EasVec b, EasVec x, PetscScalar dots[3])
+{
+  EasVec *w = ksp->work;
+
+  PetscFunctionBegin;
+  PetscCall((*ksp->op.mult)(ksp, x, w[G_T]));
+  PetscCall(EasVecCopy(b, w[G_R]));
+  PetscCall(EasVecAXPBY(w[G_R], -1.0, 1.0, w[G_T]));     /* r = b - A x */
+  PetscCall(EasKspApplyPC_Private(ksp, w[G_R], w[G_U])); /* u = M r */
+  PetscCall((*ksp->op.mult)(ksp, w[G_U], w[G_W]));       /* w = A u */
+  PetscCall(EasKspApplyPC_Private(ksp, w[G_W], w[G_M])); /* m = M w */
+  PetscCall((*ksp->op.mult)(ksp, w[G_P], w[G_S]));       /* s = A p */
+  PetscCall(EasKspApplyPC_Private(ksp, w[G_S], w[G_Q])); /* q = M s */
+  PetscCall((*ksp->op.mult)(ksp, w[G_Q], w[G_Z]));       /* z = A q */
+  PetscCall(EasKspDotOwned_Private(ksp, w[G_R], w[G_U], &dots[0]));
+  PetscCall(EasKspDotOwned_Private(ksp, w[G_W], w[G_U], &dots[1]));
+  PetscCall(EasKspDotOwned_Private(ksp, w[G_R], w[G_R], &dots[2]));
+  ksp->nreplace++;
   PetscFunctionReturn(0);
 }
 
@@ -205,6 +236,7 @@ static PetscErrorCode EasKspSolve_PipeCG(EasKsp ksp, EasVec b, EasVec x)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(comm, &size));
+  ksp->nreplace = 0;
   EAS_MB(EAS_PHASE_COMPUTE);
   PetscCall(EasVecSet(x, 0.0));
   for (PetscInt i = G_Z; i <= G_P; i++) PetscCall(EasVecSet(w[i], 0.0));
@@ -273,6 +305,7 @@ static PetscErrorCode EasKspSolve_PipeCG(EasKsp ksp, EasVec b, EasVec x)
     PetscCall(PetscLogEventEnd(EAS_PipeCgUpdate, 0, 0, 0, 0));
     if (!ksp->dinv) PetscCall(EasKspApplyPC_Private(ksp, w[G_W], w[G_M])); /* point-block Jacobi */
     EAS_ME(EAS_PHASE_COMPUTE);
+    if (ksp->pipecg_replace > 0 && (it + 1) % ksp->pipecg_replace == 0) PetscCall(EasKspPipeCGReplace(ksp, b, x, dots));
     gamma_old = gamma;
     alpha_old = alpha;
   }
@@ -283,6 +316,10 @@ static PetscErrorCode EasKspView_PipeCG(EasKsp ksp, PetscViewer viewer)
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "pipelined CG (Ghysels-Vanroose, %s operator): one MPI_Iallreduce per iteration overlapped with the operator apply\n", ksp->ebe ? "element-by-element" : "DIA"));
+  if (ksp->pipecg_replace > 0)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "residual replacement every %" PetscInt_FMT " iterations (%" PetscInt_FMT " in the last solve)\n", ksp->pipecg_replace, ksp->nreplace));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "no residual replacement (-ksp_pipecg_replace): the recursive residual may drift from b - A x below about 1e-10 relative\n"));
   PetscFunctionReturn(0);
 }
 

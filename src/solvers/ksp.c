@@ -21,10 +21,11 @@ PetscErrorCode EasKspCreate(MPI_Comm comm, EasKsp *ksp)
   PetscValidPointer(ksp, 2);
   PetscCall(EasInitializePackage());
   PetscCall(PetscHeaderCreate(k, EAS_KSP_CLASSID, "EasKsp", "eas Krylov solver", "KSP", comm, EasKspDestroy, EasKspView));
-  k->rtol   = 1e-8;
-  k->atol   = 1e-50;
-  k->dtol   = 1e5;
-  k->max_it = 10000;
+  k->pipecg_replace = 100;
+  k->rtol           = 1e-8;
+  k->atol           = 1e-50;
+  k->dtol           = 1e5;
+  k->max_it         = 10000;
   PetscCall(PetscStrncpy(k->pc_type, EAS_PCJACOBI, sizeof(k->pc_type)));
   PetscCall(EasKspSetType(k, EAS_BICGSTAB));
   *ksp = k;
@@ -272,12 +273,26 @@ PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
   PetscCall(EasKspSetTolerances(ksp, rtol, atol, dtol, max_it));
   PetscCall(PetscOptionsEList("-pc_type", "Preconditioner (right)", "EasKspSetPCType", EasPCTypes, EAS_NPCTYPES, EasPCTypes[ipc], &ipc, &flg));
   if (flg) PetscCall(EasKspSetPCType(ksp, EasPCTypes[ipc]));
+  {
+    PetscInt k = ksp->pipecg_replace;
+    PetscCall(PetscOptionsInt("-ksp_pipecg_replace", "pipecg: replace the recursive residual by the true one every k iterations (0: never)", "EasKspPipeCGSetReplace", k, &k, &flg));
+    if (flg) PetscCall(EasKspPipeCGSetReplace(ksp, k));
+  }
   PetscOptionsEnd();
 
   PetscCall(PetscOptionsGetViewer(comm, ((PetscObject)ksp)->options, ((PetscObject)ksp)->prefix, "-ksp_monitor", &viewer, &format, &flg));
   if (flg) PetscCall(EasKspMonitorSet(ksp, EasKspMonitorDefault, viewer, EasKspMonitorViewerDestroy));
   PetscCall(PetscViewerDestroy(&ksp->reason_viewer));
   PetscCall(PetscOptionsGetViewer(comm, ((PetscObject)ksp)->options, ((PetscObject)ksp)->prefix, "-ksp_converged_reason", &ksp->reason_viewer, &format, &ksp->converged_reason_view));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasKspPipeCGSetReplace(EasKsp ksp, PetscInt k)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  PetscCheck(k >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-ksp_pipecg_replace %" PetscInt_FMT " is invalid: expected an iteration count >= 1, or 0 for never", k);
+  ksp->pipecg_replace = k;
   PetscFunctionReturn(0);
 }
 
@@ -313,14 +328,17 @@ static PetscErrorCode EasKspDiagonalEbe_Private(EasKsp ksp, EasVec d)
    Errors name the node. */
 static PetscErrorCode EasKspInvertBlocks_Private(EasKsp ksp, PetscInt nb, PetscInt bs, PetscScalar *B)
 {
-  PetscScalar a[81], inv[81];
+  PetscScalar *a, *inv;
 
   PetscFunctionBegin;
+  PetscCall(PetscMalloc2(bs * bs, &a, bs * bs, &inv)); /* any dof: no fixed-size stack arrays */
   for (PetscInt b = 0; b < nb; b++) {
-    PetscScalar *Bb = B + (size_t)b * bs * bs;
+    PetscScalar *Bb   = B + (size_t)b * bs * bs;
+    PetscReal    amax = 0;
     for (PetscInt i = 0; i < bs * bs; i++) {
       a[i]   = Bb[i];
       inv[i] = (i / bs == i % bs) ? 1.0 : 0.0;
+      amax   = PetscMax(amax, PetscAbsScalar(Bb[i]));
     }
     for (PetscInt c = 0; c < bs; c++) {
       PetscInt  piv = c;
@@ -330,7 +348,11 @@ static PetscErrorCode EasKspInvertBlocks_Private(EasKsp ksp, PetscInt nb, PetscI
           big = PetscAbsScalar(a[r * bs + c]);
           piv = r;
         }
-      PetscCheck(big > 0.0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "Singular %" PetscInt_FMT "x%" PetscInt_FMT " diagonal block at node %" PetscInt_FMT ": -pc_type pbjacobi needs invertible point blocks (use -pc_type jacobi or none)", bs, bs, b);
+      /* a pivot at round-off level relative to the block's largest entry: (numerically) singular */
+      if (!(big > EAS_KSP_BREAKDOWN_RTOL * amax)) {
+        PetscCall(PetscFree2(a, inv));
+        SETERRQ(PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "Singular %" PetscInt_FMT "x%" PetscInt_FMT " diagonal block at node %" PetscInt_FMT " (pivot %g <= %g x its largest entry %g): -pc_type pbjacobi needs invertible point blocks (use -pc_type jacobi or none)", bs, bs, b, (double)big, (double)EAS_KSP_BREAKDOWN_RTOL, (double)amax);
+      }
       if (piv != c)
         for (PetscInt j = 0; j < bs; j++) {
           PetscScalar t     = a[c * bs + j];
@@ -358,6 +380,7 @@ static PetscErrorCode EasKspInvertBlocks_Private(EasKsp ksp, PetscInt nb, PetscI
     }
     for (PetscInt i = 0; i < bs * bs; i++) Bb[i] = inv[i];
   }
+  PetscCall(PetscFree2(a, inv));
   PetscFunctionReturn(0);
 }
 

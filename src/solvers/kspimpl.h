@@ -26,6 +26,11 @@ struct _EasKspOps {
 };
 
 #define EAS_KSP_MAXMON 4
+/* Breakdown and pivot tests relative to the scale (PETSc's KSPBCGS model):
+   BiCGStab stops with KSP_DIVERGED_BREAKDOWN when |(rhat, v)| <= tol ||rhat|| ||v||
+   (likewise (t, s) and (rhat, r)); a point-block Jacobi block is singular when its
+   largest pivot candidate is <= tol times the block's largest entry. */
+#define EAS_KSP_BREAKDOWN_RTOL (100 * PETSC_MACHINE_EPSILON)
 
 struct _p_EasKsp {
   PETSCHEADER(struct _EasKspOps);
@@ -38,6 +43,8 @@ struct _p_EasKsp {
   char               pc_type[16];
   PetscReal          rtol, atol, dtol;
   PetscInt           max_it;
+  PetscInt           pipecg_replace; /* pipecg: residual replacement every this many iterations (0: never) */
+  PetscInt           nreplace;       /* replacements done in the last solve */
   PetscInt           its;
   PetscReal          rnorm, rnorm0;
   KSPConvergedReason reason;

@@ -197,20 +197,24 @@ static PetscErrorCode EasDiaMultTranspose_CPU(EasBackend be, const EasDiaKernel 
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode EasBcgsSweep1_CPU(EasBackend be, const EasDiaKernel *A, PetscScalar beta, PetscScalar omega, const PetscScalar *r, const PetscScalar *p_old, const PetscScalar *v_old, const PetscScalar *rhat, PetscScalar *p_new, PetscScalar *v_new, PetscScalar *dot)
+static PetscErrorCode EasBcgsSweep1_CPU(EasBackend be, const EasDiaKernel *A, PetscScalar beta, PetscScalar omega, const PetscScalar *r, const PetscScalar *p_old, const PetscScalar *v_old, const PetscScalar *rhat, PetscScalar *p_new, PetscScalar *v_new, PetscScalar dots[2])
 {
   const PetscInt n = A->n, nd = A->ndiag;
-  PetscScalar    sum = 0.0;
+  PetscScalar    hv = 0.0, vv = 0.0;
 
   PetscFunctionBegin;
 #pragma omp parallel reduction(+ \
-                               : sum) EAS_OMP_THREADS(be)
+                               : hv, vv) EAS_OMP_THREADS(be)
   {
-    /* p <- r + beta (p - omega v);  v <- A p;  (rhat, v) */
+    /* p <- r + beta (p - omega v);  v <- A p;  (rhat, v), (v, v) */
 #define EAS_F(j) p_new[j] = EasBcgsDirection(r[j], p_old[j], v_old[j], beta, omega)
-#define EAS_BODY(b, e)                                                                                 \
-  do {                                                                                                 \
-    _Pragma("omp simd reduction(+ : sum)") for (PetscInt i = b; i < e; i++) sum += rhat[i] * v_new[i]; \
+#define EAS_BODY(b, e)                                                         \
+  do {                                                                         \
+    _Pragma("omp simd reduction(+ : hv, vv)") for (PetscInt i = b; i < e; i++) \
+    {                                                                          \
+      hv += rhat[i] * v_new[i];                                                \
+      vv += v_new[i] * v_new[i];                                               \
+    }                                                                          \
   } while (0)
 #define EAS_CALL(ND) EAS_LAGGED_SWEEP(ND, A, EAS_F, p_new, v_new, EAS_BODY)
     EAS_ND_DISPATCH(nd, EAS_CALL);
@@ -218,29 +222,31 @@ static PetscErrorCode EasBcgsSweep1_CPU(EasBackend be, const EasDiaKernel *A, Pe
 #undef EAS_BODY
 #undef EAS_F
   }
-  *dot = sum;
-  PetscCall(PetscLogFlops((2.0 * nd + 6.0) * n));
+  dots[0] = hv;
+  dots[1] = vv;
+  PetscCall(PetscLogFlops((2.0 * nd + 8.0) * n));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode EasBcgsSweep2_CPU(EasBackend be, const EasDiaKernel *A, PetscScalar alpha, const PetscScalar *r, const PetscScalar *v, PetscScalar *s, PetscScalar *t, PetscScalar dots[2])
+static PetscErrorCode EasBcgsSweep2_CPU(EasBackend be, const EasDiaKernel *A, PetscScalar alpha, const PetscScalar *r, const PetscScalar *v, PetscScalar *s, PetscScalar *t, PetscScalar dots[3])
 {
   const PetscInt n = A->n, nd = A->ndiag;
-  PetscScalar    ts = 0.0, tt = 0.0;
+  PetscScalar    ts = 0.0, tt = 0.0, ss = 0.0;
 
   PetscFunctionBegin;
 #pragma omp parallel reduction(+ \
-                               : ts, tt) EAS_OMP_THREADS(be)
+                               : ts, tt, ss) EAS_OMP_THREADS(be)
   {
-    /* s <- r - alpha v;  t <- A s;  (t, s), (t, t) */
+    /* s <- r - alpha v;  t <- A s;  (t, s), (t, t), (s, s) */
 #define EAS_F(j) s[j] = EasBcgsSEntry(r[j], v[j], alpha)
-#define EAS_BODY(b, e)                                                         \
-  do {                                                                         \
-    _Pragma("omp simd reduction(+ : ts, tt)") for (PetscInt i = b; i < e; i++) \
-    {                                                                          \
-      ts += t[i] * s[i];                                                       \
-      tt += t[i] * t[i];                                                       \
-    }                                                                          \
+#define EAS_BODY(b, e)                                                             \
+  do {                                                                             \
+    _Pragma("omp simd reduction(+ : ts, tt, ss)") for (PetscInt i = b; i < e; i++) \
+    {                                                                              \
+      ts += t[i] * s[i];                                                           \
+      tt += t[i] * t[i];                                                           \
+      ss += s[i] * s[i];                                                           \
+    }                                                                              \
   } while (0)
 #define EAS_CALL(ND) EAS_LAGGED_SWEEP(ND, A, EAS_F, s, t, EAS_BODY)
     EAS_ND_DISPATCH(nd, EAS_CALL);
@@ -250,7 +256,8 @@ static PetscErrorCode EasBcgsSweep2_CPU(EasBackend be, const EasDiaKernel *A, Pe
   }
   dots[0] = ts;
   dots[1] = tt;
-  PetscCall(PetscLogFlops((2.0 * nd + 6.0) * n));
+  dots[2] = ss;
+  PetscCall(PetscLogFlops((2.0 * nd + 8.0) * n));
   PetscFunctionReturn(0);
 }
 

@@ -129,16 +129,17 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasPointwiseMultKernel(EasKInt
   w[i] = x[i] * y[i];
 }
 
-/* Partial sums of (a0, b0) and, for NV == 2, (a1, b1). */
+/* Partial sums of (a0, b0) and, for NV >= 2, (a1, b1), for NV == 3, (a2, b2). */
 template <int NV>
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDotKernel(EasKInt n, const EasKScalar *a0, const EasKScalar *b0, const EasKScalar *a1, const EasKScalar *b1, EasKScalar *partials)
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDotKernel(EasKInt n, const EasKScalar *a0, const EasKScalar *b0, const EasKScalar *a1, const EasKScalar *b1, const EasKScalar *a2, const EasKScalar *b2, EasKScalar *partials)
 {
   EasKScalar acc[NV];
   for (int k = 0; k < NV; k++) acc[k] = 0.0;
   EAS_GRID_STRIDE(i, n)
   {
     acc[0] += a0[i] * b0[i];
-    if (NV > 1) acc[NV - 1] += a1[i] * b1[i];
+    if (NV > 1) acc[1] += a1[i] * b1[i];
+    if (NV > 2) acc[NV - 1] += a2[i] * b2[i];
   }
   EasBlockReduce<NV>(acc, partials);
 }
@@ -165,11 +166,11 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDiaMultTransposeKernel(EasK
   }
 }
 
-/* Sweep 1: p_new = r + beta (p_old - omega v_old); v_new = A p_new; partial (rhat, v_new). */
+/* Sweep 1: p_new = r + beta (p_old - omega v_old); v_new = A p_new; partials (rhat, v_new), (v_new, v_new). */
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep1Kernel(EasKInt n, EasKInt nd, EasKInt ld, const EasKInt *__restrict__ off_g, bool staged, const EasKScalar *__restrict__ val, EasKScalar beta, EasKScalar omega, const EasKScalar *r, const EasKScalar *p_old, const EasKScalar *v_old, const EasKScalar *rhat, EasKScalar *p_new, EasKScalar *v_new, EasKScalar *partials)
 {
   const EasKInt *off    = EasLoadOffsets(nd, off_g, staged);
-  EasKScalar     acc[1] = {0.0};
+  EasKScalar     acc[2] = {0.0, 0.0};
   EAS_GRID_STRIDE(k, n)
   {
     const EasKInt    i = (EasKInt)k;
@@ -178,15 +179,16 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep1Kernel(EasKInt n,
     p_new[i]            = pi;
     v_new[i]            = vi;
     acc[0] += rhat[i] * vi;
+    acc[1] += vi * vi;
   }
-  EasBlockReduce<1>(acc, partials);
+  EasBlockReduce<2>(acc, partials);
 }
 
-/* Sweep 2: s = r - alpha v; t = A s; partials (t, s), (t, t). */
+/* Sweep 2: s = r - alpha v; t = A s; partials (t, s), (t, t), (s, s). */
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep2Kernel(EasKInt n, EasKInt nd, EasKInt ld, const EasKInt *__restrict__ off_g, bool staged, const EasKScalar *__restrict__ val, EasKScalar alpha, const EasKScalar *r, const EasKScalar *v, EasKScalar *s, EasKScalar *t, EasKScalar *partials)
 {
   const EasKInt *off    = EasLoadOffsets(nd, off_g, staged);
-  EasKScalar     acc[2] = {0.0, 0.0};
+  EasKScalar     acc[3] = {0.0, 0.0, 0.0};
   EAS_GRID_STRIDE(k, n)
   {
     const EasKInt    i = (EasKInt)k;
@@ -196,8 +198,9 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep2Kernel(EasKInt n,
     t[i]                = ti;
     acc[0] += ti * si;
     acc[1] += ti * ti;
+    acc[2] += si * si;
   }
-  EasBlockReduce<2>(acc, partials);
+  EasBlockReduce<3>(acc, partials);
 }
 
 /* Sweep 3: x += alpha p + omega s; r = s - omega t; partials (rhat, r), (r, r). */
@@ -252,16 +255,18 @@ static PetscErrorCode EasCudaReduceFinish(EasBackend_CUDA *cu, unsigned nb, int 
 }
 
 /* Dots (a0,b0) [and (a1,b1)] in nv sums, as one timed op of the given kind. */
-static PetscErrorCode EasCudaDots(EasBackend_CUDA *cu, PetscInt n, int nv, const PetscScalar *a0, const PetscScalar *b0, const PetscScalar *a1, const PetscScalar *b1, EasCudaKind kind, PetscBool start_timer, PetscScalar *res)
+static PetscErrorCode EasCudaDots(EasBackend_CUDA *cu, PetscInt n, int nv, const PetscScalar *a0, const PetscScalar *b0, const PetscScalar *a1, const PetscScalar *b1, const PetscScalar *a2, const PetscScalar *b2, EasCudaKind kind, PetscBool start_timer, PetscScalar *res)
 {
   const unsigned nb = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
 
   PetscFunctionBegin;
   if (start_timer) PetscCall(EasCudaTimerBegin(cu));
   if (nv == 1)
-    EasDotKernel<1><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, a0, b0, NULL, NULL, cu->d_partials);
+    EasDotKernel<1><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, a0, b0, NULL, NULL, NULL, NULL, cu->d_partials);
+  else if (nv == 2)
+    EasDotKernel<2><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, a0, b0, a1, b1, NULL, NULL, cu->d_partials);
   else
-    EasDotKernel<2><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, a0, b0, a1, b1, cu->d_partials);
+    EasDotKernel<3><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, a0, b0, a1, b1, a2, b2, cu->d_partials);
   EasCheckLaunchCUDA();
   PetscCall(EasCudaReduceFinish(cu, nb, nv, kind, res));
   PetscFunctionReturn(0);
@@ -375,7 +380,7 @@ static PetscErrorCode EasVecDot_CUDA(EasBackend be, PetscInt n, const PetscScala
     *dot = 0.0;
     PetscFunctionReturn(0);
   }
-  PetscCall(EasCudaDots(cu, n, 1, x, y, NULL, NULL, EAS_CUDA_KIND_RED, PETSC_TRUE, dot));
+  PetscCall(EasCudaDots(cu, n, 1, x, y, NULL, NULL, NULL, NULL, EAS_CUDA_KIND_RED, PETSC_TRUE, dot));
   PetscCall(EasLogGpuFlops(2.0 * n));
   PetscFunctionReturn(0);
 }
@@ -586,38 +591,8 @@ static PetscErrorCode EasDiaMultTranspose_CUDA(EasBackend be, const EasDiaKernel
 
 /* ------------------------------------------------------------------ fused BiCGStab sweeps */
 
-/* p_new = r + beta (p_old - omega v_old); v_new = A p_new; *dot = (rhat, v_new) (host). */
-static PetscErrorCode EasBcgsSweep1_CUDA(EasBackend be, const EasDiaKernel *A, PetscScalar beta, PetscScalar omega, const PetscScalar *r, const PetscScalar *p_old, const PetscScalar *v_old, const PetscScalar *rhat, PetscScalar *p_new, PetscScalar *v_new, PetscScalar *dot)
-{
-  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
-  EasDiaCtx_CUDA  *csr;
-  const PetscInt   n = A->n, nd = A->ndiag;
-
-  PetscFunctionBegin;
-  if (n <= 0) {
-    *dot = 0.0;
-    PetscFunctionReturn(0);
-  }
-  PetscCall(EasDiaGetCSR_CUDA(be, A, &csr));
-  PetscCall(EasCudaTimerBegin(cu));
-  if (csr) {
-    EasBcgsDirectionKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, beta, omega, r, p_old, v_old, p_new);
-    EasCheckLaunchCUDA();
-    PetscCall(EasCusparseMult_CUDA(cu, csr, CUSPARSE_OPERATION_NON_TRANSPOSE, p_new, v_new));
-    PetscCall(EasCudaDots(cu, n, 1, rhat, v_new, NULL, NULL, EAS_CUDA_KIND_SWEEP, PETSC_FALSE, dot));
-  } else {
-    const unsigned nb   = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
-    const size_t   smem = EasCudaOffsetSmem(nd);
-    EasBcgsSweep1Kernel<<<nb, EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->val, beta, omega, r, p_old, v_old, rhat, p_new, v_new, cu->d_partials);
-    EasCheckLaunchCUDA();
-    PetscCall(EasCudaReduceFinish(cu, nb, 1, EAS_CUDA_KIND_SWEEP, dot));
-  }
-  PetscCall(EasLogGpuFlops((2.0 * nd + 6.0) * n));
-  PetscFunctionReturn(0);
-}
-
-/* s = r - alpha v; t = A s; dots[0] = (t, s), dots[1] = (t, t) (host). */
-static PetscErrorCode EasBcgsSweep2_CUDA(EasBackend be, const EasDiaKernel *A, PetscScalar alpha, const PetscScalar *r, const PetscScalar *v, PetscScalar *s, PetscScalar *t, PetscScalar dots[2])
+/* p_new = r + beta (p_old - omega v_old); v_new = A p_new; dots = (rhat, v_new), (v_new, v_new) (host). */
+static PetscErrorCode EasBcgsSweep1_CUDA(EasBackend be, const EasDiaKernel *A, PetscScalar beta, PetscScalar omega, const PetscScalar *r, const PetscScalar *p_old, const PetscScalar *v_old, const PetscScalar *rhat, PetscScalar *p_new, PetscScalar *v_new, PetscScalar dots[2])
 {
   EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
   EasDiaCtx_CUDA  *csr;
@@ -631,16 +606,46 @@ static PetscErrorCode EasBcgsSweep2_CUDA(EasBackend be, const EasDiaKernel *A, P
   PetscCall(EasDiaGetCSR_CUDA(be, A, &csr));
   PetscCall(EasCudaTimerBegin(cu));
   if (csr) {
+    EasBcgsDirectionKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, beta, omega, r, p_old, v_old, p_new);
+    EasCheckLaunchCUDA();
+    PetscCall(EasCusparseMult_CUDA(cu, csr, CUSPARSE_OPERATION_NON_TRANSPOSE, p_new, v_new));
+    PetscCall(EasCudaDots(cu, n, 2, rhat, v_new, v_new, v_new, NULL, NULL, EAS_CUDA_KIND_SWEEP, PETSC_FALSE, dots));
+  } else {
+    const unsigned nb   = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
+    const size_t   smem = EasCudaOffsetSmem(nd);
+    EasBcgsSweep1Kernel<<<nb, EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->val, beta, omega, r, p_old, v_old, rhat, p_new, v_new, cu->d_partials);
+    EasCheckLaunchCUDA();
+    PetscCall(EasCudaReduceFinish(cu, nb, 2, EAS_CUDA_KIND_SWEEP, dots));
+  }
+  PetscCall(EasLogGpuFlops((2.0 * nd + 6.0) * n));
+  PetscFunctionReturn(0);
+}
+
+/* s = r - alpha v; t = A s; dots = (t, s), (t, t), (s, s) (host). */
+static PetscErrorCode EasBcgsSweep2_CUDA(EasBackend be, const EasDiaKernel *A, PetscScalar alpha, const PetscScalar *r, const PetscScalar *v, PetscScalar *s, PetscScalar *t, PetscScalar dots[3])
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  EasDiaCtx_CUDA  *csr;
+  const PetscInt   n = A->n, nd = A->ndiag;
+
+  PetscFunctionBegin;
+  if (n <= 0) {
+    dots[0] = dots[1] = dots[2] = 0.0;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(EasDiaGetCSR_CUDA(be, A, &csr));
+  PetscCall(EasCudaTimerBegin(cu));
+  if (csr) {
     EasBcgsSUpdateKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, alpha, r, v, s);
     EasCheckLaunchCUDA();
     PetscCall(EasCusparseMult_CUDA(cu, csr, CUSPARSE_OPERATION_NON_TRANSPOSE, s, t));
-    PetscCall(EasCudaDots(cu, n, 2, t, s, t, t, EAS_CUDA_KIND_SWEEP, PETSC_FALSE, dots));
+    PetscCall(EasCudaDots(cu, n, 3, t, s, t, t, s, s, EAS_CUDA_KIND_SWEEP, PETSC_FALSE, dots));
   } else {
     const unsigned nb   = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
     const size_t   smem = EasCudaOffsetSmem(nd);
     EasBcgsSweep2Kernel<<<nb, EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->val, alpha, r, v, s, t, cu->d_partials);
     EasCheckLaunchCUDA();
-    PetscCall(EasCudaReduceFinish(cu, nb, 2, EAS_CUDA_KIND_SWEEP, dots));
+    PetscCall(EasCudaReduceFinish(cu, nb, 3, EAS_CUDA_KIND_SWEEP, dots));
   }
   PetscCall(EasLogGpuFlops((2.0 * nd + 6.0) * n));
   PetscFunctionReturn(0);
@@ -769,7 +774,7 @@ static PetscErrorCode EasCgUpdate_CUDA(EasBackend be, PetscInt n, PetscInt nown,
   EasCgUpdateKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, alpha, p, q, dinv, x, r, z);
   EasCheckLaunchCUDA();
   PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
-  if (nown > 0) PetscCall(EasCudaDots(cu, nown, 2, r, z, r, r, EAS_CUDA_KIND_RED, PETSC_TRUE, dots));
+  if (nown > 0) PetscCall(EasCudaDots(cu, nown, 2, r, z, r, r, NULL, NULL, EAS_CUDA_KIND_RED, PETSC_TRUE, dots));
   PetscCall(EasLogGpuFlops(8.0 * n));
   PetscFunctionReturn(0);
 }
@@ -786,8 +791,7 @@ static PetscErrorCode EasPipeCgUpdate_CUDA(EasBackend be, PetscInt n, PetscInt n
   EasCheckLaunchCUDA();
   PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
   if (nown > 0) {
-    PetscCall(EasCudaDots(cu, nown, 2, r, u, w, u, EAS_CUDA_KIND_RED, PETSC_TRUE, dots));
-    PetscCall(EasCudaDots(cu, nown, 1, r, r, NULL, NULL, EAS_CUDA_KIND_RED, PETSC_TRUE, &dots[2]));
+    PetscCall(EasCudaDots(cu, nown, 3, r, u, w, u, r, r, EAS_CUDA_KIND_RED, PETSC_TRUE, dots)); /* one reduction pass for the three sums */
   }
   PetscCall(EasLogGpuFlops(23.0 * n));
   PetscFunctionReturn(0);
