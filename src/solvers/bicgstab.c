@@ -196,8 +196,10 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
 
     rho_old = rho;
     rho     = dots[0];
-    /* breakdown: rhat (numerically) orthogonal to r, |(rhat, r)| <= tol ||rhat|| ||r||; or omega = 0 */
-    if (omega == 0.0 || PetscAbsScalar(rho) <= tol * hnorm * rnorm) {
+    /* breakdown: omega = 0, or rhat orthogonal to r: |(rhat, r)| <= eps^2 ||rhat|| ||r|| (a cosine
+       far below round-off: as r shrinks, (rhat, r) legitimately becomes small relative to
+       ||rhat|| ||r||, so this test is not the tol of the two above) */
+    if (omega == 0.0 || PetscAbsScalar(rho) <= PETSC_MACHINE_EPSILON * PETSC_MACHINE_EPSILON * hnorm * rnorm) {
       ksp->reason = KSP_DIVERGED_BREAKDOWN;
       ksp->its    = it;
       PetscCall(PetscInfo(ksp, "BiCGStab breakdown at iteration %" PetscInt_FMT ": omega = %g, |(rhat, r)| = %g\n", it, (double)omega, (double)PetscAbsScalar(rho)));
