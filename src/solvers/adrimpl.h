@@ -1,7 +1,9 @@
 #pragma once
 /*
-  Private data of EasAdr (adr.c: problem and discretization; msnewton.c:
-  the multisplitting-Newton time stepping, sync and async).
+  Private data of EasAdr and the functions its files share (adr.c: problem,
+  options, setup; adrassemble.c: discretization; adrbackend.c: backend
+  objects and policy; msnewton.c: the multisplitting Newton; adrts.c: time
+  stepping).
 */
 /* the backend (threads, host_is_device) and EasVec internals; the EasDia
    is used only through its public API (include/eas.h) */
@@ -119,14 +121,71 @@ struct _p_EasAdr {
   PetscReal      trace_busy, trace_cbusy, trace_cwork, trace_iter_time, trace_iter_work;
 };
 
+/* Diurnal kinetics (DESIGN.md sec. 4, cvDiurnal). */
+#define EAS_ADR_Q1 1.63e-16
+#define EAS_ADR_Q2 4.66e-16
+#define EAS_ADR_C3 3.7e16
+
+/* ------------------------------------------------------------- geometry */
+
+#define EAS_ADR_PI(adr, i, j, k) (((i) + 1) + ((adr)->nl[0] + 2) * (((j) + 1) + ((adr)->nl[1] + 2) * ((k) + 1)))
+
+/* face point (a, b): x faces (j, k), y faces (i, k), z faces (i, j) */
+static inline void EasAdrFacePoint(EasAdr adr, PetscInt f, PetscInt a, PetscInt b, PetscInt *i, PetscInt *j, PetscInt *k, PetscInt ghost)
+{
+  const PetscInt d = f / 2, side = f % 2, layer = ghost ? (side ? adr->nl[d] : -1) : (side ? adr->nl[d] - 1 : 0);
+  if (d == 0) {
+    *i = layer;
+    *j = a;
+    *k = b;
+  } else if (d == 1) {
+    *i = a;
+    *j = layer;
+    *k = b;
+  } else {
+    *i = a;
+    *j = b;
+    *k = layer;
+  }
+}
+
+static inline PetscInt EasAdrFaceDimA(EasAdr adr, PetscInt f)
+{
+  return f / 2 == 0 ? adr->nl[1] : adr->nl[0];
+}
+static inline PetscInt EasAdrFaceDimB(EasAdr adr, PetscInt f)
+{
+  return f / 2 == 2 ? adr->nl[1] : adr->nl[2];
+}
+
+static inline void EasAdrCoordinates(EasAdr adr, PetscInt gi, PetscInt gj, PetscInt gk, PetscReal xyz[3])
+{
+  const PetscInt g[3] = {gi, gj, gk};
+  for (PetscInt d = 0; d < 3; d++) xyz[d] = adr->lo[d] + (g[d] + adr->shift[d]) * adr->h[d];
+}
+
 /* meter phase helpers (no-ops without a meter) */
 #define EasAdrMeterBegin(adr, p) EasEnergyMeterBegin((adr)->meter, (p), (adr)->unit)
 #define EasAdrMeterEnd(adr, p, w) EasEnergyMeterEnd((adr)->meter, (p), (adr)->unit, (PetscReal)(w))
 
-/* adr.c */
-PETSC_INTERN PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr, PetscReal t);
+/* adr.c: the built-in problems' coefficients (ctx: the EasAdr), checks */
+PETSC_INTERN PetscErrorCode EasAdrVelocity_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal a[3], void *ctx);
+PETSC_INTERN PetscErrorCode EasAdrDiffusion_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal K[3], void *ctx);
+PETSC_INTERN PetscErrorCode EasAdrInitial_Builtin(PetscReal t, const PetscReal xyz[3], PetscScalar c[2], void *ctx);
+PETSC_INTERN void           EasAdrDiurnalRates(PetscReal t, PetscReal *q3, PetscReal *q4);
+PETSC_INTERN PetscErrorCode EasAdrCheckSetUp_Private(EasAdr, const char fn[]);
+PETSC_INTERN PetscErrorCode EasAdrCheckVec_Private(EasAdr, Vec, const char fn[]);
+/* adrbackend.c: backend objects, meter unit, policy */
+PETSC_INTERN PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrDestroyBackendObjects_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrMeterUnit_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrPolicyCreate_Private(EasAdr);
 /* Online backend choice after a converged step (EasAdrSetPolicy). */
 PETSC_INTERN PetscErrorCode EasAdrPolicyStep_Private(EasAdr, PetscInt nsteps);
+/* Creates the meter (with the solver's prefix) if there is none. */
+PETSC_INTERN PetscErrorCode EasAdrMeterCreate_Private(EasAdr);
+/* adrassemble.c */
+PETSC_INTERN PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr, PetscReal t);
 /* F into b and the local Jacobian into J on the backend (one Newton iteration). */
 PETSC_INTERN PetscErrorCode EasAdrLocalAssemble_Private(EasAdr, PetscReal t, PetscReal dt, PetscReal fnorm2[2], PetscBool *bad);
 /* F(x) on this rank with the current ghosts (halo->ghost), x and xold local
@@ -144,5 +203,3 @@ PETSC_INTERN PetscLogEvent  EAS_AdrMove, EAS_AdrSolve, EAS_AdrStep, EAS_AdrFunct
 /* msnewton.c */
 PETSC_INTERN PetscErrorCode EasAdrStepSync_Private(EasAdr);
 PETSC_INTERN PetscErrorCode EasAdrStepAsync_Private(EasAdr);
-/* adr.c: creates the meter (with the solver's prefix) if there is none */
-PETSC_INTERN PetscErrorCode EasAdrMeterCreate_Private(EasAdr);
