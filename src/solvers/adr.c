@@ -86,8 +86,8 @@ PetscErrorCode EasAdrVelocity_Builtin(PetscReal t, const PetscReal xyz[3], Petsc
   EasAdr adr = (EasAdr)ctx;
   (void)t;
   (void)xyz;
-  if (adr->problem == EAS_ADR_PROBLEM_DIURNAL) {
-    a[0] = 1.0e-3;
+  if (adr->problem == EAS_ADR_PROBLEM_DIURNAL) { /* cvDiurnal: +V dc/dx on the right-hand side, so a = -V (transport toward -x) */
+    a[0] = -1.0e-3;
     a[1] = a[2] = 0;
   } else {
     a[0] = 1.0;
@@ -214,7 +214,7 @@ PetscErrorCode EasAdrSetProblem(EasAdr adr, const char problem[])
     PetscCall(EasAdrSetBox(adr, 0, 20, 0, 20, 30, 50));
     adr->reaction_type = EAS_ADR_REACTION_DIURNAL;
     adr->bc            = EAS_ADR_BC_NEUMANN;
-    adr->advection     = EAS_ADR_UPWIND;
+    adr->advection     = EAS_ADR_CENTRAL; /* cvDiurnal's central differences */
     adr->dt            = 3600;
     adr->tfinal        = 86400;
   } else {
@@ -243,7 +243,7 @@ PetscErrorCode EasAdrSetGrid(EasAdr adr, PetscInt nx, PetscInt ny, PetscInt nz)
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetGrid"));
   for (PetscInt d = 0; d < 3; d++) {
-    PetscCheck(n[d] >= 3, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_n%c %" PetscInt_FMT " is invalid: expected at least 3 grid points per direction", (char)('x' + d), n[d]);
+    PetscCheck(n[d] >= 3 || (d == 1 && n[d] == 1), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_n%c %" PetscInt_FMT " is invalid: expected at least 3 grid points per direction%s", (char)('x' + d), n[d], d == 1 ? ", or 1 (one y plane: a 2D problem in x and z)" : "");
     adr->N[d] = n[d];
   }
   PetscFunctionReturn(0);
@@ -639,10 +639,11 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     PetscCall(EasGetMPIThreadLevel(&level));
     PetscCheck(level >= MPI_THREAD_MULTIPLE, comm, PETSC_ERR_SUP_SYS, "-eas_async_thread needs MPI_THREAD_MULTIPLE but MPI provides level %d; start with EasInitialize() (which asks for it) or drop -eas_async_thread", (int)level);
   }
-  adr->dims[0] = adr->dims[1] = adr->dims[2] = 0;
+  adr->dims[0] = adr->dims[2] = 0;
+  adr->dims[1]                = adr->N[1] == 1 ? 1 : 0; /* one y plane (2D): never split in y */
   PetscCallMPI(MPI_Dims_create(adr->size, 3, adr->dims));
   for (PetscInt d = 0; d < 3; d++) {
-    PetscCheck(adr->N[d] / adr->dims[d] >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid too small for %d ranks: %" PetscInt_FMT " points in %c (-adr_n%c) split over %d ranks leaves fewer than 2 points per rank; use at least %d points or fewer ranks", adr->size, adr->N[d], (char)('x' + d), (char)('x' + d), adr->dims[d], 2 * adr->dims[d]);
+    PetscCheck(adr->N[d] / adr->dims[d] >= 2 || adr->N[d] == 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid too small for %d ranks: %" PetscInt_FMT " points in %c (-adr_n%c) split over %d ranks leaves fewer than 2 points per rank; use at least %d points or fewer ranks", adr->size, adr->N[d], (char)('x' + d), (char)('x' + d), adr->dims[d], 2 * adr->dims[d]);
   }
   PetscCallMPI(MPI_Cart_create(comm, 3, adr->dims, periods, 0, &adr->cart));
   PetscCallMPI(MPI_Comm_rank(adr->cart, &adr->rank));
@@ -654,7 +655,10 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     adr->xs[d] = adr->starts[d][adr->cc[d]];
     adr->nl[d] = adr->starts[d][adr->cc[d] + 1] - adr->xs[d];
     PetscCallMPI(MPI_Cart_shift(adr->cart, (int)d, 1, &adr->nb[2 * d], &adr->nb[2 * d + 1]));
-    if (adr->bc == EAS_ADR_BC_DIRICHLET) {
+    if (adr->N[d] == 1) { /* one plane in the middle of the box; no coupling in d */
+      adr->h[d]     = adr->hi[d] - adr->lo[d];
+      adr->shift[d] = 0.5;
+    } else if (adr->bc == EAS_ADR_BC_DIRICHLET) {
       adr->h[d]     = (adr->hi[d] - adr->lo[d]) / (adr->N[d] + 1);
       adr->shift[d] = 1;
     } else {

@@ -89,6 +89,10 @@ PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr adr, PetscReal t)
     for (PetscInt d = 0; d < 3; d++) {
       const PetscReal h = adr->h[d], h2 = h * h;
       PetscReal       km, kp, wm, wp;
+      if (adr->N[d] == 1) { /* one plane (2D): no transport in d */
+        adr->w[2 * d][p] = adr->w[2 * d + 1][p] = 0;
+        continue;
+      }
       PetscCall(PetscArraycpy(q, xyz, 3));
       q[d] = xyz[d] - 0.5 * h;
       PetscCall((*dif)(t, q, K, dctx));
@@ -188,6 +192,7 @@ static void EasAdrKernelParams(EasAdr adr, PetscReal t, PetscReal dt, EasAdrKPar
   P->c3   = EAS_ADR_C3;
   P->q4   = q4;
   for (PetscInt f = 0; f < 6; f++) P->fold[f] = adr->nb[f] == MPI_PROC_NULL && adr->bc == EAS_ADR_BC_NEUMANN;
+  P->ycoupled = adr->N[1] > 1;
 }
 
 /* User reaction on the host (callbacks are host code): Rv, dRv at x. */

@@ -34,27 +34,31 @@ PetscErrorCode EasAdrGetEnergyMeter(EasAdr adr, EasEnergyMeter *meter)
   PetscFunctionReturn(0);
 }
 
-/* The objects that live on the backend: the local Jacobian (9 offsets,
+/* The objects that live on the backend: the local Jacobian (9 offsets, 7 with one y plane,
    values refilled in place each Newton iteration), the inner solver's
    operator, b and dx, and the assembly kernels' arrays. */
 PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr adr)
 {
-  PetscInt off[9];
+  PetscInt off[9], nd = 0, dmain = 0;
 
   PetscFunctionBegin;
-  {
+  { /* with one y plane (2D) the +-2nx (y) couplings do not exist: 7 offsets (EasAdrKJacobianPoint) */
     const PetscInt nx = adr->nl[0], nxy = adr->nl[0] * adr->nl[1];
     const PetscInt o[9] = {-2 * nxy, -2 * nx, -2, -1, 0, 1, 2, 2 * nx, 2 * nxy};
-    PetscCall(PetscArraycpy(off, o, 9));
+    for (PetscInt d = 0; d < 9; d++) {
+      if (adr->N[1] == 1 && (d == 1 || d == 7)) continue;
+      if (o[d] == 0) dmain = nd;
+      off[nd++] = o[d];
+    }
   }
   PetscCall(EasDiaCreate(PETSC_COMM_SELF, &adr->J));
   PetscCall(EasDiaSetBackend(adr->J, adr->be));
-  PetscCall(EasDiaSetPattern(adr->J, adr->n, 9, off));
+  PetscCall(EasDiaSetPattern(adr->J, adr->n, nd, off));
   { /* the identity until the first Newton iteration fills it */
     PetscScalar *v;
     PetscInt     ld;
     PetscCall(EasDiaGetValuesWrite(adr->J, &v, &ld));
-    for (PetscInt r = 0; r < adr->n; r++) v[4 * (size_t)ld + r] = 1.0;
+    for (PetscInt r = 0; r < adr->n; r++) v[dmain * (size_t)ld + r] = 1.0;
     PetscCall(EasDiaRestoreValuesWrite(adr->J, &v));
   }
   PetscCall(EasDiaSetUp(adr->J));
