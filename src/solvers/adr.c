@@ -18,19 +18,20 @@
 PetscClassId  EAS_ADR_CLASSID;
 PetscLogEvent EAS_AdrSolve, EAS_AdrStep, EAS_AdrFunction, EAS_AdrJacobian, EAS_AdrHalo, EAS_AdrDetect, EAS_AdrInner, EAS_AdrMove;
 
-const char *const EasAdrConvergedReasons[] = {"DIVERGED_ASYNC_CHECK", "DIVERGED_NANORINF", "DIVERGED_INNER", "DIVERGED_MAX_IT", "CONVERGED_ITERATING", "CONVERGED_DX", "CONVERGED_ASYNC"};
+const char *const EasAdrConvergedReasons[] = {"DIVERGED_TS", "DIVERGED_ASYNC_CHECK", "DIVERGED_NANORINF", "DIVERGED_INNER", "DIVERGED_MAX_IT", "CONVERGED_ITERATING", "CONVERGED_DX", "CONVERGED_ASYNC"};
 
 /* EasAdrConvergedReasonName - the name of a reason ("DIVERGED_MAX_IT", ...). */
 const char *EasAdrConvergedReasonName(EasAdrConvergedReason r)
 {
-  if (r < -4 || r > 2) return "UNKNOWN";
-  return EasAdrConvergedReasons[r + 4];
+  if (r < -5 || r > 2) return "UNKNOWN";
+  return EasAdrConvergedReasons[r + 5];
 }
 
 static const char *const EasAdrProblems[]   = {"diurnal", "transport"};
 static const char *const EasAdrReactions[]  = {"diurnal", "linear"};
 static const char *const EasAdrBCs[]        = {"dirichlet", "neumann"};
 static const char *const EasAdrAdvections[] = {"upwind", "central"};
+const char *const        EasAdrTSTypes[]    = {"beuler", "cvode", NULL};
 
 static PetscBool eas_adr_package_initialized = PETSC_FALSE;
 
@@ -154,8 +155,14 @@ PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
   adr->unit                         = -1;
   adr->unit_kind[0] = adr->unit_kind[1] = -1;
   adr->progress                         = PETSC_FALSE;
+  adr->ts_type                          = EAS_ADR_TS_BEULER;
+  adr->ts_max_order                     = 5;
+  adr->ts_max_steps                     = 500000;
+  adr->ts_max_newton_it                 = PETSC_DECIDE; /* at setup: 3 (CVODE's own) on one rank, 10 on several */
+  adr->da_comm                          = MPI_COMM_NULL;
   adr->cart                             = MPI_COMM_NULL;
   PetscCall(EasAdrSetProblem(adr, "diurnal"));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)adr, EasAdrTSTypes[adr->ts_type])); /* the View's "type:" line */
   PetscCall(EasKspCreate(PETSC_COMM_SELF, &adr->ksp));
   PetscCall(EasKspSetOptionsPrefix(adr->ksp, "adr_"));
   /* BiCGStab residuals spike on advection-dominated blocks: a loose dtol */
@@ -217,6 +224,8 @@ PetscErrorCode EasAdrSetProblem(EasAdr adr, const char problem[])
     adr->advection     = EAS_ADR_CENTRAL; /* cvDiurnal's central differences */
     adr->dt            = 3600;
     adr->tfinal        = 86400;
+    adr->ts_rtol       = 1e-5; /* cvDiurnal's tolerances */
+    adr->ts_atol       = 1e-3;
   } else {
     PetscCall(EasAdrSetBox(adr, 0, 1, 0, 1, 0, 1));
     adr->reaction_type = EAS_ADR_REACTION_LINEAR;
@@ -224,6 +233,8 @@ PetscErrorCode EasAdrSetProblem(EasAdr adr, const char problem[])
     adr->advection     = EAS_ADR_UPWIND;
     adr->dt            = 0.02;
     adr->tfinal        = 0.2;
+    adr->ts_rtol       = 1e-5;
+    adr->ts_atol       = 1e-8;
   }
   adr->L[0] = -1.0;
   adr->L[1] = 0.5;
@@ -384,6 +395,69 @@ PetscErrorCode EasAdrSetTime(EasAdr adr, PetscReal t0)
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetTime"));
   adr->t0 = adr->t = t0;
+  adr->cv_reinit   = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetTimeStepType - beuler (implicit Euler, fixed dt) or cvode (CVODE's BDF, adaptive); see adr.h. @*/
+PetscErrorCode EasAdrSetTimeStepType(EasAdr adr, EasAdrTSType type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCheck(type == EAS_ADR_TS_BEULER || type == EAS_ADR_TS_CVODE, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetTimeStepType: unknown type %d: expected EAS_ADR_TS_BEULER or EAS_ADR_TS_CVODE", (int)type);
+#if !defined(EAS_HAVE_SUNDIALS)
+  PetscCheck(type != EAS_ADR_TS_CVODE, PetscObjectComm((PetscObject)adr), PETSC_ERR_SUP, "-adr_ts_type cvode: SUNDIALS CVODE is not compiled in (install libsundials-dev and rebuild eas)");
+#endif
+  if (adr->ts_type != type) adr->cv_reinit = PETSC_TRUE;
+  adr->ts_type = type;
+  PetscCall(PetscObjectChangeTypeName((PetscObject)adr, EasAdrTSTypes[type]));
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetTimeStepType - the time-stepping type. @*/
+PetscErrorCode EasAdrGetTimeStepType(EasAdr adr, EasAdrTSType *type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  *type = adr->ts_type;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetTimeStepTolerances - CVODE's rtol > 0 and atol > 0 (PETSC_DEFAULT keeps a value); before the first cvode step. @*/
+PetscErrorCode EasAdrSetTimeStepTolerances(EasAdr adr, PetscReal rtol, PetscReal atol)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  if (rtol != (PetscReal)PETSC_DEFAULT) {
+    PetscCheck(rtol > 0 && rtol < 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_rtol %g is invalid: expected a relative tolerance in (0, 1)", (double)rtol);
+    adr->ts_rtol = rtol;
+  }
+  if (atol != (PetscReal)PETSC_DEFAULT) {
+    PetscCheck(atol > 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_atol %g is invalid: expected an absolute tolerance > 0", (double)atol);
+    adr->ts_atol = atol;
+  }
+  PetscCheck(!adr->cv_mem, PetscObjectComm((PetscObject)adr), PETSC_ERR_ORDER, "EasAdrSetTimeStepTolerances: CVODE is already running on this solver; set them before the first cvode step");
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetTimeStepMaxOrder - CVODE's largest BDF order in 1..5. @*/
+PetscErrorCode EasAdrSetTimeStepMaxOrder(EasAdr adr, PetscInt q)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCheck(q >= 1 && q <= 5, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_max_order %" PetscInt_FMT " is invalid: expected a BDF order in 1..5", q);
+  PetscCheck(!adr->cv_mem, PetscObjectComm((PetscObject)adr), PETSC_ERR_ORDER, "EasAdrSetTimeStepMaxOrder: CVODE is already running on this solver; set it before the first cvode step");
+  adr->ts_max_order = q;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetTimeStepStats - CVODE's statistics (zeros before the first cvode step or with beuler). @*/
+PetscErrorCode EasAdrGetTimeStepStats(EasAdr adr, EasAdrTSStats *st)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(PetscMemzero(st, sizeof(*st)));
+  PetscCall(EasAdrCVodeGetStats_Private(adr, st));
   PetscFunctionReturn(0);
 }
 
@@ -578,6 +652,23 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
   PetscCall(PetscOptionsInt("-eas_comm_seed", "Seed of the jitter draws", "EasAdrSetFromOptions", adr->comm_seed, &adr->comm_seed, NULL));
   PetscCheck(adr->delay_us >= 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_comm_delay_us %g is invalid: expected a delay in microseconds >= 0", (double)adr->delay_us);
   PetscCheck(adr->jitter_us >= 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_comm_jitter_us %g is invalid: expected a jitter in microseconds >= 0", (double)adr->jitter_us);
+  {
+    PetscInt  it = adr->ts_type;
+    PetscReal rt = adr->ts_rtol, at = adr->ts_atol;
+    PetscInt  q = adr->ts_max_order;
+    PetscCall(PetscOptionsEList("-adr_ts_type", "Time stepping: beuler (implicit Euler, fixed -adr_dt) or cvode (SUNDIALS CVODE, variable-order BDF with error control)", "EasAdrSetTimeStepType", EasAdrTSTypes, 2, EasAdrTSTypes[adr->ts_type], &it, &flg));
+    if (flg) PetscCall(EasAdrSetTimeStepType(adr, (EasAdrTSType)it));
+    PetscCall(PetscOptionsReal("-adr_ts_rtol", "cvode: relative tolerance of the local error", "EasAdrSetTimeStepTolerances", rt, &rt, NULL));
+    PetscCall(PetscOptionsReal("-adr_ts_atol", "cvode: absolute tolerance of the local error", "EasAdrSetTimeStepTolerances", at, &at, NULL));
+    if (rt != adr->ts_rtol || at != adr->ts_atol) PetscCall(EasAdrSetTimeStepTolerances(adr, rt, at));
+    PetscCall(PetscOptionsInt("-adr_ts_max_order", "cvode: largest BDF order (1..5)", "EasAdrSetTimeStepMaxOrder", q, &q, &flg));
+    if (flg) PetscCall(EasAdrSetTimeStepMaxOrder(adr, q));
+    PetscCall(PetscOptionsInt("-adr_ts_max_steps", "cvode: internal steps per EasAdrSolve call before CVODE gives up", "EasAdrSetFromOptions", adr->ts_max_steps, &adr->ts_max_steps, NULL));
+    PetscCheck(adr->ts_max_steps >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_max_steps %" PetscInt_FMT " is invalid: expected a count >= 1", adr->ts_max_steps);
+    PetscCall(PetscOptionsInt("-adr_ts_max_newton_it", "cvode: synchronous outer iterations (async: synchronous checks) per stage before CVODE retries with a smaller step (default 3, CVODE's own, on one rank; 10 on several: the multisplitting converges linearly between the boxes)", "EasAdrSetFromOptions", adr->ts_max_newton_it, &adr->ts_max_newton_it, NULL));
+    PetscCheck(adr->ts_max_newton_it >= 1 || adr->ts_max_newton_it == PETSC_DECIDE, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_max_newton_it %" PetscInt_FMT " is invalid: expected a count >= 1", adr->ts_max_newton_it);
+  }
+  PetscCall(EasAdrOutputSetFromOptions_Private(adr, PetscOptionsObject));
   PetscOptionsEnd();
   PetscCall(EasKspSetFromOptions(adr->ksp));
   if (!adr->setupcalled) {
@@ -843,6 +934,7 @@ PetscErrorCode EasAdrSetSolution(EasAdr adr, Vec X)
   PetscCall(PetscArraycpy(adr->x, xa, adr->n));
   PetscCall(VecRestoreArrayRead(X, &xa));
   adr->ghosts_current = PETSC_FALSE; /* the neighbours' new state is not in the ghosts yet */
+  adr->cv_reinit      = PETSC_TRUE;  /* CVODE restarts from it */
   PetscFunctionReturn(0);
 }
 
@@ -888,7 +980,13 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "problem %s: grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points, box [%g,%g]x[%g,%g]x[%g,%g]\n", EasAdrProblems[adr->problem], adr->N[0], adr->N[1], adr->N[2], (double)adr->lo[0], (double)adr->hi[0], (double)adr->lo[1], (double)adr->hi[1], (double)adr->lo[2], (double)adr->hi[2]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "reaction %s, advection %s, boundaries %s%s%s%s\n", adr->reaction ? "user" : EasAdrReactions[adr->reaction_type], EasAdrAdvections[adr->advection], EasAdrBCs[adr->bc], adr->velocity ? ", user velocity" : "", adr->diffusion ? ", user diffusion" : "", adr->initial ? ", user initial condition" : ""));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "implicit Euler: t = %g, dt = %g; multisplitting-Newton %s, rtol %g, max_it %" PetscInt_FMT "\n", (double)adr->t, (double)adr->dt, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->newton_rtol, adr->newton_max_it));
+  if (adr->ts_type == EAS_ADR_TS_CVODE) {
+    EasAdrTSStats ts;
+    PetscCall(EasAdrGetTimeStepStats(adr, &ts));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CVODE BDF orders 1-%" PetscInt_FMT ", rtol %g, atol %g: t = %g, %" PetscInt_FMT " steps (last order %" PetscInt_FMT ", h %g), %" PetscInt_FMT " error-test failures, %" PetscInt_FMT " nonlinear iterations (%" PetscInt_FMT " failures), %" PetscInt_FMT " right-hand sides\n", adr->ts_max_order, (double)adr->ts_rtol, (double)adr->ts_atol, (double)adr->t, ts.steps, ts.last_order, (double)ts.last_step, ts.err_test_fails, ts.nonlin_its, ts.nonlin_conv_fails, ts.rhs_evals));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "stages by the multisplitting Newton (%s), CVODE's convergence test, at most %" PetscInt_FMT " %s per stage\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", adr->ts_max_newton_it, adr->mode == EAS_ADR_ASYNC ? "synchronous checks" : "outer iterations"));
+  } else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "implicit Euler: t = %g, dt = %g; multisplitting-Newton %s, rtol %g, max_it %" PetscInt_FMT "\n", (double)adr->t, (double)adr->dt, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->newton_rtol, adr->newton_max_it));
   if (adr->mode_auto) {
     if (adr->auto_decided)
       PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: %s chosen after the first step (exchange share %.3g, threshold %.3g)\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->auto_share, (double)adr->auto_threshold));
@@ -939,6 +1037,8 @@ PetscErrorCode EasAdrDestroy(EasAdr *adr)
     PetscFunctionReturn(0);
   }
   a = *adr;
+  PetscCall(EasAdrCVodeDestroy_Private(a));
+  PetscCall(EasAdrOutputDestroy_Private(a));
   PetscCall(EasEnergyMeterDestroy(&a->meter));
   PetscCall(EasPolicyDestroy(&a->policy));
   PetscCall(EasHaloDestroy(&a->halo));

@@ -9,6 +9,7 @@
    is used only through its public API (include/eas.h) */
 #include "../backends/backend.h"
 #include "../comm/commimpl.h"
+#include <petscdmda.h>
 
 typedef enum {
   EAS_ADR_PROBLEM_DIURNAL,
@@ -26,6 +27,28 @@ typedef enum {
   EAS_ADR_UPWIND,
   EAS_ADR_CENTRAL
 } EasAdrAdvection;
+
+/* The implicit stage system the multisplitting Newton solves (msnewton.c):
+     F(x) = a - x + gamma f(t, x) = 0,   a in adr->xold,
+   implicit Euler: a = x_old, gamma = dt (Vialle et al. eq. 1.43); CVODE's BDF
+   stages: a = ypred - rl1 zn1, gamma = CVODE's gamma (adrnls.c). */
+typedef struct _n_EasAdrStage EasAdrStage;
+struct _n_EasAdrStage {
+  PetscReal t, gamma;
+  PetscInt  max_it; /* synchronous outer iterations (sync mode) or synchronous checks (async) */
+  /* Convergence: without a test, max_s ||dx_s|| / ||x_s|| <= -adr_newton_rtol after a
+     synchronous iteration.  With one, test(adr, it, &status, ctx) after each
+     synchronous iteration it = 0, 1, ... decides: status 1 converged, 0 go on,
+     -1 diverging (the stage fails, recoverably); dx_host then holds the rank's
+     last update. */
+  PetscErrorCode (*test)(EasAdr, PetscInt it, PetscInt *status, void *ctx);
+  void        *test_ctx;
+  PetscScalar *dx_host;
+  /* The asynchronous vote with a test: the rank's update is converged when its
+     local weighted RMS norm sqrt(sum_i (dx_i ewt_i)^2 / n_local) <= wtol. */
+  const PetscReal *ewt;
+  PetscReal        wtol;
+};
 
 /* faces: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z */
 struct _p_EasAdr {
@@ -48,8 +71,25 @@ struct _p_EasAdr {
   EasAdrValueFn      initial, boundary;
   void              *initial_ctx, *boundary_ctx;
   /* time */
-  PetscReal t, t0, dt, tfinal;
-  PetscInt  max_steps;
+  PetscReal    t, t0, dt, tfinal;
+  PetscInt     max_steps;
+  EasAdrTSType ts_type;
+  PetscReal    ts_rtol, ts_atol;
+  PetscInt     ts_max_order, ts_max_steps, ts_max_newton_it;
+  /* CVODE (adrcvode.c, adrnls.c; SUNDIALS types kept out of this header) */
+  void          *cv_mem, *cv_ctx, *cv_y, *cv_nls;
+  PetscBool      cv_reinit; /* the state changed outside CVODE: CVodeReInit at the next advance */
+  PetscErrorCode cv_error;  /* a PETSc error inside CVODE's callbacks */
+  char           cv_msg[256];
+  /* output (adrio.c) */
+  PetscReal         output_interval;
+  PetscViewer       sol_viewer;
+  PetscViewerFormat sol_format;
+  PetscInt          npoints;
+  PetscReal        *points;    /* 3 npoints requested coordinates */
+  PetscInt         *point_idx; /* 3 npoints nearest global grid indices */
+  DM                da;        /* the grid as a DMDA (dof 2), on a communicator ordered for it */
+  MPI_Comm          da_comm;
   /* outer iteration */
   PetscReal     newton_rtol;
   PetscInt      newton_max_it;
@@ -83,13 +123,14 @@ struct _p_EasAdr {
   PetscBool w_synced, xold_synced; /* the backend copy of w / xold is current */
   PetscReal coef_t;                /* time at which w and bval were evaluated */
   /* solver */
-  EasBackend be;
-  EasDia     J;
-  EasKsp     ksp;
-  EasVec     b, dx;
-  EasHalo    halo;
-  EasDetect  det;            /* the async phase's detection (here, not on the stack: MPI owns its buffers while a round is in flight) */
-  PetscBool  ghosts_current; /* the ghosts hold the neighbours' state at the start of the next step */
+  EasBackend  be;
+  EasDia      J;
+  EasKsp      ksp;
+  EasVec      b, dx;
+  EasHalo     halo;
+  EasDetect   det;            /* the async phase's detection (here, not on the stack: MPI owns its buffers while a round is in flight) */
+  PetscBool   ghosts_current; /* the ghosts hold the neighbours' state at the start of the next step */
+  EasAdrStage stage;          /* the stage system being solved */
   /* state */
   PetscBool             setupcalled;
   EasAdrConvergedReason reason;
@@ -184,6 +225,15 @@ PETSC_INTERN PetscErrorCode EasAdrPolicyCreate_Private(EasAdr);
 PETSC_INTERN PetscErrorCode EasAdrPolicyStep_Private(EasAdr, PetscInt nsteps);
 /* Creates the meter (with the solver's prefix) if there is none. */
 PETSC_INTERN PetscErrorCode EasAdrMeterCreate_Private(EasAdr);
+/* adrcvode.c, adrnls.c (errors "not compiled in" without SUNDIALS) */
+PETSC_INTERN PetscErrorCode EasAdrCVodeAdvance_Private(EasAdr, PetscReal tout, PetscBool one_step);
+PETSC_INTERN PetscErrorCode EasAdrCVodeGetStats_Private(EasAdr, EasAdrTSStats *);
+PETSC_INTERN PetscErrorCode EasAdrCVodeDestroy_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrNLSCreate_Private(EasAdr, void *sunctx, void **nls);
+/* adrio.c: solution output */
+PETSC_INTERN PetscErrorCode EasAdrOutputSetFromOptions_Private(EasAdr, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode EasAdrOutput_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrOutputDestroy_Private(EasAdr);
 /* adrassemble.c */
 PETSC_INTERN PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr, PetscReal t);
 /* F into b and the local Jacobian into J on the backend (one Newton iteration). */
@@ -200,6 +250,7 @@ PETSC_INTERN PetscErrorCode EasAdrPackFaces_Private(EasAdr, const PetscScalar *x
    (absolute when ||p_s|| = 0). */
 PETSC_INTERN PetscErrorCode EasAdrFaceChange_Private(EasAdr, const PetscScalar *x, PetscInt f, PetscReal ch[2]);
 PETSC_INTERN PetscLogEvent  EAS_AdrMove, EAS_AdrSolve, EAS_AdrStep, EAS_AdrFunction, EAS_AdrJacobian, EAS_AdrHalo, EAS_AdrDetect, EAS_AdrInner;
-/* msnewton.c */
-PETSC_INTERN PetscErrorCode EasAdrStepSync_Private(EasAdr);
-PETSC_INTERN PetscErrorCode EasAdrStepAsync_Private(EasAdr);
+/* msnewton.c: solve adr->stage from the current adr->x (the initial guess),
+   synchronously or asynchronously; adr->reason tells the outcome. */
+PETSC_INTERN PetscErrorCode EasAdrStageSolveSync_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrStageSolveAsync_Private(EasAdr);

@@ -66,20 +66,24 @@ static EasAdrConvergedReason EasAdrFailReason(int fail)
   }
 }
 
-/* One local Newton step with the current halo: sums[0..1] = ||dx_s||^2,
-   sums[2..3] = ||x_s||^2, sums[4..5] = ||F_s||^2 (the residual before the
-   step) on this rank; *fail a failure code. */
-static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[6], int *fail)
+/* One local Newton step on the stage system with the current halo:
+   sums[0..1] = ||dx_s||^2, sums[2..3] = ||x_s||^2, sums[4..5] = ||F_s||^2
+   (the residual before the step), sums[6] = sum_i (dx_i ewt_i)^2 with the
+   stage's error weights (0 without) on this rank; *fail a failure code.  The
+   update goes into stage.dx_host too when the stage asks for it. */
+#define EAS_ADR_NSUMS 7
+static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[EAS_ADR_NSUMS], int *fail)
 {
   PetscBool          bad;
   const PetscScalar *dxa;
   KSPConvergedReason kr;
   PetscInt           its;
-  PetscReal          s[4] = {0, 0, 0, 0};
+  PetscReal          s[4] = {0, 0, 0, 0}, ws = 0;
+  const PetscReal   *ewt = adr->stage.ewt;
 
   PetscFunctionBegin;
   *fail = EAS_ADR_FAIL_NONE;
-  for (PetscInt i = 0; i < 6; i++) sums[i] = 0;
+  for (PetscInt i = 0; i < EAS_ADR_NSUMS; i++) sums[i] = 0;
   PetscCall(EasAdrLocalAssemble_Private(adr, t, dt, &sums[4], &bad)); /* F into b, J: setup (+ transfers on a device) */
   if (bad) {
     *fail = EAS_ADR_FAIL_NAN;
@@ -106,15 +110,19 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
   PetscCall(EasVecGetArrayRead(adr->dx, &dxa)); /* device backends: dx comes back */
   if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, adr->n));
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_COMPUTE));
-  for (PetscInt i = 0; i < adr->n; i++) {
+  for (PetscInt i = 0; i < adr->n; i++) { /* x <- x + dx */
     adr->x[i] += dxa[i];
     s[i % 2] += PetscRealPart(dxa[i] * dxa[i]);
     s[2 + i % 2] += PetscRealPart(adr->x[i] * adr->x[i]);
   }
+  if (ewt)
+    for (PetscInt i = 0; i < adr->n; i++) ws += PetscRealPart(dxa[i] * dxa[i]) * ewt[i] * ewt[i];
+  if (adr->stage.dx_host) PetscCall(PetscArraycpy(adr->stage.dx_host, dxa, adr->n));
   PetscCall(EasVecRestoreArrayRead(adr->dx, &dxa));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_COMPUTE, 0));
-  if (PetscIsInfOrNanReal(s[0] + s[1] + s[2] + s[3])) *fail = EAS_ADR_FAIL_NAN;
+  if (PetscIsInfOrNanReal(s[0] + s[1] + s[2] + s[3] + ws)) *fail = EAS_ADR_FAIL_NAN;
   for (PetscInt i = 0; i < 4; i++) sums[i] = s[i];
+  sums[6] = ws;
   PetscFunctionReturn(0);
 }
 
@@ -127,7 +135,7 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
   thread) before the rank returns the error.  The error's traceback was
   printed where it was raised.
 */
-static PetscErrorCode EasAdrLocalNewtonCaptured(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[6], int *fail, PetscErrorCode *err)
+static PetscErrorCode EasAdrLocalNewtonCaptured(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[EAS_ADR_NSUMS], int *fail, PetscErrorCode *err)
 {
   PetscErrorCode ierr;
 
@@ -136,7 +144,7 @@ static PetscErrorCode EasAdrLocalNewtonCaptured(EasAdr adr, PetscReal t, PetscRe
   if (ierr) {
     *fail = EAS_ADR_FAIL_ERROR;
     if (!*err) *err = ierr;
-    for (PetscInt i = 0; i < 6; i++) sums[i] = 0;
+    for (PetscInt i = 0; i < EAS_ADR_NSUMS; i++) sums[i] = 0;
   }
   PetscFunctionReturn(0);
 }
@@ -147,7 +155,7 @@ static PetscErrorCode EasAdrReturnError(EasAdr adr, PetscErrorCode err)
 {
   PetscFunctionBegin;
   PetscCall(err);
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "the outer iteration of the step to t = %g stopped: an error on another rank (see its message)", (double)(adr->t + adr->dt));
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "the outer iteration of the stage at t = %g stopped: an error on another rank (see its message)", (double)adr->stage.t);
 }
 
 /* max over species of ||dx_s|| / ||x_s|| (absolute when x_s = 0) */
@@ -215,10 +223,11 @@ static PetscErrorCode EasAdrTraceRow(EasAdr adr)
 }
 
 /* A synchronous outer iteration: halo exchange, local Newton step, global
-   reduction.  Returns the global relative update and failure code. */
+   reduction.  Returns the global relative update max_s ||dx_s|| / ||x_s||
+   and failure code. */
 static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt, PetscReal *rel, int *fail, PetscErrorCode *err)
 {
-  PetscReal sums[6], red[7];
+  PetscReal sums[EAS_ADR_NSUMS], red[EAS_ADR_NSUMS + 1];
   int       lfail;
 
   PetscFunctionBegin;
@@ -252,28 +261,49 @@ static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt,
   PetscFunctionReturn(0);
 }
 
-/*
-  EasAdrStepSync_Private - one implicit Euler step, synchronous
-  multisplitting-Newton.
-*/
-PetscErrorCode EasAdrStepSync_Private(EasAdr adr)
+/* After the synchronous iteration `it` of the stage: *conv 1 converged, 0 go
+   on, -1 diverging (the stage's test, else rel <= -adr_newton_rtol). */
+static PetscErrorCode EasAdrStageConverged(EasAdr adr, PetscInt it, PetscReal rel, PetscInt *conv)
 {
-  const PetscReal dt = adr->dt, t = adr->t + dt;
+  PetscFunctionBegin;
+  if (adr->stage.test) {
+    PetscCall(PetscLogEventBegin(EAS_AdrDetect, adr, 0, 0, 0));
+    PetscCall((*adr->stage.test)(adr, it, conv, adr->stage.test_ctx));
+    PetscCall(PetscLogEventEnd(EAS_AdrDetect, adr, 0, 0, 0));
+  } else
+    *conv = rel <= adr->newton_rtol ? 1 : 0;
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrStageSolveSync_Private - the stage system by the synchronous
+  multisplitting Newton: at most stage.max_it outer iterations, each a halo
+  exchange, a local Newton step on every rank and a global test.
+*/
+PetscErrorCode EasAdrStageSolveSync_Private(EasAdr adr)
+{
+  const PetscReal dt = adr->stage.gamma, t = adr->stage.t;
 
   PetscFunctionBegin;
   adr->reason = EAS_ADR_CONVERGED_ITERATING;
-  for (PetscInt it = 0; it < adr->newton_max_it; it++) {
+  for (PetscInt it = 0; it < adr->stage.max_it; it++) {
     PetscReal      rel  = 0;
     int            fail = 0;
     PetscErrorCode err  = 0;
+    PetscInt       conv;
     PetscCall(EasAdrSyncIteration(adr, t, dt, &rel, &fail, &err));
     adr->last_res = rel;
     if (fail) {
       adr->reason = EasAdrFailReason(fail);
       break;
     }
-    if (rel <= adr->newton_rtol) {
+    PetscCall(EasAdrStageConverged(adr, it, rel, &conv));
+    if (conv > 0) {
       adr->reason = EAS_ADR_CONVERGED_DX;
+      break;
+    }
+    if (conv < 0) {
+      adr->reason = EAS_ADR_DIVERGED_MAX_IT;
       break;
     }
   }
@@ -333,7 +363,7 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
         fail = EAS_ADR_FAIL_MAXIT;
     }
     if (iterate) {
-      PetscReal sums[6], rel;
+      PetscReal sums[EAS_ADR_NSUMS], rel;
       PetscCall(EasHaloMarkUsed(halo));
       news = big = need = PETSC_FALSE;
       PetscCall(EasAdrLocalNewtonCaptured(adr, t, dt, sums, &fail, err));
@@ -341,7 +371,9 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
       adr->last_outer++;
       (*its_step)++;
       version++;
-      rel  = EasAdrRelative(sums);
+      /* the vote: max_s ||dx_s|| / ||x_s|| <= rtol, or with the stage's weights
+         the local weighted RMS norm of dx <= wtol */
+      rel  = adr->stage.ewt ? PetscSqrtReal(sums[6] / PetscMax(adr->n, 1)) / adr->stage.wtol * rtol : EasAdrRelative(sums);
       conv = (!fail && rel <= rtol) ? conv + 1 : 0;
     } else
       usleep(20); /* idle: leave the core to the other ranks */
@@ -397,21 +429,44 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
 }
 
 /*
-  EasAdrStepAsync_Private - one implicit Euler step, asynchronous
-  multisplitting-Newton with the synchronous check at the end.  The ghosts
-  are exchanged synchronously first when they do not hold the neighbours'
-  state of the step's start (the first step, after EasAdrSetSolution or a
-  failed step): otherwise the first local iterations would run on zeros or
-  on a rejected iterate.
+  EasAdrStageSolveAsync_Private - the stage system by the asynchronous
+  multisplitting Newton with the synchronous check at the end (at most
+  stage.max_it checks).  The ghosts are exchanged synchronously first when
+  they do not hold the neighbours' state of the stage's start (the first
+  step, after EasAdrSetSolution or a failed step): otherwise the first local
+  iterations would run on zeros or on a rejected iterate.
 */
-PetscErrorCode EasAdrStepAsync_Private(EasAdr adr)
+PetscErrorCode EasAdrStageSolveAsync_Private(EasAdr adr)
 {
-  const PetscReal dt = adr->dt, t = adr->t + dt;
+  const PetscReal dt = adr->stage.gamma, t = adr->stage.t;
   PetscInt        its = 0;
+
+  PetscInt first = 0;
 
   PetscFunctionBegin;
   adr->reason = EAS_ADR_CONVERGED_ITERATING;
-  if (!adr->ghosts_current) {
+  if (adr->stage.test) {
+    /* A stage test that tracks a Newton iteration (CVODE's: its first
+       iteration's update is the whole correction, later ones estimate the
+       contraction rate from consecutive updates) sees a first synchronous
+       iteration from the initial guess, then one per check. */
+    PetscReal      rel  = 0;
+    int            fail = 0;
+    PetscErrorCode err  = 0;
+    PetscInt       conv;
+    PetscCall(EasAdrSyncIteration(adr, t, dt, &rel, &fail, &err));
+    adr->last_res = rel;
+    if (fail) {
+      adr->reason = EasAdrFailReason(fail);
+      PetscFunctionReturn(0);
+    }
+    PetscCall(EasAdrStageConverged(adr, 0, rel, &conv));
+    if (conv != 0) {
+      adr->reason = conv > 0 ? EAS_ADR_CONVERGED_ASYNC : EAS_ADR_DIVERGED_ASYNC_CHECK;
+      PetscFunctionReturn(0);
+    }
+    first = 1;
+  } else if (!adr->ghosts_current) {
     PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
     PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
     PetscCall(EasAdrPackFaces_Private(adr, adr->x));
@@ -420,10 +475,11 @@ PetscErrorCode EasAdrStepAsync_Private(EasAdr adr)
     PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
     adr->ghosts_current = PETSC_TRUE;
   }
-  for (PetscInt check = 0;; check++) {
+  for (PetscInt check = first;; check++) {
     PetscReal      rel  = 0;
     int            fail = 0;
     PetscErrorCode err  = 0;
+    PetscInt       conv;
     PetscCall(EasAdrAsyncPhase(adr, t, dt, &its, &fail, &err));
     if (fail == EAS_ADR_FAIL_ERROR) PetscCall(EasAdrReturnError(adr, err));
     if (fail) {
@@ -438,12 +494,13 @@ PetscErrorCode EasAdrStepAsync_Private(EasAdr adr)
       adr->reason = EasAdrFailReason(fail);
       break;
     }
-    if (rel <= adr->newton_rtol) {
+    PetscCall(EasAdrStageConverged(adr, check, rel, &conv));
+    if (conv > 0) {
       adr->reason = EAS_ADR_CONVERGED_ASYNC;
       break;
     }
     adr->stats.check_failures++;
-    if (check + 1 >= adr->max_checks) {
+    if (conv < 0 || check + 1 >= adr->stage.max_it) {
       adr->reason = EAS_ADR_DIVERGED_ASYNC_CHECK;
       break;
     }
