@@ -61,7 +61,7 @@ LDLIBS_ALL    = $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) $(CUDA_LIBS) $(SUNDIALS
 # (-adr_ts_type cvode) and the CVODE oracle tests; without it, "not compiled in".
 ifeq ($(SUNDIALS),1)
   SUNDIALS_DEFS := -DEAS_HAVE_SUNDIALS $(if $(filter-out /usr/include,$(SUNDIALS_INC)),-I$(SUNDIALS_INC))
-  SUNDIALS_LIBS := -lsundials_cvode -lsundials_nvecparallel -lsundials_nvecserial
+  SUNDIALS_LIBS := -lsundials_cvode -lsundials_nvecparallel -lsundials_sunlinsolspgmr
 endif
 
 CSRC := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
