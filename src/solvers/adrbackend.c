@@ -233,8 +233,13 @@ PetscErrorCode EasAdrPolicyStep_Private(EasAdr adr, PetscInt nsteps)
   want_gpu          = (PetscBool)(res[1] == 'g' || res[0] == 'h'); /* /gpu/cuda or hybrid: the GPU drives */
   if (want_gpu != adr->device) {
     const char *target = want_gpu ? "/gpu/cuda" : "/cpu", *why = NULL;
-    PetscBool   ok;
+    PetscBool   ok, ok_all;
     PetscCall(EasBackendIsAvailable(target, &ok, &why));
+    /* decided together: a rank whose node has no device keeps every rank
+       where it is (a move is collective, and the decomposition is shared) */
+    PetscCall(MPIU_Allreduce(&ok, &ok_all, 1, MPIU_BOOL, MPI_LAND, comm));
+    if (ok && !ok_all) why = "not usable on every rank";
+    ok = ok_all;
     if (!ok) {
       if (changed || !adr->pol_warned) PetscCall(PetscPrintf(comm, "EasAdr: the policy prefers %s but it is not usable here (%s): staying on %s\n", target, why ? why : "unavailable", adr->be->resource));
       adr->pol_warned = PETSC_TRUE; /* said once per answer */

@@ -83,6 +83,7 @@ struct _p_EasAdr {
   char           cv_msg[256];
   /* output (adrio.c) */
   PetscReal         output_interval;
+  PetscBool         sol_view;   /* -adr_view_solution given (the viewer opens at the first output) */
   PetscViewer       sol_viewer;
   PetscViewerFormat sol_format;
   PetscInt          npoints;

@@ -124,8 +124,15 @@ PetscErrorCode EasAdrOutputSetFromOptions_Private(EasAdr adr, PetscOptionItems *
   PetscCheck(adr->output_interval >= 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_output_interval %g is invalid: expected a time > 0, or 0 for the end of each solve only", (double)adr->output_interval);
   PetscCall(PetscOptionsString("-adr_monitor_points", "Print c1 and c2 at the grid points nearest to \"x,y,z;x,y,z;...\" at every output time", "EasAdrSolve", str, str, sizeof(str), &flg));
   if (flg) PetscCall(EasAdrParsePoints(adr, str));
-  PetscCall(PetscViewerDestroy(&adr->sol_viewer));
-  PetscCall(PetscOptionsViewer("-adr_view_solution", "Write the solution at every output time through a PETSc viewer (vtk:file.vts, binary:file, hdf5:file.h5)", "EasAdrGetDM", &adr->sol_viewer, &adr->sol_format, NULL));
+  /* the viewer itself is opened at the first output, on the DMDA's communicator:
+     a viewer on the solver's communicator would order the ranks' parts by
+     its rank numbering, not the DMDA's */
+  str[0] = 0;
+  PetscCall(PetscOptionsString("-adr_view_solution", "Write the solution at every output time through a PETSc viewer (vtk:file.vts, binary:file, hdf5:file.h5)", "EasAdrGetDM", str, str, sizeof(str), &flg));
+  if (flg) {
+    PetscCall(PetscViewerDestroy(&adr->sol_viewer));
+    adr->sol_view = PETSC_TRUE;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -184,11 +191,16 @@ PetscErrorCode EasAdrOutput_Private(EasAdr adr)
 {
   PetscFunctionBegin;
   if (adr->npoints) PetscCall(EasAdrMonitorPoints(adr));
-  if (adr->sol_viewer) {
+  if (adr->sol_view) {
     DM   da;
     Vec  G;
     char name[64];
     PetscCall(EasAdrGetDM(adr, &da));
+    if (!adr->sol_viewer) {
+      PetscBool flg;
+      PetscCall(PetscOptionsGetViewer(adr->da_comm, ((PetscObject)adr)->options, ((PetscObject)adr)->prefix, "-adr_view_solution", &adr->sol_viewer, &adr->sol_format, &flg));
+      PetscCheck(flg && adr->sol_viewer, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_WRONG, "-adr_view_solution: expected a viewer, e.g. vtk:c.vts, binary:c.bin or hdf5:c.h5");
+    }
     PetscCall(DMCreateGlobalVector(da, &G)); /* a new Vec each time: the VTK viewer keeps a reference until it writes */
     PetscCall(EasAdrGetSolution(adr, G));
     PetscCall(PetscSNPrintf(name, sizeof(name), "c_t%g", (double)adr->t));
