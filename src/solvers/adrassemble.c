@@ -82,6 +82,12 @@ PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr adr, PetscReal t)
   void             *bctx = adr->boundary ? adr->boundary_ctx : (adr->initial ? adr->initial_ctx : (void *)adr);
 
   PetscFunctionBegin;
+  /* the built-in coefficients do not depend on t (the reaction rates, which
+     do, are the kernels' parameters): computed once, not at every stage */
+  if (adr->coef_t != PETSC_MIN_REAL && !adr->velocity && !adr->diffusion && !(adr->bc == EAS_ADR_BC_DIRICHLET && (adr->boundary || adr->initial))) {
+    adr->coef_t = t;
+    PetscFunctionReturn(0);
+  }
   for (PetscInt p = 0; p < adr->np; p++) {
     const PetscReal *xyz = adr->coords + 3 * p;
     PetscReal        a[3], K[3], q[3];
