@@ -318,13 +318,17 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
   fnorm2[1] = PetscRealPart(sums[2]);
   PetscCall(PetscLogEventEnd(EAS_AdrFunction, adr, 0, 0, 0));
   PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
-  if (!*bad) {
+  adr->stage.dx_scale = 1.0;
+  if (!*bad && adr->stage.reuse_jac && adr->jac_valid && adr->jac_gamma != dt) /* a kept J = I - gamma' f': CVODE's own correction of the update, 2/(1 + gamma/gamma') */
+    adr->stage.dx_scale = 2.0 / (1.0 + dt / adr->jac_gamma);
+  if (!*bad && !(adr->stage.reuse_jac && adr->jac_valid)) { /* modified Newton (CVODE's stages): keep the Jacobian */
     PetscCall(EasDiaGetBackendValuesWrite_Private(adr->J, &V, &ld));
     PetscCall((*be->ops->adr_jacobian)(be, &P, w, dRv, V, ld));
-  }
-  if (!*bad) {
     PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V));
     PetscCall(EasKspSetUp(adr->ksp)); /* values only: D^{-1} and A D^{-1} on the backend, in place */
+    adr->jac_valid = PETSC_TRUE;
+    adr->jac_gamma = dt;
+    adr->stats_jac++;
   }
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
   PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));

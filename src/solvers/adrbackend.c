@@ -51,6 +51,7 @@ PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr adr)
       off[nd++] = o[d];
     }
   }
+  adr->jac_valid = PETSC_FALSE;
   PetscCall(EasDiaCreate(PETSC_COMM_SELF, &adr->J));
   PetscCall(EasDiaSetBackend(adr->J, adr->be));
   PetscCall(EasDiaSetPattern(adr->J, adr->n, nd, off));

@@ -48,6 +48,10 @@ struct _n_EasAdrStage {
      local weighted RMS norm sqrt(sum_i (dx_i ewt_i)^2 / n_local) <= wtol. */
   const PetscReal *ewt;
   PetscReal        wtol;
+  /* modified Newton: keep the local Jacobian of an earlier iteration or stage
+     (CVODE says when, callLSetup); implicit Euler rebuilds it every iteration */
+  PetscBool reuse_jac;
+  PetscReal dx_scale; /* the update's factor with a kept Jacobian (2/(1 + gamma/gamma_J), CVODE's) */
 };
 
 /* faces: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z */
@@ -76,6 +80,7 @@ struct _p_EasAdr {
   EasAdrTSType ts_type;
   PetscReal    ts_rtol, ts_atol;
   PetscInt     ts_max_order, ts_max_steps, ts_max_newton_it;
+  PetscBool    ts_reuse_jac; /* cvode: modified Newton between CVODE's setups */
   /* CVODE (adrcvode.c, adrnls.c; SUNDIALS types kept out of this header) */
   void          *cv_mem, *cv_ctx, *cv_y, *cv_nls;
   PetscBool      cv_reinit; /* the state changed outside CVODE: CVodeReInit at the next advance */
@@ -83,7 +88,7 @@ struct _p_EasAdr {
   char           cv_msg[256];
   /* output (adrio.c) */
   PetscReal         output_interval;
-  PetscBool         sol_view;   /* -adr_view_solution given (the viewer opens at the first output) */
+  PetscBool         sol_view; /* -adr_view_solution given (the viewer opens at the first output) */
   PetscViewer       sol_viewer;
   PetscViewerFormat sol_format;
   PetscInt          npoints;
@@ -132,6 +137,9 @@ struct _p_EasAdr {
   EasDetect   det;            /* the async phase's detection (here, not on the stack: MPI owns its buffers while a round is in flight) */
   PetscBool   ghosts_current; /* the ghosts hold the neighbours' state at the start of the next step */
   EasAdrStage stage;          /* the stage system being solved */
+  PetscBool   jac_valid;      /* J holds a Jacobian of the current backend objects */
+  PetscReal   jac_gamma;      /* its gamma (dt) */
+  PetscInt    stats_jac;      /* local Jacobians assembled */
   /* state */
   PetscBool             setupcalled;
   EasAdrConvergedReason reason;

@@ -136,7 +136,7 @@ static PetscErrorCode EasNLSTest(EasAdr adr, PetscInt it, PetscInt *status, void
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N_Vector ycor, N_Vector w, realtype tol, void *mem, PetscBool *converged)
+static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N_Vector ycor, N_Vector w, realtype tol, PetscBool setup, void *mem, PetscBool *converged)
 {
   EasNLS  *c   = (EasNLS *)NLS->content;
   EasAdr   adr = c->adr;
@@ -149,10 +149,7 @@ static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N
   yp  = N_VGetArrayPointer(ypred);
   z1  = N_VGetArrayPointer(zn1);
   y0p = N_VGetArrayPointer(y0);
-  for (PetscInt i = 0; i < adr->n; i++) {
-    adr->xold[i] = yp[i] - rl1 * z1[i]; /* a = ypred - rl1 zn1 */
-    adr->x[i]    = yp[i] + y0p[i];      /* the initial guess ypred + ycor0 */
-  }
+  for (PetscInt i = 0; i < adr->n; i++) adr->xold[i] = yp[i] - rl1 * z1[i]; /* a = ypred - rl1 zn1 */
   adr->xold_synced = PETSC_FALSE;
   if (tcur != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, tcur));
   adr->stage.t        = tcur;
@@ -168,14 +165,24 @@ static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N
   c->ewt              = w;
   c->ypred            = ypred;
   c->tol              = tol;
-  c->curiter          = 0;
-  if (adr->mode == EAS_ADR_ASYNC && adr->size > 1)
-    PetscCall(EasAdrStageSolveAsync_Private(adr));
-  else
-    PetscCall(EasAdrStageSolveSync_Private(adr));
-  adr->stage.test = NULL;
-  adr->stage.ewt  = NULL;
-  *converged      = (PetscBool)(adr->reason > 0);
+  /* modified Newton, as CVODE's own: the local Jacobians I - gamma f'_ll are
+     rebuilt only when CVODE asks (a new step size ratio, a failure, every
+     20 steps); a stage that fails with kept Jacobians is retried once with
+     fresh ones before CVODE is told */
+  for (PetscInt attempt = 0; attempt < 2; attempt++) {
+    adr->stage.reuse_jac = (PetscBool)(adr->ts_reuse_jac && !setup && attempt == 0);
+    for (PetscInt i = 0; i < adr->n; i++) adr->x[i] = yp[i] + y0p[i]; /* the initial guess ypred + ycor0 */
+    c->curiter = 0;
+    if (adr->mode == EAS_ADR_ASYNC && adr->size > 1)
+      PetscCall(EasAdrStageSolveAsync_Private(adr));
+    else
+      PetscCall(EasAdrStageSolveSync_Private(adr));
+    if (adr->reason > 0 || !adr->stage.reuse_jac || adr->reason == EAS_ADR_DIVERGED_NANORINF) break;
+  }
+  adr->stage.reuse_jac = PETSC_FALSE;
+  adr->stage.test      = NULL;
+  adr->stage.ewt       = NULL;
+  *converged           = (PetscBool)(adr->reason > 0);
   if (!*converged) c->nconvfails++;
   yc = N_VGetArrayPointer(ycor);
   for (PetscInt i = 0; i < adr->n; i++) yc[i] = adr->x[i] - yp[i];
@@ -190,8 +197,7 @@ static int EasNLSSolve(SUNNonlinearSolver NLS, N_Vector y0, N_Vector ycor, N_Vec
   PetscErrorCode ierr;
   PetscBool      converged = PETSC_FALSE;
 
-  (void)callLSetup; /* the local Jacobians are rebuilt at every outer iteration */
-  EasCaptureError(ierr, EasNLSSolve_Private(NLS, y0, ycor, w, tol, mem, &converged));
+  EasCaptureError(ierr, EasNLSSolve_Private(NLS, y0, ycor, w, tol, callLSetup ? PETSC_TRUE : PETSC_FALSE, mem, &converged));
   if (ierr) {
     c->adr->cv_error = ierr;
     return SUN_NLS_MEM_FAIL;

@@ -110,14 +110,26 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
   PetscCall(EasVecGetArrayRead(adr->dx, &dxa)); /* device backends: dx comes back */
   if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, adr->n));
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_COMPUTE));
-  for (PetscInt i = 0; i < adr->n; i++) { /* x <- x + dx */
-    adr->x[i] += dxa[i];
-    s[i % 2] += PetscRealPart(dxa[i] * dxa[i]);
-    s[2 + i % 2] += PetscRealPart(adr->x[i] * adr->x[i]);
+  if (adr->stage.dx_scale != 1.0) { /* a kept Jacobian of another gamma (modified Newton) */
+    const PetscReal c = adr->stage.dx_scale;
+    for (PetscInt i = 0; i < adr->n; i++) { /* x <- x + c dx */
+      const PetscScalar d = c * dxa[i];
+      adr->x[i] += d;
+      s[i % 2] += PetscRealPart(d * d);
+      s[2 + i % 2] += PetscRealPart(adr->x[i] * adr->x[i]);
+      if (ewt) ws += PetscRealPart(d * d) * ewt[i] * ewt[i];
+      if (adr->stage.dx_host) adr->stage.dx_host[i] = d;
+    }
+  } else {
+    for (PetscInt i = 0; i < adr->n; i++) { /* x <- x + dx */
+      adr->x[i] += dxa[i];
+      s[i % 2] += PetscRealPart(dxa[i] * dxa[i]);
+      s[2 + i % 2] += PetscRealPart(adr->x[i] * adr->x[i]);
+    }
+    if (ewt)
+      for (PetscInt i = 0; i < adr->n; i++) ws += PetscRealPart(dxa[i] * dxa[i]) * ewt[i] * ewt[i];
+    if (adr->stage.dx_host) PetscCall(PetscArraycpy(adr->stage.dx_host, dxa, adr->n));
   }
-  if (ewt)
-    for (PetscInt i = 0; i < adr->n; i++) ws += PetscRealPart(dxa[i] * dxa[i]) * ewt[i] * ewt[i];
-  if (adr->stage.dx_host) PetscCall(PetscArraycpy(adr->stage.dx_host, dxa, adr->n));
   PetscCall(EasVecRestoreArrayRead(adr->dx, &dxa));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_COMPUTE, 0));
   if (PetscIsInfOrNanReal(s[0] + s[1] + s[2] + s[3] + ws)) *fail = EAS_ADR_FAIL_NAN;
