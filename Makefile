@@ -26,7 +26,7 @@ SUNDIALS  ?= $(if $(wildcard $(SUNDIALS_INC)/cvode/cvode.h $(SUNDIALS_INC)/nvect
 V         ?= 0
 Q          = $(if $(filter 1,$(V)),,@)
 
-SRCDIRS   := src/core src/backends src/backends/cpu src/mat src/solvers src/comm src/energy
+SRCDIRS   := src/core src/backends src/backends/cpu src/mat src/solvers src/comm src/energy src/policy
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c)
 

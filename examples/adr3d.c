@@ -28,6 +28,7 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
   PetscCall(EasAdrSetFromOptions(adr));
+  PetscCall(EasPolicyAttachAdrFromOptions(adr)); /* the energy policies above the solver: -eas_backend auto, -eas_dvfs, -eas_power_budget */
   PetscCall(EasAdrSetUp(adr));
   PetscCall(EasAdrSolve(adr, PETSC_DEFAULT));
   PetscCall(EasAdrGetEnergyMeter(adr, &meter));
@@ -43,6 +44,17 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "adr3d summary: %d ranks, %" PetscInt_FMT " steps to t = %g, last step %s\n", size, st.steps, (double)t, EasAdrConvergedReasonName(reason)));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  outer iterations %" PetscInt_FMT " (max over ranks), inner BiCGStab iterations %" PetscInt_FMT " (max over ranks)\n", st.outer_its_max, inner));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  time %.3f s, %.4f s per step; async messages sent %" PetscInt64_FMT ", received %" PetscInt64_FMT ", stale %" PetscInt64_FMT "\n", (double)st.time_solve, (double)(st.steps ? st.time_solve / st.steps : 0), msg[0], msg[1], msg[2]));
+  {
+    EasAdrMode     mode;
+    PetscBool      automatic;
+    EasAdrAutoInfo ai;
+    PetscCall(EasAdrGetMode(adr, &mode, &automatic));
+    PetscCall(EasAdrGetModeAutoInfo(adr, &ai));
+    if (automatic && ai.decided && ai.rule == EAS_ADR_AUTO_FRONTIER && size > 1)
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mode auto (Vialle et al. eqs. 1.49-1.50, criterion %s): sync trial step T=%.4g s, Pbar=%.4g W; async trial step T=%.4g s, Pbar=%.4g W (%s); alpha = T_sync/T_async = %.4g %s frontier %.4g -> %s\n", EasCriteria[ai.criterion], (double)ai.T[0], (double)ai.P[0], (double)ai.T[1], (double)ai.P[1], ai.Emeasured ? "measured" : "modelled", (double)ai.alpha, ai.alpha > ai.frontier ? ">" : "<=", (double)ai.frontier, ai.mode == EAS_ADR_ASYNC ? "async" : "sync"));
+    else if (automatic && ai.decided)
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mode auto (%s): exchange share of the first step %.3g, threshold %.3g -> %s\n", size > 1 ? "threshold rule" : "one rank", (double)ai.share, (double)ai.threshold, ai.mode == EAS_ADR_ASYNC ? "async" : "sync"));
+  }
   {
     EasAdrTSType type;
     PetscCall(EasAdrGetTimeStepType(adr, &type));
@@ -85,9 +97,16 @@ int main(int argc, char **argv)
     suffix: auto
     nsize: 2
     backends: /cpu/serial
-    args: -adr_n 8 -adr_steps 3 -eas_mode auto -eas_mode_auto_threshold 0 -adr_monitor -eas_sensor model
+    args: -adr_n 8 -adr_steps 3 -eas_mode auto -eas_mode_auto_rule threshold -eas_mode_auto_threshold 0 -adr_monitor -eas_sensor model
     expect: mode auto: exchange share [0-9.e+-]+ of the first step \(max over ranks\) > threshold 0 -> async
     expect: last step CONVERGED_ASYNC
+  test:
+    suffix: auto_frontier
+    nsize: 2
+    backends: /cpu/serial
+    args: -adr_n 8 -adr_steps 4 -eas_mode auto -eas_criterion energy -eas_sensor model -eas_power_cpu_idle 10 -eas_power_cpu_full 50
+    expect: ^  mode auto \(Vialle et al. eqs. 1.49-1.50, criterion energy\): sync trial step T=[0-9.e+-]+ s, Pbar=[0-9.e+-]+ W; async trial step T=[0-9.e+-]+ s, Pbar=[0-9.e+-]+ W \(modelled\); alpha = T_sync/T_async = [0-9.e+-]+ (>|<=) frontier [0-9.e+-]+ -> (sync|async)
+    expect: last step CONVERGED_(DX|ASYNC)
   test:
     suffix: async
     nsize: 2
@@ -100,7 +119,7 @@ int main(int argc, char **argv)
     nsize: 2
     backends: none
     args: -adr_n 8 -adr_steps 3 -eas_backend auto -eas_criterion energy -eas_sensor model
-    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): predicted cpu T=[0-9.e+-]+ s E=[0-9.e+-]+ J; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|not compiled in)
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): no CPU per-element time to compare with \(-eas_calib_t_el_cpu from eas_calibrate, or measured after the first iterations\); gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|not compiled in)
     expect: ^EasPolicy: /cpu predicted T=[0-9.e+-]+ s E=[0-9.e+-]+ J, measured T=[0-9.e+-]+ s E=[0-9.e+-]+ J \(modelled\), ratios
     expect: last step CONVERGED_DX
   test:

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-fem_steps", "Number of growing meshes", NULL, steps, &steps, NULL));
   PetscCall(PetscOptionsInt("-fem_grow", "Elements added per direction at each step", NULL, grow, &grow, NULL));
   PetscCall(PetscOptionsInt("-fem_solves", "Solves per mesh", NULL, solves, &solves, NULL));
-  PetscCall(PetscOptionsInt("-fem_policy_interval", "With -eas_backend auto: iterations between online decisions (0: the split's rebalance interval, else 10)", "EasEbeSetPolicy", polint, &polint, NULL));
+  PetscCall(PetscOptionsInt("-fem_policy_interval", "With -eas_backend auto: iterations between online decisions (0: the split's rebalance interval, else 10)", "EasPolicyAttachEbe", polint, &polint, NULL));
   PetscCall(PetscOptionsBool("-fem_monitor", "One line per solve: iterations, time, shares, per-element times", NULL, monitor, &monitor, NULL));
   PetscOptionsEnd();
   PetscCall(PetscOptionsGetString(NULL, NULL, "-eas_trace", trace, sizeof(trace), &tracing));
@@ -55,6 +55,7 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(beres, "auto", &autobe));
   if (autobe) { /* one policy for the run: measured per-element times carry over to the next mesh */
     PetscCall(EasPolicyCreate(PETSC_COMM_WORLD, &pol));
+    PetscCall(EasPolicySetWorkload(pol, EAS_WORKLOAD_EBE));
     PetscCall(EasPolicySetFromOptions(pol));
   }
   PetscCheck(steps >= 1 && steps <= MAXSTEPS, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-fem_steps %" PetscInt_FMT " is invalid: expected 1 to %d meshes", steps, MAXSTEPS);
@@ -88,12 +89,9 @@ int main(int argc, char **argv)
         PetscCall(PetscSNPrintf(path, sizeof(path), "%s.%" PetscInt_FMT ".csv", trace, s));
       PetscCall(EasEnergyMeterSetTrace(meter, path));
     }
-    if (pol) { /* -eas_backend auto: predict for this mesh, pick, build the operator on the pick */
-      const char *chosen;
-      PetscBool   hybrid;
-      EasBackend  be, units[2];
-      PetscInt    nloc;
-      PetscReal   its_est;
+    if (pol) { /* -eas_backend auto: predict for this mesh, pick, build the operator on the pick (the hybrid: the split) */
+      PetscInt  nloc;
+      PetscReal its_est;
 
       PetscCall(EasEbeGetSizes(ebe, &nloc, NULL, NULL, NULL, NULL));
       PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nloc, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
@@ -102,22 +100,11 @@ int main(int argc, char **argv)
       its_est = s > 0 ? (PetscReal)PetscMax(row[s - 1].its, 1) * n / row[s - 1].n : 10.0 * n * order;
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fem_pcg: mesh %" PetscInt_FMT ": -eas_backend auto for %" PetscInt_FMT " elements per rank and ~%.0f iterations\n", s, nloc, (double)its_est));
       PetscCall(EasPolicySetWork(pol, (PetscReal)nloc, its_est));
-      PetscCall(EasPolicyChooseBackend(pol, &chosen, NULL)); /* prints the decision and its predicted numbers */
-      PetscCall(PetscStrcmp(chosen, "hybrid", &hybrid));
-      PetscCall(EasBackendCreate(PETSC_COMM_SELF, hybrid ? "/cpu" : chosen, &be));
-      PetscCall(EasBackendSetFromOptions(be));
-      PetscCall(EasEbeSetBackend(ebe, be));
-      if (hybrid) { /* seed 001 Alg. 2: the GPU and the CPU share the elements (the split balances them) */
-        units[0] = NULL;
-        PetscCall(EasBackendCreate(PETSC_COMM_SELF, "/gpu/cuda", &units[0]));
-        units[1] = be;
-        PetscCall(EasEbeSetSplitUnits(ebe, 2, units));
-        PetscCall(EasBackendDestroy(&units[0]));
-      }
-      PetscCall(EasBackendDestroy(&be));
+      PetscCall(EasPolicyConfigureEbe(pol, ebe)); /* prints the decision and its predicted numbers */
     }
-    PetscCall(EasEbeSetUp(ebe));                           /* starts the meter */
-    if (pol) PetscCall(EasEbeSetPolicy(ebe, pol, polint)); /* consulted online by cg/pipecg */
+    PetscCall(EasPolicyAttachEbeFromOptions(ebe));            /* -eas_dvfs, -eas_power_budget */
+    PetscCall(EasEbeSetUp(ebe));                              /* starts the meter */
+    if (pol) PetscCall(EasPolicyAttachEbe(pol, ebe, polint)); /* consulted online by cg/pipecg */
     PetscCall(EasEbeGetSizes(ebe, &nel, NULL, &dof, &nnodes, &nown));
     PetscCall(EasEbeGetNodeCoordinates(ebe, &xyz));
     PetscCall(EasEbeCreateVecs(ebe, &xe, &b));
@@ -165,7 +152,7 @@ int main(int argc, char **argv)
       PetscCall(EasEnergyMeterGetModelEnergy(meter, &Epol[1]));
       Epol[0] = Epol[1] - Epol[0];
       PetscCall(MPIU_Allreduce(MPI_IN_PLACE, Epol, 1, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
-      PetscCall(EasEbeGetPolicyState(ebe, &nup, &nch, &latest));
+      PetscCall(EasPolicyGetUpdates(pol, &nup, &nch, &latest));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fem_pcg: mesh %" PetscInt_FMT ": %" PetscInt_FMT " online decision(s) during the solves, %" PetscInt_FMT " changed the answer; latest %s%s\n", s, nup, nch, latest ? latest : "(none: too few iterations)", nch ? " (used for the next mesh)" : ""));
       PetscCall(EasPolicySetMeasured(pol, Tpol, Epol[0], PETSC_FALSE));
       PetscCall(EasPolicyView(pol, NULL));

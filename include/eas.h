@@ -38,6 +38,38 @@ PETSC_EXTERN PetscErrorCode EasHasFeature(const char name[], PetscBool *has);
 /* EasGetMPIThreadLevel - the MPI thread level provided (MPI_THREAD_*). */
 PETSC_EXTERN PetscErrorCode EasGetMPIThreadLevel(PetscMPIInt *);
 
+/* ---------------------------------------------------------------- hooks */
+
+/* Layers depend downward only (core < backends < mat < solvers < energy
+   policies < drivers): where a solver needs a decision from a layer above
+   it (the energy policies of include/eas/policy.h: backend choice, DVFS,
+   power budget), that layer attaches a hook and the solver calls it at
+   fixed points, on every rank (hooks may be collective).
+     EAS_HOOK_SOLVE_BEGIN  start of EasAdrSolve, or of EasKspSolve on an EasEbe
+     EAS_HOOK_ITERATION    EasEbe: after each Krylov (cg, pipecg) iteration
+     EAS_HOOK_STEP         EasAdr: after each converged time step (beuler) or
+                           output segment (cvode); the solver may be moved
+                           (EasAdrSetBackend) or reconfigured there
+     EAS_HOOK_SOLVE_END    end of the solve (also when it did not converge) */
+typedef enum {
+  EAS_HOOK_SOLVE_BEGIN,
+  EAS_HOOK_ITERATION,
+  EAS_HOOK_STEP,
+  EAS_HOOK_SOLVE_END
+} EasHookPoint;
+PETSC_EXTERN const char *const EasHookPoints[];
+
+/* What a hook is told. */
+typedef struct {
+  EasHookPoint point;
+  PetscInt     its;    /* iterations of the current solve so far: Krylov iterations (EasEbe), outer iterations (EasAdr, max over ranks) */
+  PetscInt     steps;  /* EasAdr: converged time steps of the current EasAdrSolve; 0 for an EasEbe */
+  PetscInt     nsteps; /* EasAdr: time steps the current EasAdrSolve is expected to take (PETSC_DECIDE: unknown, cvode); 0 for an EasEbe */
+} EasHookInfo;
+
+/* A hook: solver is the EasAdr or EasEbe calling it. */
+typedef PetscErrorCode (*EasHookFn)(PetscObject solver, const EasHookInfo *info, void *ctx);
+
 PETSC_EXTERN PetscClassId EAS_BACKEND_CLASSID;
 PETSC_EXTERN PetscClassId EAS_DIA_CLASSID;
 PETSC_EXTERN PetscClassId EAS_KSP_CLASSID;
@@ -55,11 +87,16 @@ typedef struct _p_EasBackend *EasBackend;
    PETSC_ERR_SUP_SYS with "no CUDA device" when the CUDA backend is compiled
    but no device can be used. */
 PETSC_EXTERN PetscErrorCode EasBackendCreate(MPI_Comm, const char resource[], EasBackend *);
-/* EasBackendCreateFromOptions - the backend named by -eas_backend (default /cpu). */
+/* EasBackendCreateFromOptions - the backend named by -eas_backend (default
+   /cpu).  Errors: "auto" (a decision of the energy policies above the
+   backends: EasPolicyCreateBackend in include/eas/policy.h). */
 PETSC_EXTERN PetscErrorCode EasBackendCreateFromOptions(MPI_Comm, const char prefix[], EasBackend *);
 /* EasBackendSetFromOptions - -eas_threads, -eas_cuda_spmv native|cusparse. */
 PETSC_EXTERN PetscErrorCode EasBackendSetFromOptions(EasBackend);
 PETSC_EXTERN PetscErrorCode EasBackendGetResource(EasBackend, const char *[]);
+/* EasBackendIsHost - whether the backend's memory is the host's (CPU
+   backends) rather than a device's. */
+PETSC_EXTERN PetscErrorCode EasBackendIsHost(EasBackend, PetscBool *host);
 /* EasBackendSetThreads - number of OpenMP threads of a CPU backend (>= 1). */
 PETSC_EXTERN PetscErrorCode EasBackendSetThreads(EasBackend, PetscInt);
 PETSC_EXTERN PetscErrorCode EasBackendGetThreads(EasBackend, PetscInt *);
@@ -249,3 +286,5 @@ PETSC_EXTERN PetscErrorCode EasKspDestroy(EasKsp *);
 #include <eas/ebe.h>
 #include <eas/adr.h>
 #include <eas/meter.h>
+/* the energy policies: the layer above the solvers */
+#include <eas/policy.h>

@@ -1,4 +1,4 @@
-static const char help[] = "EasAdr backend moves and the online backend choice (issue 5 item 5, EasAdrSetPolicy):\n"
+static const char help[] = "EasAdr backend moves and the online backend choice (issue 5 item 5, EasPolicyAttachAdr):\n"
                            "  move:   2 steps on /cpu/openmp, EasAdrSetBackend(/cpu/serial), 2 more steps: the solution must equal\n"
                            "          4 steps without the move (1e-10, species-scaled) and the meter must hold a cpu unit only.\n"
                            "  online: a policy with a GPU declared present (EasPolicySetGpuAvailable) and a deliberately wrong\n"
@@ -56,7 +56,7 @@ static PetscErrorCode CaseMove(void)
   PetscCall(EasAdrSpeciesNorms(adr, D, nd));
   PetscCall(EasAdrSpeciesNorms(adr, Xr, nr));
   for (PetscInt s = 0; s < 2; s++) rel = PetscMax(rel, nd[s] / nr[s]);
-  PetscCall(EasAdrGetPolicyState(adr, NULL, NULL, &nmoves, NULL));
+  PetscCall(EasAdrGetBackendMoves(adr, &nmoves));
   PetscCall(EasAdrGetEnergyMeter(adr, &meter));
   PetscCall(EasEnergyMeterGetNumUnits(meter, &nunits));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "move /cpu -> /cpu/serial after 2 of 4 steps: %" PetscInt_FMT " move(s), %" PetscInt_FMT " meter unit(s); species-scaled difference to the run without the move %.3e (tolerance 1e-10)\n", nmoves, nunits, (double)rel));
@@ -92,11 +92,12 @@ static PetscErrorCode CaseOnline(PetscBool stay)
   PetscCall(PetscStrcmp(res, "/gpu/cuda", &isgpu));
   PetscCheck(isgpu, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "before the solve: expected /gpu/cuda from the calibration, got %s", res);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "before: %s (calibrated t_el cpu 1 s, gpu %g s)\n", res, stay ? 1e-15 : 0.1));
-  PetscCall(EasAdrSetPolicy(adr, pol, 1));
+  PetscCall(EasPolicyAttachAdr(pol, adr, 1));
   PetscCall(EasAdrSolve(adr, PETSC_DEFAULT));
   PetscCall(EasAdrGetConvergedReason(adr, &reason));
   PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "the solve did not converge: %s", EasAdrConvergedReasonName(reason));
-  PetscCall(EasAdrGetPolicyState(adr, &nup, &nch, &nmoves, &latest));
+  PetscCall(EasPolicyGetUpdates(pol, &nup, &nch, &latest));
+  PetscCall(EasAdrGetBackendMoves(adr, &nmoves));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after 4 steps: %" PetscInt_FMT " updates, %" PetscInt_FMT " change(s), %" PetscInt_FMT " move(s), latest %s\n", nup, nch, nmoves, latest));
   PetscCheck(nup == 4, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected an update after each of the 4 steps, got %" PetscInt_FMT, nup);
   PetscCheck(nmoves == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected no move (already on the CPU, or no usable GPU), got %" PetscInt_FMT, nmoves);

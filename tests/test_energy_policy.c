@@ -1,6 +1,6 @@
 static const char help[] = "Automatic backend choice: the CPU/GPU choice flips exactly at the frontier alpha (just below and\n"
                            "just above) for each criterion; the online re-decision; -eas_backend auto on this machine.\n"
-                           "  -case frontier|online|auto\n\n";
+                           "  -case frontier|online|auto|profile|profile_nogpu\n\n";
 
 #include <eas.h>
 
@@ -91,17 +91,81 @@ static PetscErrorCode CaseOnline(void)
   PetscFunctionReturn(0);
 }
 
+/* -eas_backend auto through the policy layer (EasPolicyCreateBackend), as a driver does it */
 static PetscErrorCode CaseAuto(void)
 {
+  EasPolicy   pol;
   EasBackend  be;
   const char *res;
 
   PetscFunctionBegin;
-  PetscCall(EasBackendCreateFromOptions(PETSC_COMM_WORLD, NULL, &be));
+  PetscCall(EasPolicyCreate(PETSC_COMM_WORLD, &pol));
+  PetscCall(EasPolicySetFromOptions(pol));
+  PetscCall(EasPolicySetCandidates(pol, PETSC_TRUE, PETSC_TRUE, PETSC_FALSE));
+  PetscCall(EasPolicyCreateBackend(pol, PETSC_COMM_WORLD, &be));
   PetscCall(EasBackendGetResource(be, &res));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "backend created: %s\n", res));
   PetscCall(EasBackendDestroy(&be));
+  PetscCall(EasPolicyDestroy(&pol));
   nchecks++;
+  PetscFunctionReturn(0);
+}
+
+/*
+  A calibrated profile file (eas_calibrate's keys) where the GPU wins: the
+  answer must be the GPU, with the predicted figures derived by hand from
+  the papers' equations.  Default power profile: P_I = cpu_idle + gpu_idle +
+  dram = 140.1375 + 0 + 1.3 = 141.4375 W; P_C(cpu) = 170.2625 - 140.1375 =
+  30.125 W, P_C(gpu) = 87.875 W.  N = 1e5 rows, l = 50 iterations,
+  t_cpu = 2e-6 s, t_gpu = 1e-7 s, t_copy = 1e-8 s:
+    CPU (Lang-Runger, r = 0):  T = l N t_cpu = 10 s,
+       E = T P_I + T P_C(cpu) = 1414.375 + 301.25 = 1715.625 J (Vialle et al. eq. 1.16);
+    GPU (Lang-Runger eq. 22, r = 1): T = N t_copy + l N t_gpu = 0.001 + 0.5 = 0.501 s,
+       E = T P_I + T P_C(gpu) (the GPU busy during the copies and the iterations)
+         = 0.501 (141.4375 + 87.875) = 114.885563 J.
+  The device is declared usable (this machine has none: the input of the
+  decision, not the backend, is what is tested); without the declaration
+  the GPU is excluded with the registry's reason.
+*/
+static PetscErrorCode CaseProfile(PetscBool declare)
+{
+  EasPolicy           pol;
+  EasPolicyPrediction pr;
+  const char         *res, *why;
+  char                path[PETSC_MAX_PATH_LEN] = "profile_gpu_wins.opts";
+  FILE               *fp;
+  PetscMPIInt         rank;
+  const PetscReal     T[2] = {10.0, 0.501}, E[2] = {1715.625, 0.501 * (141.4375 + 87.875)};
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-profile_out", path, sizeof(path), NULL));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) {
+    PetscCall(PetscFOpen(PETSC_COMM_SELF, path, "w", &fp));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "# a calibrated profile (eas_calibrate's keys) where the GPU wins\n-eas_calib_t_el_cpu 2e-6\n-eas_calib_t_el_gpu 1e-7\n-eas_calib_t_el_copy 1e-8\n"));
+    PetscCall(PetscFClose(PETSC_COMM_SELF, fp));
+  }
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(EasPolicyCreate(PETSC_COMM_WORLD, &pol));
+  if (declare) PetscCall(EasPolicySetGpuAvailable(pol, PETSC_TRUE, NULL));
+  PetscCall(PetscOptionsSetValue(NULL, "-eas_power_profile", path));
+  PetscCall(EasPolicySetFromOptions(pol));
+  PetscCall(PetscOptionsClearValue(NULL, "-eas_power_profile"));
+  PetscCall(EasPolicySetCandidates(pol, PETSC_TRUE, PETSC_TRUE, PETSC_FALSE));
+  PetscCall(EasPolicySetWork(pol, 1e5, 50));
+  PetscCall(EasPolicyChooseBackend(pol, &res, &why));
+  if (!declare) {
+    PetscCheck(!strcmp(res, "/cpu") && strstr(why, "excluded: /gpu/cuda is not usable"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "no usable GPU: expected /cpu with the reason, got %s: %s", res, why);
+  } else {
+    PetscCall(EasPolicyGetPrediction(pol, &pr));
+    PetscCheck(!strcmp(res, "/gpu/cuda"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the calibrated GPU wins: expected /gpu/cuda, got %s", res);
+    for (PetscInt c = 0; c < 2; c++) {
+      PetscCheck(PetscAbsReal(pr.time[c] - T[c]) <= 1e-12 * T[c] && PetscAbsReal(pr.energy[c] - E[c]) <= 1e-12 * E[c], PETSC_COMM_WORLD, PETSC_ERR_PLIB, "%s: predicted T %.15g s E %.15g J, by hand %.15g s %.15g J", c ? "gpu" : "cpu", (double)pr.time[c], (double)pr.energy[c], (double)T[c], (double)E[c]);
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "profile where the GPU wins: %s; cpu T=%g s E=%g J, gpu T=%g s E=%.9g J (equal to the hand-derived values)\n", res, (double)pr.time[0], (double)pr.energy[0], (double)pr.time[1], (double)pr.energy[1]));
+  }
+  nchecks++;
+  PetscCall(EasPolicyDestroy(&pol));
   PetscFunctionReturn(0);
 }
 
@@ -118,6 +182,10 @@ int main(int argc, char **argv)
   if (isc) PetscCall(CaseOnline());
   PetscCall(PetscStrcmp(cs, "auto", &isc));
   if (isc) PetscCall(CaseAuto());
+  PetscCall(PetscStrcmp(cs, "profile", &isc));
+  if (isc) PetscCall(CaseProfile(PETSC_TRUE));
+  PetscCall(PetscStrcmp(cs, "profile_nogpu", &isc));
+  if (isc) PetscCall(CaseProfile(PETSC_FALSE));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "case %s: %" PetscInt_FMT " checks passed\n", cs, nchecks));
   PetscCall(EasFinalize());
   return 0;
@@ -141,11 +209,22 @@ int main(int argc, char **argv)
     nsize: 1 2
     backends: none
     args: -case auto -eas_backend auto -eas_criterion edp
-    expect: ^eas: -eas_backend auto: chose /cpu \(criterion edp; work not known yet, figures per element and iteration\): predicted cpu T=.* E=.* J; gpu and hybrid excluded: /gpu/cuda is not usable: (not compiled in|no CUDA device)
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion edp\): no CPU per-element time to compare with .*; gpu and hybrid excluded: /gpu/cuda is not usable: (not compiled in|no CUDA device)
     expect: backend created: /cpu/openmp
   test:
     suffix: auto_calibrated
     backends: none
     args: -case auto -eas_backend auto -eas_criterion time -eas_policy_work 1e6 -eas_policy_its 100 -eas_calib_t_el_gpu 1e-12 -eas_power_profile share/eas/default_profile.opts
     expect: chose /cpu \(criterion time.*excluded: /gpu/cuda
+  test:
+    suffix: profile
+    nsize: 1 2
+    backends: none
+    args: -case profile -eas_criterion energy -profile_out /tmp/eas_profile_gpu_wins.opts
+    expect: profile where the GPU wins: /gpu/cuda; cpu T=10\.? s E=1715.62 J, gpu T=0.501 s E=114.88556
+  test:
+    suffix: profile_nogpu
+    backends: none
+    args: -case profile_nogpu -eas_criterion energy -profile_out /tmp/eas_profile_gpu_wins2.opts
+    expect: chose /cpu \(criterion energy\).*gpu and hybrid excluded: /gpu/cuda is not usable
 TEST*/

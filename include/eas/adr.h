@@ -44,8 +44,31 @@ PETSC_EXTERN const char       *EasAdrConvergedReasonName(EasAdrConvergedReason);
 typedef enum {
   EAS_ADR_SYNC  = 0,
   EAS_ADR_ASYNC = 1,
-  EAS_ADR_AUTO  = 2 /* first step sync, then sync or async from the measured exchange share (EasAdrSetModeAutoThreshold) */
+  EAS_ADR_AUTO  = 2 /* sync or async chosen from trial steps (EasAdrSetModeAutoRule) */
 } EasAdrMode;
+
+/* How EAS_ADR_AUTO decides (EasAdrSetModeAutoRule, -eas_mode_auto_rule). */
+typedef enum {
+  EAS_ADR_AUTO_FRONTIER  = 0, /* one sync and one async trial step, then Vialle et al. eqs. 1.49-1.50 under the criterion */
+  EAS_ADR_AUTO_THRESHOLD = 1  /* one sync step: async when its exchange share exceeds the threshold */
+} EasAdrAutoRule;
+PETSC_EXTERN const char *const EasAdrAutoRules[];
+
+/* The numbers of an EAS_ADR_AUTO decision (EasAdrGetModeAutoInfo). */
+typedef struct {
+  PetscBool      decided;
+  EasAdrAutoRule rule;
+  EasAdrMode     mode;      /* chosen */
+  EasCriterion   criterion; /* frontier rule */
+  PetscReal      share;     /* exchange share of the sync trial step (max over ranks) */
+  PetscReal      threshold; /* threshold rule */
+  PetscReal      T[2];      /* frontier rule: time of the sync [0] and async [1] trial steps (s) */
+  PetscReal      E[2];      /* their energy (J, all ranks; measured when Emeasured) */
+  PetscReal      P[2];      /* their average power E/T (W) */
+  PetscBool      Emeasured;
+  PetscReal      alpha;    /* T_sync / T_async (eq. 1.50) */
+  PetscReal      frontier; /* the speedup async needs: 1 (time), Pbar_async/Pbar_sync (energy, eq. 1.50), (Pbar_async/Pbar_sync)^(1/(w+1)) for E T^w */
+} EasAdrAutoInfo;
 
 /* Statistics, cumulative over EasAdrSolve() calls (this rank's values; the
  *_max fields are maxima over the ranks). */
@@ -141,21 +164,36 @@ PETSC_EXTERN PetscErrorCode EasAdrSetMaxSteps(EasAdr, PetscInt steps);
    and the outer iteration limit per step (PETSC_DEFAULT keeps a value). */
 PETSC_EXTERN PetscErrorCode EasAdrSetNewtonTolerances(EasAdr, PetscReal rtol, PetscInt max_it);
 /* EasAdrSetMode - EAS_ADR_SYNC, EAS_ADR_ASYNC or EAS_ADR_AUTO (DESIGN.md
-   sec. 6 -eas_mode auto: the first time step runs sync; the share of its
-   metered time spent in halo exchanges and reductions (EAS_PHASE_EXCHANGE
-   over all phases, max over ranks) decides: async when it exceeds the
-   threshold, else sync, for the remaining steps). */
+   sec. 6 -eas_mode auto).  EAS_ADR_AUTO with the frontier rule (default):
+   the first time step runs sync, the second async (on one rank there is
+   no async: sync without trial), each measured by the solver's meter (its
+   time T and energy E, measured with a sensor, else modelled, summed over
+   the ranks, so Pbar = E/T); from the third step on the mode whose metric
+   is lower: async when alpha = T_sync/T_async exceeds the frontier
+   Pbar_async/Pbar_sync (Vialle et al. eq. 1.50, criterion energy), 1
+   (time), or (Pbar_async/Pbar_sync)^(1/(w+1)) for E T^w (edp w = 1, ed2p
+   w = 2).  With the threshold rule: the first step runs sync and its
+   exchange share (EAS_PHASE_EXCHANGE over all phases, max over ranks)
+   decides: async when it exceeds the threshold. */
 PETSC_EXTERN PetscErrorCode EasAdrSetMode(EasAdr, EasAdrMode);
-/* EasAdrGetMode - the mode the steps use now (for EAS_ADR_AUTO: sync until
-   the first step has decided, then the decision); auto (may be NULL) says
+/* EasAdrGetMode - the mode the steps use now (for EAS_ADR_AUTO: the trial
+   step's until decided, then the decision); auto (may be NULL) says
    whether the mode is chosen automatically. */
 PETSC_EXTERN PetscErrorCode EasAdrGetMode(EasAdr, EasAdrMode *, PetscBool *automatic);
-/* EasAdrSetModeAutoThreshold - exchange share in [0, 1] above which
-   EAS_ADR_AUTO picks async (default 0.3; -eas_mode_auto_threshold). */
+/* EasAdrSetModeAutoRule - EAS_ADR_AUTO_FRONTIER (default) or
+   EAS_ADR_AUTO_THRESHOLD (-eas_mode_auto_rule frontier|threshold). */
+PETSC_EXTERN PetscErrorCode EasAdrSetModeAutoRule(EasAdr, EasAdrAutoRule);
+/* EasAdrSetModeAutoCriterion - what the frontier rule minimises:
+   EAS_CRITERION_TIME, _ENERGY (default), _EDP or _ED2P (-eas_criterion). */
+PETSC_EXTERN PetscErrorCode EasAdrSetModeAutoCriterion(EasAdr, EasCriterion);
+/* EasAdrSetModeAutoThreshold - exchange share in [0, 1] above which the
+   threshold rule picks async (default 0.3; -eas_mode_auto_threshold). */
 PETSC_EXTERN PetscErrorCode EasAdrSetModeAutoThreshold(EasAdr, PetscReal);
-/* EasAdrGetModeAutoDecision - after the first step of EAS_ADR_AUTO: whether
-   it has decided, the measured exchange share (max over ranks) and the mode. */
+/* EasAdrGetModeAutoDecision - whether EAS_ADR_AUTO has decided, the
+   exchange share of its sync trial step (max over ranks) and the mode. */
 PETSC_EXTERN PetscErrorCode EasAdrGetModeAutoDecision(EasAdr, PetscBool *decided, PetscReal *share, EasAdrMode *mode);
+/* EasAdrGetModeAutoInfo - every number of the EAS_ADR_AUTO decision. */
+PETSC_EXTERN PetscErrorCode EasAdrGetModeAutoInfo(EasAdr, EasAdrAutoInfo *);
 /* EasAdrSetBackend - the backend of the local Jacobians, the assembly and
    the inner solves (default: -eas_backend).  After EasAdrSetUp it moves the
    solver between time steps (collective): the backend objects are rebuilt
@@ -163,20 +201,25 @@ PETSC_EXTERN PetscErrorCode EasAdrGetModeAutoDecision(EasAdr, PetscBool *decided
    a unit of be's kind. */
 PETSC_EXTERN PetscErrorCode EasAdrSetBackend(EasAdr, EasBackend);
 PETSC_EXTERN PetscErrorCode EasAdrSetOptionsPrefix(EasAdr, const char[]);
-/* EasAdrSetPolicy - online backend choice (issue 5, DESIGN.md sec. 6): pol
-   (referenced; EasPolicyChooseBackend already called) is updated after
-   every interval >= 1 time steps with the measured compute time per row and
-   BiCGStab iteration (max over ranks); when its answer changes to the
-   other kind of backend, the solver moves there before the next step
-   (EasAdrSetBackend), if that backend is usable here (else it says why and
-   stays).  -eas_backend auto makes EasAdrSetUp create, decide and attach
-   one (interval -adr_policy_interval, default 1) and EasAdrSolve print
-   predicted against measured at its end.  Errors: interval < 1, a policy
-   that has not decided. */
-PETSC_EXTERN PetscErrorCode EasAdrSetPolicy(EasAdr, EasPolicy, PetscInt interval);
-/* EasAdrGetPolicyState - updates and changes of the policy's answer, moves
-   of the solver, and the latest answer (NULL without a policy). */
-PETSC_EXTERN PetscErrorCode EasAdrGetPolicyState(EasAdr, PetscInt *nupdates, PetscInt *nchanges, PetscInt *nmoves, const char *resource[]);
+/* EasAdrAddHook - attaches a hook of a layer above the solver (include/eas.h):
+   called on every rank at EAS_HOOK_SOLVE_BEGIN and EAS_HOOK_SOLVE_END of
+   EasAdrSolve and at EAS_HOOK_STEP after each converged step (beuler) or
+   output segment (cvode), where it may move the solver (EasAdrSetBackend)
+   or change the hardware settings; destroy(&ctx) (may be NULL) runs at
+   EasAdrDestroy.  The energy policies (include/eas/policy.h:
+   EasPolicyAttachAdrFromOptions: -eas_backend auto, -eas_dvfs,
+   -eas_power_budget) attach theirs this way.  At most 8 hooks. */
+PETSC_EXTERN PetscErrorCode EasAdrAddHook(EasAdr, EasHookFn, void *ctx, PetscErrorCode (*destroy)(void **));
+/* EasAdrGetBackend - the solver's backend (borrowed; NULL before EasAdrSetUp
+   when none was set). */
+PETSC_EXTERN PetscErrorCode EasAdrGetBackend(EasAdr, EasBackend *);
+/* EasAdrGetBackendMoves - moves between backends after EasAdrSetUp. */
+PETSC_EXTERN PetscErrorCode EasAdrGetBackendMoves(EasAdr, PetscInt *moves);
+/* EasAdrGetGrid - the global grid points nx, ny, nz (any may be NULL). */
+PETSC_EXTERN PetscErrorCode EasAdrGetGrid(EasAdr, PetscInt *nx, PetscInt *ny, PetscInt *nz);
+/* EasAdrGetStepsPlanned - the implicit Euler steps EasAdrSolve(PETSC_DEFAULT)
+   takes from the current time (-adr_steps, else (t_final - t)/dt rounded up). */
+PETSC_EXTERN PetscErrorCode EasAdrGetStepsPlanned(EasAdr, PetscInt *steps);
 /* EasAdrGetEnergyMeter - the solver's energy meter (DESIGN.md sec. 6),
    created on first request, else by EasAdrSetFromOptions/EasAdrSetUp, with
    the solver's options prefix (so -eas_sensor, -eas_power_*, -eas_energy_view

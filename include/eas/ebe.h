@@ -180,25 +180,13 @@ PETSC_EXTERN PetscErrorCode EasEbeSetEnergyMeter(EasEbe, EasEnergyMeter);
    it (EasEnergyMeterViewFromOptions) and reads it (EasEnergyMeterGetSummary). */
 PETSC_EXTERN PetscErrorCode EasEbeGetEnergyMeter(EasEbe, EasEnergyMeter *);
 
-/* ---------------------------------------------------------------- policy */
+/* ---------------------------------------------------------------- hooks */
 
-/* Online backend choice (-eas_backend auto; issue 5 item 5, DESIGN.md
-   sec. 6).  With a policy attached, cg and pipecg over the operator call
-   EasPolicyUpdate after the first iteration and every interval iterations with the measured per-element
-   times of the meter's compute phase (cumulative busy/work; the CPU units
-   of a split combined as 1/sum(1/t_u), likewise the device units; max over
-   ranks so that every rank gets the same answer).  The policy prints the
-   new decision when the answer changes; the backend is not switched
-   mid-solve: the owner reads the answer (EasEbeGetPolicyState) and builds
-   its next operator on it.  Needs the operator's energy meter
-   (EasEbeGetEnergyMeter); without one the hook does nothing. */
-
-/* EasEbeSetPolicy - attaches pol (a reference is taken; NULL removes it)
-   that must already have decided (EasPolicyChooseBackend); interval >= 1
-   iterations between updates, or <= 0 for the split's rebalance interval
-   (-ebe_rebalance_interval) with a split, else 10.  Resets the counters. */
-PETSC_EXTERN PetscErrorCode EasEbeSetPolicy(EasEbe, EasPolicy, PetscInt interval);
-/* EasEbeGetPolicyState - updates done and answers changed since
-   EasEbeSetPolicy, and the latest answer ("/cpu", "/gpu/cuda" or "hybrid";
-   NULL before the first update); any may be NULL. */
-PETSC_EXTERN PetscErrorCode EasEbeGetPolicyState(EasEbe, PetscInt *nupdates, PetscInt *nchanges, const char *resource[]);
+/* EasEbeAddHook - attaches a hook of a layer above (include/eas.h): cg and
+   pipecg over the operator call it on every rank at EAS_HOOK_SOLVE_BEGIN,
+   after every iteration (EAS_HOOK_ITERATION, info->its = the iteration) and
+   at EAS_HOOK_SOLVE_END; destroy(&ctx) (may be NULL) runs at EasEbeDestroy.
+   The energy policies (include/eas/policy.h: EasPolicyAttachEbe, online
+   backend choice; EasPolicyAttachEbeFromOptions, -eas_dvfs and
+   -eas_power_budget) attach theirs this way.  At most 8 hooks. */
+PETSC_EXTERN PetscErrorCode EasEbeAddHook(EasEbe, EasHookFn, void *ctx, PetscErrorCode (*destroy)(void **));

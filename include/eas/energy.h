@@ -428,6 +428,19 @@ PETSC_EXTERN PetscErrorCode EasModelEPSA(PetscInt n, const PetscReal Tcomp[], co
 
 /* ======================================================= criteria (issue 5) */
 
+/* What a choice minimises: time T, energy E, EDP E T or ED2P E T^2
+   (-eas_criterion time|energy|edp|ed2p). */
+typedef enum {
+  EAS_CRITERION_TIME,
+  EAS_CRITERION_ENERGY,
+  EAS_CRITERION_EDP,
+  EAS_CRITERION_ED2P
+} EasCriterion;
+PETSC_EXTERN const char *const EasCriteria[];
+/* EasCriterionExponent - w of the metric E T^w of a criterion (energy 0,
+   edp 1, ed2p 2; time: PETSC_INFINITY, the metric is T). */
+PETSC_EXTERN PetscReal EasCriterionExponent(EasCriterion);
+
 /* EasModelCriterionFrontier - the speedup alpha = T_B/T_A from which
    configuration A beats B for the metric E T^w (w = 0 energy, 1 EDP, 2 ED2P)
    when both run at constant full-load power (seed 000 eq. 1.24 generalised):

@@ -187,6 +187,8 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterSetTimeFunction(EasEnergyMeter, PetscE
 PETSC_EXTERN PetscErrorCode EasEnergyMeterAddUnit(EasEnergyMeter, const char name[], EasUnitKind, PetscInt *unit);
 /* EasEnergyMeterGetNumUnits - the number of registered units. */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterGetNumUnits(EasEnergyMeter, PetscInt *n);
+/* EasEnergyMeterGetUnitInfo - name and kind of a registered unit (either may be NULL). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterGetUnitInfo(EasEnergyMeter, PetscInt unit, const char *name[], EasUnitKind *kind);
 /* EasEnergyMeterSetUnitWeight - unit's weight w: the fraction of its
    node's CPU (CPU unit) or GPU (GPU unit) it occupies, e.g. threads/cores.
    Errors: unit not registered; w outside (0,1] (the message names w). */
@@ -232,6 +234,10 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterEnd(EasEnergyMeter, EasPhase, PetscInt
    when no work). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterGetPhase(EasEnergyMeter, EasPhase, PetscInt unit, PetscReal *busy, PetscReal *work, PetscReal *t_el);
 
+/* EasEnergyMeterGetPhaseWall - this rank's wall time of a phase so far
+   (the union of its units' busy intervals; concurrent units count once). */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterGetPhaseWall(EasEnergyMeter, EasPhase, PetscReal *wall);
+
 /* Summary of a metered run, global over the communicator (figures summed
    over ranks/nodes for energy, max over ranks for times). */
 typedef struct {
@@ -257,6 +263,10 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter, EasEnergySu
 PETSC_EXTERN PetscErrorCode EasEnergyMeterGetModelEnergy(EasEnergyMeter, PetscReal *E);
 /* EasEnergyMeterView - the report table (collective); ASCII viewers only. */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterView(EasEnergyMeter, PetscViewer);
+/* EasEnergyMeterSetNote - a line printed at the end of the report (e.g. a
+   policy's predicted and measured saving), under key: a later note with
+   the same key replaces it, a NULL line removes it.  At most 8 notes. */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterSetNote(EasEnergyMeter, const char key[], const char line[]);
 /* EasEnergyMeterViewFromOptions - the report if -eas_energy_view was given. */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterViewFromOptions(EasEnergyMeter);
 /* EasEnergyMeterSetTrace - opens a CSV trace (rank 0 writes; NULL closes). */
@@ -269,90 +279,3 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterSetTrace(EasEnergyMeter, const char pa
    No-op without a trace. */
 PETSC_EXTERN PetscErrorCode EasEnergyTraceRow(EasEnergyMeter, PetscInt it, PetscInt nunits, const PetscReal shares[], const PetscReal t_el[], PetscReal Tpred, PetscReal Epred);
 PETSC_EXTERN PetscErrorCode EasEnergyMeterDestroy(EasEnergyMeter *);
-
-/* ============================================================ policy */
-
-typedef enum {
-  EAS_CRITERION_TIME,
-  EAS_CRITERION_ENERGY,
-  EAS_CRITERION_EDP,
-  EAS_CRITERION_ED2P
-} EasCriterion;
-PETSC_EXTERN const char *const EasCriteria[];
-
-typedef enum {
-  EAS_CHOICE_CPU,
-  EAS_CHOICE_GPU,
-  EAS_CHOICE_HYBRID,
-  EAS_NUM_CHOICES
-} EasBackendChoice;
-PETSC_EXTERN const char *const EasBackendChoices[];
-
-/* Inputs of the prediction (seed 001 time model, seed 000 eq. 1.16 energy). */
-typedef struct {
-  EasPowerProfile prof;
-  PetscReal       nwork;                  /* elements (or rows) per iteration, > 0 */
-  PetscReal       its;                    /* iterations expected (l of seed 001), > 0 */
-  PetscReal       t_el_cpu;               /* s per element on the whole CPU (all threads), > 0 */
-  PetscReal       t_el_gpu;               /* s per element on the GPU (> 0), ignored when no GPU */
-  PetscReal       t_el_copy;              /* s to copy one element's data to the GPU, >= 0 */
-  PetscBool       gpu;                    /* a usable GPU exists */
-  PetscBool       allow[EAS_NUM_CHOICES]; /* candidates considered */
-} EasPolicyInput;
-
-/* Predicted time, energy and metric of each choice, and the pick. */
-typedef struct {
-  PetscReal        time[EAS_NUM_CHOICES], energy[EAS_NUM_CHOICES], metric[EAS_NUM_CHOICES];
-  PetscBool        valid[EAS_NUM_CHOICES];
-  PetscReal        r;        /* GPU share of the hybrid (seed 001 eq. 26) */
-  PetscReal        alpha;    /* speedup t_el_cpu/t_el_gpu */
-  PetscReal        frontier; /* speedup the GPU needs to win the criterion against the CPU (eq. 1.24 generalised) */
-  EasBackendChoice choice;
-} EasPolicyPrediction;
-
-/* EasPolicyPredict - pure function: predictions of cpu, gpu and hybrid and
-   the choice minimising the criterion (time T, energy E, EDP E T, ED2P E T^2);
-   ties go to the CPU, then the GPU.  CPU: T = l N t_cpu; GPU (seed 001
-   eq. 22 with r = 1): T = N t_copy + l N t_gpu; hybrid: r from eq. 26,
-   T = r N t_copy + l max((1-r) N t_cpu, r N t_gpu).  Energy of each, seed
-   000 eq. 1.16: E = T P_I + busy_cpu (P_cpu,full - P_cpu,idle) + busy_gpu
-   (P_gpu,full - P_gpu,idle), P_I = cpu_idle + gpu_idle + dram.
-   Errors: invalid inputs (non-positive times or counts, bad profile). */
-PETSC_EXTERN PetscErrorCode EasPolicyPredict(const EasPolicyInput *, EasCriterion, EasPolicyPrediction *);
-
-typedef struct _p_EasPolicy *EasPolicy;
-PETSC_EXTERN PetscClassId    EAS_POLICY_CLASSID;
-
-/* EasPolicyCreate - the backend-choice policy on comm. */
-PETSC_EXTERN PetscErrorCode EasPolicyCreate(MPI_Comm, EasPolicy *);
-/* EasPolicySetFromOptions - -eas_criterion time|energy|edp|ed2p (default
-   energy), the profile keys, and the calibrated per-element times
-   -eas_calib_t_el_cpu, -eas_calib_t_el_gpu, -eas_calib_t_el_copy (s, from
-   eas_calibrate). */
-PETSC_EXTERN PetscErrorCode EasPolicySetFromOptions(EasPolicy);
-PETSC_EXTERN PetscErrorCode EasPolicySetCriterion(EasPolicy, EasCriterion);
-PETSC_EXTERN PetscErrorCode EasPolicySetProfile(EasPolicy, const EasPowerProfile *);
-/* EasPolicySetWork - work per iteration and expected iterations. */
-PETSC_EXTERN PetscErrorCode EasPolicySetWork(EasPolicy, PetscReal nwork, PetscReal its);
-/* EasPolicySetElementTimes - per-element times (calibrated or measured;
-   a value <= 0 keeps the current one). */
-PETSC_EXTERN PetscErrorCode EasPolicySetElementTimes(EasPolicy, PetscReal t_el_cpu, PetscReal t_el_gpu, PetscReal t_el_copy);
-/* EasPolicyChooseBackend - predicts and chooses before the solve; prints
-   the decision with its predicted numbers (unless quiet).  resource is
-   "/cpu", "/gpu/cuda" or "hybrid"; explanation a line owned by the policy. */
-PETSC_EXTERN PetscErrorCode EasPolicyChooseBackend(EasPolicy, const char *resource[], const char *explanation[]);
-/* EasPolicyUpdate - online: new measured per-element times (<= 0 keeps);
-   decides again and sets changed when the answer changes (printed). */
-PETSC_EXTERN PetscErrorCode EasPolicyUpdate(EasPolicy, PetscReal t_el_cpu, PetscReal t_el_gpu, PetscBool *changed, const char *resource[]);
-/* EasPolicySetMeasured - measured time and energy of the run, for the
-   final predicted-vs-measured line (energy < 0: n/a). */
-PETSC_EXTERN PetscErrorCode EasPolicySetMeasured(EasPolicy, PetscReal T, PetscReal E, PetscBool energy_measured);
-PETSC_EXTERN PetscErrorCode EasPolicyGetPrediction(EasPolicy, EasPolicyPrediction *);
-/* EasPolicySetGpuAvailable - overrides the backend registry's answer on
-   whether a GPU can be used (tests; why is the reason printed when not). */
-PETSC_EXTERN PetscErrorCode EasPolicySetGpuAvailable(EasPolicy, PetscBool, const char why[]);
-/* EasPolicySetCandidates - which of cpu, gpu, hybrid may be chosen. */
-PETSC_EXTERN PetscErrorCode EasPolicySetCandidates(EasPolicy, PetscBool cpu, PetscBool gpu, PetscBool hybrid);
-/* EasPolicyView - the decision, and predicted vs measured when set. */
-PETSC_EXTERN PetscErrorCode EasPolicyView(EasPolicy, PetscViewer);
-PETSC_EXTERN PetscErrorCode EasPolicyDestroy(EasPolicy *);

@@ -153,22 +153,11 @@ PetscErrorCode EasBackendCreateFromOptions(MPI_Comm comm, const char prefix[], E
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, prefix, "eas backend selection", "Sys");
-  PetscCall(PetscOptionsString("-eas_backend", "Backend resource: /cpu, /cpu/serial, /gpu/cuda, or auto (chosen by -eas_criterion)", "EasBackendCreate", resource, resource, sizeof(resource), &flg));
+  PetscCall(PetscOptionsString("-eas_backend", "Backend resource: /cpu, /cpu/serial, /gpu/cuda, or auto (chosen by the energy policies under -eas_criterion)", "EasBackendCreate", resource, resource, sizeof(resource), &flg));
   PetscOptionsEnd();
   PetscCall(PetscStrcmp(resource, "auto", &flg));
-  if (flg) { /* the energy module's policy picks the backend (src/energy/policy.c) */
-    EasPolicy   pol;
-    const char *chosen;
-    PetscBool   hybrid;
-
-    PetscCall(EasPolicyCreate(comm, &pol));
-    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)pol, prefix));
-    PetscCall(EasPolicySetFromOptions(pol));
-    PetscCall(EasPolicyChooseBackend(pol, &chosen, NULL));
-    PetscCall(PetscStrcmp(chosen, "hybrid", &hybrid));
-    PetscCall(PetscStrncpy(resource, hybrid ? "/gpu/cuda" : chosen, sizeof(resource))); /* hybrid: the GPU drives, the solver splits */
-    PetscCall(EasPolicyDestroy(&pol));
-  }
+  /* "auto" is a decision of the energy policies, a layer above the backends (include/eas/policy.h) */
+  PetscCheck(!flg, comm, PETSC_ERR_ARG_WRONG, "-eas_backend auto is chosen by the energy policies, not by the backend registry: create the backend with EasPolicyCreateBackend (EasPolicyAttachAdrFromOptions for an EasAdr, EasPolicyConfigureEbe for an EasEbe), or name a backend: /cpu, /cpu/serial, /gpu/cuda");
   PetscCall(EasBackendCreate(comm, resource, be));
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*be, prefix));
   PetscCall(EasBackendSetFromOptions(*be));
@@ -215,6 +204,19 @@ PetscErrorCode EasBackendSetFromOptions(EasBackend be)
   }
   if (be->ops->set_from_options) PetscCall((*be->ops->set_from_options)(be, PetscOptionsObject));
   PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasBackendIsHost - whether the backend's memory is host memory (a CPU
+  backend) or a device's.
+@*/
+PetscErrorCode EasBackendIsHost(EasBackend be, PetscBool *host)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  PetscValidBoolPointer(host, 2);
+  *host = be->host_is_device;
   PetscFunctionReturn(0);
 }
 

@@ -10,6 +10,7 @@
 #define EAS_SENSOR_MAX_DOMAINS 16
 #define EAS_METER_MAX_UNITS 8
 #define EAS_METER_MAX_SENSORS 2
+#define EAS_METER_MAX_NOTES 8
 
 /* One energy domain of a sensor.  Written by the sampler thread and by
    EasSensorRead under the sensor's mutex. */
@@ -122,18 +123,8 @@ struct _p_EasEnergyMeter {
   PetscErrorCode (*sync)(void *);
   void      *sync_ctx;
   EasBackend backend; /* reference kept by EasEnergyMeterSetBackend */
-};
-
-/* Policy */
-struct _p_EasPolicy {
-  PETSCHEADER(int);
-  EasCriterion        crit;
-  EasPolicyInput      in;
-  EasPolicyPrediction pred;
-  PetscBool           decided, have_times, work_set;
-  const char         *gpu_why;
-  char                explanation[1024];
-  PetscInt            ndecisions;
-  PetscReal           Tmeas, Emeas;
-  PetscBool           have_meas, Emeasured;
+  /* report notes (EasEnergyMeterSetNote) */
+  PetscInt nnotes;
+  char     note_key[EAS_METER_MAX_NOTES][32];
+  char     note[EAS_METER_MAX_NOTES][512];
 };

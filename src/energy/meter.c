@@ -231,6 +231,16 @@ static PetscReal UnitWeight(EasEnergyMeter m, PetscInt u)
   EasEnergyMeterSetUnitWeight - the fraction w in (0,1] of its node's CPU
   (CPU unit) or GPU (GPU unit) that unit occupies.
 @*/
+PetscErrorCode EasEnergyMeterGetUnitInfo(EasEnergyMeter m, PetscInt u, const char *name[], EasUnitKind *kind)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCheck(u >= 0 && u < m->nunits, PetscObjectComm((PetscObject)m), PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterGetUnitInfo: unit %" PetscInt_FMT " is not registered (%" PetscInt_FMT " units)", u, m->nunits);
+  if (name) *name = m->unit[u].name;
+  if (kind) *kind = m->unit[u].kind;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasEnergyMeterSetUnitWeight(EasEnergyMeter m, PetscInt u, PetscReal w)
 {
   PetscFunctionBegin;
@@ -621,6 +631,19 @@ PetscErrorCode EasEnergyMeterGetPhase(EasEnergyMeter m, EasPhase p, PetscInt u, 
   PetscFunctionReturn(0);
 }
 
+/*@C
+  EasEnergyMeterGetPhaseWall - this rank's wall time of phase p (closed intervals).
+@*/
+PetscErrorCode EasEnergyMeterGetPhaseWall(EasEnergyMeter m, EasPhase p, PetscReal *wall)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCheck(p >= 0 && p < EAS_NUM_PHASES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "phase %d is not an EasPhase", (int)p);
+  PetscValidRealPointer(wall, 3);
+  *wall = m->pwall[p];
+  PetscFunctionReturn(0);
+}
+
 /* Ranks on this node (the model charges each rank 1/ppn of the node's idle power). */
 static PetscErrorCode MeterRanksPerNode(EasEnergyMeter m, PetscMPIInt *ppn)
 {
@@ -880,6 +903,39 @@ PetscErrorCode EasEnergyMeterView(EasEnergyMeter m, PetscViewer viewer)
   for (PetscInt u = 0; u < m->nunits; u++) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %-5s %12.5g %12.5g %12.5g %12.5g %14.5g\n", m->unit[u].name, m->unit[u].kind == EAS_UNIT_GPU ? "gpu" : "cpu", (double)(wtglob[u] / size), (double)bglob[u], (double)(S.time > 0 ? bglob[u] / (S.time * size) : 0), (double)wglob[u], (double)(wglob[u] > 0 ? wcglob[u] / wglob[u] : 0)));
   }
+  for (PetscInt k = 0; k < m->nnotes; k++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", m->note[k]));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterSetNote - a line at the end of the report, under key.
+@*/
+PetscErrorCode EasEnergyMeterSetNote(EasEnergyMeter m, const char key[], const char line[])
+{
+  PetscInt k;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscValidCharPointer(key, 2);
+  for (k = 0; k < m->nnotes; k++) {
+    PetscBool same;
+    PetscCall(PetscStrcmp(m->note_key[k], key, &same));
+    if (same) break;
+  }
+  if (!line) { /* remove */
+    if (k < m->nnotes) {
+      for (PetscInt j = k + 1; j < m->nnotes; j++) {
+        PetscCall(PetscStrncpy(m->note_key[j - 1], m->note_key[j], sizeof(m->note_key[0])));
+        PetscCall(PetscStrncpy(m->note[j - 1], m->note[j], sizeof(m->note[0])));
+      }
+      m->nnotes--;
+    }
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(k < EAS_METER_MAX_NOTES, PetscObjectComm((PetscObject)m), PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterSetNote: at most %d notes", EAS_METER_MAX_NOTES);
+  PetscCall(PetscStrncpy(m->note_key[k], key, sizeof(m->note_key[0])));
+  PetscCall(PetscStrncpy(m->note[k], line, sizeof(m->note[0])));
+  if (k == m->nnotes) m->nnotes++;
   PetscFunctionReturn(0);
 }
 

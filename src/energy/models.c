@@ -951,3 +951,23 @@ PetscErrorCode EasModelCriterionFrontier(PetscReal PF_A, PetscReal PF_B, PetscRe
   *alpha = PetscPowReal(a0, 1.0 / (w + 1.0));       /* E T^w = P T^(w+1): eq. (1.24) generalised */
   PetscFunctionReturn(0);
 }
+
+const char *const EasCriteria[] = {"time", "energy", "edp", "ed2p", "EasCriterion", "EAS_CRITERION_", NULL};
+
+/*@C
+  EasCriterionExponent - w of the metric E T^w (energy 0, edp 1, ed2p 2;
+  time: PETSC_INFINITY).
+@*/
+PetscReal EasCriterionExponent(EasCriterion c)
+{
+  switch (c) {
+  case EAS_CRITERION_ENERGY:
+    return 0.0;
+  case EAS_CRITERION_EDP:
+    return 1.0;
+  case EAS_CRITERION_ED2P:
+    return 2.0;
+  default:
+    return PETSC_INFINITY;
+  }
+}

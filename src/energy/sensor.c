@@ -7,8 +7,8 @@
 #include <errno.h>
 #include <time.h>
 
-PetscClassId  EAS_SENSOR_CLASSID, EAS_METER_CLASSID, EAS_POLICY_CLASSID;
-PetscLogEvent EAS_SensorRead, EAS_PolicyChoose;
+PetscClassId  EAS_SENSOR_CLASSID, EAS_METER_CLASSID;
+PetscLogEvent EAS_SensorRead;
 
 static PetscBool eas_energy_package_initialized = PETSC_FALSE;
 
@@ -30,9 +30,7 @@ PetscErrorCode EasEnergyInitializePackage(void)
   PetscCall(EasInitializePackage());
   PetscCall(PetscClassIdRegister("EAS Sensor", &EAS_SENSOR_CLASSID));
   PetscCall(PetscClassIdRegister("EAS EnergyMeter", &EAS_METER_CLASSID));
-  PetscCall(PetscClassIdRegister("EAS Policy", &EAS_POLICY_CLASSID));
   PetscCall(PetscLogEventRegister("EasSensorRead", EAS_SENSOR_CLASSID, &EAS_SensorRead));
-  PetscCall(PetscLogEventRegister("EasPolicyChoose", EAS_POLICY_CLASSID, &EAS_PolicyChoose));
   PetscCall(PetscRegisterFinalize(EasEnergyFinalizePackage));
   PetscFunctionReturn(0);
 }

@@ -644,7 +644,7 @@ PetscErrorCode EasEbeDestroy(EasEbe *ebe)
   }
   PetscCall(EasEbeSplitDestroy_Private(*ebe));
   PetscCall(EasEnergyMeterDestroy(&(*ebe)->meter));
-  PetscCall(EasPolicyDestroy(&(*ebe)->policy));
+  PetscCall(EasHookListDestroy(&(*ebe)->hooks));
   PetscCall(EasEbeReset_Private(*ebe));
   PetscCall(EasBackendDestroy(&(*ebe)->be));
   PetscCall(PetscHeaderDestroy(ebe));
@@ -652,69 +652,26 @@ PetscErrorCode EasEbeDestroy(EasEbe *ebe)
 }
 
 /*@C
-  EasEbeSetPolicy - attaches a backend-choice policy consulted online by
-  cg/pipecg every interval iterations (see include/eas/ebe.h).
+  EasEbeAddHook - attaches a hook of a layer above (include/eas/ebe.h).
 @*/
-PetscErrorCode EasEbeSetPolicy(EasEbe ebe, EasPolicy pol, PetscInt interval)
+PetscErrorCode EasEbeAddHook(EasEbe ebe, EasHookFn fn, void *ctx, PetscErrorCode (*destroy)(void **))
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
-  if (pol) {
-    EasPolicyPrediction pred;
-    PetscValidHeaderSpecific(pol, EAS_POLICY_CLASSID, 2);
-    PetscCall(EasPolicyGetPrediction(pol, &pred)); /* errors when it has not decided yet */
-    PetscCall(PetscObjectReference((PetscObject)pol));
-  }
-  PetscCall(EasPolicyDestroy(&ebe->policy));
-  ebe->policy       = pol;
-  ebe->pol_interval = interval;
-  ebe->pol_nupdates = ebe->pol_nchanges = 0;
-  ebe->pol_resource                     = NULL;
+  PetscCall(EasHookListAdd(PetscObjectComm((PetscObject)ebe), &ebe->hooks, fn, ctx, destroy));
   PetscFunctionReturn(0);
 }
 
-/*@C
-  EasEbeGetPolicyState - updates, changes and the latest answer of the
-  online policy.
-@*/
-PetscErrorCode EasEbeGetPolicyState(EasEbe ebe, PetscInt *nupdates, PetscInt *nchanges, const char *resource[])
+PetscErrorCode EasEbeCallHooks_Private(EasEbe ebe, EasHookPoint point, PetscInt its)
 {
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
-  if (nupdates) *nupdates = ebe->pol_nupdates;
-  if (nchanges) *nchanges = ebe->pol_nchanges;
-  if (resource) *resource = ebe->pol_resource;
-  PetscFunctionReturn(0);
-}
-
-/* After the first iteration and every interval iterations: the measured per-element times of the meter's
-   compute phase (cumulative busy/work of each unit; the units of one kind
-   run concurrently, so the kind's time per element is 1/sum_u(1/t_u)),
-   max over ranks, fed to EasPolicyUpdate (which prints a changed answer). */
-PetscErrorCode EasEbePolicyStep_Private(EasEbe ebe, PetscInt it)
-{
-  EasEbeSplit *sp;
-  PetscInt     interval, U;
-  PetscReal    rate[2] = {0, 0}, t[2];
-  PetscBool    changed;
+  EasHookInfo info;
 
   PetscFunctionBegin;
-  if (!ebe || !ebe->policy || !ebe->meter || !ebe->nmunits || it < 1) PetscFunctionReturn(0);
-  sp       = ebe->split;
-  interval = ebe->pol_interval > 0 ? ebe->pol_interval : (sp->nunits > 0 ? sp->interval : 10);
-  if (it != 1 && it % interval) PetscFunctionReturn(0); /* the first measured iteration, then every interval */
-  U = PetscMax(sp->nunits, 1);
-  for (PetscInt u = 0; u < U && u < ebe->nmunits; u++) {
-    PetscReal busy, work, tel;
-    PetscBool host = sp->nunits > 0 ? sp->is_host[u] : ebe->be->host_is_device;
-    PetscCall(EasEnergyMeterGetPhase(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], &busy, &work, &tel));
-    if (tel > 0) rate[host ? 0 : 1] += 1.0 / tel; /* elements per second of the unit */
-  }
-  for (PetscInt k = 0; k < 2; k++) t[k] = rate[k] > 0 ? 1.0 / rate[k] : -1.0;                            /* <= 0: keep the policy's value */
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)ebe))); /* the slowest rank decides; same answer everywhere */
-  PetscCall(EasPolicyUpdate(ebe->policy, t[0], t[1], &changed, &ebe->pol_resource));
-  ebe->pol_nupdates++;
-  if (changed) ebe->pol_nchanges++;
-  PetscCall(PetscInfo(ebe, "online policy after iteration %" PetscInt_FMT ": t_el cpu %g s, gpu %g s -> %s%s\n", it, (double)t[0], (double)t[1], ebe->pol_resource, changed ? " (changed)" : ""));
+  if (!ebe || !ebe->hooks.n) PetscFunctionReturn(0);
+  info.point  = point;
+  info.its    = its;
+  info.steps  = 0;
+  info.nsteps = 0;
+  PetscCall(EasHookListCall(&ebe->hooks, (PetscObject)ebe, &info));
   PetscFunctionReturn(0);
 }

@@ -3,6 +3,7 @@
 #include "../backends/backend.h"
 #include <eas/ebe.h>
 #include <eas/meter.h>
+#include "../core/hook.h"
 
 #define EAS_EBE_MAXUNITS 8
 
@@ -98,11 +99,8 @@ struct _p_EasEbe {
   PetscInt       tr_it, tr_rows;
   PetscLogDouble tr_t;
   PetscReal      tr_busy[EAS_EBE_MAXUNITS], tr_work[EAS_EBE_MAXUNITS], tr_tel[EAS_EBE_MAXUNITS], tr_over;
-  /* online backend-choice policy (EasEbeSetPolicy; issue 5 item 5) */
-  EasPolicy   policy;
-  PetscInt    pol_interval; /* <= 0: the split's rebalance interval, else 10 */
-  PetscInt    pol_nupdates, pol_nchanges;
-  const char *pol_resource; /* latest answer (static string of the policy) */
+  /* hooks of the layers above (EasEbeAddHook: the energy policies) */
+  EasHookList hooks;
 };
 
 /* Sums the interface values of array a (host memory, bs values per node)
@@ -126,9 +124,8 @@ PETSC_INTERN PetscErrorCode EasEbeMeterSetUp_Private(EasEbe);
 PETSC_INTERN PetscErrorCode EasEbeMeterBegin_Private(EasEbe, EasPhase);
 PETSC_INTERN PetscErrorCode EasEbeMeterEnd_Private(EasEbe, EasPhase, PetscReal work);
 PETSC_INTERN PetscErrorCode EasEbeEnergyTraceRow_Private(EasEbe);
-/* Online policy (src/mat/ebe.c): called by cg/pipecg after iteration it
-   (collective); every interval iterations feeds the meter's measured
-   per-element times to EasPolicyUpdate.  No-op without a policy or meter. */
-PETSC_INTERN PetscErrorCode EasEbePolicyStep_Private(EasEbe, PetscInt it);
+/* Calls the hooks (src/mat/ebe.c; collective): cg/pipecg at the start,
+   after iteration its and at the end of a solve. */
+PETSC_INTERN PetscErrorCode EasEbeCallHooks_Private(EasEbe, EasHookPoint, PetscInt its);
 /* Called by the solvers at the start of a solve (solve counter, horizon). */
 PETSC_INTERN PetscErrorCode EasEbeSplitSolveBegin_Private(EasEbe);

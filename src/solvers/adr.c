@@ -152,6 +152,8 @@ PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
   adr->async_detect_timeout         = 120;
   adr->comm_seed                    = 1;
   adr->auto_threshold               = 0.3;
+  adr->auto_rule                    = EAS_ADR_AUTO_FRONTIER;
+  adr->auto_crit                    = EAS_CRITERION_ENERGY;
   adr->unit                         = -1;
   adr->unit_kind[0] = adr->unit_kind[1] = -1;
   adr->progress                         = PETSC_FALSE;
@@ -500,9 +502,9 @@ PetscErrorCode EasAdrSetNewtonTolerances(EasAdr adr, PetscReal rtol, PetscInt ma
 }
 
 /*@C
-  EasAdrSetMode - EAS_ADR_SYNC or EAS_ADR_ASYNC (seed 000 sec. 1.7.4), or
-  EAS_ADR_AUTO: the first step runs sync and the measured exchange share
-  decides the mode of the later steps (see msnewton.c, EasAdrModeAutoDecide).
+  EasAdrSetMode - EAS_ADR_SYNC or EAS_ADR_ASYNC (Vialle et al. sec. 1.7.4),
+  or EAS_ADR_AUTO: trial steps, then the mode of the later steps (adrts.c,
+  EasAdrModeAutoDecide; include/eas/adr.h).
 @*/
 PetscErrorCode EasAdrSetMode(EasAdr adr, EasAdrMode mode)
 {
@@ -512,6 +514,7 @@ PetscErrorCode EasAdrSetMode(EasAdr adr, EasAdrMode mode)
   adr->mode_auto    = mode == EAS_ADR_AUTO ? PETSC_TRUE : PETSC_FALSE;
   adr->auto_decided = PETSC_FALSE;
   adr->auto_share   = 0;
+  adr->auto_trial   = 0;
   adr->mode         = mode == EAS_ADR_ASYNC ? EAS_ADR_ASYNC : EAS_ADR_SYNC;
   PetscFunctionReturn(0);
 }
@@ -533,6 +536,44 @@ PetscErrorCode EasAdrSetModeAutoThreshold(EasAdr adr, PetscReal thr)
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCheck(thr >= 0 && thr <= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_mode_auto_threshold %g is invalid: expected a share of the step time in [0, 1]", (double)thr);
   adr->auto_threshold = thr;
+  PetscFunctionReturn(0);
+}
+
+const char *const EasAdrAutoRules[] = {"frontier", "threshold", "EasAdrAutoRule", "EAS_ADR_AUTO_", NULL};
+
+/*@C EasAdrSetModeAutoRule - how -eas_mode auto decides: frontier (eqs. 1.49-1.50) or threshold. @*/
+PetscErrorCode EasAdrSetModeAutoRule(EasAdr adr, EasAdrAutoRule rule)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCheck(rule == EAS_ADR_AUTO_FRONTIER || rule == EAS_ADR_AUTO_THRESHOLD, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_mode_auto_rule: expected frontier or threshold");
+  adr->auto_rule = rule;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetModeAutoCriterion - what the frontier rule minimises. @*/
+PetscErrorCode EasAdrSetModeAutoCriterion(EasAdr adr, EasCriterion c)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCheck(c >= EAS_CRITERION_TIME && c <= EAS_CRITERION_ED2P, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_criterion: expected time, energy, edp or ed2p");
+  adr->auto_crit = c;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetModeAutoInfo - the numbers of the -eas_mode auto decision. @*/
+PetscErrorCode EasAdrGetModeAutoInfo(EasAdr adr, EasAdrAutoInfo *info)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscValidPointer(info, 2);
+  *info           = adr->auto_info;
+  info->decided   = adr->auto_decided;
+  info->rule      = adr->auto_rule;
+  info->criterion = adr->auto_crit;
+  info->threshold = adr->auto_threshold;
+  info->share     = adr->auto_share;
+  info->mode      = adr->mode;
   PetscFunctionReturn(0);
 }
 
@@ -621,15 +662,22 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
   PetscCall(PetscOptionsReal("-adr_newton_rtol", "Outer tolerance on max_s ||dx_s||/||x_s||", "EasAdrSetNewtonTolerances", rval, &rval, NULL));
   PetscCall(PetscOptionsInt("-adr_newton_max_it", "Outer iterations per time step", "EasAdrSetNewtonTolerances", ival, &ival, NULL));
   PetscCall(EasAdrSetNewtonTolerances(adr, rval, ival));
-  PetscCall(PetscOptionsString("-eas_mode", "Outer iteration mode: sync, async or auto (first step sync, then async if its exchange share exceeds -eas_mode_auto_threshold)", "EasAdrSetMode", adr->mode_auto ? "auto" : (adr->mode == EAS_ADR_ASYNC ? "async" : "sync"), str, sizeof(str), &flg));
+  PetscCall(PetscOptionsString("-eas_mode", "Outer iteration mode: sync, async or auto (trial steps, then -eas_mode_auto_rule decides)", "EasAdrSetMode", adr->mode_auto ? "auto" : (adr->mode == EAS_ADR_ASYNC ? "async" : "sync"), str, sizeof(str), &flg));
   if (flg) {
     const char *const modes[] = {"sync", "async", "auto"};
     PetscInt          m       = 0;
     PetscCall(EasAdrLookup(adr, modes, 3, str, "-eas_mode", &m));
     PetscCall(EasAdrSetMode(adr, (EasAdrMode)m));
   }
+  {
+    PetscInt rule = adr->auto_rule, crit = adr->auto_crit;
+    PetscCall(PetscOptionsEList("-eas_mode_auto_rule", "-eas_mode auto: frontier (one sync and one async trial step, Vialle et al. eqs. 1.49-1.50 under -eas_criterion) or threshold (the first step's exchange share)", "EasAdrSetModeAutoRule", EasAdrAutoRules, 2, EasAdrAutoRules[adr->auto_rule], &rule, &flg));
+    if (flg) PetscCall(EasAdrSetModeAutoRule(adr, (EasAdrAutoRule)rule));
+    PetscCall(PetscOptionsEList("-eas_criterion", "-eas_mode auto (frontier rule): what the mode minimises", "EasAdrSetModeAutoCriterion", EasCriteria, 4, EasCriteria[adr->auto_crit], &crit, &flg));
+    if (flg) PetscCall(EasAdrSetModeAutoCriterion(adr, (EasCriterion)crit));
+  }
   rval = adr->auto_threshold;
-  PetscCall(PetscOptionsReal("-eas_mode_auto_threshold", "-eas_mode auto: exchange share of the first step's time above which async is chosen, in [0, 1]", "EasAdrSetModeAutoThreshold", rval, &rval, &flg));
+  PetscCall(PetscOptionsReal("-eas_mode_auto_threshold", "-eas_mode auto (threshold rule): exchange share of the first step's time above which async is chosen, in [0, 1]", "EasAdrSetModeAutoThreshold", rval, &rval, &flg));
   if (flg) PetscCall(EasAdrSetModeAutoThreshold(adr, rval));
   PetscCall(PetscOptionsString("-eas_async_detect", "Asynchronous convergence detection: iallreduce (two rounds of a non-blocking global reduction) or decentralized (neighbour messages only: election on a spanning tree and verification waves, Bahi et al. VECPAR'08)", "EasAdrSetFromOptions", EasDetectTypes[adr->async_detect], str, sizeof(str), &flg));
   if (flg) {
@@ -710,10 +758,9 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     PetscBool isauto  = PETSC_FALSE;
     PetscCall(PetscOptionsGetString(NULL, ((PetscObject)adr)->prefix, "-eas_backend", res, sizeof(res), NULL));
     PetscCall(PetscStrcmp(res, "auto", &isauto));
-    if (isauto)
-      PetscCall(EasAdrPolicyCreate_Private(adr));
-    else
-      PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, ((PetscObject)adr)->prefix, &adr->be));
+    /* auto is a decision of the energy policies, a layer above the solver: they set the backend before this */
+    PetscCheck(!isauto, comm, PETSC_ERR_ORDER, "-eas_backend auto: the backend is chosen by the energy policies above the solver; call EasPolicyAttachAdrFromOptions(adr) (include/eas/policy.h) before EasAdrSetUp, as adr3d does");
+    PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, ((PetscObject)adr)->prefix, &adr->be));
   }
   adr->device = adr->be->host_is_device ? PETSC_FALSE : PETSC_TRUE;
   PetscCall(EasAdrMeterCreate_Private(adr));
@@ -855,6 +902,38 @@ PetscErrorCode EasAdrGetStats(EasAdr adr, EasAdrStats *st)
   PetscFunctionReturn(0);
 }
 
+/*@C EasAdrGetGrid - the global grid points. @*/
+PetscErrorCode EasAdrGetGrid(EasAdr adr, PetscInt *nx, PetscInt *ny, PetscInt *nz)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  if (nx) *nx = adr->N[0];
+  if (ny) *ny = adr->N[1];
+  if (nz) *nz = adr->N[2];
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetStepsPlanned - implicit Euler steps of EasAdrSolve(PETSC_DEFAULT) from now. @*/
+PetscErrorCode EasAdrGetStepsPlanned(EasAdr adr, PetscInt *steps)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscValidIntPointer(steps, 2);
+  *steps = adr->max_steps > 0 ? adr->max_steps : (PetscInt)PetscCeilReal((adr->tfinal - adr->t) / adr->dt - 1e-9);
+  if (*steps < 1) *steps = 1;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetBackend - the solver's backend (borrowed). @*/
+PetscErrorCode EasAdrGetBackend(EasAdr adr, EasBackend *be)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscValidPointer(be, 2);
+  *be = adr->be;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasAdrGetLocalGrid(EasAdr adr, PetscInt *xs, PetscInt *ys, PetscInt *zs, PetscInt *nxl, PetscInt *nyl, PetscInt *nzl)
 {
   PetscFunctionBegin;
@@ -990,10 +1069,13 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
   } else
     PetscCall(PetscViewerASCIIPrintf(viewer, "implicit Euler: t = %g, dt = %g; multisplitting-Newton %s, rtol %g, max_it %" PetscInt_FMT "\n", (double)adr->t, (double)adr->dt, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->newton_rtol, adr->newton_max_it));
   if (adr->mode_auto) {
-    if (adr->auto_decided)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: %s chosen after the first step (exchange share %.3g, threshold %.3g)\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->auto_share, (double)adr->auto_threshold));
+    const EasAdrAutoInfo *ai = &adr->auto_info;
+    if (!adr->auto_decided)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto (%s rule): not decided yet\n", EasAdrAutoRules[adr->auto_rule]));
+    else if (adr->auto_rule == EAS_ADR_AUTO_THRESHOLD || adr->size == 1)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto (%s rule): %s chosen after the first step (exchange share %.3g, threshold %.3g)\n", EasAdrAutoRules[adr->auto_rule], adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->auto_share, (double)adr->auto_threshold));
     else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: sync for the first step, then async if its exchange share exceeds %.3g\n", (double)adr->auto_threshold));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto (frontier rule, criterion %s): sync step T=%.4g s Pbar=%.4g W, async step T=%.4g s Pbar=%.4g W (%s); alpha = T_sync/T_async = %.4g %s frontier %.4g (Vialle et al. eq. 1.50) -> %s\n", EasCriteria[adr->auto_crit], (double)ai->T[0], (double)ai->P[0], (double)ai->T[1], (double)ai->P[1], ai->Emeasured ? "measured" : "modelled", (double)ai->alpha, ai->alpha > ai->frontier ? ">" : "<=", (double)ai->frontier, adr->mode == EAS_ADR_ASYNC ? "async" : "sync"));
   }
   if (adr->mode == EAS_ADR_ASYNC) PetscCall(PetscViewerASCIIPrintf(viewer, "async: detection %s, timeout %g s, persistence %" PetscInt_FMT ", reception %s, iterate on ghosts moved > %g x rtol\n", adr->async_detect == EAS_DETECT_IALLREDUCE ? "iallreduce (2 rounds)" : "decentralized (tree election, 2 verification waves)", (double)adr->async_detect_timeout, adr->persist, adr->async_thread ? "thread" : "polling", (double)adr->async_halo_rtol));
   if (adr->delay_us > 0 || adr->jitter_us > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "fault injection: delay %g us + jitter U(0, %g) us, seed %" PetscInt_FMT "\n", (double)adr->delay_us, (double)adr->jitter_us, adr->comm_seed));
@@ -1041,8 +1123,8 @@ PetscErrorCode EasAdrDestroy(EasAdr *adr)
   a = *adr;
   PetscCall(EasAdrCVodeDestroy_Private(a));
   PetscCall(EasAdrOutputDestroy_Private(a));
+  PetscCall(EasHookListDestroy(&a->hooks)); /* the policies restore what they changed */
   PetscCall(EasEnergyMeterDestroy(&a->meter));
-  PetscCall(EasPolicyDestroy(&a->policy));
   PetscCall(EasHaloDestroy(&a->halo));
   PetscCall(EasVecDestroy(&a->b));
   PetscCall(EasVecDestroy(&a->dx));

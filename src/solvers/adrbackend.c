@@ -1,8 +1,10 @@
 /*
   EasAdr on its backend: the objects that live there (local Jacobian,
   inner solver, vectors, assembly arrays), moves between backends between
-  time steps, the energy meter and the rank's unit in it, and the online
-  backend policy (-eas_backend auto, EasAdrSetPolicy).
+  time steps, the energy meter and the rank's unit in it, and the hooks of
+  the layers above (include/eas.h: the energy policies of
+  include/eas/policy.h choose and move the backend through them; the
+  solver never calls them itself).
 */
 #include "adrimpl.h"
 
@@ -142,9 +144,6 @@ PetscErrorCode EasAdrSetBackend(EasAdr adr, EasBackend be)
     adr->be = be;
     PetscCall(EasAdrCreateBackendObjects_Private(adr));
     PetscCall(EasAdrMeterUnit_Private(adr));
-    adr->pol_unit  = adr->unit; /* the policy measures this unit from now on */
-    adr->pol_since = 0;
-    PetscCall(EasEnergyMeterGetPhase(adr->meter, EAS_PHASE_COMPUTE, adr->unit, &adr->pol_busy0, &adr->pol_work0, NULL));
     adr->moves++;
     PetscCall(PetscInfo(adr, "moved to backend %s\n", be->resource));
     PetscCall(PetscLogEventEnd(EAS_AdrMove, adr, 0, 0, 0));
@@ -156,149 +155,49 @@ PetscErrorCode EasAdrSetBackend(EasAdr adr, EasBackend be)
 }
 
 /*@C
-  EasAdrSetPolicy - attaches an online backend-choice policy (see
-  include/eas/adr.h).
+  EasAdrAddHook - attaches a hook of a layer above the solver (see
+  include/eas.h): called on every rank at the start of EasAdrSolve, after
+  each converged step (beuler) or output segment (cvode), and at the end of
+  EasAdrSolve; destroy(&ctx) runs at EasAdrDestroy.  Collective: every rank
+  adds the same hooks in the same order.
 @*/
-PetscErrorCode EasAdrSetPolicy(EasAdr adr, EasPolicy pol, PetscInt interval)
+PetscErrorCode EasAdrAddHook(EasAdr adr, EasHookFn fn, void *ctx, PetscErrorCode (*destroy)(void **))
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCheck(interval >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetPolicy: interval %" PetscInt_FMT " is invalid: expected a number of time steps >= 1 (-adr_policy_interval)", interval);
-  if (pol) {
-    EasPolicyPrediction pred;
-    PetscCall(EasPolicyGetPrediction(pol, &pred)); /* errors when it has not decided */
-    PetscCall(PetscObjectReference((PetscObject)pol));
-  }
-  PetscCall(EasPolicyDestroy(&adr->policy));
-  adr->policy       = pol;
-  adr->pol_interval = interval;
-  adr->pol_since    = 0;
-  adr->pol_unit     = -1;
+  PetscCall(EasHookListAdd(PetscObjectComm((PetscObject)adr), &adr->hooks, fn, ctx, destroy));
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EasAdrGetPolicyState(EasAdr adr, PetscInt *nupdates, PetscInt *nchanges, PetscInt *nmoves, const char *resource[])
+/* Calls the hooks at point (collective: outer iterations max over ranks). */
+PetscErrorCode EasAdrCallHooks_Private(EasAdr adr, EasHookPoint point, PetscInt steps, PetscInt nsteps)
+{
+  EasHookInfo info;
+
+  PetscFunctionBegin;
+  if (!adr->hooks.n) PetscFunctionReturn(0);
+  info.point  = point;
+  info.steps  = steps;
+  info.nsteps = nsteps;
+  PetscCall(MPIU_Allreduce(&adr->stats.outer_its, &info.its, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)adr)));
+  info.its -= adr->hook_its0;
+  if (point == EAS_HOOK_SOLVE_BEGIN) {
+    adr->hook_its0 += info.its;
+    info.its = 0;
+  }
+  PetscCall(EasHookListCall(&adr->hooks, (PetscObject)adr, &info));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrGetBackendMoves - the number of moves between backends after
+  EasAdrSetUp (EasAdrSetBackend between steps).
+@*/
+PetscErrorCode EasAdrGetBackendMoves(EasAdr adr, PetscInt *moves)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  if (nupdates) *nupdates = adr->pol_updates;
-  if (nchanges) *nchanges = adr->pol_changes;
-  if (nmoves) *nmoves = adr->moves;
-  if (resource) *resource = adr->pol_resource;
-  PetscFunctionReturn(0);
-}
-
-/*
-  EasAdrPolicyStep_Private - after a converged step: every pol_interval
-  steps, the compute time per row and BiCGStab iteration of the current
-  unit since the previous update (max over ranks, so every rank gets the
-  same answer) goes to EasPolicyUpdate, with the work of the nsteps-step
-  solve re-estimated from the measured inner iterations per step; an
-  answer of the other kind moves the solver (collective).
-*/
-PetscErrorCode EasAdrPolicyStep_Private(EasAdr adr, PetscInt nsteps)
-{
-  MPI_Comm    comm = PetscObjectComm((PetscObject)adr);
-  PetscReal   busy, work, loc[2], glob[2];
-  PetscBool   changed, want_gpu;
-  const char *res;
-
-  PetscFunctionBegin;
-  if (!adr->policy || !adr->meter) PetscFunctionReturn(0);
-  if (adr->pol_unit != adr->unit) { /* the unit's compute phase holds only this solver's inner solves */
-    adr->pol_unit  = adr->unit;
-    adr->pol_busy0 = adr->pol_work0 = 0;
-  }
-  if (++adr->pol_since < adr->pol_interval) PetscFunctionReturn(0);
-  adr->pol_since = 0;
-  PetscCall(EasEnergyMeterGetPhase(adr->meter, EAS_PHASE_COMPUTE, adr->unit, &busy, &work, NULL));
-  loc[0]         = work > adr->pol_work0 ? (busy - adr->pol_busy0) / (work - adr->pol_work0) : 0; /* s per row and iteration */
-  loc[1]         = (PetscReal)adr->n;
-  adr->pol_busy0 = busy;
-  adr->pol_work0 = work;
-  PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_MAX, comm));
-  if (glob[0] <= 0) PetscFunctionReturn(0);
-  {
-    /* the run's work (nsteps of this EasAdrSolve): rows x inner iterations at the measured rate, so the
-       final prediction compares with the measured run */
-    PetscInt  lits = adr->stats.inner_its, gits;
-    PetscReal per_step;
-    PetscCall(MPIU_Allreduce(&lits, &gits, 1, MPIU_INT, MPI_MAX, comm));
-    per_step = adr->stats.steps > 0 ? (PetscReal)gits / adr->stats.steps : 1;
-    PetscCall(EasPolicySetWork(adr->policy, glob[1], PetscMax(1.0, per_step * PetscMax(nsteps, 1))));
-  }
-  PetscCall(EasPolicyUpdate(adr->policy, adr->device ? -1 : glob[0], adr->device ? glob[0] : -1, &changed, &res));
-  adr->pol_updates++;
-  if (changed) adr->pol_changes++;
-  adr->pol_resource = res;
-  want_gpu          = (PetscBool)(res[1] == 'g' || res[0] == 'h'); /* /gpu/cuda or hybrid: the GPU drives */
-  if (want_gpu != adr->device) {
-    const char *target = want_gpu ? "/gpu/cuda" : "/cpu", *why = NULL;
-    PetscBool   ok, ok_all;
-    PetscCall(EasBackendIsAvailable(target, &ok, &why));
-    /* decided together: a rank whose node has no device keeps every rank
-       where it is (a move is collective, and the decomposition is shared) */
-    PetscCall(MPIU_Allreduce(&ok, &ok_all, 1, MPIU_BOOL, MPI_LAND, comm));
-    if (ok && !ok_all) why = "not usable on every rank";
-    ok = ok_all;
-    if (!ok) {
-      if (changed || !adr->pol_warned) PetscCall(PetscPrintf(comm, "EasAdr: the policy prefers %s but it is not usable here (%s): staying on %s\n", target, why ? why : "unavailable", adr->be->resource));
-      adr->pol_warned = PETSC_TRUE; /* said once per answer */
-    } else {
-      EasBackend nb;
-      PetscCall(EasBackendCreate(PETSC_COMM_SELF, target, &nb));
-      PetscCall(PetscObjectSetOptionsPrefix((PetscObject)nb, ((PetscObject)adr)->prefix));
-      PetscCall(EasBackendSetFromOptions(nb));
-      PetscCall(EasAdrSetBackend(adr, nb));
-      PetscCall(EasBackendDestroy(&nb));
-      PetscCall(PetscPrintf(comm, "EasAdr: moved to %s from step %" PetscInt_FMT " on (policy update %" PetscInt_FMT ")\n", target, adr->stats.steps + 1, adr->pol_updates));
-    }
-  }
-  PetscFunctionReturn(0);
-}
-
-/*
-  -eas_backend auto (DESIGN.md sec. 6): a policy on the solver's
-  communicator (the -eas_criterion, profile and -eas_power_* options under
-  the solver's prefix) predicts cpu and gpu for the run before it starts:
-  work = this rank's rows (max over ranks) x an estimate of the inner
-  iterations (-adr_policy_its_per_step, default 100, times the steps; the
-  first update replaces it with the measured rate), per-row times from the
-  profile.  It prints its choice, the backend is created on it, and the
-  policy stays attached (EasAdrSetPolicy, -adr_policy_interval).
-*/
-PetscErrorCode EasAdrPolicyCreate_Private(EasAdr adr)
-{
-  MPI_Comm    comm = PetscObjectComm((PetscObject)adr);
-  EasPolicy   pol;
-  const char *chosen;
-  PetscInt    nmax, interval = 1, steps;
-  PetscReal   its = 100;
-
-  PetscFunctionBegin;
-  PetscOptionsBegin(comm, ((PetscObject)adr)->prefix, "EasAdr -eas_backend auto", "EasAdr");
-  PetscCall(PetscOptionsInt("-adr_policy_interval", "-eas_backend auto: time steps between online decisions", "EasAdrSetPolicy", interval, &interval, NULL));
-  PetscCall(PetscOptionsReal("-adr_policy_its_per_step", "-eas_backend auto: inner iterations per step assumed before the first one is measured", "EasAdrSetPolicy", its, &its, NULL));
-  PetscOptionsEnd();
-  PetscCheck(its > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-adr_policy_its_per_step %g is invalid: expected a number of iterations > 0", (double)its);
-  steps = adr->max_steps > 0 ? adr->max_steps : (PetscInt)PetscCeilReal((adr->tfinal - adr->t0) / adr->dt - 1e-9);
-  { /* the decomposition is not built yet: rows per rank of an even split */
-    PetscMPIInt size;
-    PetscCallMPI(MPI_Comm_size(comm, &size));
-    nmax = (PetscInt)PetscCeilReal(2.0 * adr->N[0] * adr->N[1] * adr->N[2] / size);
-  }
-  PetscCall(EasPolicyCreate(comm, &pol));
-  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)pol, ((PetscObject)adr)->prefix));
-  PetscCall(EasPolicySetFromOptions(pol));
-  PetscCall(EasPolicySetCandidates(pol, PETSC_TRUE, PETSC_TRUE, PETSC_FALSE)); /* the ADR runs each rank on one backend: no split */
-  PetscCall(EasPolicySetWork(pol, (PetscReal)nmax, its * PetscMax(steps, 1)));
-  PetscCall(EasPolicyChooseBackend(pol, &chosen, NULL)); /* prints the choice and its predicted numbers */
-  PetscCall(EasBackendCreate(PETSC_COMM_SELF, chosen, &adr->be));
-  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adr->be, ((PetscObject)adr)->prefix));
-  PetscCall(EasBackendSetFromOptions(adr->be));
-  PetscCall(EasAdrSetPolicy(adr, pol, interval));
-  PetscCall(EasPolicyDestroy(&pol));
-  adr->policy_auto  = PETSC_TRUE;
-  adr->pol_resource = chosen;
+  PetscValidIntPointer(moves, 2);
+  *moves = adr->moves;
   PetscFunctionReturn(0);
 }

@@ -2,13 +2,14 @@
 /*
   Private data of EasAdr and the functions its files share (adr.c: problem,
   options, setup; adrassemble.c: discretization; adrbackend.c: backend
-  objects and policy; msnewton.c: the multisplitting Newton; adrts.c: time
+  objects, meter unit, hooks; msnewton.c: the multisplitting Newton; adrts.c: time
   stepping).
 */
 /* the backend (threads, host_is_device) and EasVec internals; the EasDia
    is used only through its public API (include/eas.h) */
 #include "../backends/backend.h"
 #include "../comm/commimpl.h"
+#include "../core/hook.h"
 #include <petscdmda.h>
 
 typedef enum {
@@ -153,22 +154,23 @@ struct _p_EasAdr {
   PetscInt       unit;         /* the rank's unit in the meter (of the current backend's kind) */
   PetscInt       unit_kind[2]; /* the cpu and gpu units, -1 until used */
   PetscInt       moves;        /* EasAdrSetBackend after EasAdrSetUp */
-  /* online backend choice (EasAdrSetPolicy, -eas_backend auto) */
-  EasPolicy      policy;
-  PetscBool      policy_auto; /* created by EasAdrSetUp for -eas_backend auto: prints predicted vs measured */
-  PetscBool      pol_warned;  /* said that the preferred backend is not usable */
-  PetscInt       pol_interval, pol_since, pol_updates, pol_changes, pol_unit;
-  PetscReal      pol_busy0, pol_work0;
-  const char    *pol_resource;
-  PetscBool      device;       /* backend memory is not host memory: transfers metered */
-  PetscMPIInt    ppn;          /* ranks on this node (the model charges 1/ppn of the node) */
-  PetscInt       halo_scalars; /* scalars received per halo exchange */
-  PetscBool      mode_auto, auto_decided;
-  PetscReal      auto_threshold, auto_share;
-  PetscBool      trace; /* -eas_trace given: rows each synchronous iteration */
-  PetscInt       trace_it;
-  PetscLogDouble trace_tstart, trace_tprev;
-  PetscReal      trace_busy, trace_cbusy, trace_cwork, trace_iter_time, trace_iter_work;
+  /* hooks of the layers above (include/eas.h; the energy policies) */
+  EasHookList      hooks;
+  PetscInt         hook_its0;    /* outer iterations (max over ranks) at the start of the solve */
+  PetscBool        device;       /* backend memory is not host memory: transfers metered */
+  PetscMPIInt      ppn;          /* ranks on this node (the model charges 1/ppn of the node) */
+  PetscInt         halo_scalars; /* scalars received per halo exchange */
+  PetscBool        mode_auto, auto_decided;
+  PetscReal        auto_threshold, auto_share;
+  EasAdrAutoRule   auto_rule;
+  EasCriterion     auto_crit;
+  PetscInt         auto_trial; /* trial steps measured (frontier rule: 0, 1 = sync done, 2 = async done) */
+  EasAdrAutoInfo   auto_info;
+  EasEnergySummary auto_S0; /* the meter's summary at the start of the trial step */
+  PetscBool        trace;   /* -eas_trace given: rows each synchronous iteration */
+  PetscInt         trace_it;
+  PetscLogDouble   trace_tstart, trace_tprev;
+  PetscReal        trace_busy, trace_cbusy, trace_cwork, trace_iter_time, trace_iter_work;
 };
 
 /* Diurnal kinetics (DESIGN.md sec. 4, cvDiurnal). */
@@ -225,13 +227,12 @@ PETSC_INTERN PetscErrorCode EasAdrInitial_Builtin(PetscReal t, const PetscReal x
 PETSC_INTERN void           EasAdrDiurnalRates(PetscReal t, PetscReal *q3, PetscReal *q4);
 PETSC_INTERN PetscErrorCode EasAdrCheckSetUp_Private(EasAdr, const char fn[]);
 PETSC_INTERN PetscErrorCode EasAdrCheckVec_Private(EasAdr, Vec, const char fn[]);
-/* adrbackend.c: backend objects, meter unit, policy */
+/* adrbackend.c: backend objects, meter unit, hooks */
 PETSC_INTERN PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr);
 PETSC_INTERN PetscErrorCode EasAdrDestroyBackendObjects_Private(EasAdr);
 PETSC_INTERN PetscErrorCode EasAdrMeterUnit_Private(EasAdr);
-PETSC_INTERN PetscErrorCode EasAdrPolicyCreate_Private(EasAdr);
-/* Online backend choice after a converged step (EasAdrSetPolicy). */
-PETSC_INTERN PetscErrorCode EasAdrPolicyStep_Private(EasAdr, PetscInt nsteps);
+/* Calls the hooks (collective); steps, nsteps as in EasHookInfo. */
+PETSC_INTERN PetscErrorCode EasAdrCallHooks_Private(EasAdr, EasHookPoint, PetscInt steps, PetscInt nsteps);
 /* Creates the meter (with the solver's prefix) if there is none. */
 PETSC_INTERN PetscErrorCode EasAdrMeterCreate_Private(EasAdr);
 /* adrcvode.c, adrnls.c (errors "not compiled in" without SUNDIALS) */

@@ -9,7 +9,9 @@
   EasAdrStep takes one step of either, EasAdrSolve integrates to a final time
   exactly, through the output times (-adr_output_interval: monitor points,
   -adr_view_solution), with the monitor and progress lines; -eas_mode auto
-  decides sync or async after the first step.
+  decides sync or async after trial steps; the hooks of the layers above
+  (the energy policies) are called at the start, after each converged step
+  and at the end of EasAdrSolve.
 */
 #include "adrimpl.h"
 #include <unistd.h>
@@ -23,44 +25,89 @@ static PetscErrorCode EasAdrMeterBusy(EasAdr adr, PetscReal busy[EAS_NUM_PHASES]
 }
 
 /*
-  EasAdrModeAutoDecide - -eas_mode auto (DESIGN.md sec. 6), after the first
+  -eas_mode auto (DESIGN.md sec. 6), threshold rule, after the first
   (synchronous) step: share = exchange time / metered time of the step on
   each rank (setup + compute + exchange + transfers busy times; max over
   ranks, the slowest-communicating rank sets the pace of a sync iteration);
   async for the remaining steps when share > threshold, else sync.
-
-  Why a threshold and not seed 000 eqs. 1.49-1.50 directly: the context
-  comparison (EasModelContextFrontier) says async saves energy when its
-  speedup alpha = T_sync/T_async exceeds Pbar_async/Pbar_sync, but T_async
-  is only known after running async: async hides the communication (at
-  best alpha = 1/(1 - share)) and pays for it with extra iterations whose
-  number depends on the problem and the network (issue 3 benchmark).  So the
-  decision is the measured share against a threshold, and the frontier is
-  reported next to it: Pbar_sync = P_I + (1 - share) P_C (cores wait during
-  the exchanges), Pbar_async = P_I + P_C (always computing).
 */
-static PetscErrorCode EasAdrModeAutoDecide(EasAdr adr, const PetscReal busy0[EAS_NUM_PHASES])
+static PetscErrorCode EasAdrModeAutoShare(EasAdr adr, const PetscReal busy0[EAS_NUM_PHASES])
 {
-  PetscReal       busy[EAS_NUM_PHASES], tot = 0, share, gshare, alpha = 0, best;
-  EasPowerProfile prof;
+  PetscReal busy[EAS_NUM_PHASES], tot = 0, share;
 
   PetscFunctionBegin;
   PetscCall(EasAdrMeterBusy(adr, busy));
   for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) tot += busy[p] - busy0[p];
   share = tot > 0 ? (busy[EAS_PHASE_EXCHANGE] - busy0[EAS_PHASE_EXCHANGE]) / tot : 0;
-  PetscCall(MPIU_Allreduce(&share, &gshare, 1, MPIU_REAL, MPIU_MAX, adr->cart));
-  adr->auto_share   = gshare;
-  adr->auto_decided = PETSC_TRUE;
-  adr->mode         = gshare > adr->auto_threshold ? EAS_ADR_ASYNC : EAS_ADR_SYNC;
-  PetscCall(EasEnergyMeterGetProfile(adr->meter, &prof));
-  {
-    const PetscReal PI = prof.cpu_idle + prof.gpu_idle + prof.dram, PC = adr->device ? prof.gpu_full - prof.gpu_idle : prof.cpu_full - prof.cpu_idle;
-    const PetscReal Psync = PI + (1 - gshare) * PC;
-    if (Psync > 0) PetscCall(EasModelContextFrontier(Psync, PI + PC, &alpha)); /* seed 000 eqs. (1.49)-(1.50) */
+  PetscCall(MPIU_Allreduce(&share, &adr->auto_share, 1, MPIU_REAL, MPIU_MAX, adr->cart));
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrModeAutoDecide - -eas_mode auto after a trial step (collective).
+
+  Frontier rule (default): the first step runs sync, the second async, each
+  measured by the meter: T = the step's run time, E = its energy (measured
+  by the sensors when they cover it, else modelled, Vialle et al. eq. 1.16;
+  summed over the ranks), Pbar = E/T its average power.  Then Vialle et al.
+  eq. 1.50: async is preferable for the energy as soon as
+      alpha = T(sync)/T(async) > Pbar(async)/Pbar(sync)
+  (EasModelContextFrontier); for the time as soon as alpha > 1; for E T^w
+  (EDP w = 1, ED2P w = 2), E_a T_a^w < E_s T_s^w <=> Pbar_a T_a^(w+1) <
+  Pbar_s T_s^(w+1) <=> alpha > (Pbar_a/Pbar_s)^(1/(w+1))
+  (EasModelCriterionFrontier).  The two trial steps are consecutive steps
+  of the run, not the same step twice: a problem whose cost per step
+  changes fast biases the comparison (docs/energy-policies.md).  On one
+  rank async iterations are the sync ones: sync, without trial.
+
+  Threshold rule: the first step runs sync; its exchange share against
+  -eas_mode_auto_threshold (EasAdrModeAutoShare).
+*/
+static PetscErrorCode EasAdrModeAutoDecide(EasAdr adr, const PetscReal busy0[EAS_NUM_PHASES])
+{
+  MPI_Comm        comm = PetscObjectComm((PetscObject)adr);
+  EasAdrAutoInfo *ai   = &adr->auto_info;
+
+  PetscFunctionBegin;
+  if (adr->auto_trial == 0) PetscCall(EasAdrModeAutoShare(adr, busy0)); /* the sync step's share (both rules report it) */
+  if (adr->auto_rule == EAS_ADR_AUTO_THRESHOLD || adr->size == 1) {
+    adr->auto_decided = PETSC_TRUE;
+    adr->mode         = adr->auto_rule == EAS_ADR_AUTO_THRESHOLD && adr->auto_share > adr->auto_threshold ? EAS_ADR_ASYNC : EAS_ADR_SYNC;
+    if (adr->size == 1 && adr->auto_rule == EAS_ADR_AUTO_FRONTIER) {
+      PetscCall(PetscInfo(adr, "-eas_mode auto: one rank, the asynchronous iterations are the synchronous ones: sync\n"));
+      if (adr->monitor) PetscCall(PetscPrintf(comm, "  mode auto: one rank, async iterations are the sync ones -> sync\n"));
+    } else {
+      PetscCall(PetscInfo(adr, "-eas_mode auto (threshold rule): exchange share of the first step %g (max over ranks) %s threshold %g: %s for the remaining steps\n", (double)adr->auto_share, adr->auto_share > adr->auto_threshold ? ">" : "<=", (double)adr->auto_threshold, adr->mode == EAS_ADR_ASYNC ? "async" : "sync"));
+      if (adr->monitor) PetscCall(PetscPrintf(comm, "  mode auto: exchange share %.3g of the first step (max over ranks) %s threshold %.3g -> %s\n", (double)adr->auto_share, adr->auto_share > adr->auto_threshold ? ">" : "<=", (double)adr->auto_threshold, adr->mode == EAS_ADR_ASYNC ? "async" : "sync"));
+    }
+    PetscFunctionReturn(0);
   }
-  best = gshare < 1 ? 1.0 / (1.0 - gshare) : PETSC_INFINITY;
-  PetscCall(PetscInfo(adr, "-eas_mode auto: exchange share of the first step %g (max over ranks) %s threshold %g: %s for the remaining steps; energy frontier (seed 000 eq. 1.50): async needs a speedup > %g, at most %g by hiding all communication\n", (double)gshare, gshare > adr->auto_threshold ? ">" : "<=", (double)adr->auto_threshold, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)alpha, (double)best));
-  if (adr->monitor) PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "  mode auto: exchange share %.3g of the first step (max over ranks) %s threshold %.3g -> %s; async energy frontier: speedup > %.3g needed, <= %.3g possible\n", (double)gshare, gshare > adr->auto_threshold ? ">" : "<=", (double)adr->auto_threshold, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)alpha, (double)best));
+  { /* frontier rule: this trial step's time and energy */
+    EasEnergySummary S1;
+    const PetscInt   k = adr->auto_trial;
+    PetscCall(EasEnergyMeterGetSummary(adr->meter, &S1));
+    ai->T[k]      = S1.time - adr->auto_S0.time;
+    ai->E[k]      = S1.energy - adr->auto_S0.energy;
+    ai->P[k]      = ai->T[k] > 0 ? ai->E[k] / ai->T[k] : 0;
+    ai->Emeasured = (PetscBool)(S1.measured && (k == 0 || ai->Emeasured));
+    adr->auto_trial++;
+  }
+  if (adr->auto_trial < 2) {
+    adr->mode = EAS_ADR_ASYNC; /* the second trial step */
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(ai->T[0] > 0 && ai->T[1] > 0 && ai->P[0] > 0, comm, PETSC_ERR_PLIB, "-eas_mode auto: a trial step has no metered time or power (T %g, %g s, Pbar %g W)", (double)ai->T[0], (double)ai->T[1], (double)ai->P[0]);
+  ai->alpha = ai->T[0] / ai->T[1]; /* eq. (1.50): T(sync)/T(async) */
+  if (adr->auto_crit == EAS_CRITERION_TIME)
+    ai->frontier = 1.0;
+  else if (adr->auto_crit == EAS_CRITERION_ENERGY)
+    PetscCall(EasModelContextFrontier(ai->P[0], ai->P[1], &ai->frontier)); /* eq. (1.50): Pbar(async)/Pbar(sync) */
+  else
+    PetscCall(EasModelCriterionFrontier(ai->P[1], ai->P[0], EasCriterionExponent(adr->auto_crit), &ai->frontier));
+  adr->mode         = ai->alpha > ai->frontier ? EAS_ADR_ASYNC : EAS_ADR_SYNC;
+  adr->auto_decided = PETSC_TRUE;
+  PetscCall(PetscInfo(adr, "-eas_mode auto (frontier rule, criterion %s): sync step T=%g s E=%g J Pbar=%g W, async step T=%g s E=%g J Pbar=%g W (%s); alpha = %g %s frontier %g: %s\n", EasCriteria[adr->auto_crit], (double)ai->T[0], (double)ai->E[0], (double)ai->P[0], (double)ai->T[1], (double)ai->E[1], (double)ai->P[1], ai->Emeasured ? "measured" : "modelled", (double)ai->alpha, ai->alpha > ai->frontier ? ">" : "<=", (double)ai->frontier, adr->mode == EAS_ADR_ASYNC ? "async" : "sync"));
+  if (adr->monitor) PetscCall(PetscPrintf(comm, "  mode auto (criterion %s): sync step T=%.4g s Pbar=%.4g W, async step T=%.4g s Pbar=%.4g W (%s); alpha = T_sync/T_async = %.4g %s frontier %.4g (Vialle et al. eq. 1.50) -> %s\n", EasCriteria[adr->auto_crit], (double)ai->T[0], (double)ai->P[0], (double)ai->T[1], (double)ai->P[1], ai->Emeasured ? "measured" : "modelled", (double)ai->alpha, ai->alpha > ai->frontier ? ">" : "<=", (double)ai->frontier, adr->mode == EAS_ADR_ASYNC ? "async" : "sync"));
   PetscFunctionReturn(0);
 }
 
@@ -113,7 +160,11 @@ static PetscErrorCode EasAdrStep_Private(EasAdr adr, PetscReal tout)
   PetscCall(EasEnergyMeterResume(adr->meter)); /* after a stopped EasAdrSolve */
   PetscCall(PetscTime(&t0));
   adr->last_outer = adr->last_inner = 0;
-  if (adr->mode_auto && !adr->auto_decided) PetscCall(EasAdrMeterBusy(adr, busy0));
+  if (adr->mode_auto && !adr->auto_decided) {
+    PetscCall(EasAdrMeterBusy(adr, busy0));
+    if (adr->auto_rule == EAS_ADR_AUTO_FRONTIER && adr->size > 1) PetscCall(EasEnergyMeterGetSummary(adr->meter, &adr->auto_S0)); /* collective */
+    adr->mode = adr->auto_trial == 1 ? EAS_ADR_ASYNC : EAS_ADR_SYNC;
+  }
   if (adr->ts_type == EAS_ADR_TS_CVODE)
     EasCaptureError(ierr, EasAdrCVodeAdvance_Private(adr, tout, PETSC_TRUE));
   else
@@ -123,7 +174,7 @@ static PetscErrorCode EasAdrStep_Private(EasAdr adr, PetscReal tout)
     PetscCall(ierr);
   }
   if (adr->reason > 0) adr->stats.steps++;
-  if (adr->mode_auto && !adr->auto_decided) PetscCall(EasAdrModeAutoDecide(adr, busy0));
+  if (adr->mode_auto && !adr->auto_decided && adr->reason > 0) PetscCall(EasAdrModeAutoDecide(adr, busy0));
   PetscCall(PetscTimeSubtract(&t0));
   adr->last_time = -t0;
   PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
@@ -181,7 +232,7 @@ static PetscErrorCode EasAdrMonitor(EasAdr adr, PetscInt step, PetscReal t_start
 
 /* Implicit Euler steps from adr->t to tout, the last one shortened to land
    on it; stops at a step that does not converge. */
-static PetscErrorCode EasAdrSolveBEuler(EasAdr adr, PetscReal tout, PetscReal t_start, PetscReal t_end, PetscInt *step)
+static PetscErrorCode EasAdrSolveBEuler(EasAdr adr, PetscReal tout, PetscReal t_start, PetscReal t_end, PetscInt *step, PetscInt *nconv)
 {
   const PetscReal dt0 = adr->dt;
 
@@ -196,14 +247,15 @@ static PetscErrorCode EasAdrSolveBEuler(EasAdr adr, PetscReal tout, PetscReal t_
     (*step)++;
     PetscCall(EasAdrMonitor(adr, *step, t_start, t_end, adr->last_time));
     if (adr->reason < 0) break;
-    PetscCall(EasAdrPolicyStep_Private(adr, (PetscInt)PetscCeilReal((t_end - t_start) / dt0 - 1e-9))); /* may move the solver for the next steps */
+    (*nconv)++;
+    PetscCall(EasAdrCallHooks_Private(adr, EAS_HOOK_STEP, *nconv, (PetscInt)PetscCeilReal((t_end - t_start) / dt0 - 1e-9))); /* the policies above may move the solver for the next steps */
   }
   if (adr->reason > 0 && PetscAbsReal(adr->t - tout) <= 1e-9 * dt0) adr->t = tout; /* no drift from the sum of steps */
   PetscFunctionReturn(0);
 }
 
 /* CVODE from adr->t to tout exactly (its stop time), one call. */
-static PetscErrorCode EasAdrSolveCVode(EasAdr adr, PetscReal tout, PetscReal t_start, PetscReal t_end, PetscInt *step)
+static PetscErrorCode EasAdrSolveCVode(EasAdr adr, PetscReal tout, PetscReal t_start, PetscReal t_end, PetscInt *step, PetscInt *nconv)
 {
   PetscLogDouble t0;
   EasAdrTSStats  before = {0, 0, 0, 0, 0, 0, 0}, after = before;
@@ -227,6 +279,10 @@ static PetscErrorCode EasAdrSolveCVode(EasAdr adr, PetscReal tout, PetscReal t_s
   adr->last_time = -t0;
   PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
   PetscCall(EasAdrMonitor(adr, *step, t_start, t_end, adr->last_time));
+  if (adr->reason > 0) {
+    *nconv += after.steps - before.steps;
+    PetscCall(EasAdrCallHooks_Private(adr, EAS_HOOK_STEP, *nconv, PETSC_DECIDE));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -244,7 +300,7 @@ static PetscErrorCode EasAdrSolveCVode(EasAdr adr, PetscReal tout, PetscReal t_s
 PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
 {
   PetscReal      tf   = t_final, t_start;
-  PetscInt       step = 0;
+  PetscInt       step = 0, nconv = 0;
   PetscLogDouble t0;
 
   PetscFunctionBegin;
@@ -257,6 +313,7 @@ PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
   PetscCall(PetscTime(&t0));
   adr->reason = EAS_ADR_CONVERGED_ITERATING;
   t_start     = adr->t;
+  PetscCall(EasAdrCallHooks_Private(adr, EAS_HOOK_SOLVE_BEGIN, 0, adr->ts_type == EAS_ADR_TS_CVODE ? PETSC_DECIDE : (PetscInt)PetscCeilReal((tf - t_start) / adr->dt - 1e-9)));
   while (tf - adr->t > 1e-12 * PetscMax(1.0, PetscAbsReal(tf))) {
     PetscErrorCode ierr;
     PetscReal      tout = tf;
@@ -265,9 +322,9 @@ PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
       tout              = PetscMin(tf, k * adr->output_interval);
     }
     if (adr->ts_type == EAS_ADR_TS_CVODE)
-      EasCaptureError(ierr, EasAdrSolveCVode(adr, tout, t_start, tf, &step));
+      EasCaptureError(ierr, EasAdrSolveCVode(adr, tout, t_start, tf, &step, &nconv));
     else
-      EasCaptureError(ierr, EasAdrSolveBEuler(adr, tout, t_start, tf, &step));
+      EasCaptureError(ierr, EasAdrSolveBEuler(adr, tout, t_start, tf, &step, &nconv));
     if (ierr) { /* leave the solver usable: the solve's event and meter window */
       PetscCall(PetscLogEventEnd(EAS_AdrSolve, adr, 0, 0, 0));
       PetscCall(EasEnergyMeterStop(adr->meter));
@@ -280,15 +337,8 @@ PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
   adr->stats.time_solve += -t0;
   PetscCall(MPIU_Allreduce(&adr->stats.outer_its, &adr->stats.outer_its_max, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)adr)));
   PetscCall(PetscLogEventEnd(EAS_AdrSolve, adr, 0, 0, 0));
-  PetscCall(EasEnergyMeterStop(adr->meter)); /* power and EDP over the solve; the next step resumes */
-  if (adr->policy_auto) {                    /* -eas_backend auto: predicted against measured */
-    EasEnergySummary S;
-    PetscReal        T;
-    PetscCall(EasEnergyMeterGetSummary(adr->meter, &S));
-    PetscCall(MPIU_Allreduce(&adr->stats.time_solve, &T, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)adr)));
-    PetscCall(EasPolicySetMeasured(adr->policy, T, S.valid ? S.energy : -1, S.measured));
-    PetscCall(EasPolicyView(adr->policy, NULL));
-  }
+  PetscCall(EasEnergyMeterStop(adr->meter));                                                                                                                                      /* power and EDP over the solve; the next step resumes */
+  PetscCall(EasAdrCallHooks_Private(adr, EAS_HOOK_SOLVE_END, nconv, adr->ts_type == EAS_ADR_TS_CVODE ? PETSC_DECIDE : (PetscInt)PetscCeilReal((tf - t_start) / adr->dt - 1e-9))); /* e.g. predicted against measured, settings restored */
   if (adr->reason < 0) {
     if (adr->ts_type == EAS_ADR_TS_CVODE)
       PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "EasAdrSolve: CVODE stopped at t = %g: %s%s%s\n", (double)adr->t, EasAdrConvergedReasonName(adr->reason), adr->cv_msg[0] ? ": " : "", adr->cv_msg));

@@ -23,8 +23,8 @@
 #define EAS_MB(p) PetscCall(EasEbeMeterBegin_Private(ksp->ebe, p))
 #define EAS_ME(p) PetscCall(EasEbeMeterEnd_Private(ksp->ebe, p, 0))
 #define EAS_TRACE() PetscCall(EasEbeEnergyTraceRow_Private(ksp->ebe))
-/* Online backend choice (EasEbeSetPolicy): every few iterations. */
-#define EAS_POLICY(it) PetscCall(EasEbePolicyStep_Private(ksp->ebe, it))
+/* The hooks of the layers above (EasEbeAddHook: the energy policies) after each iteration. */
+#define EAS_POLICY(it) PetscCall(EasEbeCallHooks_Private(ksp->ebe, EAS_HOOK_ITERATION, it))
 
 enum { C_R,
        C_Z,

@@ -562,7 +562,9 @@ PetscErrorCode EasKspSolve(EasKsp ksp, EasVec b, EasVec x)
   ksp->reason = KSP_CONVERGED_ITERATING;
   ksp->its    = 0;
   PetscCall(PetscLogEventBegin(EAS_KspSolve, ksp, 0, 0, 0));
+  if (ksp->ebe) PetscCall(EasEbeCallHooks_Private(ksp->ebe, EAS_HOOK_SOLVE_BEGIN, 0));
   PetscCall((*ksp->ops->solve)(ksp, b, x));
+  if (ksp->ebe) PetscCall(EasEbeCallHooks_Private(ksp->ebe, EAS_HOOK_SOLVE_END, ksp->its));
   PetscCall(PetscLogEventEnd(EAS_KspSolve, ksp, 0, 0, 0));
   if (ksp->converged_reason_view) {
     PetscViewer v      = ksp->reason_viewer;
