@@ -121,9 +121,9 @@ $(OBJDIR)/tests/%: tests/%.c $(LIB_SO) $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
-# test_detect and test_ebe_tags drive internal APIs (PETSC_INTERN, hidden in
+# test_detect, test_ebe_tags and test_dvfs drive internal APIs (PETSC_INTERN, hidden in
 # the shared library): they link the static library.
-$(OBJDIR)/tests/test_detect $(OBJDIR)/tests/test_ebe_tags: $(OBJDIR)/tests/%: tests/%.c $(LIB_A) $(HEADERS) $(wildcard src/*/*.h)
+$(OBJDIR)/tests/test_detect $(OBJDIR)/tests/test_ebe_tags $(OBJDIR)/tests/test_dvfs: $(OBJDIR)/tests/%: tests/%.c $(LIB_A) $(HEADERS) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ $(LIB_A) $(LDLIBS_ALL) $(SAN)

@@ -108,6 +108,21 @@ int main(int argc, char **argv)
     expect: ^  mode auto \(Vialle et al. eqs. 1.49-1.50, criterion energy\): sync trial step T=[0-9.e+-]+ s, Pbar=[0-9.e+-]+ W; async trial step T=[0-9.e+-]+ s, Pbar=[0-9.e+-]+ W \(modelled\); alpha = T_sync/T_async = [0-9.e+-]+ (>|<=) frontier [0-9.e+-]+ -> (sync|async)
     expect: last step CONVERGED_(DX|ASYNC)
   test:
+    suffix: dvfs_report
+    nsize: 2
+    backends: /cpu/serial
+    args: -adr_n 8 -adr_steps 3 -eas_dvfs report -eas_dvfs_freqs 2000000,1500000,1000000 -eas_sensor model -eas_energy_view
+    expect: ^eas: -eas_dvfs report: EPSA \(Fanfakh\) over 2 rank\(s\), per step: T_comp max [0-9.e+-]+ s, T_comm \(slowest rank\) [0-9.e+-]+ s
+    expect: ^eas: -eas_dvfs report: F_i = F_max T_i/\(S_opt T_max\) \(eq. fi\) -> available frequency: rank 0 [0-9]+ -> [0-9]+ kHz; rank 1
+    expect: DVFS \(EPSA, Fanfakh\): S_opt [0-9.e+-]+; predicted saving [0-9.e+-]+ J .* over the 2\.? step\(s\) after the decision; measured saving n/a \(report mode
+  test:
+    suffix: power_budget_report
+    nsize: 2
+    backends: /cpu/serial
+    args: -adr_n 8 -adr_steps 2 -eas_power_budget 150 -eas_power_budget_apply 0 -eas_dvfs_freqs 2000000,1000000 -eas_cpufreq_root /nonexistent -eas_rapl_root /nonexistent -eas_sensor model
+    expect: ^eas: -eas_power_budget 150\.? W \(Ribeiro eq. 5.7, alpha 0.5,0.5\): 1 node unit\(s\)
+    expect: ^eas: -eas_power_budget: node 0 report only \(-eas_power_budget_apply 0\) \(TDP from profile cpu_full\)
+  test:
     suffix: async
     nsize: 2
     backends: /cpu/serial
