@@ -624,8 +624,7 @@ PetscErrorCode EasEbeView(EasEbe ebe, PetscViewer viewer)
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)ebe), &viewer));
   PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)ebe, viewer));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  if (ebe->from_mesh)
-  {
+  if (ebe->from_mesh) {
     EasEbeBoundary bc;
     PetscCall(EasEbeGetMeshBoundary(ebe, &bc));
     PetscCall(PetscViewerASCIIPrintf(viewer, "built-in mesh: %s, Q%" PetscInt_FMT ", %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " elements, boundary %s, material %s%s\n", EasEbeProblems[ebe->problem], ebe->order, ebe->nx, ebe->ny, ebe->nz, EasEbeBoundaries[bc], EasEbeMaterials[ebe->material], ebe->map ? ", mapped nodes" : ""));
