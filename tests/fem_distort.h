@@ -13,6 +13,7 @@
 typedef struct {
   PetscInt  order, n[3]; /* elements per direction */
   PetscReal amp, curved;
+  PetscBool mirror; /* x -> 1 - x: every element inverted (an error case) */
 } FemDistort;
 
 /* deterministic value in [-1,1] of an integer triple and a direction */
@@ -65,6 +66,7 @@ static PetscErrorCode FemDistortMap(const PetscInt ijk[3], const PetscReal xi[3]
         }
     for (PetscInt d = 0; d < 3; d++) x[d] /= cnt;
   }
+  if (D->mirror) x[0] = 1 - x[0];
   if (odd && D->curved > 0) { /* interior Q2 nodes off the trilinear image */
     PetscBool interior = PETSC_TRUE;
     for (PetscInt d = 0; d < 3; d++) interior = (PetscBool)(interior && ijk[d] > 0 && ijk[d] < p * D->n[d]);

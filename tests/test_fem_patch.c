@@ -3,7 +3,7 @@ static const char help[] = "Patch tests of the built-in elements on a distorted 
                            "to round-off; with -quadratic a quadratic field with its (constant) body force, which Q2 reproduces on\n"
                            "straight-edged hexahedra (the controls: Q1, or curved Q2, cannot, and must fail).  Constant material; solved with eas cg.  The check is a manufactured solution.\n"
                            "  -problem poisson|elasticity -order 1|2 -n <elements per direction> -distort <amp> -curved <amp>\n"
-                           "  -quadratic -tol <relative nodal error bound>\n";
+                           "  -quadratic -tol <relative nodal error bound> -mirror (an inverted mesh, refused)\n";
 
 #include <eas.h>
 #include "fem_distort.h"
@@ -84,12 +84,14 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   D.amp    = 0.2;
   D.curved = 0;
+  D.mirror = PETSC_FALSE;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "FEM patch test", NULL);
   PetscCall(PetscOptionsEList("-problem", "poisson or elasticity", NULL, EasEbeProblems, 2, EasEbeProblems[0], &prob, NULL));
   PetscCall(PetscOptionsInt("-order", "1 or 2", NULL, order, &order, NULL));
   PetscCall(PetscOptionsInt("-n", "elements per direction", NULL, n, &n, NULL));
   PetscCall(PetscOptionsReal("-distort", "interior vertices moved by up to this fraction of h", NULL, D.amp, &D.amp, NULL));
   PetscCall(PetscOptionsReal("-curved", "interior Q2 mid-nodes moved by up to this fraction of h", NULL, D.curved, &D.curved, NULL));
+  PetscCall(PetscOptionsBool("-mirror", "map x to 1 - x (inverts every element: must be refused)", NULL, D.mirror, &D.mirror, NULL));
   PetscCall(PetscOptionsBool("-quadratic", "a quadratic field with its body force", NULL, quadratic, &quadratic, NULL));
   PetscCall(PetscOptionsReal("-tol", "relative nodal error bound", NULL, tol, &tol, NULL));
   PetscOptionsEnd();
@@ -200,4 +202,10 @@ int main(int argc, char **argv)
     backends: /cpu/serial
     args: -problem elasticity -order 2 -n 2 -quadratic -curved 0.1 -pc_type pbjacobi
     expect_error: Patch test failed: nodal error
+  test:
+    suffix: inverted
+    nsize: 1 2
+    backends: /cpu/serial
+    args: -problem poisson -order 1 -n 2 -mirror
+    expect_error: Inverted or degenerate element: local element 0 has Jacobian determinant -
 TEST*/

@@ -82,10 +82,12 @@ PETSC_EXTERN PetscErrorCode EasEbeSetOptionsPrefix(EasEbe, const char[]);
    Copies the data.  Errors name the element and the node. */
 PETSC_EXTERN PetscErrorCode EasEbeSetElements(EasEbe, PetscInt nel, PetscInt nen, PetscInt dof, PetscInt nnodes, const PetscInt conn[], const PetscScalar ael[]);
 /* EasEbeSetFromMesh - built-in structured hexahedral mesh of the unit cube
-   with nx x ny x nz elements, Q1 (order 1, 8 nodes) or Q2 (order 2, 27
-   nodes), element matrices by Gauss quadrature (2 or 3 points per
-   direction) with a smoothly varying coefficient; distributed by z-slabs
-   (nz >= communicator size). */
+   (or its image under EasEbeSetMeshMap) with nx x ny x nz elements, Q1
+   (order 1, 8 nodes) or Q2 (order 2, 27 nodes) isoparametric, element
+   matrices by Gauss quadrature (2 or 3 points per direction) with the
+   material (EasEbeSetMeshMaterial) at the quadrature points and the
+   prescribed unknowns (EasEbeSetMeshBoundary) decoupled; distributed by
+   z-slabs (nz >= communicator size).  docs/fem.md. */
 PETSC_EXTERN PetscErrorCode EasEbeSetFromMesh(EasEbe, EasEbeProblem, PetscInt order, PetscInt nx, PetscInt ny, PetscInt nz);
 /* EasEbeSetMeshBoundary - where the built-in mesh prescribes the unknowns
    (default EAS_EBE_BC_DEFAULT).  Before or after EasEbeSetFromMesh (which
