@@ -44,6 +44,7 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   D.amp    = 0;
   D.curved = 0;
+  D.mirror = PETSC_FALSE;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "FEM nullspace test", NULL);
   PetscCall(PetscOptionsEList("-problem", "poisson or elasticity", NULL, EasEbeProblems, 2, EasEbeProblems[0], &prob, NULL));
   PetscCall(PetscOptionsInt("-order", "1 or 2", NULL, order, &order, NULL));

@@ -83,8 +83,8 @@ PetscErrorCode EasEbeComputeRHS(EasEbe ebe, EasEbeFieldFn f, EasEbeFieldFn g, vo
     for (PetscInt a = 0; a < nen; a++)
       for (PetscInt k = 0; k < dof; k++) {
         const PetscInt i = a * dof + k;
-        if (fix[c[a]]) { /* A_ii g_i: the kept diagonal of the element */
-          ba[c[a] * dof + k] += ebe->ael[(size_t)e * m * m + (size_t)i * m + i] * G[c[a] * dof + k];
+        if (fix[c[a]]) { /* A_ii g_i: the diagonal the decoupled element kept */
+          if (g) ba[c[a] * dof + k] += K[i * m + i] * G[c[a] * dof + k];
         } else {
           PetscScalar s = fe[i];
           if (any && g)
