@@ -121,6 +121,9 @@ $(OBJDIR)/tests/%: tests/%.c $(LIB_SO) $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
+# test_fem_nullspace calls LAPACK (syev) through PETSc's BLAS/LAPACK names;
+# libpetsc links LAPACK privately, so the program names it itself.
+$(OBJDIR)/tests/test_fem_nullspace: LDLIBS += $(shell pkg-config --libs lapack 2>/dev/null || echo -llapack -lblas)
 # test_detect and test_ebe_tags drive internal APIs (PETSC_INTERN, hidden in
 # the shared library): they link the static library.
 $(OBJDIR)/tests/test_detect $(OBJDIR)/tests/test_ebe_tags: $(OBJDIR)/tests/%: tests/%.c $(LIB_A) $(HEADERS) $(wildcard src/*/*.h)
