@@ -239,7 +239,8 @@ typedef struct {
   PetscReal phase_time[EAS_NUM_PHASES];   /* wall time of each phase (s) */
   PetscReal phase_energy[EAS_NUM_PHASES]; /* J */
   PetscBool phase_measured[EAS_NUM_PHASES];
-  PetscReal other_energy; /* outside every phase, J */
+  PetscReal other_time;   /* "unphased": run time outside every phase, no unit busy (s, max over ranks) */
+  PetscReal other_energy; /* its energy: modelled, the idle power P_I over that time; measured, the sensors' remainder (J) */
   PetscBool other_measured;
   PetscReal energy;       /* total, J */
   PetscBool measured;     /* total from sensors */
