@@ -113,6 +113,7 @@ struct _p_EasEnergyMeter {
   PetscReal      Estop;
   /* trace */
   FILE          *trace;
+  char           trace_path[PETSC_MAX_PATH_LEN];
   PetscBool      trace_header, trace_on;
   PetscLogDouble trace_t;
   PetscReal      trace_E, trace_Emodel;

@@ -338,12 +338,18 @@ PetscErrorCode EasEnergyMeterSetTrace(EasEnergyMeter m, const char path[])
   PetscFunctionBegin;
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)m), &rank));
-  if (m->trace) PetscCall(PetscFClose(PETSC_COMM_SELF, m->trace));
+  if (m->trace) {
+    PetscBool same = PETSC_FALSE;
+    PetscCall(PetscFClose(PETSC_COMM_SELF, m->trace));
+    if (path) PetscCall(PetscStrcmp(path, m->trace_path, &same));
+    if (!m->trace_header && !same) (void)remove(m->trace_path); /* switched to another file before any row: leave no empty file */
+  }
   m->trace        = NULL;
   m->trace_header = PETSC_FALSE;
   m->trace_on     = (path && path[0]) ? PETSC_TRUE : PETSC_FALSE;
   if (path && path[0] && rank == 0) {
     PetscCall(PetscFOpen(PETSC_COMM_SELF, path, "w", &m->trace));
+    PetscCall(PetscStrncpy(m->trace_path, path, sizeof(m->trace_path)));
     PetscCheck(m->trace, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-eas_trace %s: cannot open the file for writing", path);
   }
   PetscFunctionReturn(0);
