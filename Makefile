@@ -5,6 +5,7 @@
 #   make check-gpu      the same suite on the CUDA backend only (needs a device)
 #   make bench          benchmarks (BENCH lines: eas vs STREAM vs PETSc, same run)
 #   make plots          figures (tools/eas-plot) from a short run, in OBJDIR/plots
+#   make options-doc    regenerate docs/options.md from the drivers' -help
 #   make asan           build with address+undefined sanitizers in build-asan/ and run the tests
 #   make valgrind       small runs under valgrind (memory errors and definite leaks fail)
 #   make stress         the asynchronous fault campaign with 100 seeds (long)
@@ -30,14 +31,14 @@ SRCDIRS   := src/core src/backends src/backends/cpu src/mat src/solvers src/comm
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c)
 
-.PHONY: all lib check check-gpu demo bench plots asan valgrind install format clean deps tests examples benches help stress
+.PHONY: all lib check check-gpu demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress
 
 # ---------------------------------------------------------------------------
 # First pass: make sure PETSc and MPI are installed (tools/deps.sh installs
 # them with apt-get when run as root, or prints the line to run), then re-run
 # make with the package flags known.
 ifeq ($(EAS_DEPS_OK),)
-all lib check check-gpu demo bench plots asan valgrind install tests examples benches stress:
+all lib check check-gpu demo bench plots options-doc asan valgrind install tests examples benches stress:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 $@
 format:
@@ -45,7 +46,7 @@ format:
 clean:
 	rm -rf $(OBJDIR) build-asan build-vg
 help:
-	@sed -n '2,16p' Makefile
+	@sed -n '2,17p' Makefile
 else
 # ---------------------------------------------------------------------------
 CC           := mpicc
@@ -178,6 +179,11 @@ valgrind:
 
 bench: all
 	@sh bench/run.sh $(OBJDIR)
+
+# docs/options.md from the drivers' -help output (tests/test_options_doc.py
+# fails when it is stale).
+options-doc: examples
+	$(PYTHON) tools/options-doc --objdir $(OBJDIR) > docs/options.md
 
 # Figures from a short run (tools/plots.sh; docs/plots.md).
 plots: all

@@ -376,7 +376,7 @@ PetscErrorCode EasEnergyMeterSetFromOptions(EasEnergyMeter m)
   PetscCall(PetscOptionsString("-eas_sensor", "Energy sensor: auto, rapl, nvml or model", "EasEnergyMeterSetSensorType", type, type, sizeof(type), &flg));
   if (flg) PetscCall(EasEnergyMeterSetSensorType(m, type));
   PetscCall(PetscOptionsString("-eas_rapl_root", "powercap root of the RAPL sensor", "EasSensorSetRaplRoot", m->rapl_root, m->rapl_root, sizeof(m->rapl_root), NULL));
-  PetscCall(PetscOptionsName("-eas_energy_view", "Print the energy report at the end ([:file[:format]])", "EasEnergyMeterView", NULL));
+  PetscCall(PetscOptionsName("-eas_energy_view", "Print the energy report at the end ([:file[:format]]; :file.csv:ascii_csv writes CSV)", "EasEnergyMeterView", NULL));
   PetscCall(PetscOptionsString("-eas_trace", "CSV trace, one row per iteration", "EasEnergyTraceRow", trace, trace, sizeof(trace), &tflg));
   {
     PetscInt cores = m->node_cores > 0 ? m->node_cores : PETSC_DECIDE;
