@@ -13,6 +13,7 @@
 #   make format         clang-format the sources
 #
 # Variables: OBJDIR (build), CUDA (1 when nvcc is found, 0 to leave it out),
+# SUNDIALS (1 when SUNDIALS' CVODE headers are found, 0 to leave CVODE out),
 # CUDA_HOME (/usr/local/cuda), CUDA_ARCH (75), OPT (-O3 -march=native), PREFIX,
 # PYTHON (/usr/bin/python3: Debian's, with python3-matplotlib, for eas-plot).
 
@@ -23,6 +24,8 @@ CUDA_ARCH ?= 75
 OPT       ?= -O3 -march=native
 NVCC      ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard $(CUDA_HOME)/bin/nvcc))
 CUDA      ?= $(if $(NVCC),1,0)
+SUNDIALS_INC ?= /usr/include
+SUNDIALS  ?= $(if $(wildcard $(SUNDIALS_INC)/cvode/cvode.h $(SUNDIALS_INC)/nvector/nvector_parallel.h),1,0)
 PYTHON    ?= /usr/bin/python3
 V         ?= 0
 Q          = $(if $(filter 1,$(V)),,@)
@@ -46,7 +49,7 @@ format:
 clean:
 	rm -rf $(OBJDIR) build-asan build-vg
 help:
-	@sed -n '2,17p' Makefile
+	@sed -n '2,18p' Makefile
 else
 # ---------------------------------------------------------------------------
 CC           := mpicc
@@ -56,8 +59,14 @@ PETSC_INCS   := $(shell pkg-config --cflags-only-I PETSc)
 PETSC_LIBDIR := $(shell pkg-config --variable=libdir PETSc)
 MPI_CFLAGS   := $(shell mpicc --showme:compile)
 WARN         := -Wall -Wextra -Werror=implicit-function-declaration
-CFLAGS_ALL    = $(OPT) -g -fPIC -fopenmp $(WARN) $(SAN) -Iinclude -Isrc $(PETSC_CFLAGS) $(CUDA_DEFS) $(CFLAGS)
-LDLIBS_ALL    = $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) $(CUDA_LIBS) -fopenmp -lm $(LDLIBS)
+CFLAGS_ALL    = $(OPT) -g -fPIC -fopenmp $(WARN) $(SAN) -Iinclude -Isrc $(PETSC_CFLAGS) $(CUDA_DEFS) $(SUNDIALS_DEFS) $(CFLAGS)
+LDLIBS_ALL    = $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) $(CUDA_LIBS) $(SUNDIALS_LIBS) -fopenmp -lm $(LDLIBS)
+# SUNDIALS (Debian's libsundials-dev): CVODE time stepping of the ADR solver
+# (-adr_ts_type cvode) and the CVODE oracle tests; without it, "not compiled in".
+ifeq ($(SUNDIALS),1)
+  SUNDIALS_DEFS := -DEAS_HAVE_SUNDIALS $(if $(filter-out /usr/include,$(SUNDIALS_INC)),-I$(SUNDIALS_INC))
+  SUNDIALS_LIBS := -lsundials_cvode -lsundials_nvecparallel -lsundials_sunlinsolspgmr
+endif
 
 CSRC := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
 ifeq ($(CUDA),1)
@@ -70,7 +79,7 @@ OBJS := $(CSRC:%.c=$(OBJDIR)/%.o) $(CUSRC:%.cu=$(OBJDIR)/%.o)
 
 # Rebuild everything when the flags change (e.g. CUDA=0 after CUDA=1).
 FLAGS_STAMP := $(OBJDIR)/.flags
-FLAGS_NOW   := $(CFLAGS_ALL) CUDA=$(CUDA) $(NVCCFLAGS)
+FLAGS_NOW   := $(CFLAGS_ALL) CUDA=$(CUDA) SUNDIALS=$(SUNDIALS) $(NVCCFLAGS)
 $(shell mkdir -p $(OBJDIR); echo '$(FLAGS_NOW)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_NOW)' > $(FLAGS_STAMP))
 
 LIB_A  := $(OBJDIR)/lib/libeas.a
@@ -174,6 +183,7 @@ valgrind:
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/fem_pcg -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_order 2 -ksp_type pipecg -pc_type pbjacobi -ebe_mode async -eas_threads 1
 	$(VG) build-vg/tests/test_energy_sensors -case nvml_fake -fake_mode power -fake_power 87.5
 	$(VG) build-vg/tests/test_energy_sensors -case normal
+	$(if $(filter 1,$(SUNDIALS)),OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_nx 6 -adr_ny 1 -adr_nz 6 -adr_ts_type cvode -adr_tfinal 7200 -eas_mode async -eas_threads 1 -eas_sensor model -adr_output_interval 3600 -adr_monitor_points "0,10,30")
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/tests/test_adr_campaign -case error -adr_problem transport -adr_n 6 -adr_newton_rtol 1e-10 -eas_comm_delay_us 100 -eas_threads 1 -eas_sensor model
 	@echo "valgrind: no errors"
 
@@ -204,7 +214,7 @@ install: lib
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/eas
 	install -m 755 tools/eas-plot $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/eas/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@CUDA_LIBS@|$(CUDA_LIBS)|' -e 's|@VERSION@|0.1.0|' eas.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/eas.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@CUDA_LIBS@|$(CUDA_LIBS) $(SUNDIALS_LIBS)|' -e 's|@VERSION@|0.1.0|' eas.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/eas.pc
 	@echo "installed eas in $(DESTDIR)$(PREFIX); use: pkg-config --cflags --libs eas"
 
 format:

@@ -73,6 +73,20 @@ if [ -x "$OBJDIR/bench/bench_adr" ]; then
   done
 fi
 
+# ADR against its peer (issue 9): time to accuracy of eas (CVODE + the
+# multisplitting Newton) vs CVODE + SPGMR + block-diagonal preconditioning,
+# the diurnal problem, errors against a tight reference of the peer.
+if [ -x "$OBJDIR/bench/bench_adr_peer" ] && "$OBJDIR/examples/eas_info" -features | grep -qx sundials; then
+  echo
+  echo "## ADR vs its peer: bench_adr_peer (2D 40x1x40 on 1 rank, medians of 3; 3D 48^3 on 1 and 2 ranks, one run each)"
+  out=$(OMP_NUM_THREADS=1 $MPIEXEC -n 1 "$OBJDIR/bench/bench_adr_peer" -nx 40 -ny 1 -nz 40 -reps 3 2>&1) || status=1
+  echo "$out" | grep -E '^(BENCH|#)'
+  for np in 1 2; do
+    out=$(OMP_NUM_THREADS=1 $MPIEXEC -n "$np" "$OBJDIR/bench/bench_adr_peer" -nx 48 -ny 48 -nz 48 -reps ${EAS_BENCH_PEER_REPS:-1} -ref_rtol 1e-7 2>&1) || status=1
+    echo "$out" | grep -E '^(BENCH|#)'
+  done
+fi
+
 # Element-by-element PCG (issue 4): EBE apply vs STREAM, cg vs PETSc KSPCG, the split's efficiency.
 if [ -x "$OBJDIR/bench/bench_ebe" ]; then
   echo

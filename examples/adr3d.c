@@ -1,13 +1,13 @@
-static const char help[] = "adr3d: the 3D two-species advection-diffusion-reaction problem (DESIGN.md sec. 4, seed 000\n"
-                           "sec. 1.7) solved by implicit Euler and multisplitting-Newton over the MPI ranks, with an eas\n"
-                           "BiCGStab inner solver on each rank's backend.\n"
-                           "  -adr_problem diurnal|transport  -adr_n <16>  -adr_dt  -adr_steps  -adr_tfinal\n"
-                           "  -adr_monitor  -adr_view  -eas_mode sync|async|auto  -eas_mode_auto_threshold <0.3>\n"
-                           "  -eas_backend /cpu|/gpu/cuda|auto (-eas_criterion, -adr_policy_interval: re-decided every few steps\n"
-                           "  from the measured per-row times, the solver moves to the new answer)  -eas_sensor auto|rapl|nvml|model  -eas_power_cpu_idle ...\n"
-                           "  -eas_energy_view [:file[:format]]  -eas_trace <file.csv>  (energy, DESIGN.md sec. 6)\n"
-                           "  -eas_comm_delay_us <0> -eas_comm_jitter_us <0> -eas_comm_seed <1>  (fault injection)\n"
-                           "  -adr_ksp_rtol, -adr_ksp_max_it, -adr_pc_type  (inner solver)\n";
+static const char help[] = "adr3d: the two-species advection-diffusion-reaction problem (docs/adr.md; Vialle et al.\n"
+                           "sec. 1.7): SUNDIALS' cvDiurnal on an nx x 1 x nz grid, extended in y in 3D, or a transport problem;\n"
+                           "implicit Euler or CVODE's BDF in time, multisplitting Newton over the MPI ranks with an eas\n"
+                           "BiCGStab inner solver on each rank's backend.  The solver's options (all listed below by -help):\n"
+                           "  -adr_problem diurnal|transport  -adr_n <16> (-adr_nx -adr_ny -adr_nz; -adr_ny 1: 2D)  -adr_tfinal  -adr_steps\n"
+                           "  -adr_ts_type beuler|cvode  -adr_dt  -adr_ts_rtol -adr_ts_atol -adr_ts_max_order  (time stepping)\n"
+                           "  -adr_monitor  -adr_progress  -adr_view  -adr_output_interval <t>  -adr_monitor_points \"x,y,z;...\"\n"
+                           "  -adr_view_solution vtk:c.vts|binary:c.bin|hdf5:c.h5  (the solution through PETSc's viewers)\n"
+                           "  -eas_mode sync|async|auto  -eas_backend /cpu|/gpu/cuda|auto  -eas_sensor  -eas_energy_view  -eas_trace\n"
+                           "  -eas_comm_delay_us -eas_comm_jitter_us  (fault injection)  -adr_ksp_rtol -adr_pc_type  (inner solver)\n";
 
 #include <eas.h>
 
@@ -16,7 +16,6 @@ int main(int argc, char **argv)
   EasAdr                adr;
   EasAdrStats           st;
   EasAdrConvergedReason reason;
-  PetscBool             flg;
   PetscMPIInt           size;
   PetscReal             t;
   PetscInt64            msg[3];
@@ -27,9 +26,6 @@ int main(int argc, char **argv)
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-  /* a progress line by default in the driver (-adr_progress 0 to drop it) */
-  PetscCall(PetscOptionsHasName(NULL, NULL, "-adr_progress", &flg));
-  if (!flg) PetscCall(PetscOptionsSetValue(NULL, "-adr_progress", "1"));
   PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
   PetscCall(EasAdrSetFromOptions(adr));
   PetscCall(EasAdrSetUp(adr));
@@ -47,6 +43,15 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "adr3d summary: %d ranks, %" PetscInt_FMT " steps to t = %g, last step %s\n", size, st.steps, (double)t, EasAdrConvergedReasonName(reason)));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  outer iterations %" PetscInt_FMT " (max over ranks), inner BiCGStab iterations %" PetscInt_FMT " (max over ranks)\n", st.outer_its_max, inner));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  time %.3f s, %.4f s per step; async messages sent %" PetscInt64_FMT ", received %" PetscInt64_FMT ", stale %" PetscInt64_FMT "\n", (double)st.time_solve, (double)(st.steps ? st.time_solve / st.steps : 0), msg[0], msg[1], msg[2]));
+  {
+    EasAdrTSType type;
+    PetscCall(EasAdrGetTimeStepType(adr, &type));
+    if (type == EAS_ADR_TS_CVODE) {
+      EasAdrTSStats ts;
+      PetscCall(EasAdrGetTimeStepStats(adr, &ts));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  CVODE: %" PetscInt_FMT " steps, %" PetscInt_FMT " error-test failures, %" PetscInt_FMT " nonlinear iterations (%" PetscInt_FMT " failures), last order %" PetscInt_FMT ", last step %g s\n", ts.steps, ts.err_test_fails, ts.nonlin_its, ts.nonlin_conv_fails, ts.last_order, (double)ts.last_step));
+    }
+  }
   /* energy of the run (EasAdrSetUp to the end of the solve), labelled as the meter says */
   PetscCall(EasAdrGetEnergyMeter(adr, &meter));
   PetscCall(EasEnergyMeterGetSummary(meter, &S));

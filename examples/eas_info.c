@@ -1,14 +1,15 @@
 static const char help[] = "Lists the eas backends and whether each can be used here.\n\n"
                            "  -available          print the usable backends, one per line\n"
                            "  -unavailable        print the others with the reason\n"
-                           "  -require <resource> exit non-zero, saying why, unless the backend is usable\n\n";
+                           "  -require <resource> exit non-zero, saying why, unless the backend is usable\n"
+                           "  -features           print the optional parts compiled in (sundials, cuda), one per line\n\n";
 
 #include <eas.h>
 
 int main(int argc, char **argv)
 {
   char        require[64];
-  PetscBool   avail_only = PETSC_FALSE, unavail_only = PETSC_FALSE, req;
+  PetscBool   avail_only = PETSC_FALSE, unavail_only = PETSC_FALSE, req, features = PETSC_FALSE;
   PetscMPIInt level;
   const char *names[] = {"/cpu/openmp", "/cpu/serial", "/gpu/cuda"};
 
@@ -17,9 +18,17 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-available", "Print the usable backends", NULL, avail_only, &avail_only, NULL));
   PetscCall(PetscOptionsBool("-unavailable", "Print the unusable backends and why", NULL, unavail_only, &unavail_only, NULL));
   PetscCall(PetscOptionsString("-require", "Fail unless this backend is usable", NULL, require, require, sizeof(require), &req));
+  PetscCall(PetscOptionsBool("-features", "Print the optional parts compiled in", NULL, features, &features, NULL));
   PetscOptionsEnd();
 
-  if (req) {
+  if (features) {
+    const char *f[] = {"sundials", "cuda"};
+    for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+      PetscBool has;
+      PetscCall(EasHasFeature(f[i], &has));
+      if (has) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", f[i]));
+    }
+  } else if (req) {
     PetscBool   ok;
     const char *why;
     PetscCall(EasBackendIsAvailable(require, &ok, &why));

@@ -31,6 +31,10 @@ PETSC_EXTERN PetscErrorCode EasFinalize(void);
 /* EasInitializePackage - registers classes and log events; called by every
    Create function, so programs that call PetscInitialize themselves work. */
 PETSC_EXTERN PetscErrorCode EasInitializePackage(void);
+/* EasHasFeature - whether an optional part is compiled in: "sundials" (CVODE
+   time stepping, -adr_ts_type cvode), "cuda" (the /gpu/cuda backend; usable
+   only with a device, see EasBackendIsAvailable).  Unknown names: false. */
+PETSC_EXTERN PetscErrorCode EasHasFeature(const char name[], PetscBool *has);
 /* EasGetMPIThreadLevel - the MPI thread level provided (MPI_THREAD_*). */
 PETSC_EXTERN PetscErrorCode EasGetMPIThreadLevel(PetscMPIInt *);
 

@@ -16,6 +16,7 @@
 #       expect_count: N ERE   (repeatable: exactly N output lines match ERE;
 #                             N = 0: the output must not match it)
 #       expect_error: ERE     (the run must fail and its output match)
+#       requires: FEATURE     (skipped, and said so, unless eas_info -features lists it)
 #   TEST*/
 #
 # Each test runs with -malloc_debug -malloc_dump and fails if memory leaks.
@@ -53,6 +54,7 @@ mkdir -p "$LOGDIR"
 INFO=$OBJDIR/examples/eas_info
 AVAILABLE=$("$INFO" -available 2>/dev/null) || { echo "run.sh: $INFO failed; build first (make check)" >&2; exit 1; }
 UNAVAILABLE=$("$INFO" -unavailable 2>/dev/null)
+FEATURES=$("$INFO" -features 2>/dev/null)
 if [ -n "$UNAVAILABLE" ]; then
   echo "$UNAVAILABLE" | sed 's/^/# skipped backend: /'
 fi
@@ -78,8 +80,8 @@ parse_tests() {
     /\/\*TEST/ { inblk = 1; next }
     /TEST\*\// { if (have) emit(); inblk = 0; next }
     !inblk { next }
-    function emit() { printf "%s\036%s\036%s\036%s\036%s\036%s\036%s\n", suffix, nsize, backends, args, expects, experr, counts; have = 0 }
-    /^[ \t]*test:[ \t]*$/ { if (have) emit(); have = 1; suffix = "0"; nsize = "1"; backends = "all"; args = ""; expects = ""; experr = ""; counts = ""; next }
+    function emit() { printf "%s\036%s\036%s\036%s\036%s\036%s\036%s\036%s\n", suffix, nsize, backends, args, expects, experr, counts, requires; have = 0 }
+    /^[ \t]*test:[ \t]*$/ { if (have) emit(); have = 1; suffix = "0"; nsize = "1"; backends = "all"; args = ""; expects = ""; experr = ""; counts = ""; requires = ""; next }
     {
       line = $0; sub(/^[ \t]+/, "", line)
       key = line; sub(/:.*/, "", key)
@@ -91,6 +93,7 @@ parse_tests() {
       else if (key == "expect") expects = (expects == "" ? val : expects "\037" val)
       else if (key == "expect_error") experr = val
       else if (key == "expect_count") counts = (counts == "" ? val : counts "\037" val)
+      else if (key == "requires") requires = val
     }
   ' "$1"
 }
@@ -157,8 +160,12 @@ for src in "$ROOT"/tests/*.c "$ROOT"/examples/*.c "$ROOT"/bench/*.c "$ROOT"/test
     *.py) base=$(basename "$src" .py); exe=$src ;;
     *) base=$(basename "$src" .c); exe=$OBJDIR/$(basename "$(dirname "$src")")/$base ;;
   esac
-  while IFS=$'\036' read -r suffix nsize backends args expects experr counts; do
+  while IFS=$'\036' read -r suffix nsize backends args expects experr counts requires; do
     [ -n "$suffix" ] || continue
+    if [ -n "$requires" ] && ! echo "$FEATURES" | grep -qx -- "$requires"; then
+      if [ -z "$FILTER" ] || echo "$base/$suffix" | grep -Eq -- "$FILTER"; then echo "skip   $base/$suffix: $requires is not compiled in"; fi
+      continue
+    fi
     case "$backends" in
       all) bes=$AVAILABLE ;;
       cpu) bes=$(echo "$AVAILABLE" | grep '^/cpu') ;;

@@ -19,6 +19,7 @@
 #include <petscsys.h>
 #include <petscvec.h>
 #include <petscmat.h>
+#include <petscdm.h>
 #include <eas/meter.h>
 
 typedef struct _p_EasAdr *EasAdr;
@@ -33,9 +34,10 @@ typedef enum {
   EAS_ADR_DIVERGED_MAX_IT      = -1,
   EAS_ADR_DIVERGED_INNER       = -2, /* the inner BiCGStab broke down or diverged */
   EAS_ADR_DIVERGED_NANORINF    = -3, /* F or a callback gave NaN/Inf */
-  EAS_ADR_DIVERGED_ASYNC_CHECK = -4  /* async: the synchronous check failed too many times */
+  EAS_ADR_DIVERGED_ASYNC_CHECK = -4, /* async: the synchronous check failed too many times */
+  EAS_ADR_DIVERGED_TS          = -5  /* cvode: CVODE gave up (too many error-test or nonlinear failures, too much work, step too small) */
 } EasAdrConvergedReason;
-/* EasAdrConvergedReasons[reason + 4] is the name of a reason. */
+/* EasAdrConvergedReasons[reason + 5] is the name of a reason (use EasAdrConvergedReasonName). */
 PETSC_EXTERN const char *const EasAdrConvergedReasons[];
 PETSC_EXTERN const char       *EasAdrConvergedReasonName(EasAdrConvergedReason);
 
@@ -58,6 +60,20 @@ typedef struct {
   PetscInt64     msgs_sent, msgs_recv, msgs_stale; /* halo messages of this rank */
   PetscLogDouble time_solve;                       /* seconds in EasAdrSolve */
 } EasAdrStats;
+
+/* Time stepping (EasAdrSetTimeStepType, -adr_ts_type). */
+typedef enum {
+  EAS_ADR_TS_BEULER = 0, /* implicit Euler with the fixed step -adr_dt (Vialle et al. eqs. 1.42-1.43) */
+  EAS_ADR_TS_CVODE  = 1  /* SUNDIALS CVODE: variable-order BDF with error control, stages by the multisplitting Newton */
+} EasAdrTSType;
+PETSC_EXTERN const char *const EasAdrTSTypes[]; /* "beuler", "cvode", NULL */
+
+/* CVODE's statistics (cumulative since the solver was set up; zeros with beuler). */
+typedef struct {
+  PetscInt  steps, err_test_fails, nonlin_its, nonlin_conv_fails, rhs_evals;
+  PetscInt  last_order;
+  PetscReal last_step;
+} EasAdrTSStats;
 
 /* User callbacks.  xyz: a point; t: time; return 0 or an error code.
    velocity: a[3]; diffusion: the diagonal K[3] = (kx, ky, kz);
@@ -97,7 +113,23 @@ PETSC_EXTERN PetscErrorCode EasAdrSetBoundaryFunction(EasAdr, EasAdrValueFn, voi
 PETSC_EXTERN PetscErrorCode EasAdrSetAdvectionType(EasAdr, const char type[]);
 /* EasAdrSetInitialCondition - c(0, xyz) (called with the initial time). */
 PETSC_EXTERN PetscErrorCode EasAdrSetInitialCondition(EasAdr, EasAdrValueFn, void *);
-/* EasAdrSetTimeStep - dt > 0. */
+/* EasAdrSetTimeStepType - EAS_ADR_TS_BEULER (default) or EAS_ADR_TS_CVODE
+   (-adr_ts_type beuler|cvode).  cvode: CVODE's BDF of orders 1 to
+   EasAdrSetTimeStepMaxOrder with its local error control; each implicit stage
+   y - gamma f(t, y) = a is solved by the multisplitting Newton (sync or async)
+   as a SUNNonlinearSolver.  Errors: cvode when SUNDIALS is not compiled in. */
+PETSC_EXTERN PetscErrorCode EasAdrSetTimeStepType(EasAdr, EasAdrTSType);
+PETSC_EXTERN PetscErrorCode EasAdrGetTimeStepType(EasAdr, EasAdrTSType *);
+/* EasAdrSetTimeStepTolerances - CVODE's scalar relative and absolute
+   tolerances (-adr_ts_rtol, -adr_ts_atol; defaults 1e-5 and 1e-3 for the
+   diurnal problem, as cvDiurnal, 1e-5 and 1e-8 for transport). */
+PETSC_EXTERN PetscErrorCode EasAdrSetTimeStepTolerances(EasAdr, PetscReal rtol, PetscReal atol);
+/* EasAdrSetTimeStepMaxOrder - CVODE's largest BDF order, 1..5 (-adr_ts_max_order, default 5). */
+PETSC_EXTERN PetscErrorCode EasAdrSetTimeStepMaxOrder(EasAdr, PetscInt);
+/* EasAdrGetTimeStepStats - CVODE's steps, error-test failures, nonlinear
+   iterations and failures, right-hand-side evaluations, last order and step. */
+PETSC_EXTERN PetscErrorCode EasAdrGetTimeStepStats(EasAdr, EasAdrTSStats *);
+/* EasAdrSetTimeStep - dt > 0 (beuler's step; with cvode the step of -adr_steps). */
 PETSC_EXTERN PetscErrorCode EasAdrSetTimeStep(EasAdr, PetscReal dt);
 /* EasAdrSetTime - the initial time (before EasAdrSetUp). */
 PETSC_EXTERN PetscErrorCode EasAdrSetTime(EasAdr, PetscReal t0);
@@ -195,8 +227,22 @@ PETSC_EXTERN PetscErrorCode EasAdrGetLocalSolution(EasAdr, const PetscScalar *x[
 /* EasAdrCreateGlobalVec - a Vec on the solver's communicator with the
    global layout (local blocks in rank order). */
 PETSC_EXTERN PetscErrorCode EasAdrCreateGlobalVec(EasAdr, Vec *);
+/* EasAdrGetSolution / EasAdrSetSolution - the state from/into X: a Vec of
+   EasAdrCreateGlobalVec or a global Vec of EasAdrGetDM's DMDA (both hold
+   each rank's box in the local order above). */
 PETSC_EXTERN PetscErrorCode EasAdrGetSolution(EasAdr, Vec);
 PETSC_EXTERN PetscErrorCode EasAdrSetSolution(EasAdr, Vec);
+/* EasAdrGetDM - a DMDA describing the grid (dof 2, fields "c1" "c2",
+   coordinates of the grid points), borrowed, after EasAdrSetUp.  VecView of
+   its global vectors writes VTK (.vts for ParaView), PETSc binary (natural
+   ordering, VecLoad) or HDF5.  -adr_view_solution <viewer> does it at every
+   output time (-adr_output_interval) and at the end of EasAdrSolve;
+   -adr_monitor_points "x,y,z;..." prints c1, c2 at the nearest grid points. */
+PETSC_EXTERN PetscErrorCode EasAdrGetDM(EasAdr, DM *);
+/* EasAdrGetSolutionNatural - the solution in natural ordering, entry
+   s + 2 (i + nx (j + ny k)) for grid point (i, j, k), into X from
+   DMDACreateNaturalVector(EasAdrGetDM's DMDA).  Collective. */
+PETSC_EXTERN PetscErrorCode EasAdrGetSolutionNatural(EasAdr, Vec);
 /* EasAdrComputeFunction - F = Xold - X + dt f(X, t) (1.43) on the global
    layout (halo exchanged inside), the discrete system of one implicit
    Euler step ending at t; lets PETSc SNES solve the same system. */

@@ -240,6 +240,7 @@ typedef struct {
   EasKScalar L[4];                 /* linear: R = L c (row-major) */
   EasKScalar q1c3, q2, q3, c3, q4; /* diurnal at the step's time: q1 c3, q2, q3(t), c3, q4(t) */
   int        fold[6];              /* face f (-x,+x,-y,+y,-z,+z) at the box edge is zero-flux: its weight goes to the opposite neighbour (else the coupling leaves the local block: halo or Dirichlet) */
+  int        ycoupled;             /* 0: one y plane (2D), the Jacobian has 7 diagonals (no +-2nx) */
 } EasAdrKParams;
 
 /* Reaction R(c) and its Jacobian dR[2*i + j] = dR_i/dc_j at one point.
@@ -290,9 +291,11 @@ static inline EAS_HOST_DEVICE void EasAdrKFunctionPoint(EasKInt p, const EasAdrK
 
 /* Rows 2p and 2p+1 of the local Jacobian J = I - dt f'_ll (seed 000
    eq. 1.45, Fig. 1.7) in DIA storage with the 9 offsets -2nxny, -2nx, -2,
-   -1, 0, 1, 2, 2nx, 2nxny (diagonals 0..8): the couplings that leave the box
-   are dropped (halo: the multisplitting; Dirichlet: known values), a
-   zero-flux face's weight is folded onto the opposite neighbour (mirror). */
+   -1, 0, 1, 2, 2nx, 2nxny (diagonals 0..8), or with one y plane
+   (ycoupled = 0) the 7 offsets -2nx, -2, -1, 0, 1, 2, 2nx (0..6): the
+   couplings that leave the box are dropped (halo: the multisplitting;
+   Dirichlet: known values), a zero-flux face's weight is folded onto the
+   opposite neighbour (mirror). */
 /* The local couplings of point p: eff[f] the weight of the coupling across
    face f inside the box (a zero-flux face's weight folded onto the opposite
    neighbour, the mirror), *wsum the sum of all six weights, and bit f of
@@ -329,14 +332,15 @@ static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrK
   (void)EasAdrKLocalWeights(p, P, w, eff, &wsum);
   for (int s = 0; s < 2; s++) {
     const EasKInt r = 2 * p + s;
+    const int     y = P->ycoupled ? 1 : 0; /* diagonals after -2nx shift by one without the y couplings */
     V[0 * ld + r]   = -dt * eff[4];
-    V[1 * ld + r]   = -dt * eff[2];
-    V[2 * ld + r]   = -dt * eff[0];
-    V[3 * ld + r]   = s == 1 ? -dt * dRv[4 * p + 2] : 0.0;
-    V[4 * ld + r]   = 1.0 + dt * wsum - dt * dRv[4 * p + 3 * s];
-    V[5 * ld + r]   = s == 0 ? -dt * dRv[4 * p + 1] : 0.0;
-    V[6 * ld + r]   = -dt * eff[1];
-    V[7 * ld + r]   = -dt * eff[3];
-    V[8 * ld + r]   = -dt * eff[5];
+    if (y) V[1 * ld + r] = -dt * eff[2];
+    V[(1 + y) * ld + r] = -dt * eff[0];
+    V[(2 + y) * ld + r] = s == 1 ? -dt * dRv[4 * p + 2] : 0.0;
+    V[(3 + y) * ld + r] = 1.0 + dt * wsum - dt * dRv[4 * p + 3 * s];
+    V[(4 + y) * ld + r] = s == 0 ? -dt * dRv[4 * p + 1] : 0.0;
+    V[(5 + y) * ld + r] = -dt * eff[1];
+    if (y) V[7 * ld + r] = -dt * eff[3];
+    V[(6 + 2 * y) * ld + r] = -dt * eff[5];
   }
 }

@@ -39,7 +39,8 @@ enum {
   EAS_TAG_SYNC         = 12,
   EAS_TAG_COUNT        = 13,
   EAS_TAG_DETECT       = 14, /* decentralized detection: protocol messages */
-  EAS_TAG_DETECT_COUNT = 15  /* decentralized detection: final per-neighbour message counts */
+  EAS_TAG_DETECT_COUNT = 15, /* decentralized detection: final per-neighbour message counts */
+  EAS_TAG_DONE         = 16  /* halo: end of an asynchronous phase on both sides */
 };
 
 /* Fault injection: each received message is made visible only after

@@ -305,6 +305,17 @@ PetscErrorCode EasHaloAsyncEnd(EasHalo h)
     }
   }
   PetscCallMPI(MPI_Waitall(EAS_HALO_NFACE, h->sreq, MPI_STATUSES_IGNORE));
+  /* the end of the phase with every neighbour: a neighbour that returns
+     first may start its next phase right away (a failed phase returns
+     without a synchronous check, e.g. inside CVODE's step retries), and its
+     first messages must not meet this rank's spare receives, cancelled only
+     above */
+  for (PetscInt f = 0; f < EAS_HALO_NFACE; f++) {
+    if (h->nb[f] == MPI_PROC_NULL) continue;
+    PetscCallMPI(MPI_Irecv(NULL, 0, MPI_BYTE, h->nb[f], EAS_TAG_DONE, h->comm, &creq[f]));
+    PetscCallMPI(MPI_Isend(NULL, 0, MPI_BYTE, h->nb[f], EAS_TAG_DONE, h->comm, &creq[EAS_HALO_NFACE + f]));
+  }
+  PetscCallMPI(MPI_Waitall(2 * EAS_HALO_NFACE, creq, MPI_STATUSES_IGNORE));
   PetscCall(EasHaloCheckIdle(h));
   PetscFunctionReturn(0);
 }

@@ -107,6 +107,24 @@ PetscErrorCode EasFinalize(void)
   EasGetMPIThreadLevel - the MPI thread level provided (MPI_THREAD_SINGLE ..
   MPI_THREAD_MULTIPLE).
 @*/
+PetscErrorCode EasHasFeature(const char name[], PetscBool *has)
+{
+  PetscBool m;
+
+  PetscFunctionBegin;
+  *has = PETSC_FALSE;
+  PetscCall(PetscStrcmp(name, "sundials", &m));
+#if defined(EAS_HAVE_SUNDIALS)
+  if (m) *has = PETSC_TRUE;
+#endif
+  PetscCall(PetscStrcmp(name, "cuda", &m));
+#if defined(EAS_HAVE_CUDA)
+  if (m) *has = PETSC_TRUE;
+#endif
+  (void)m;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasGetMPIThreadLevel(PetscMPIInt *level)
 {
   PetscFunctionBegin;

@@ -1,22 +1,16 @@
 /*
   EasAdr: the two-species advection-diffusion-reaction problem of DESIGN.md
-  sec. 4 (seed 000 sec. 1.7), its finite-difference discretization on a
-  rank's box, and the object's lifecycle.  The time stepping and the
-  multisplitting-Newton iterations are in msnewton.c.
-
-  Discretization (seed 000 eqs. 1.40-1.41):
-    f_p = sum_faces w_f (c_nb(f) - c_p) + R(c_p, t)
-  with, in direction x (y, z alike), K at the half points:
-    diffusion     kx(x -+ h/2) / h^2 on the -x / +x faces,
-    upwind        + a/h on the upstream face (a = a_x at the point),
-    central       -+ a/(2h) on the +x / -x faces.
-  Neighbours outside the rank's box are the halo (other ranks), the
-  Dirichlet value g on a ghost plane at the box boundary (interior grid,
-  h = L/(n+1)), or the mirrored first interior neighbour for zero flux
-  (vertex grid with the boundary planes, h = L/(n-1)).
-  Implicit Euler: F(x) = x_old - x + dt f(x, t) (1.43); the rank solves
-  J dx = F with J = -F'_ll = I - dt f'_ll (1.45), the couplings across the
-  box edge staying on the right-hand side through the halo values.
+  sec. 4 (Vialle et al. sec. 1.7): the built-in problems, the setters and
+  options, the setup of the decomposition, the accessors and the object's
+  lifecycle.  The other parts of the solver, one file each:
+    adrassemble.c  the finite-difference discretization on a rank's box:
+                   transport weights, residual and local Jacobian (on the
+                   backend), the global function and Jacobian for PETSc
+    adrbackend.c   the backend objects, moves between backends, the
+                   energy meter's unit and the online backend policy
+    msnewton.c     the multisplitting Newton that solves one implicit stage
+                   system, synchronously or asynchronously
+    adrts.c        the time stepping around it (implicit Euler, CVODE)
 */
 #include "adrimpl.h"
 #include <omp.h>
@@ -24,19 +18,20 @@
 PetscClassId  EAS_ADR_CLASSID;
 PetscLogEvent EAS_AdrSolve, EAS_AdrStep, EAS_AdrFunction, EAS_AdrJacobian, EAS_AdrHalo, EAS_AdrDetect, EAS_AdrInner, EAS_AdrMove;
 
-const char *const EasAdrConvergedReasons[] = {"DIVERGED_ASYNC_CHECK", "DIVERGED_NANORINF", "DIVERGED_INNER", "DIVERGED_MAX_IT", "CONVERGED_ITERATING", "CONVERGED_DX", "CONVERGED_ASYNC"};
+const char *const EasAdrConvergedReasons[] = {"DIVERGED_TS", "DIVERGED_ASYNC_CHECK", "DIVERGED_NANORINF", "DIVERGED_INNER", "DIVERGED_MAX_IT", "CONVERGED_ITERATING", "CONVERGED_DX", "CONVERGED_ASYNC"};
 
 /* EasAdrConvergedReasonName - the name of a reason ("DIVERGED_MAX_IT", ...). */
 const char *EasAdrConvergedReasonName(EasAdrConvergedReason r)
 {
-  if (r < -4 || r > 2) return "UNKNOWN";
-  return EasAdrConvergedReasons[r + 4];
+  if (r < -5 || r > 2) return "UNKNOWN";
+  return EasAdrConvergedReasons[r + 5];
 }
 
 static const char *const EasAdrProblems[]   = {"diurnal", "transport"};
 static const char *const EasAdrReactions[]  = {"diurnal", "linear"};
 static const char *const EasAdrBCs[]        = {"dirichlet", "neumann"};
 static const char *const EasAdrAdvections[] = {"upwind", "central"};
+const char *const        EasAdrTSTypes[]    = {"beuler", "cvode", NULL};
 
 static PetscBool eas_adr_package_initialized = PETSC_FALSE;
 
@@ -69,11 +64,6 @@ static PetscErrorCode EasAdrInitializePackage(void)
 
 /* ------------------------------------------------------------ built-ins */
 
-/* Diurnal kinetics (DESIGN.md sec. 4, cvDiurnal). */
-#define EAS_ADR_Q1 1.63e-16
-#define EAS_ADR_Q2 4.66e-16
-#define EAS_ADR_C3 3.7e16
-
 static PetscReal EasAdrDiurnalA(PetscReal x)
 {
   const PetscReal u = 0.1 * x - 1.0;
@@ -85,20 +75,20 @@ static PetscReal EasAdrDiurnalB(PetscReal z)
   return 1.0 - u * u + 0.5 * u * u * u * u;
 }
 /* photolysis rates q3(t), q4(t): exp(-22.62/s), exp(-7.601/s), s = sin(pi t / 43200) > 0 */
-static void EasAdrDiurnalRates(PetscReal t, PetscReal *q3, PetscReal *q4)
+void EasAdrDiurnalRates(PetscReal t, PetscReal *q3, PetscReal *q4)
 {
   const PetscReal s = PetscSinReal(PETSC_PI / 43200.0 * t);
   *q3               = s > 0 ? PetscExpReal(-22.62 / s) : 0;
   *q4               = s > 0 ? PetscExpReal(-7.601 / s) : 0;
 }
 
-static PetscErrorCode EasAdrVelocity_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal a[3], void *ctx)
+PetscErrorCode EasAdrVelocity_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal a[3], void *ctx)
 {
   EasAdr adr = (EasAdr)ctx;
   (void)t;
   (void)xyz;
-  if (adr->problem == EAS_ADR_PROBLEM_DIURNAL) {
-    a[0] = 1.0e-3;
+  if (adr->problem == EAS_ADR_PROBLEM_DIURNAL) { /* cvDiurnal: +V dc/dx on the right-hand side, so a = -V (transport toward -x) */
+    a[0] = -1.0e-3;
     a[1] = a[2] = 0;
   } else {
     a[0] = 1.0;
@@ -108,7 +98,7 @@ static PetscErrorCode EasAdrVelocity_Builtin(PetscReal t, const PetscReal xyz[3]
   return 0;
 }
 
-static PetscErrorCode EasAdrDiffusion_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal K[3], void *ctx)
+PetscErrorCode EasAdrDiffusion_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal K[3], void *ctx)
 {
   EasAdr adr = (EasAdr)ctx;
   (void)t;
@@ -120,7 +110,7 @@ static PetscErrorCode EasAdrDiffusion_Builtin(PetscReal t, const PetscReal xyz[3
   return 0;
 }
 
-static PetscErrorCode EasAdrInitial_Builtin(PetscReal t, const PetscReal xyz[3], PetscScalar c[2], void *ctx)
+PetscErrorCode EasAdrInitial_Builtin(PetscReal t, const PetscReal xyz[3], PetscScalar c[2], void *ctx)
 {
   EasAdr adr = (EasAdr)ctx;
   (void)t;
@@ -165,8 +155,15 @@ PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
   adr->unit                         = -1;
   adr->unit_kind[0] = adr->unit_kind[1] = -1;
   adr->progress                         = PETSC_FALSE;
+  adr->ts_type                          = EAS_ADR_TS_BEULER;
+  adr->ts_max_order                     = 5;
+  adr->ts_reuse_jac                     = PETSC_FALSE;
+  adr->ts_max_steps                     = 500000;
+  adr->ts_max_newton_it                 = PETSC_DECIDE; /* at setup: 3 (CVODE's own) on one rank, 10 on several */
+  adr->da_comm                          = MPI_COMM_NULL;
   adr->cart                             = MPI_COMM_NULL;
   PetscCall(EasAdrSetProblem(adr, "diurnal"));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)adr, EasAdrTSTypes[adr->ts_type])); /* the View's "type:" line */
   PetscCall(EasKspCreate(PETSC_COMM_SELF, &adr->ksp));
   PetscCall(EasKspSetOptionsPrefix(adr->ksp, "adr_"));
   /* BiCGStab residuals spike on advection-dominated blocks: a loose dtol */
@@ -225,9 +222,11 @@ PetscErrorCode EasAdrSetProblem(EasAdr adr, const char problem[])
     PetscCall(EasAdrSetBox(adr, 0, 20, 0, 20, 30, 50));
     adr->reaction_type = EAS_ADR_REACTION_DIURNAL;
     adr->bc            = EAS_ADR_BC_NEUMANN;
-    adr->advection     = EAS_ADR_UPWIND;
+    adr->advection     = EAS_ADR_CENTRAL; /* cvDiurnal's central differences */
     adr->dt            = 3600;
     adr->tfinal        = 86400;
+    adr->ts_rtol       = 1e-5; /* cvDiurnal's tolerances */
+    adr->ts_atol       = 1e-3;
   } else {
     PetscCall(EasAdrSetBox(adr, 0, 1, 0, 1, 0, 1));
     adr->reaction_type = EAS_ADR_REACTION_LINEAR;
@@ -235,6 +234,8 @@ PetscErrorCode EasAdrSetProblem(EasAdr adr, const char problem[])
     adr->advection     = EAS_ADR_UPWIND;
     adr->dt            = 0.02;
     adr->tfinal        = 0.2;
+    adr->ts_rtol       = 1e-5;
+    adr->ts_atol       = 1e-8;
   }
   adr->L[0] = -1.0;
   adr->L[1] = 0.5;
@@ -254,7 +255,7 @@ PetscErrorCode EasAdrSetGrid(EasAdr adr, PetscInt nx, PetscInt ny, PetscInt nz)
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetGrid"));
   for (PetscInt d = 0; d < 3; d++) {
-    PetscCheck(n[d] >= 3, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_n%c %" PetscInt_FMT " is invalid: expected at least 3 grid points per direction", (char)('x' + d), n[d]);
+    PetscCheck(n[d] >= 3 || (d == 1 && n[d] == 1), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_n%c %" PetscInt_FMT " is invalid: expected at least 3 grid points per direction%s", (char)('x' + d), n[d], d == 1 ? ", or 1 (one y plane: a 2D problem in x and z)" : "");
     adr->N[d] = n[d];
   }
   PetscFunctionReturn(0);
@@ -395,6 +396,69 @@ PetscErrorCode EasAdrSetTime(EasAdr adr, PetscReal t0)
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetTime"));
   adr->t0 = adr->t = t0;
+  adr->cv_reinit   = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetTimeStepType - beuler (implicit Euler, fixed dt) or cvode (CVODE's BDF, adaptive); see adr.h. @*/
+PetscErrorCode EasAdrSetTimeStepType(EasAdr adr, EasAdrTSType type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCheck(type == EAS_ADR_TS_BEULER || type == EAS_ADR_TS_CVODE, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetTimeStepType: unknown type %d: expected EAS_ADR_TS_BEULER or EAS_ADR_TS_CVODE", (int)type);
+#if !defined(EAS_HAVE_SUNDIALS)
+  PetscCheck(type != EAS_ADR_TS_CVODE, PetscObjectComm((PetscObject)adr), PETSC_ERR_SUP, "-adr_ts_type cvode: SUNDIALS CVODE is not compiled in (install libsundials-dev and rebuild eas)");
+#endif
+  if (adr->ts_type != type) adr->cv_reinit = PETSC_TRUE;
+  adr->ts_type = type;
+  PetscCall(PetscObjectChangeTypeName((PetscObject)adr, EasAdrTSTypes[type]));
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetTimeStepType - the time-stepping type. @*/
+PetscErrorCode EasAdrGetTimeStepType(EasAdr adr, EasAdrTSType *type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  *type = adr->ts_type;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetTimeStepTolerances - CVODE's rtol > 0 and atol > 0 (PETSC_DEFAULT keeps a value); before the first cvode step. @*/
+PetscErrorCode EasAdrSetTimeStepTolerances(EasAdr adr, PetscReal rtol, PetscReal atol)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  if (rtol != (PetscReal)PETSC_DEFAULT) {
+    PetscCheck(rtol > 0 && rtol < 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_rtol %g is invalid: expected a relative tolerance in (0, 1)", (double)rtol);
+    adr->ts_rtol = rtol;
+  }
+  if (atol != (PetscReal)PETSC_DEFAULT) {
+    PetscCheck(atol > 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_atol %g is invalid: expected an absolute tolerance > 0", (double)atol);
+    adr->ts_atol = atol;
+  }
+  PetscCheck(!adr->cv_mem, PetscObjectComm((PetscObject)adr), PETSC_ERR_ORDER, "EasAdrSetTimeStepTolerances: CVODE is already running on this solver; set them before the first cvode step");
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrSetTimeStepMaxOrder - CVODE's largest BDF order in 1..5. @*/
+PetscErrorCode EasAdrSetTimeStepMaxOrder(EasAdr adr, PetscInt q)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCheck(q >= 1 && q <= 5, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_max_order %" PetscInt_FMT " is invalid: expected a BDF order in 1..5", q);
+  PetscCheck(!adr->cv_mem, PetscObjectComm((PetscObject)adr), PETSC_ERR_ORDER, "EasAdrSetTimeStepMaxOrder: CVODE is already running on this solver; set it before the first cvode step");
+  adr->ts_max_order = q;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetTimeStepStats - CVODE's statistics (zeros before the first cvode step or with beuler). @*/
+PetscErrorCode EasAdrGetTimeStepStats(EasAdr adr, EasAdrTSStats *st)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(PetscMemzero(st, sizeof(*st)));
+  PetscCall(EasAdrCVodeGetStats_Private(adr, st));
   PetscFunctionReturn(0);
 }
 
@@ -480,247 +544,6 @@ PetscErrorCode EasAdrGetModeAutoDecision(EasAdr adr, PetscBool *decided, PetscRe
   if (decided) *decided = adr->auto_decided;
   if (share) *share = adr->auto_share;
   if (mode) *mode = adr->mode;
-  PetscFunctionReturn(0);
-}
-
-/* Creates the meter with the solver's prefix (collective). */
-PetscErrorCode EasAdrMeterCreate_Private(EasAdr adr)
-{
-  const char *prefix;
-
-  PetscFunctionBegin;
-  if (adr->meter) PetscFunctionReturn(0);
-  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adr, &prefix));
-  PetscCall(EasEnergyMeterCreate(PetscObjectComm((PetscObject)adr), &adr->meter));
-  PetscCall(EasEnergyMeterSetOptionsPrefix(adr->meter, prefix));
-  PetscFunctionReturn(0);
-}
-
-/*@C
-  EasAdrGetEnergyMeter - the solver's energy meter (created here on first
-  request; the reference is borrowed).  See include/eas/adr.h for the
-  phases and work counts.
-@*/
-PetscErrorCode EasAdrGetEnergyMeter(EasAdr adr, EasEnergyMeter *meter)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscValidPointer(meter, 2);
-  PetscCall(EasAdrMeterCreate_Private(adr));
-  *meter = adr->meter;
-  PetscFunctionReturn(0);
-}
-
-/* The objects that live on the backend: the local Jacobian (9 offsets,
-   values refilled in place each Newton iteration), the inner solver's
-   operator, b and dx, and the assembly kernels' arrays. */
-static PetscErrorCode EasAdrCreateBackendObjects(EasAdr adr)
-{
-  PetscInt off[9];
-
-  PetscFunctionBegin;
-  {
-    const PetscInt nx = adr->nl[0], nxy = adr->nl[0] * adr->nl[1];
-    const PetscInt o[9] = {-2 * nxy, -2 * nx, -2, -1, 0, 1, 2, 2 * nx, 2 * nxy};
-    PetscCall(PetscArraycpy(off, o, 9));
-  }
-  PetscCall(EasDiaCreate(PETSC_COMM_SELF, &adr->J));
-  PetscCall(EasDiaSetBackend(adr->J, adr->be));
-  PetscCall(EasDiaSetPattern(adr->J, adr->n, 9, off));
-  { /* the identity until the first Newton iteration fills it */
-    PetscScalar *v;
-    PetscInt     ld;
-    PetscCall(EasDiaGetValuesWrite(adr->J, &v, &ld));
-    for (PetscInt r = 0; r < adr->n; r++) v[4 * (size_t)ld + r] = 1.0;
-    PetscCall(EasDiaRestoreValuesWrite(adr->J, &v));
-  }
-  PetscCall(EasDiaSetUp(adr->J));
-  PetscCall(EasKspSetOperator(adr->ksp, adr->J));
-  PetscCall(EasDiaCreateVecs(adr->J, &adr->dx, &adr->b));
-  PetscCall(EasVecCreate(adr->be, 2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &adr->xg_v));
-  PetscCall(EasVecCreate(adr->be, adr->n, &adr->xold_v));
-  PetscCall(EasVecCreate(adr->be, 6 * adr->np, &adr->w_v));
-  PetscCall(EasVecCreate(adr->be, 2 * adr->np, &adr->Rv_v));
-  PetscCall(EasVecCreate(adr->be, 4 * adr->np, &adr->dRv_v));
-  adr->device   = adr->be->host_is_device ? PETSC_FALSE : PETSC_TRUE;
-  adr->w_synced = adr->xold_synced = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode EasAdrDestroyBackendObjects(EasAdr adr)
-{
-  PetscFunctionBegin;
-  PetscCall(EasVecDestroy(&adr->b));
-  PetscCall(EasVecDestroy(&adr->dx));
-  PetscCall(EasDiaDestroy(&adr->J));
-  PetscCall(EasVecDestroy(&adr->xg_v));
-  PetscCall(EasVecDestroy(&adr->xold_v));
-  PetscCall(EasVecDestroy(&adr->w_v));
-  PetscCall(EasVecDestroy(&adr->Rv_v));
-  PetscCall(EasVecDestroy(&adr->dRv_v));
-  PetscFunctionReturn(0);
-}
-
-/* The rank's meter unit for the current backend kind (a move to the other
-   kind adds a unit, so the energy of each part of the run is charged to
-   what ran it) and the units' node weights (collective, meter.h). */
-static PetscErrorCode EasAdrMeterUnit(EasAdr adr)
-{
-  PetscInt nmu, threads[8];
-
-  PetscFunctionBegin;
-  { /* unit_kind[0]: cpu, [1]: gpu; -1 until first used */
-    const PetscInt kind = adr->device ? 1 : 0;
-    if (adr->unit_kind[kind] < 0) PetscCall(EasEnergyMeterAddUnit(adr->meter, adr->device ? "gpu" : "cpu", adr->device ? EAS_UNIT_GPU : EAS_UNIT_CPU, &adr->unit_kind[kind]));
-    adr->unit = adr->unit_kind[kind];
-  }
-  /* The rank's unit and its node share (collective).  Every rank pays
-     1/ppn of the node's idle power (as the meter always did); the active
-     power by the unit's weight: CPU threads/max(cores, threads of the
-     node's ranks), GPU 1/(GPU ranks of the node).  When the ranks fill the
-     node (ppn x threads >= cores, e.g. one single-thread rank per core or
-     the default OMP threads = cores per rank) this is 1/ppn, the former
-     charge, and the node's sum is seed 000 eq. 1.16; a node left partly
-     idle (one single-thread rank on 2 cores) is charged threads/cores of
-     P_C(cpu) instead of all of it. */
-  PetscCall(EasEnergyMeterGetNumUnits(adr->meter, &nmu));
-  PetscCheck(nmu <= 8, PetscObjectComm((PetscObject)adr), PETSC_ERR_PLIB, "the ADR meter has %" PetscInt_FMT " units, at most 8 expected", nmu);
-  for (PetscInt u = 0; u < nmu; u++) threads[u] = 0; /* other units keep their weights */
-  threads[adr->unit] = adr->device ? 1 : PetscMax(adr->be->threads, 1);
-  PetscCall(EasEnergyMeterSetUnitWeightsFromThreads(adr->meter, threads));
-  PetscCall(EasEnergyMeterSetBackend(adr->meter, adr->be));
-  PetscFunctionReturn(0);
-}
-
-/*@C
-  EasAdrSetBackend - the backend of the local Jacobians, the assembly and
-  the inner solves.  Before EasAdrSetUp it only records the choice; after
-  it, between time steps, it moves the solver (collective: every rank
-  calls it): the Jacobian, the inner solver's operator and vectors are
-  rebuilt on be, the host state (x, xold, the coefficients) carries over,
-  and the energy meter charges the rest of the run to a unit of be's kind.
-@*/
-PetscErrorCode EasAdrSetBackend(EasAdr adr, EasBackend be)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 2);
-  if (be == adr->be) PetscFunctionReturn(0);
-  PetscCall(PetscObjectReference((PetscObject)be));
-  if (adr->setupcalled) {
-    PetscCall(PetscLogEventBegin(EAS_AdrMove, adr, 0, 0, 0));
-    PetscCall(EasAdrDestroyBackendObjects(adr));
-    PetscCall(EasBackendDestroy(&adr->be));
-    adr->be = be;
-    PetscCall(EasAdrCreateBackendObjects(adr));
-    PetscCall(EasAdrMeterUnit(adr));
-    adr->pol_unit  = adr->unit; /* the policy measures this unit from now on */
-    adr->pol_since = 0;
-    PetscCall(EasEnergyMeterGetPhase(adr->meter, EAS_PHASE_COMPUTE, adr->unit, &adr->pol_busy0, &adr->pol_work0, NULL));
-    adr->moves++;
-    PetscCall(PetscInfo(adr, "moved to backend %s\n", be->resource));
-    PetscCall(PetscLogEventEnd(EAS_AdrMove, adr, 0, 0, 0));
-  } else {
-    PetscCall(EasBackendDestroy(&adr->be));
-    adr->be = be;
-  }
-  PetscFunctionReturn(0);
-}
-
-/*@C
-  EasAdrSetPolicy - attaches an online backend-choice policy (see
-  include/eas/adr.h).
-@*/
-PetscErrorCode EasAdrSetPolicy(EasAdr adr, EasPolicy pol, PetscInt interval)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCheck(interval >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetPolicy: interval %" PetscInt_FMT " is invalid: expected a number of time steps >= 1 (-adr_policy_interval)", interval);
-  if (pol) {
-    EasPolicyPrediction pred;
-    PetscCall(EasPolicyGetPrediction(pol, &pred)); /* errors when it has not decided */
-    PetscCall(PetscObjectReference((PetscObject)pol));
-  }
-  PetscCall(EasPolicyDestroy(&adr->policy));
-  adr->policy       = pol;
-  adr->pol_interval = interval;
-  adr->pol_since    = 0;
-  adr->pol_unit     = -1;
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode EasAdrGetPolicyState(EasAdr adr, PetscInt *nupdates, PetscInt *nchanges, PetscInt *nmoves, const char *resource[])
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  if (nupdates) *nupdates = adr->pol_updates;
-  if (nchanges) *nchanges = adr->pol_changes;
-  if (nmoves) *nmoves = adr->moves;
-  if (resource) *resource = adr->pol_resource;
-  PetscFunctionReturn(0);
-}
-
-/*
-  EasAdrPolicyStep_Private - after a converged step: every pol_interval
-  steps, the compute time per row and BiCGStab iteration of the current
-  unit since the previous update (max over ranks, so every rank gets the
-  same answer) goes to EasPolicyUpdate, with the work of the nsteps-step
-  solve re-estimated from the measured inner iterations per step; an
-  answer of the other kind moves the solver (collective).
-*/
-PetscErrorCode EasAdrPolicyStep_Private(EasAdr adr, PetscInt nsteps)
-{
-  MPI_Comm    comm = PetscObjectComm((PetscObject)adr);
-  PetscReal   busy, work, loc[2], glob[2];
-  PetscBool   changed, want_gpu;
-  const char *res;
-
-  PetscFunctionBegin;
-  if (!adr->policy || !adr->meter) PetscFunctionReturn(0);
-  if (adr->pol_unit != adr->unit) { /* the unit's compute phase holds only this solver's inner solves */
-    adr->pol_unit  = adr->unit;
-    adr->pol_busy0 = adr->pol_work0 = 0;
-  }
-  if (++adr->pol_since < adr->pol_interval) PetscFunctionReturn(0);
-  adr->pol_since = 0;
-  PetscCall(EasEnergyMeterGetPhase(adr->meter, EAS_PHASE_COMPUTE, adr->unit, &busy, &work, NULL));
-  loc[0]         = work > adr->pol_work0 ? (busy - adr->pol_busy0) / (work - adr->pol_work0) : 0; /* s per row and iteration */
-  loc[1]         = (PetscReal)adr->n;
-  adr->pol_busy0 = busy;
-  adr->pol_work0 = work;
-  PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_MAX, comm));
-  if (glob[0] <= 0) PetscFunctionReturn(0);
-  {
-    /* the run's work (nsteps of this EasAdrSolve): rows x inner iterations at the measured rate, so the
-       final prediction compares with the measured run */
-    PetscInt  lits = adr->stats.inner_its, gits;
-    PetscReal per_step;
-    PetscCall(MPIU_Allreduce(&lits, &gits, 1, MPIU_INT, MPI_MAX, comm));
-    per_step = adr->stats.steps > 0 ? (PetscReal)gits / adr->stats.steps : 1;
-    PetscCall(EasPolicySetWork(adr->policy, glob[1], PetscMax(1.0, per_step * PetscMax(nsteps, 1))));
-  }
-  PetscCall(EasPolicyUpdate(adr->policy, adr->device ? -1 : glob[0], adr->device ? glob[0] : -1, &changed, &res));
-  adr->pol_updates++;
-  if (changed) adr->pol_changes++;
-  adr->pol_resource = res;
-  want_gpu          = (PetscBool)(res[1] == 'g' || res[0] == 'h'); /* /gpu/cuda or hybrid: the GPU drives */
-  if (want_gpu != adr->device) {
-    const char *target = want_gpu ? "/gpu/cuda" : "/cpu", *why = NULL;
-    PetscBool   ok;
-    PetscCall(EasBackendIsAvailable(target, &ok, &why));
-    if (!ok) {
-      if (changed || !adr->pol_warned) PetscCall(PetscPrintf(comm, "EasAdr: the policy prefers %s but it is not usable here (%s): staying on %s\n", target, why ? why : "unavailable", adr->be->resource));
-      adr->pol_warned = PETSC_TRUE; /* said once per answer */
-    } else {
-      EasBackend nb;
-      PetscCall(EasBackendCreate(PETSC_COMM_SELF, target, &nb));
-      PetscCall(PetscObjectSetOptionsPrefix((PetscObject)nb, ((PetscObject)adr)->prefix));
-      PetscCall(EasBackendSetFromOptions(nb));
-      PetscCall(EasAdrSetBackend(adr, nb));
-      PetscCall(EasBackendDestroy(&nb));
-      PetscCall(PetscPrintf(comm, "EasAdr: moved to %s from step %" PetscInt_FMT " on (policy update %" PetscInt_FMT ")\n", target, adr->stats.steps + 1, adr->pol_updates));
-    }
-  }
   PetscFunctionReturn(0);
 }
 
@@ -830,6 +653,24 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
   PetscCall(PetscOptionsInt("-eas_comm_seed", "Seed of the jitter draws", "EasAdrSetFromOptions", adr->comm_seed, &adr->comm_seed, NULL));
   PetscCheck(adr->delay_us >= 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_comm_delay_us %g is invalid: expected a delay in microseconds >= 0", (double)adr->delay_us);
   PetscCheck(adr->jitter_us >= 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-eas_comm_jitter_us %g is invalid: expected a jitter in microseconds >= 0", (double)adr->jitter_us);
+  {
+    PetscInt  it = adr->ts_type;
+    PetscReal rt = adr->ts_rtol, at = adr->ts_atol;
+    PetscInt  q = adr->ts_max_order;
+    PetscCall(PetscOptionsEList("-adr_ts_type", "Time stepping: beuler (implicit Euler, fixed -adr_dt) or cvode (SUNDIALS CVODE, variable-order BDF with error control)", "EasAdrSetTimeStepType", EasAdrTSTypes, 2, EasAdrTSTypes[adr->ts_type], &it, &flg));
+    if (flg) PetscCall(EasAdrSetTimeStepType(adr, (EasAdrTSType)it));
+    PetscCall(PetscOptionsReal("-adr_ts_rtol", "cvode: relative tolerance of the local error", "EasAdrSetTimeStepTolerances", rt, &rt, NULL));
+    PetscCall(PetscOptionsReal("-adr_ts_atol", "cvode: absolute tolerance of the local error", "EasAdrSetTimeStepTolerances", at, &at, NULL));
+    if (rt != adr->ts_rtol || at != adr->ts_atol) PetscCall(EasAdrSetTimeStepTolerances(adr, rt, at));
+    PetscCall(PetscOptionsInt("-adr_ts_max_order", "cvode: largest BDF order (1..5)", "EasAdrSetTimeStepMaxOrder", q, &q, &flg));
+    if (flg) PetscCall(EasAdrSetTimeStepMaxOrder(adr, q));
+    PetscCall(PetscOptionsInt("-adr_ts_max_steps", "cvode: internal steps per EasAdrSolve call before CVODE gives up", "EasAdrSetFromOptions", adr->ts_max_steps, &adr->ts_max_steps, NULL));
+    PetscCheck(adr->ts_max_steps >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_max_steps %" PetscInt_FMT " is invalid: expected a count >= 1", adr->ts_max_steps);
+    PetscCall(PetscOptionsBool("-adr_ts_reuse_jacobian", "cvode: keep the local Jacobians between CVODE's linear-solver setups (modified Newton, as CVODE's own)", "EasAdrSetFromOptions", adr->ts_reuse_jac, &adr->ts_reuse_jac, NULL));
+    PetscCall(PetscOptionsInt("-adr_ts_max_newton_it", "cvode: synchronous outer iterations (async: synchronous checks) per stage before CVODE retries with a smaller step (default 3, CVODE's own, on one rank; 10 on several: the multisplitting converges linearly between the boxes)", "EasAdrSetFromOptions", adr->ts_max_newton_it, &adr->ts_max_newton_it, NULL));
+    PetscCheck(adr->ts_max_newton_it >= 1 || adr->ts_max_newton_it == PETSC_DECIDE, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_max_newton_it %" PetscInt_FMT " is invalid: expected a count >= 1", adr->ts_max_newton_it);
+  }
+  PetscCall(EasAdrOutputSetFromOptions_Private(adr, PetscOptionsObject));
   PetscOptionsEnd();
   PetscCall(EasKspSetFromOptions(adr->ksp));
   if (!adr->setupcalled) {
@@ -842,392 +683,7 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
   PetscFunctionReturn(0);
 }
 
-/* ------------------------------------------------------------- geometry */
-
-#define EAS_ADR_PI(adr, i, j, k) (((i) + 1) + ((adr)->nl[0] + 2) * (((j) + 1) + ((adr)->nl[1] + 2) * ((k) + 1)))
-
-/* face point (a, b): x faces (j, k), y faces (i, k), z faces (i, j) */
-static inline void EasAdrFacePoint(EasAdr adr, PetscInt f, PetscInt a, PetscInt b, PetscInt *i, PetscInt *j, PetscInt *k, PetscInt ghost)
-{
-  const PetscInt d = f / 2, side = f % 2, layer = ghost ? (side ? adr->nl[d] : -1) : (side ? adr->nl[d] - 1 : 0);
-  if (d == 0) {
-    *i = layer;
-    *j = a;
-    *k = b;
-  } else if (d == 1) {
-    *i = a;
-    *j = layer;
-    *k = b;
-  } else {
-    *i = a;
-    *j = b;
-    *k = layer;
-  }
-}
-
-static inline PetscInt EasAdrFaceDimA(EasAdr adr, PetscInt f)
-{
-  return f / 2 == 0 ? adr->nl[1] : adr->nl[0];
-}
-static inline PetscInt EasAdrFaceDimB(EasAdr adr, PetscInt f)
-{
-  return f / 2 == 2 ? adr->nl[1] : adr->nl[2];
-}
-
-static void EasAdrCoordinates(EasAdr adr, PetscInt gi, PetscInt gj, PetscInt gk, PetscReal xyz[3])
-{
-  const PetscInt g[3] = {gi, gj, gk};
-  for (PetscInt d = 0; d < 3; d++) xyz[d] = adr->lo[d] + (g[d] + adr->shift[d]) * adr->h[d];
-}
-
-/* Packs this rank's boundary planes of x into the halo send buffers. */
-PetscErrorCode EasAdrPackFace_Private(EasAdr adr, const PetscScalar *x, PetscInt f)
-{
-  PetscScalar   *buf = adr->halo->sendbuf[f];
-  const PetscInt na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f);
-
-  PetscFunctionBegin;
-  if (adr->nb[f] == MPI_PROC_NULL) PetscFunctionReturn(0);
-  for (PetscInt b = 0; b < nb; b++)
-    for (PetscInt a = 0; a < na; a++) {
-      PetscInt i, j, k, p;
-      EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 0);
-      p                         = i + adr->nl[0] * (j + adr->nl[1] * k);
-      buf[2 * (a + na * b)]     = x[2 * p];
-      buf[2 * (a + na * b) + 1] = x[2 * p + 1];
-    }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode EasAdrFaceChange_Private(EasAdr adr, const PetscScalar *x, PetscInt f, PetscReal ch[2])
-{
-  const PetscScalar *buf = adr->halo->sendbuf[f];
-  const PetscInt     na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f);
-  PetscReal          d2[2] = {0, 0}, p2[2] = {0, 0};
-
-  PetscFunctionBegin;
-  ch[0] = ch[1] = 0;
-  if (adr->nb[f] == MPI_PROC_NULL) PetscFunctionReturn(0);
-  for (PetscInt b = 0; b < nb; b++)
-    for (PetscInt a = 0; a < na; a++) {
-      PetscInt i, j, k, p;
-      EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 0);
-      p = i + adr->nl[0] * (j + adr->nl[1] * k);
-      for (PetscInt s = 0; s < 2; s++) {
-        const PetscScalar v = x[2 * p + s], dv = v - buf[2 * (a + na * b) + s];
-        d2[s] += PetscRealPart(dv * PetscConj(dv));
-        p2[s] += PetscRealPart(v * PetscConj(v));
-      }
-    }
-  for (PetscInt s = 0; s < 2; s++) ch[s] = p2[s] > 0 ? PetscSqrtReal(d2[s] / p2[s]) : PetscSqrtReal(d2[s]);
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode EasAdrPackFaces_Private(EasAdr adr, const PetscScalar *x)
-{
-  PetscFunctionBegin;
-  for (PetscInt f = 0; f < 6; f++) PetscCall(EasAdrPackFace_Private(adr, x, f));
-  PetscFunctionReturn(0);
-}
-
-/*
-  EasAdrUpdateCoefficients_Private - transport weights w_f at every local
-  point and the Dirichlet values at time t (seed 000 eq. 1.40 discretized).
-*/
-PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr adr, PetscReal t)
-{
-  EasAdrVelocityFn  vel  = adr->velocity ? adr->velocity : EasAdrVelocity_Builtin;
-  EasAdrDiffusionFn dif  = adr->diffusion ? adr->diffusion : EasAdrDiffusion_Builtin;
-  void             *vctx = adr->velocity ? adr->velocity_ctx : (void *)adr, *dctx = adr->diffusion ? adr->diffusion_ctx : (void *)adr;
-  EasAdrValueFn     bfn  = adr->boundary ? adr->boundary : (adr->initial ? adr->initial : EasAdrInitial_Builtin);
-  void             *bctx = adr->boundary ? adr->boundary_ctx : (adr->initial ? adr->initial_ctx : (void *)adr);
-
-  PetscFunctionBegin;
-  for (PetscInt p = 0; p < adr->np; p++) {
-    const PetscReal *xyz = adr->coords + 3 * p;
-    PetscReal        a[3], K[3], q[3];
-    PetscCall((*vel)(t, xyz, a, vctx));
-    for (PetscInt d = 0; d < 3; d++) {
-      const PetscReal h = adr->h[d], h2 = h * h;
-      PetscReal       km, kp, wm, wp;
-      PetscCall(PetscArraycpy(q, xyz, 3));
-      q[d] = xyz[d] - 0.5 * h;
-      PetscCall((*dif)(t, q, K, dctx));
-      km   = K[d];
-      q[d] = xyz[d] + 0.5 * h;
-      PetscCall((*dif)(t, q, K, dctx));
-      kp = K[d];
-      PetscCheck(!PetscIsInfOrNanReal(a[d]) && !PetscIsInfOrNanReal(km) && !PetscIsInfOrNanReal(kp), PETSC_COMM_SELF, PETSC_ERR_FP, "The velocity or diffusion callback returned NaN or Inf at (%g, %g, %g), t = %g", (double)xyz[0], (double)xyz[1], (double)xyz[2], (double)t);
-      PetscCheck(km >= 0 && kp >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The diffusion callback returned a negative coefficient at (%g, %g, %g)", (double)xyz[0], (double)xyz[1], (double)xyz[2]);
-      wm = km / h2;
-      wp = kp / h2;
-      if (adr->advection == EAS_ADR_UPWIND) {
-        if (a[d] >= 0)
-          wm += a[d] / h;
-        else
-          wp -= a[d] / h;
-      } else {
-        wm += 0.5 * a[d] / h;
-        wp -= 0.5 * a[d] / h;
-      }
-      adr->w[2 * d][p]     = wm;
-      adr->w[2 * d + 1][p] = wp;
-    }
-  }
-  if (adr->bc == EAS_ADR_BC_DIRICHLET) {
-    for (PetscInt f = 0; f < 6; f++) {
-      const PetscInt na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f);
-      if (!adr->bval[f]) continue;
-      for (PetscInt b = 0; b < nb; b++)
-        for (PetscInt a = 0; a < na; a++) {
-          PetscInt  i, j, k;
-          PetscReal xyz[3];
-          EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 1);
-          EasAdrCoordinates(adr, adr->xs[0] + i, adr->xs[1] + j, adr->xs[2] + k, xyz);
-          PetscCall((*bfn)(t, xyz, adr->bval[f] + 2 * (a + na * b), bctx));
-        }
-    }
-  }
-  adr->coef_t   = t;
-  adr->w_synced = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
-/* Fills the padded array xg: interior from x, faces from the halo, the
-   Dirichlet values or the zero-flux mirror. */
-static PetscErrorCode EasAdrFillPadded(EasAdr adr, const PetscScalar *x)
-{
-  const PetscInt nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2];
-
-  PetscFunctionBegin;
-  for (PetscInt k = 0; k < nz; k++)
-    for (PetscInt j = 0; j < ny; j++) PetscCall(PetscArraycpy(adr->xg + 2 * EAS_ADR_PI(adr, 0, j, k), x + 2 * nx * (j + ny * k), 2 * nx));
-  for (PetscInt f = 0; f < 6; f++) {
-    const PetscInt     na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f), d = f / 2;
-    const PetscScalar *src = adr->nb[f] != MPI_PROC_NULL ? adr->halo->ghost[f] : (adr->bc == EAS_ADR_BC_DIRICHLET ? adr->bval[f] : NULL);
-    for (PetscInt b = 0; b < nb; b++)
-      for (PetscInt a = 0; a < na; a++) {
-        PetscInt i, j, k, P;
-        EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 1);
-        P = EAS_ADR_PI(adr, i, j, k);
-        if (src) {
-          adr->xg[2 * P]     = src[2 * (a + na * b)];
-          adr->xg[2 * P + 1] = src[2 * (a + na * b) + 1];
-        } else { /* zero flux: mirror of the first interior neighbour */
-          PetscInt m[3]      = {i, j, k}, Q;
-          m[d]               = (f % 2) ? adr->nl[d] - 2 : 1;
-          Q                  = EAS_ADR_PI(adr, m[0], m[1], m[2]);
-          adr->xg[2 * P]     = adr->xg[2 * Q];
-          adr->xg[2 * P + 1] = adr->xg[2 * Q + 1];
-        }
-      }
-  }
-  PetscFunctionReturn(0);
-}
-
-static inline int EasAdrThreads(EasAdr adr)
-{
-  return adr->be && adr->be->threads > 0 ? (int)adr->be->threads : omp_get_max_threads();
-}
-
-/* The kernels' parameters at time t (kernels.h EasAdrKParams). */
-static void EasAdrKernelParams(EasAdr adr, PetscReal t, PetscReal dt, EasAdrKParams *P)
-{
-  PetscReal q3 = 0, q4 = 0;
-
-  P->nx       = (EasKInt)adr->nl[0];
-  P->ny       = (EasKInt)adr->nl[1];
-  P->nz       = (EasKInt)adr->nl[2];
-  P->np       = (EasKInt)adr->np;
-  P->dt       = dt;
-  P->reaction = adr->reaction ? EAS_ADRK_REACTION_USER : (adr->reaction_type == EAS_ADR_REACTION_LINEAR ? EAS_ADRK_REACTION_LINEAR : EAS_ADRK_REACTION_DIURNAL);
-  for (PetscInt e = 0; e < 4; e++) P->L[e] = adr->L[e];
-  if (P->reaction == EAS_ADRK_REACTION_DIURNAL) EasAdrDiurnalRates(t, &q3, &q4);
-  P->q1c3 = EAS_ADR_Q1 * EAS_ADR_C3;
-  P->q2   = EAS_ADR_Q2;
-  P->q3   = q3;
-  P->c3   = EAS_ADR_C3;
-  P->q4   = q4;
-  for (PetscInt f = 0; f < 6; f++) P->fold[f] = adr->nb[f] == MPI_PROC_NULL && adr->bc == EAS_ADR_BC_NEUMANN;
-}
-
-/* User reaction on the host (callbacks are host code): Rv, dRv at x. */
-static PetscErrorCode EasAdrUserReaction(EasAdr adr, PetscReal t, const PetscScalar *x, PetscScalar *Rv, PetscScalar *dRv)
-{
-  PetscFunctionBegin;
-  for (PetscInt p = 0; p < adr->np; p++) PetscCall((*adr->reaction)(t, adr->coords + 3 * p, x + 2 * p, Rv + 2 * p, dRv + 4 * p, adr->reaction_ctx));
-  PetscFunctionReturn(0);
-}
-
-/*
-  EasAdrLocalFunction_Private - F = xold - x + dt f(x, t) on the rank's box
-  (seed 000 eq. 1.43) on the host, with the reaction values and Jacobians
-  kept in Rv, dRv: the same point body (kernels.h) as the backends'
-  adr_function, for EasAdrComputeFunction/Jacobian.
-*/
-PetscErrorCode EasAdrLocalFunction_Private(EasAdr adr, PetscReal t, PetscReal dt, const PetscScalar *xold, const PetscScalar *x, PetscScalar *F, PetscBool *bad)
-{
-  EasAdrKParams P;
-  PetscScalar   sum = 0;
-  int           nt  = EasAdrThreads(adr);
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(EAS_AdrFunction, adr, 0, 0, 0));
-  PetscCall(EasAdrFillPadded(adr, x));
-  EasAdrKernelParams(adr, t, dt, &P);
-  if (adr->reaction) PetscCall(EasAdrUserReaction(adr, t, x, adr->Rv, adr->dRv));
-#pragma omp parallel for schedule(static) num_threads(nt) reduction(+ \
-                                                                    : sum)
-  for (PetscInt p = 0; p < adr->np; p++) {
-    EasKScalar acc[3] = {0.0, 0.0, 0.0};
-    EasAdrKFunctionPoint(p, &P, adr->w[0], adr->xg, xold, adr->Rv, adr->dRv, F, acc);
-    sum += acc[0];
-  }
-  *bad = PetscIsInfOrNanScalar(sum) ? PETSC_TRUE : PETSC_FALSE;
-  PetscCall(PetscLogEventEnd(EAS_AdrFunction, adr, 0, 0, 0));
-  PetscFunctionReturn(0);
-}
-
-/* The backend array of host data: the host array itself on host-memory
-   backends, else a copy into v's backend memory (a metered transfer). */
-static PetscErrorCode EasAdrToBackend(EasAdr adr, EasVec v, const PetscScalar *host, PetscInt n, const PetscScalar **dev)
-{
-  PetscScalar *va;
-
-  PetscFunctionBegin;
-  if (!adr->device) {
-    *dev = host;
-    PetscFunctionReturn(0);
-  }
-  PetscCall(EasVecGetArrayWrite(v, &va));
-  PetscCall(PetscArraycpy(va, host, n));
-  PetscCall(EasVecRestoreArrayWrite(v, &va));
-  PetscCall(EasVecGetBackendArrayRead(v, dev));
-  PetscFunctionReturn(0);
-}
-
-/*
-  EasAdrLocalAssemble_Private - one Newton iteration's F (into b) and local
-  Jacobian J = I - dt f'_ll (into the EasDia's values) on the solver's
-  backend (seed 000 eqs. 1.43-1.45), with the point bodies of kernels.h
-  (backend ops adr_function, adr_jacobian).  The host fills the padded
-  state (halo ghosts, boundary values) and evaluates user reaction
-  callbacks; on a device backend these go up (transfers), and the inner
-  solver's Jacobi scaling is redone there too (dia_jacobi): no matrix
-  crosses the bus.  fnorm2: this rank's
-  ||F_s||^2, the true residual with the current ghosts; *bad: F or the
-  reaction Jacobian is not finite.
-*/
-PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt, PetscReal fnorm2[2], PetscBool *bad)
-{
-  EasBackend         be = adr->be;
-  EasAdrKParams      P;
-  const PetscScalar *xg, *xold, *w;
-  PetscScalar       *Rv, *dRv, *F, *V, sums[3];
-  PetscInt           ld;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(EAS_AdrFunction, adr, 0, 0, 0));
-  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
-  PetscCall(EasAdrFillPadded(adr, adr->x));
-  EasAdrKernelParams(adr, t, dt, &P);
-  if (adr->reaction) PetscCall(EasAdrUserReaction(adr, t, adr->x, adr->Rv, adr->dRv));
-  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, 0));
-  if (adr->device) PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
-  PetscCall(EasAdrToBackend(adr, adr->xg_v, adr->xg, 2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &xg));
-  if (!adr->device)
-    xold = adr->xold;
-  else if (!adr->xold_synced)
-    PetscCall(EasAdrToBackend(adr, adr->xold_v, adr->xold, adr->n, &xold));
-  else
-    PetscCall(EasVecGetBackendArrayRead(adr->xold_v, &xold));
-  adr->xold_synced = PETSC_TRUE;
-  if (!adr->device)
-    w = adr->w[0];
-  else if (!adr->w_synced)
-    PetscCall(EasAdrToBackend(adr, adr->w_v, adr->w[0], 6 * adr->np, &w));
-  else
-    PetscCall(EasVecGetBackendArrayRead(adr->w_v, &w));
-  adr->w_synced = PETSC_TRUE;
-  if (!adr->device) {
-    Rv  = adr->Rv;
-    dRv = adr->dRv;
-  } else if (adr->reaction) {
-    PetscCall(EasAdrToBackend(adr, adr->Rv_v, adr->Rv, 2 * adr->np, (const PetscScalar **)&Rv));
-    PetscCall(EasAdrToBackend(adr, adr->dRv_v, adr->dRv, 4 * adr->np, (const PetscScalar **)&dRv));
-  } else {
-    PetscCall(EasVecGetBackendArrayWrite(adr->Rv_v, &Rv));
-    PetscCall(EasVecGetBackendArrayWrite(adr->dRv_v, &dRv));
-  }
-  if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, (PetscReal)adr->n));
-  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
-  PetscCall(EasVecGetBackendArrayWrite(adr->b, &F));
-  PetscCall((*be->ops->adr_function)(be, &P, w, xg, xold, Rv, dRv, F, sums));
-  *bad      = PetscIsInfOrNanScalar(sums[0]) ? PETSC_TRUE : PETSC_FALSE;
-  fnorm2[0] = PetscRealPart(sums[1]);
-  fnorm2[1] = PetscRealPart(sums[2]);
-  PetscCall(PetscLogEventEnd(EAS_AdrFunction, adr, 0, 0, 0));
-  PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
-  if (!*bad) {
-    PetscCall(EasDiaGetBackendValuesWrite_Private(adr->J, &V, &ld));
-    PetscCall((*be->ops->adr_jacobian)(be, &P, w, dRv, V, ld));
-  }
-  if (!*bad) {
-    PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V));
-    PetscCall(EasKspSetUp(adr->ksp)); /* values only: D^{-1} and A D^{-1} on the backend, in place */
-  }
-  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
-  PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));
-  PetscFunctionReturn(0);
-}
-
 /* ----------------------------------------------------------------- setup */
-
-/*
-  -eas_backend auto (DESIGN.md sec. 6): a policy on the solver's
-  communicator (the -eas_criterion, profile and -eas_power_* options under
-  the solver's prefix) predicts cpu and gpu for the run before it starts:
-  work = this rank's rows (max over ranks) x an estimate of the inner
-  iterations (-adr_policy_its_per_step, default 100, times the steps; the
-  first update replaces it with the measured rate), per-row times from the
-  profile.  It prints its choice, the backend is created on it, and the
-  policy stays attached (EasAdrSetPolicy, -adr_policy_interval).
-*/
-static PetscErrorCode EasAdrPolicyCreate(EasAdr adr)
-{
-  MPI_Comm    comm = PetscObjectComm((PetscObject)adr);
-  EasPolicy   pol;
-  const char *chosen;
-  PetscInt    nmax, interval = 1, steps;
-  PetscReal   its = 100;
-
-  PetscFunctionBegin;
-  PetscOptionsBegin(comm, ((PetscObject)adr)->prefix, "EasAdr -eas_backend auto", "EasAdr");
-  PetscCall(PetscOptionsInt("-adr_policy_interval", "-eas_backend auto: time steps between online decisions", "EasAdrSetPolicy", interval, &interval, NULL));
-  PetscCall(PetscOptionsReal("-adr_policy_its_per_step", "-eas_backend auto: inner iterations per step assumed before the first one is measured", "EasAdrSetPolicy", its, &its, NULL));
-  PetscOptionsEnd();
-  PetscCheck(its > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-adr_policy_its_per_step %g is invalid: expected a number of iterations > 0", (double)its);
-  steps = adr->max_steps > 0 ? adr->max_steps : (PetscInt)PetscCeilReal((adr->tfinal - adr->t0) / adr->dt - 1e-9);
-  { /* the decomposition is not built yet: rows per rank of an even split */
-    PetscMPIInt size;
-    PetscCallMPI(MPI_Comm_size(comm, &size));
-    nmax = (PetscInt)PetscCeilReal(2.0 * adr->N[0] * adr->N[1] * adr->N[2] / size);
-  }
-  PetscCall(EasPolicyCreate(comm, &pol));
-  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)pol, ((PetscObject)adr)->prefix));
-  PetscCall(EasPolicySetFromOptions(pol));
-  PetscCall(EasPolicySetCandidates(pol, PETSC_TRUE, PETSC_TRUE, PETSC_FALSE)); /* the ADR runs each rank on one backend: no split */
-  PetscCall(EasPolicySetWork(pol, (PetscReal)nmax, its * PetscMax(steps, 1)));
-  PetscCall(EasPolicyChooseBackend(pol, &chosen, NULL)); /* prints the choice and its predicted numbers */
-  PetscCall(EasBackendCreate(PETSC_COMM_SELF, chosen, &adr->be));
-  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)adr->be, ((PetscObject)adr)->prefix));
-  PetscCall(EasBackendSetFromOptions(adr->be));
-  PetscCall(EasAdrSetPolicy(adr, pol, interval));
-  PetscCall(EasPolicyDestroy(&pol));
-  adr->policy_auto  = PETSC_TRUE;
-  adr->pol_resource = chosen;
-  PetscFunctionReturn(0);
-}
 
 /*@C
   EasAdrSetUp - the Cartesian decomposition (MPI_Dims_create,
@@ -1255,13 +711,13 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     PetscCall(PetscOptionsGetString(NULL, ((PetscObject)adr)->prefix, "-eas_backend", res, sizeof(res), NULL));
     PetscCall(PetscStrcmp(res, "auto", &isauto));
     if (isauto)
-      PetscCall(EasAdrPolicyCreate(adr));
+      PetscCall(EasAdrPolicyCreate_Private(adr));
     else
       PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, ((PetscObject)adr)->prefix, &adr->be));
   }
   adr->device = adr->be->host_is_device ? PETSC_FALSE : PETSC_TRUE;
   PetscCall(EasAdrMeterCreate_Private(adr));
-  PetscCall(EasAdrMeterUnit(adr));
+  PetscCall(EasAdrMeterUnit_Private(adr));
   {
     MPI_Comm shm;
     PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
@@ -1276,10 +732,11 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     PetscCall(EasGetMPIThreadLevel(&level));
     PetscCheck(level >= MPI_THREAD_MULTIPLE, comm, PETSC_ERR_SUP_SYS, "-eas_async_thread needs MPI_THREAD_MULTIPLE but MPI provides level %d; start with EasInitialize() (which asks for it) or drop -eas_async_thread", (int)level);
   }
-  adr->dims[0] = adr->dims[1] = adr->dims[2] = 0;
+  adr->dims[0] = adr->dims[2] = 0;
+  adr->dims[1]                = adr->N[1] == 1 ? 1 : 0; /* one y plane (2D): never split in y */
   PetscCallMPI(MPI_Dims_create(adr->size, 3, adr->dims));
   for (PetscInt d = 0; d < 3; d++) {
-    PetscCheck(adr->N[d] / adr->dims[d] >= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid too small for %d ranks: %" PetscInt_FMT " points in %c (-adr_n%c) split over %d ranks leaves fewer than 2 points per rank; use at least %d points or fewer ranks", adr->size, adr->N[d], (char)('x' + d), (char)('x' + d), adr->dims[d], 2 * adr->dims[d]);
+    PetscCheck(adr->N[d] / adr->dims[d] >= 2 || adr->N[d] == 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid too small for %d ranks: %" PetscInt_FMT " points in %c (-adr_n%c) split over %d ranks leaves fewer than 2 points per rank; use at least %d points or fewer ranks", adr->size, adr->N[d], (char)('x' + d), (char)('x' + d), adr->dims[d], 2 * adr->dims[d]);
   }
   PetscCallMPI(MPI_Cart_create(comm, 3, adr->dims, periods, 0, &adr->cart));
   PetscCallMPI(MPI_Comm_rank(adr->cart, &adr->rank));
@@ -1291,7 +748,10 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     adr->xs[d] = adr->starts[d][adr->cc[d]];
     adr->nl[d] = adr->starts[d][adr->cc[d] + 1] - adr->xs[d];
     PetscCallMPI(MPI_Cart_shift(adr->cart, (int)d, 1, &adr->nb[2 * d], &adr->nb[2 * d + 1]));
-    if (adr->bc == EAS_ADR_BC_DIRICHLET) {
+    if (adr->N[d] == 1) { /* one plane in the middle of the box; no coupling in d */
+      adr->h[d]     = adr->hi[d] - adr->lo[d];
+      adr->shift[d] = 0.5;
+    } else if (adr->bc == EAS_ADR_BC_DIRICHLET) {
       adr->h[d]     = (adr->hi[d] - adr->lo[d]) / (adr->N[d] + 1);
       adr->shift[d] = 1;
     } else {
@@ -1328,7 +788,7 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
   adr->halo->use_thread       = adr->async_thread;
   PetscCall(EasFaultsSetUp(&adr->halo->faults, adr->rank));
 
-  PetscCall(EasAdrCreateBackendObjects(adr));
+  PetscCall(EasAdrCreateBackendObjects_Private(adr));
 
   /* initial condition */
   ifn    = adr->initial ? adr->initial : EasAdrInitial_Builtin;
@@ -1349,7 +809,7 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
 
 /* ------------------------------------------------------------- accessors */
 
-static PetscErrorCode EasAdrCheckSetUp(EasAdr adr, const char fn[])
+PetscErrorCode EasAdrCheckSetUp_Private(EasAdr adr, const char fn[])
 {
   PetscFunctionBegin;
   PetscCheck(adr->setupcalled, PetscObjectComm((PetscObject)adr), PETSC_ERR_ORDER, "%s: call EasAdrSetUp() first", fn);
@@ -1399,7 +859,7 @@ PetscErrorCode EasAdrGetLocalGrid(EasAdr adr, PetscInt *xs, PetscInt *ys, PetscI
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCall(EasAdrCheckSetUp(adr, "EasAdrGetLocalGrid"));
+  PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrGetLocalGrid"));
   if (xs) *xs = adr->xs[0];
   if (ys) *ys = adr->xs[1];
   if (zs) *zs = adr->xs[2];
@@ -1413,7 +873,7 @@ PetscErrorCode EasAdrGetLocalPointCoordinates(EasAdr adr, PetscInt p, PetscReal 
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCall(EasAdrCheckSetUp(adr, "EasAdrGetLocalPointCoordinates"));
+  PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrGetLocalPointCoordinates"));
   PetscCheck(p >= 0 && p < adr->np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasAdrGetLocalPointCoordinates: point %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", p, adr->np);
   for (PetscInt d = 0; d < 3; d++) xyz[d] = adr->coords[3 * p + d];
   PetscFunctionReturn(0);
@@ -1423,7 +883,7 @@ PetscErrorCode EasAdrGetLocalSolution(EasAdr adr, const PetscScalar *x[], PetscI
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCall(EasAdrCheckSetUp(adr, "EasAdrGetLocalSolution"));
+  PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrGetLocalSolution"));
   *x = adr->x;
   if (n) *n = adr->n;
   PetscFunctionReturn(0);
@@ -1434,13 +894,13 @@ PetscErrorCode EasAdrCreateGlobalVec(EasAdr adr, Vec *X)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCall(EasAdrCheckSetUp(adr, "EasAdrCreateGlobalVec"));
+  PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrCreateGlobalVec"));
   PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)adr), adr->n, PETSC_DETERMINE, X));
   PetscCall(VecSetBlockSize(*X, 2));
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode EasAdrCheckVec(EasAdr adr, Vec X, const char fn[])
+PetscErrorCode EasAdrCheckVec_Private(EasAdr adr, Vec X, const char fn[])
 {
   PetscInt n;
 
@@ -1456,8 +916,8 @@ PetscErrorCode EasAdrGetSolution(EasAdr adr, Vec X)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCall(EasAdrCheckSetUp(adr, "EasAdrGetSolution"));
-  PetscCall(EasAdrCheckVec(adr, X, "EasAdrGetSolution"));
+  PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrGetSolution"));
+  PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrGetSolution"));
   PetscCall(VecGetArrayWrite(X, &xa));
   PetscCall(PetscArraycpy(xa, adr->x, adr->n));
   PetscCall(VecRestoreArrayWrite(X, &xa));
@@ -1470,12 +930,13 @@ PetscErrorCode EasAdrSetSolution(EasAdr adr, Vec X)
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCall(EasAdrCheckSetUp(adr, "EasAdrSetSolution"));
-  PetscCall(EasAdrCheckVec(adr, X, "EasAdrSetSolution"));
+  PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrSetSolution"));
+  PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrSetSolution"));
   PetscCall(VecGetArrayRead(X, &xa));
   PetscCall(PetscArraycpy(adr->x, xa, adr->n));
   PetscCall(VecRestoreArrayRead(X, &xa));
   adr->ghosts_current = PETSC_FALSE; /* the neighbours' new state is not in the ghosts yet */
+  adr->cv_reinit      = PETSC_TRUE;  /* CVODE restarts from it */
   PetscFunctionReturn(0);
 }
 
@@ -1501,161 +962,6 @@ PetscErrorCode EasAdrSpeciesNorms(EasAdr adr, Vec X, PetscReal norms[2])
 }
 
 /*@C
-  EasAdrComputeFunction - F = Xold - X + dt f(X, t) on the global layout
-  (seed 000 eq. 1.43); collective.  Errors: Vecs of the wrong layout; a
-  NaN/Inf in F (PETSC_ERR_FP).
-@*/
-PetscErrorCode EasAdrComputeFunction(EasAdr adr, PetscReal t, PetscReal dt, Vec Xold, Vec X, Vec F)
-{
-  const PetscScalar *xa, *xo;
-  PetscScalar       *fa;
-  PetscBool          bad;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCall(EasAdrCheckSetUp(adr, "EasAdrComputeFunction"));
-  PetscCall(EasAdrCheckVec(adr, X, "EasAdrComputeFunction"));
-  if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
-  PetscCall(VecGetArrayRead(X, &xa));
-  PetscCall(VecGetArrayRead(Xold, &xo));
-  PetscCall(VecGetArrayWrite(F, &fa));
-  PetscCall(EasAdrPackFaces_Private(adr, xa));
-  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
-  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xo, xa, fa, &bad));
-  PetscCall(VecRestoreArrayWrite(F, &fa));
-  PetscCall(VecRestoreArrayRead(Xold, &xo));
-  PetscCall(VecRestoreArrayRead(X, &xa));
-  PetscFunctionReturn(0);
-}
-
-/*@C
-  EasAdrComputeLocalJacobian - J_ll = I - dt f'_ll(X, t) of this rank's box
-  in the solver's EasDia (borrowed), at X or, for X = NULL, at the current
-  solution; the matrix the inner solver of a Newton iteration uses
-  (seed 000 eq. 1.45).  Collective.  Errors: before EasAdrSetUp; a Vec of
-  the wrong layout; NaN/Inf (PETSC_ERR_FP).
-@*/
-PetscErrorCode EasAdrComputeLocalJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec X, EasDia *J)
-{
-  const PetscScalar *xa;
-  PetscBool          bad;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscValidPointer(J, 5);
-  PetscCall(EasAdrCheckSetUp(adr, "EasAdrComputeLocalJacobian"));
-  PetscCheck(dt > 0 && !PetscIsInfOrNanReal(dt), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrComputeLocalJacobian: dt = %g, expected a time step > 0", (double)dt);
-  if (X) {
-    PetscCall(EasAdrCheckVec(adr, X, "EasAdrComputeLocalJacobian"));
-    PetscCall(VecGetArrayRead(X, &xa));
-  } else
-    xa = adr->x;
-  if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
-  PetscCall(EasAdrPackFaces_Private(adr, xa));
-  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
-  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR/dc at X */
-  if (X) PetscCall(VecRestoreArrayRead(X, &xa));
-  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FP, "EasAdrComputeLocalJacobian: the function or the reaction Jacobian is NaN or Inf at t = %g", (double)t);
-  PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
-  {
-    EasAdrKParams P;
-    PetscScalar  *V;
-    PetscInt      ld;
-    int           nt = EasAdrThreads(adr);
-    EasAdrKernelParams(adr, t, dt, &P);
-    PetscCall(EasDiaGetValuesWrite(adr->J, &V, &ld)); /* host values, the backend copy follows at its next use */
-#pragma omp parallel for schedule(static) num_threads(nt)
-    for (PetscInt p = 0; p < adr->np; p++) EasAdrKJacobianPoint(p, &P, adr->w[0], adr->dRv, V, ld); /* the backends' body */
-    PetscCall(EasDiaRestoreValuesWrite(adr->J, &V));
-  }
-  PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));
-  *J = adr->J;
-  PetscFunctionReturn(0);
-}
-
-/*@C
-  EasAdrCreateJacobianMat - an MPIAIJ matrix preallocated for EasAdrComputeJacobian().
-@*/
-PetscErrorCode EasAdrCreateJacobianMat(EasAdr adr, Mat *J)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCall(EasAdrCheckSetUp(adr, "EasAdrCreateJacobianMat"));
-  PetscCall(MatCreateAIJ(PetscObjectComm((PetscObject)adr), adr->n, adr->n, PETSC_DETERMINE, PETSC_DETERMINE, 8, NULL, 6, NULL, J));
-  PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
-  PetscFunctionReturn(0);
-}
-
-/* global row of (i,j,k) + the step across face f into the neighbour's box */
-static PetscInt EasAdrHaloColumn(EasAdr adr, PetscInt f, PetscInt i, PetscInt j, PetscInt k, PetscInt s)
-{
-  const PetscInt d    = f / 2;
-  PetscMPIInt    c[3] = {adr->cc[0], adr->cc[1], adr->cc[2]}, r;
-  PetscInt       n[3], ijk[3] = {i, j, k};
-  c[d] += (f % 2) ? 1 : -1;
-  MPI_Cart_rank(adr->cart, c, &r);
-  for (PetscInt e = 0; e < 3; e++) n[e] = adr->starts[e][c[e] + 1] - adr->starts[e][c[e]];
-  ijk[d] = (f % 2) ? 0 : n[d] - 1;
-  return adr->rank_rstart[r] + 2 * (ijk[0] + n[0] * (ijk[1] + n[1] * ijk[2])) + s;
-}
-
-/*@C
-  EasAdrComputeJacobian - J = dF/dX of the whole coupled system (MPIAIJ),
-  including the couplings across the ranks' boxes; collective.
-@*/
-PetscErrorCode EasAdrComputeJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec X, Mat J)
-{
-  const PetscInt     nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2];
-  const PetscScalar *xa;
-  PetscBool          bad;
-  EasAdrKParams      P;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCall(EasAdrCheckSetUp(adr, "EasAdrComputeJacobian"));
-  PetscCall(EasAdrCheckVec(adr, X, "EasAdrComputeJacobian"));
-  if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
-  PetscCall(VecGetArrayRead(X, &xa));
-  PetscCall(EasAdrPackFaces_Private(adr, xa));
-  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
-  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR */
-  PetscCall(VecRestoreArrayRead(X, &xa));
-  PetscCall(MatZeroEntries(J));
-  EasAdrKernelParams(adr, t, dt, &P);
-  for (PetscInt k = 0; k < nz; k++)
-    for (PetscInt j = 0; j < ny; j++)
-      for (PetscInt i = 0; i < nx; i++) {
-        const PetscInt p = i + nx * (j + ny * k), step[6] = {-1, 1, -nx, nx, -nx * ny, nx * ny};
-        PetscScalar    eff[6], wsum;
-        PetscBool      halo[6];
-        const int      out = EasAdrKLocalWeights(p, &P, adr->w[0], eff, &wsum); /* the DIA kernels' body */
-        for (PetscInt f = 0; f < 6; f++) halo[f] = (PetscBool)((out >> f & 1) && adr->nb[f] != MPI_PROC_NULL);
-        for (PetscInt s = 0; s < 2; s++) {
-          PetscInt    row = adr->rstart + 2 * p + s, cols[9], nc = 0;
-          PetscScalar v[9];
-          /* F' = -I + dt f' (seed 000 eq. 1.45) */
-          cols[nc] = row;
-          v[nc++]  = -1.0 - dt * wsum + dt * adr->dRv[4 * p + 3 * s];
-          cols[nc] = adr->rstart + 2 * p + (1 - s);
-          v[nc++]  = dt * adr->dRv[4 * p + (s == 0 ? 1 : 2)];
-          for (PetscInt f = 0; f < 6; f++) {
-            if (eff[f] != 0) {
-              cols[nc] = adr->rstart + 2 * (p + step[f]) + s;
-              v[nc++]  = dt * eff[f];
-            } else if (halo[f]) {
-              cols[nc] = EasAdrHaloColumn(adr, f, i, j, k, s);
-              v[nc++]  = dt * adr->w[f][p];
-            }
-          }
-          PetscCall(MatSetValues(J, 1, &row, nc, cols, v, ADD_VALUES));
-        }
-      }
-  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
-/*@C
   EasAdrView - problem, grid, decomposition, modes, tolerances, statistics
   and the inner solver.
 @*/
@@ -1676,7 +982,13 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "problem %s: grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points, box [%g,%g]x[%g,%g]x[%g,%g]\n", EasAdrProblems[adr->problem], adr->N[0], adr->N[1], adr->N[2], (double)adr->lo[0], (double)adr->hi[0], (double)adr->lo[1], (double)adr->hi[1], (double)adr->lo[2], (double)adr->hi[2]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "reaction %s, advection %s, boundaries %s%s%s%s\n", adr->reaction ? "user" : EasAdrReactions[adr->reaction_type], EasAdrAdvections[adr->advection], EasAdrBCs[adr->bc], adr->velocity ? ", user velocity" : "", adr->diffusion ? ", user diffusion" : "", adr->initial ? ", user initial condition" : ""));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "implicit Euler: t = %g, dt = %g; multisplitting-Newton %s, rtol %g, max_it %" PetscInt_FMT "\n", (double)adr->t, (double)adr->dt, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->newton_rtol, adr->newton_max_it));
+  if (adr->ts_type == EAS_ADR_TS_CVODE) {
+    EasAdrTSStats ts;
+    PetscCall(EasAdrGetTimeStepStats(adr, &ts));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CVODE BDF orders 1-%" PetscInt_FMT ", rtol %g, atol %g: t = %g, %" PetscInt_FMT " steps (last order %" PetscInt_FMT ", h %g), %" PetscInt_FMT " error-test failures, %" PetscInt_FMT " nonlinear iterations (%" PetscInt_FMT " failures), %" PetscInt_FMT " right-hand sides\n", adr->ts_max_order, (double)adr->ts_rtol, (double)adr->ts_atol, (double)adr->t, ts.steps, ts.last_order, (double)ts.last_step, ts.err_test_fails, ts.nonlin_its, ts.nonlin_conv_fails, ts.rhs_evals));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "stages by the multisplitting Newton (%s), CVODE's convergence test, at most %" PetscInt_FMT " %s per stage\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", adr->ts_max_newton_it, adr->mode == EAS_ADR_ASYNC ? "synchronous checks" : "outer iterations"));
+  } else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "implicit Euler: t = %g, dt = %g; multisplitting-Newton %s, rtol %g, max_it %" PetscInt_FMT "\n", (double)adr->t, (double)adr->dt, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->newton_rtol, adr->newton_max_it));
   if (adr->mode_auto) {
     if (adr->auto_decided)
       PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto: %s chosen after the first step (exchange share %.3g, threshold %.3g)\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->auto_share, (double)adr->auto_threshold));
@@ -1727,6 +1039,8 @@ PetscErrorCode EasAdrDestroy(EasAdr *adr)
     PetscFunctionReturn(0);
   }
   a = *adr;
+  PetscCall(EasAdrCVodeDestroy_Private(a));
+  PetscCall(EasAdrOutputDestroy_Private(a));
   PetscCall(EasEnergyMeterDestroy(&a->meter));
   PetscCall(EasPolicyDestroy(&a->policy));
   PetscCall(EasHaloDestroy(&a->halo));

@@ -1,12 +1,15 @@
 #pragma once
 /*
-  Private data of EasAdr (adr.c: problem and discretization; msnewton.c:
-  the multisplitting-Newton time stepping, sync and async).
+  Private data of EasAdr and the functions its files share (adr.c: problem,
+  options, setup; adrassemble.c: discretization; adrbackend.c: backend
+  objects and policy; msnewton.c: the multisplitting Newton; adrts.c: time
+  stepping).
 */
 /* the backend (threads, host_is_device) and EasVec internals; the EasDia
    is used only through its public API (include/eas.h) */
 #include "../backends/backend.h"
 #include "../comm/commimpl.h"
+#include <petscdmda.h>
 
 typedef enum {
   EAS_ADR_PROBLEM_DIURNAL,
@@ -24,6 +27,32 @@ typedef enum {
   EAS_ADR_UPWIND,
   EAS_ADR_CENTRAL
 } EasAdrAdvection;
+
+/* The implicit stage system the multisplitting Newton solves (msnewton.c):
+     F(x) = a - x + gamma f(t, x) = 0,   a in adr->xold,
+   implicit Euler: a = x_old, gamma = dt (Vialle et al. eq. 1.43); CVODE's BDF
+   stages: a = ypred - rl1 zn1, gamma = CVODE's gamma (adrnls.c). */
+typedef struct _n_EasAdrStage EasAdrStage;
+struct _n_EasAdrStage {
+  PetscReal t, gamma;
+  PetscInt  max_it; /* synchronous outer iterations (sync mode) or synchronous checks (async) */
+  /* Convergence: without a test, max_s ||dx_s|| / ||x_s|| <= -adr_newton_rtol after a
+     synchronous iteration.  With one, test(adr, it, &status, ctx) after each
+     synchronous iteration it = 0, 1, ... decides: status 1 converged, 0 go on,
+     -1 diverging (the stage fails, recoverably); dx_host then holds the rank's
+     last update. */
+  PetscErrorCode (*test)(EasAdr, PetscInt it, PetscInt *status, void *ctx);
+  void        *test_ctx;
+  PetscScalar *dx_host;
+  /* The asynchronous vote with a test: the rank's update is converged when its
+     local weighted RMS norm sqrt(sum_i (dx_i ewt_i)^2 / n_local) <= wtol. */
+  const PetscReal *ewt;
+  PetscReal        wtol;
+  /* modified Newton: keep the local Jacobian of an earlier iteration or stage
+     (CVODE says when, callLSetup); implicit Euler rebuilds it every iteration */
+  PetscBool reuse_jac;
+  PetscReal dx_scale; /* the update's factor with a kept Jacobian (2/(1 + gamma/gamma_J), CVODE's) */
+};
 
 /* faces: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z */
 struct _p_EasAdr {
@@ -46,8 +75,27 @@ struct _p_EasAdr {
   EasAdrValueFn      initial, boundary;
   void              *initial_ctx, *boundary_ctx;
   /* time */
-  PetscReal t, t0, dt, tfinal;
-  PetscInt  max_steps;
+  PetscReal    t, t0, dt, tfinal;
+  PetscInt     max_steps;
+  EasAdrTSType ts_type;
+  PetscReal    ts_rtol, ts_atol;
+  PetscInt     ts_max_order, ts_max_steps, ts_max_newton_it;
+  PetscBool    ts_reuse_jac; /* cvode: modified Newton between CVODE's setups */
+  /* CVODE (adrcvode.c, adrnls.c; SUNDIALS types kept out of this header) */
+  void          *cv_mem, *cv_ctx, *cv_y, *cv_nls;
+  PetscBool      cv_reinit; /* the state changed outside CVODE: CVodeReInit at the next advance */
+  PetscErrorCode cv_error;  /* a PETSc error inside CVODE's callbacks */
+  char           cv_msg[256];
+  /* output (adrio.c) */
+  PetscReal         output_interval;
+  PetscBool         sol_view; /* -adr_view_solution given (the viewer opens at the first output) */
+  PetscViewer       sol_viewer;
+  PetscViewerFormat sol_format;
+  PetscInt          npoints;
+  PetscReal        *points;    /* 3 npoints requested coordinates */
+  PetscInt         *point_idx; /* 3 npoints nearest global grid indices */
+  DM                da;        /* the grid as a DMDA (dof 2), on a communicator ordered for it */
+  MPI_Comm          da_comm;
   /* outer iteration */
   PetscReal     newton_rtol;
   PetscInt      newton_max_it;
@@ -81,13 +129,17 @@ struct _p_EasAdr {
   PetscBool w_synced, xold_synced; /* the backend copy of w / xold is current */
   PetscReal coef_t;                /* time at which w and bval were evaluated */
   /* solver */
-  EasBackend be;
-  EasDia     J;
-  EasKsp     ksp;
-  EasVec     b, dx;
-  EasHalo    halo;
-  EasDetect  det;            /* the async phase's detection (here, not on the stack: MPI owns its buffers while a round is in flight) */
-  PetscBool  ghosts_current; /* the ghosts hold the neighbours' state at the start of the next step */
+  EasBackend  be;
+  EasDia      J;
+  EasKsp      ksp;
+  EasVec      b, dx;
+  EasHalo     halo;
+  EasDetect   det;            /* the async phase's detection (here, not on the stack: MPI owns its buffers while a round is in flight) */
+  PetscBool   ghosts_current; /* the ghosts hold the neighbours' state at the start of the next step */
+  EasAdrStage stage;          /* the stage system being solved */
+  PetscBool   jac_valid;      /* J holds a Jacobian of the current backend objects */
+  PetscReal   jac_gamma;      /* its gamma (dt) */
+  PetscInt    stats_jac;      /* local Jacobians assembled */
   /* state */
   PetscBool             setupcalled;
   EasAdrConvergedReason reason;
@@ -119,14 +171,80 @@ struct _p_EasAdr {
   PetscReal      trace_busy, trace_cbusy, trace_cwork, trace_iter_time, trace_iter_work;
 };
 
+/* Diurnal kinetics (DESIGN.md sec. 4, cvDiurnal). */
+#define EAS_ADR_Q1 1.63e-16
+#define EAS_ADR_Q2 4.66e-16
+#define EAS_ADR_C3 3.7e16
+
+/* ------------------------------------------------------------- geometry */
+
+#define EAS_ADR_PI(adr, i, j, k) (((i) + 1) + ((adr)->nl[0] + 2) * (((j) + 1) + ((adr)->nl[1] + 2) * ((k) + 1)))
+
+/* face point (a, b): x faces (j, k), y faces (i, k), z faces (i, j) */
+static inline void EasAdrFacePoint(EasAdr adr, PetscInt f, PetscInt a, PetscInt b, PetscInt *i, PetscInt *j, PetscInt *k, PetscInt ghost)
+{
+  const PetscInt d = f / 2, side = f % 2, layer = ghost ? (side ? adr->nl[d] : -1) : (side ? adr->nl[d] - 1 : 0);
+  if (d == 0) {
+    *i = layer;
+    *j = a;
+    *k = b;
+  } else if (d == 1) {
+    *i = a;
+    *j = layer;
+    *k = b;
+  } else {
+    *i = a;
+    *j = b;
+    *k = layer;
+  }
+}
+
+static inline PetscInt EasAdrFaceDimA(EasAdr adr, PetscInt f)
+{
+  return f / 2 == 0 ? adr->nl[1] : adr->nl[0];
+}
+static inline PetscInt EasAdrFaceDimB(EasAdr adr, PetscInt f)
+{
+  return f / 2 == 2 ? adr->nl[1] : adr->nl[2];
+}
+
+static inline void EasAdrCoordinates(EasAdr adr, PetscInt gi, PetscInt gj, PetscInt gk, PetscReal xyz[3])
+{
+  const PetscInt g[3] = {gi, gj, gk};
+  for (PetscInt d = 0; d < 3; d++) xyz[d] = adr->lo[d] + (g[d] + adr->shift[d]) * adr->h[d];
+}
+
 /* meter phase helpers (no-ops without a meter) */
 #define EasAdrMeterBegin(adr, p) EasEnergyMeterBegin((adr)->meter, (p), (adr)->unit)
 #define EasAdrMeterEnd(adr, p, w) EasEnergyMeterEnd((adr)->meter, (p), (adr)->unit, (PetscReal)(w))
 
-/* adr.c */
-PETSC_INTERN PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr, PetscReal t);
+/* adr.c: the built-in problems' coefficients (ctx: the EasAdr), checks */
+PETSC_INTERN PetscErrorCode EasAdrVelocity_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal a[3], void *ctx);
+PETSC_INTERN PetscErrorCode EasAdrDiffusion_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal K[3], void *ctx);
+PETSC_INTERN PetscErrorCode EasAdrInitial_Builtin(PetscReal t, const PetscReal xyz[3], PetscScalar c[2], void *ctx);
+PETSC_INTERN void           EasAdrDiurnalRates(PetscReal t, PetscReal *q3, PetscReal *q4);
+PETSC_INTERN PetscErrorCode EasAdrCheckSetUp_Private(EasAdr, const char fn[]);
+PETSC_INTERN PetscErrorCode EasAdrCheckVec_Private(EasAdr, Vec, const char fn[]);
+/* adrbackend.c: backend objects, meter unit, policy */
+PETSC_INTERN PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrDestroyBackendObjects_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrMeterUnit_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrPolicyCreate_Private(EasAdr);
 /* Online backend choice after a converged step (EasAdrSetPolicy). */
 PETSC_INTERN PetscErrorCode EasAdrPolicyStep_Private(EasAdr, PetscInt nsteps);
+/* Creates the meter (with the solver's prefix) if there is none. */
+PETSC_INTERN PetscErrorCode EasAdrMeterCreate_Private(EasAdr);
+/* adrcvode.c, adrnls.c (errors "not compiled in" without SUNDIALS) */
+PETSC_INTERN PetscErrorCode EasAdrCVodeAdvance_Private(EasAdr, PetscReal tout, PetscBool one_step);
+PETSC_INTERN PetscErrorCode EasAdrCVodeGetStats_Private(EasAdr, EasAdrTSStats *);
+PETSC_INTERN PetscErrorCode EasAdrCVodeDestroy_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrNLSCreate_Private(EasAdr, void *sunctx, void **nls);
+/* adrio.c: solution output */
+PETSC_INTERN PetscErrorCode EasAdrOutputSetFromOptions_Private(EasAdr, PetscOptionItems *);
+PETSC_INTERN PetscErrorCode EasAdrOutput_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrOutputDestroy_Private(EasAdr);
+/* adrassemble.c */
+PETSC_INTERN PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr, PetscReal t);
 /* F into b and the local Jacobian into J on the backend (one Newton iteration). */
 PETSC_INTERN PetscErrorCode EasAdrLocalAssemble_Private(EasAdr, PetscReal t, PetscReal dt, PetscReal fnorm2[2], PetscBool *bad);
 /* F(x) on this rank with the current ghosts (halo->ghost), x and xold local
@@ -141,8 +259,7 @@ PETSC_INTERN PetscErrorCode EasAdrPackFaces_Private(EasAdr, const PetscScalar *x
    (absolute when ||p_s|| = 0). */
 PETSC_INTERN PetscErrorCode EasAdrFaceChange_Private(EasAdr, const PetscScalar *x, PetscInt f, PetscReal ch[2]);
 PETSC_INTERN PetscLogEvent  EAS_AdrMove, EAS_AdrSolve, EAS_AdrStep, EAS_AdrFunction, EAS_AdrJacobian, EAS_AdrHalo, EAS_AdrDetect, EAS_AdrInner;
-/* msnewton.c */
-PETSC_INTERN PetscErrorCode EasAdrStepSync_Private(EasAdr);
-PETSC_INTERN PetscErrorCode EasAdrStepAsync_Private(EasAdr);
-/* adr.c: creates the meter (with the solver's prefix) if there is none */
-PETSC_INTERN PetscErrorCode EasAdrMeterCreate_Private(EasAdr);
+/* msnewton.c: solve adr->stage from the current adr->x (the initial guess),
+   synchronously or asynchronously; adr->reason tells the outcome. */
+PETSC_INTERN PetscErrorCode EasAdrStageSolveSync_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrStageSolveAsync_Private(EasAdr);

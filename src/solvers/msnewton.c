@@ -1,5 +1,5 @@
 /*
-  Multisplitting-Newton time stepping of EasAdr (seed 000 secs. 1.7.2-1.7.4,
+  The multisplitting Newton of EasAdr (seed 000 secs. 1.7.2-1.7.4,
   DESIGN.md sec. 4).
 
   Each time step solves F(x) = x_old - x + dt f(x, t) = 0 (1.43).  Every
@@ -66,20 +66,24 @@ static EasAdrConvergedReason EasAdrFailReason(int fail)
   }
 }
 
-/* One local Newton step with the current halo: sums[0..1] = ||dx_s||^2,
-   sums[2..3] = ||x_s||^2, sums[4..5] = ||F_s||^2 (the residual before the
-   step) on this rank; *fail a failure code. */
-static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[6], int *fail)
+/* One local Newton step on the stage system with the current halo:
+   sums[0..1] = ||dx_s||^2, sums[2..3] = ||x_s||^2, sums[4..5] = ||F_s||^2
+   (the residual before the step), sums[6] = sum_i (dx_i ewt_i)^2 with the
+   stage's error weights (0 without) on this rank; *fail a failure code.  The
+   update goes into stage.dx_host too when the stage asks for it. */
+#define EAS_ADR_NSUMS 7
+static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[EAS_ADR_NSUMS], int *fail)
 {
   PetscBool          bad;
   const PetscScalar *dxa;
   KSPConvergedReason kr;
   PetscInt           its;
-  PetscReal          s[4] = {0, 0, 0, 0};
+  PetscReal          s[4] = {0, 0, 0, 0}, ws = 0;
+  const PetscReal   *ewt = adr->stage.ewt;
 
   PetscFunctionBegin;
   *fail = EAS_ADR_FAIL_NONE;
-  for (PetscInt i = 0; i < 6; i++) sums[i] = 0;
+  for (PetscInt i = 0; i < EAS_ADR_NSUMS; i++) sums[i] = 0;
   PetscCall(EasAdrLocalAssemble_Private(adr, t, dt, &sums[4], &bad)); /* F into b, J: setup (+ transfers on a device) */
   if (bad) {
     *fail = EAS_ADR_FAIL_NAN;
@@ -106,15 +110,31 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
   PetscCall(EasVecGetArrayRead(adr->dx, &dxa)); /* device backends: dx comes back */
   if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, adr->n));
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_COMPUTE));
-  for (PetscInt i = 0; i < adr->n; i++) {
-    adr->x[i] += dxa[i];
-    s[i % 2] += PetscRealPart(dxa[i] * dxa[i]);
-    s[2 + i % 2] += PetscRealPart(adr->x[i] * adr->x[i]);
+  if (adr->stage.dx_scale != 1.0) { /* a kept Jacobian of another gamma (modified Newton) */
+    const PetscReal c = adr->stage.dx_scale;
+    for (PetscInt i = 0; i < adr->n; i++) { /* x <- x + c dx */
+      const PetscScalar d = c * dxa[i];
+      adr->x[i] += d;
+      s[i % 2] += PetscRealPart(d * d);
+      s[2 + i % 2] += PetscRealPart(adr->x[i] * adr->x[i]);
+      if (ewt) ws += PetscRealPart(d * d) * ewt[i] * ewt[i];
+      if (adr->stage.dx_host) adr->stage.dx_host[i] = d;
+    }
+  } else {
+    for (PetscInt i = 0; i < adr->n; i++) { /* x <- x + dx */
+      adr->x[i] += dxa[i];
+      s[i % 2] += PetscRealPart(dxa[i] * dxa[i]);
+      s[2 + i % 2] += PetscRealPart(adr->x[i] * adr->x[i]);
+    }
+    if (ewt)
+      for (PetscInt i = 0; i < adr->n; i++) ws += PetscRealPart(dxa[i] * dxa[i]) * ewt[i] * ewt[i];
+    if (adr->stage.dx_host) PetscCall(PetscArraycpy(adr->stage.dx_host, dxa, adr->n));
   }
   PetscCall(EasVecRestoreArrayRead(adr->dx, &dxa));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_COMPUTE, 0));
-  if (PetscIsInfOrNanReal(s[0] + s[1] + s[2] + s[3])) *fail = EAS_ADR_FAIL_NAN;
+  if (PetscIsInfOrNanReal(s[0] + s[1] + s[2] + s[3] + ws)) *fail = EAS_ADR_FAIL_NAN;
   for (PetscInt i = 0; i < 4; i++) sums[i] = s[i];
+  sums[6] = ws;
   PetscFunctionReturn(0);
 }
 
@@ -127,7 +147,7 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
   thread) before the rank returns the error.  The error's traceback was
   printed where it was raised.
 */
-static PetscErrorCode EasAdrLocalNewtonCaptured(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[6], int *fail, PetscErrorCode *err)
+static PetscErrorCode EasAdrLocalNewtonCaptured(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[EAS_ADR_NSUMS], int *fail, PetscErrorCode *err)
 {
   PetscErrorCode ierr;
 
@@ -136,7 +156,7 @@ static PetscErrorCode EasAdrLocalNewtonCaptured(EasAdr adr, PetscReal t, PetscRe
   if (ierr) {
     *fail = EAS_ADR_FAIL_ERROR;
     if (!*err) *err = ierr;
-    for (PetscInt i = 0; i < 6; i++) sums[i] = 0;
+    for (PetscInt i = 0; i < EAS_ADR_NSUMS; i++) sums[i] = 0;
   }
   PetscFunctionReturn(0);
 }
@@ -147,7 +167,7 @@ static PetscErrorCode EasAdrReturnError(EasAdr adr, PetscErrorCode err)
 {
   PetscFunctionBegin;
   PetscCall(err);
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "the outer iteration of the step to t = %g stopped: an error on another rank (see its message)", (double)(adr->t + adr->dt));
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "the outer iteration of the stage at t = %g stopped: an error on another rank (see its message)", (double)adr->stage.t);
 }
 
 /* max over species of ||dx_s|| / ||x_s|| (absolute when x_s = 0) */
@@ -215,10 +235,11 @@ static PetscErrorCode EasAdrTraceRow(EasAdr adr)
 }
 
 /* A synchronous outer iteration: halo exchange, local Newton step, global
-   reduction.  Returns the global relative update and failure code. */
+   reduction.  Returns the global relative update max_s ||dx_s|| / ||x_s||
+   and failure code. */
 static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt, PetscReal *rel, int *fail, PetscErrorCode *err)
 {
-  PetscReal sums[6], red[7];
+  PetscReal sums[EAS_ADR_NSUMS], red[EAS_ADR_NSUMS + 1];
   int       lfail;
 
   PetscFunctionBegin;
@@ -252,28 +273,49 @@ static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt,
   PetscFunctionReturn(0);
 }
 
-/*
-  EasAdrStepSync_Private - one implicit Euler step, synchronous
-  multisplitting-Newton.
-*/
-PetscErrorCode EasAdrStepSync_Private(EasAdr adr)
+/* After the synchronous iteration `it` of the stage: *conv 1 converged, 0 go
+   on, -1 diverging (the stage's test, else rel <= -adr_newton_rtol). */
+static PetscErrorCode EasAdrStageConverged(EasAdr adr, PetscInt it, PetscReal rel, PetscInt *conv)
 {
-  const PetscReal dt = adr->dt, t = adr->t + dt;
+  PetscFunctionBegin;
+  if (adr->stage.test) {
+    PetscCall(PetscLogEventBegin(EAS_AdrDetect, adr, 0, 0, 0));
+    PetscCall((*adr->stage.test)(adr, it, conv, adr->stage.test_ctx));
+    PetscCall(PetscLogEventEnd(EAS_AdrDetect, adr, 0, 0, 0));
+  } else
+    *conv = rel <= adr->newton_rtol ? 1 : 0;
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrStageSolveSync_Private - the stage system by the synchronous
+  multisplitting Newton: at most stage.max_it outer iterations, each a halo
+  exchange, a local Newton step on every rank and a global test.
+*/
+PetscErrorCode EasAdrStageSolveSync_Private(EasAdr adr)
+{
+  const PetscReal dt = adr->stage.gamma, t = adr->stage.t;
 
   PetscFunctionBegin;
   adr->reason = EAS_ADR_CONVERGED_ITERATING;
-  for (PetscInt it = 0; it < adr->newton_max_it; it++) {
+  for (PetscInt it = 0; it < adr->stage.max_it; it++) {
     PetscReal      rel  = 0;
     int            fail = 0;
     PetscErrorCode err  = 0;
+    PetscInt       conv;
     PetscCall(EasAdrSyncIteration(adr, t, dt, &rel, &fail, &err));
     adr->last_res = rel;
     if (fail) {
       adr->reason = EasAdrFailReason(fail);
       break;
     }
-    if (rel <= adr->newton_rtol) {
+    PetscCall(EasAdrStageConverged(adr, it, rel, &conv));
+    if (conv > 0) {
       adr->reason = EAS_ADR_CONVERGED_DX;
+      break;
+    }
+    if (conv < 0) {
+      adr->reason = EAS_ADR_DIVERGED_MAX_IT;
       break;
     }
   }
@@ -333,7 +375,7 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
         fail = EAS_ADR_FAIL_MAXIT;
     }
     if (iterate) {
-      PetscReal sums[6], rel;
+      PetscReal sums[EAS_ADR_NSUMS], rel;
       PetscCall(EasHaloMarkUsed(halo));
       news = big = need = PETSC_FALSE;
       PetscCall(EasAdrLocalNewtonCaptured(adr, t, dt, sums, &fail, err));
@@ -341,7 +383,9 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
       adr->last_outer++;
       (*its_step)++;
       version++;
-      rel  = EasAdrRelative(sums);
+      /* the vote: max_s ||dx_s|| / ||x_s|| <= rtol, or with the stage's weights
+         the local weighted RMS norm of dx <= wtol */
+      rel  = adr->stage.ewt ? PetscSqrtReal(sums[6] / PetscMax(adr->n, 1)) / adr->stage.wtol * rtol : EasAdrRelative(sums);
       conv = (!fail && rel <= rtol) ? conv + 1 : 0;
     } else
       usleep(20); /* idle: leave the core to the other ranks */
@@ -397,21 +441,44 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
 }
 
 /*
-  EasAdrStepAsync_Private - one implicit Euler step, asynchronous
-  multisplitting-Newton with the synchronous check at the end.  The ghosts
-  are exchanged synchronously first when they do not hold the neighbours'
-  state of the step's start (the first step, after EasAdrSetSolution or a
-  failed step): otherwise the first local iterations would run on zeros or
-  on a rejected iterate.
+  EasAdrStageSolveAsync_Private - the stage system by the asynchronous
+  multisplitting Newton with the synchronous check at the end (at most
+  stage.max_it checks).  The ghosts are exchanged synchronously first when
+  they do not hold the neighbours' state of the stage's start (the first
+  step, after EasAdrSetSolution or a failed step): otherwise the first local
+  iterations would run on zeros or on a rejected iterate.
 */
-PetscErrorCode EasAdrStepAsync_Private(EasAdr adr)
+PetscErrorCode EasAdrStageSolveAsync_Private(EasAdr adr)
 {
-  const PetscReal dt = adr->dt, t = adr->t + dt;
+  const PetscReal dt = adr->stage.gamma, t = adr->stage.t;
   PetscInt        its = 0;
+
+  PetscInt first = 0;
 
   PetscFunctionBegin;
   adr->reason = EAS_ADR_CONVERGED_ITERATING;
-  if (!adr->ghosts_current) {
+  if (adr->stage.test) {
+    /* A stage test that tracks a Newton iteration (CVODE's: its first
+       iteration's update is the whole correction, later ones estimate the
+       contraction rate from consecutive updates) sees a first synchronous
+       iteration from the initial guess, then one per check. */
+    PetscReal      rel  = 0;
+    int            fail = 0;
+    PetscErrorCode err  = 0;
+    PetscInt       conv;
+    PetscCall(EasAdrSyncIteration(adr, t, dt, &rel, &fail, &err));
+    adr->last_res = rel;
+    if (fail) {
+      adr->reason = EasAdrFailReason(fail);
+      PetscFunctionReturn(0);
+    }
+    PetscCall(EasAdrStageConverged(adr, 0, rel, &conv));
+    if (conv != 0) {
+      adr->reason = conv > 0 ? EAS_ADR_CONVERGED_ASYNC : EAS_ADR_DIVERGED_ASYNC_CHECK;
+      PetscFunctionReturn(0);
+    }
+    first = 1;
+  } else if (!adr->ghosts_current) {
     PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
     PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
     PetscCall(EasAdrPackFaces_Private(adr, adr->x));
@@ -420,10 +487,11 @@ PetscErrorCode EasAdrStepAsync_Private(EasAdr adr)
     PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
     adr->ghosts_current = PETSC_TRUE;
   }
-  for (PetscInt check = 0;; check++) {
+  for (PetscInt check = first;; check++) {
     PetscReal      rel  = 0;
     int            fail = 0;
     PetscErrorCode err  = 0;
+    PetscInt       conv;
     PetscCall(EasAdrAsyncPhase(adr, t, dt, &its, &fail, &err));
     if (fail == EAS_ADR_FAIL_ERROR) PetscCall(EasAdrReturnError(adr, err));
     if (fail) {
@@ -438,197 +506,16 @@ PetscErrorCode EasAdrStepAsync_Private(EasAdr adr)
       adr->reason = EasAdrFailReason(fail);
       break;
     }
-    if (rel <= adr->newton_rtol) {
+    PetscCall(EasAdrStageConverged(adr, check, rel, &conv));
+    if (conv > 0) {
       adr->reason = EAS_ADR_CONVERGED_ASYNC;
       break;
     }
     adr->stats.check_failures++;
-    if (check + 1 >= adr->max_checks) {
+    if (conv < 0 || check + 1 >= adr->stage.max_it) {
       adr->reason = EAS_ADR_DIVERGED_ASYNC_CHECK;
       break;
     }
   }
-  PetscFunctionReturn(0);
-}
-
-/* this rank's busy time of each phase so far */
-static PetscErrorCode EasAdrMeterBusy(EasAdr adr, PetscReal busy[EAS_NUM_PHASES])
-{
-  PetscFunctionBegin;
-  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) PetscCall(EasEnergyMeterGetPhase(adr->meter, (EasPhase)p, adr->unit, &busy[p], NULL, NULL));
-  PetscFunctionReturn(0);
-}
-
-/*
-  EasAdrModeAutoDecide - -eas_mode auto (DESIGN.md sec. 6), after the first
-  (synchronous) step: share = exchange time / metered time of the step on
-  each rank (setup + compute + exchange + transfers busy times; max over
-  ranks, the slowest-communicating rank sets the pace of a sync iteration);
-  async for the remaining steps when share > threshold, else sync.
-
-  Why a threshold and not seed 000 eqs. 1.49-1.50 directly: the context
-  comparison (EasModelContextFrontier) says async saves energy when its
-  speedup alpha = T_sync/T_async exceeds Pbar_async/Pbar_sync, but T_async
-  is only known after running async: async hides the communication (at
-  best alpha = 1/(1 - share)) and pays for it with extra iterations whose
-  number depends on the problem and the network (issue 3 benchmark).  So the
-  decision is the measured share against a threshold, and the frontier is
-  reported next to it: Pbar_sync = P_I + (1 - share) P_C (cores wait during
-  the exchanges), Pbar_async = P_I + P_C (always computing).
-*/
-static PetscErrorCode EasAdrModeAutoDecide(EasAdr adr, const PetscReal busy0[EAS_NUM_PHASES])
-{
-  PetscReal       busy[EAS_NUM_PHASES], tot = 0, share, gshare, alpha = 0, best;
-  EasPowerProfile prof;
-
-  PetscFunctionBegin;
-  PetscCall(EasAdrMeterBusy(adr, busy));
-  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) tot += busy[p] - busy0[p];
-  share = tot > 0 ? (busy[EAS_PHASE_EXCHANGE] - busy0[EAS_PHASE_EXCHANGE]) / tot : 0;
-  PetscCall(MPIU_Allreduce(&share, &gshare, 1, MPIU_REAL, MPIU_MAX, adr->cart));
-  adr->auto_share   = gshare;
-  adr->auto_decided = PETSC_TRUE;
-  adr->mode         = gshare > adr->auto_threshold ? EAS_ADR_ASYNC : EAS_ADR_SYNC;
-  PetscCall(EasEnergyMeterGetProfile(adr->meter, &prof));
-  {
-    const PetscReal PI = prof.cpu_idle + prof.gpu_idle + prof.dram, PC = adr->device ? prof.gpu_full - prof.gpu_idle : prof.cpu_full - prof.cpu_idle;
-    const PetscReal Psync = PI + (1 - gshare) * PC;
-    if (Psync > 0) PetscCall(EasModelContextFrontier(Psync, PI + PC, &alpha)); /* seed 000 eqs. (1.49)-(1.50) */
-  }
-  best = gshare < 1 ? 1.0 / (1.0 - gshare) : PETSC_INFINITY;
-  PetscCall(PetscInfo(adr, "-eas_mode auto: exchange share of the first step %g (max over ranks) %s threshold %g: %s for the remaining steps; energy frontier (seed 000 eq. 1.50): async needs a speedup > %g, at most %g by hiding all communication\n", (double)gshare, gshare > adr->auto_threshold ? ">" : "<=", (double)adr->auto_threshold, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)alpha, (double)best));
-  if (adr->monitor) PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "  mode auto: exchange share %.3g of the first step (max over ranks) %s threshold %.3g -> %s; async energy frontier: speedup > %.3g needed, <= %.3g possible\n", (double)gshare, gshare > adr->auto_threshold ? ">" : "<=", (double)adr->auto_threshold, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)alpha, (double)best));
-  PetscFunctionReturn(0);
-}
-
-/*@C
-  EasAdrStep - one implicit Euler step of size dt (sync or async).  On
-  failure the state is left at the start of the step and the reason says why.
-@*/
-PetscErrorCode EasAdrStep(EasAdr adr)
-{
-  PetscErrorCode ierr;
-  PetscLogDouble t0;
-  PetscReal      busy0[EAS_NUM_PHASES];
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCall(EasAdrSetUp(adr));
-  PetscCall(PetscLogEventBegin(EAS_AdrStep, adr, 0, 0, 0));
-  PetscCall(EasEnergyMeterResume(adr->meter)); /* after a stopped EasAdrSolve */
-  PetscCall(PetscTime(&t0));
-  adr->last_outer = adr->last_inner = 0;
-  if (adr->mode_auto && !adr->auto_decided) PetscCall(EasAdrMeterBusy(adr, busy0));
-  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
-  PetscCall(EasAdrUpdateCoefficients_Private(adr, adr->t + adr->dt));
-  PetscCall(PetscArraycpy(adr->xold, adr->x, adr->n));
-  adr->xold_synced = PETSC_FALSE;
-  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->np));
-  if (adr->mode == EAS_ADR_ASYNC && adr->size > 1)
-    EasCaptureError(ierr, EasAdrStepAsync_Private(adr));
-  else
-    EasCaptureError(ierr, EasAdrStepSync_Private(adr));
-  if (ierr) { /* the step is undone, so the solver can be used again */
-    PetscCall(PetscArraycpy(adr->x, adr->xold, adr->n));
-    adr->ghosts_current = PETSC_FALSE;
-    adr->reason         = EAS_ADR_CONVERGED_ITERATING;
-    PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
-    PetscCall(ierr);
-  }
-  if (adr->mode_auto && !adr->auto_decided) PetscCall(EasAdrModeAutoDecide(adr, busy0));
-  if (adr->reason > 0) {
-    adr->t += adr->dt;
-    adr->stats.steps++;
-    adr->ghosts_current = PETSC_TRUE; /* the last synchronous exchange of the step */
-  } else {
-    PetscCall(PetscArraycpy(adr->x, adr->xold, adr->n));
-    adr->ghosts_current = PETSC_FALSE; /* they hold the rejected iterate */
-  }
-  PetscCall(PetscTimeSubtract(&t0));
-  adr->last_time = -t0;
-  PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode EasAdrMonitorStep(EasAdr adr, PetscInt step, PetscInt nsteps)
-{
-  PetscInt  loc[2] = {adr->last_outer, adr->last_inner}, glob[2];
-  PetscBool tty    = (PetscBool)(adr->progress && adr->rank == 0 && isatty(fileno(PETSC_STDOUT)));
-  MPI_Comm  comm   = PetscObjectComm((PetscObject)adr);
-
-  PetscFunctionBegin;
-  if (!adr->monitor && !adr->progress) PetscFunctionReturn(0); /* collective: the same on every rank */
-  PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_INT, MPI_MAX, comm));
-  if (tty) PetscCall(PetscPrintf(PETSC_COMM_SELF, "\r%79s\r", ""));
-  if (adr->monitor)
-    PetscCall(PetscPrintf(comm, "  step %3" PetscInt_FMT " t %-12.6g outer %3" PetscInt_FMT " inner %5" PetscInt_FMT " residual %9.3e update %9.3e time %.3f s %s\n", step, (double)adr->t, glob[0], glob[1], (double)adr->last_fnorm, (double)adr->last_res, (double)adr->last_time, EasAdrConvergedReasonName(adr->reason)));
-  if (tty) {
-    char     bar[31];
-    PetscInt done = (30 * step) / PetscMax(nsteps, 1);
-    for (PetscInt i = 0; i < 30; i++) bar[i] = i < done ? '#' : '.';
-    bar[30] = 0;
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "[%s] %3d%% step %" PetscInt_FMT "/%" PetscInt_FMT " t = %g", bar, (int)(100 * step / PetscMax(nsteps, 1)), step, nsteps, (double)adr->t));
-    if (step == nsteps) PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
-    fflush(PETSC_STDOUT);
-  }
-  PetscFunctionReturn(0);
-}
-
-/*@C
-  EasAdrSolve - implicit Euler steps from the current time to t_final
-  (PETSC_DEFAULT: -adr_steps steps if set, else -adr_tfinal); the last step
-  shortened to land on t_final.  Stops at the first step that does not
-  converge (EasAdrGetConvergedReason); the solution is then the last
-  converged one.
-@*/
-PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
-{
-  PetscReal      tf = t_final, dt0;
-  PetscInt       nsteps, step = 0;
-  PetscLogDouble t0;
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCall(EasAdrSetUp(adr));
-  if (tf == (PetscReal)PETSC_DEFAULT) tf = adr->max_steps > 0 ? adr->t + adr->max_steps * adr->dt : adr->tfinal;
-  PetscCheck(!PetscIsInfOrNanReal(tf), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSolve: the final time is not a finite number");
-  PetscCheck(adr->dt > 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_dt %g is invalid: expected a time step > 0", (double)adr->dt);
-  dt0    = adr->dt;
-  nsteps = (PetscInt)PetscCeilReal((tf - adr->t) / dt0 - 1e-9);
-  PetscCall(PetscLogEventBegin(EAS_AdrSolve, adr, 0, 0, 0));
-  PetscCall(PetscTime(&t0));
-  adr->reason = EAS_ADR_CONVERGED_ITERATING;
-  while (tf - adr->t > 1e-9 * dt0) {
-    PetscErrorCode ierr;
-    adr->dt = PetscMin(dt0, tf - adr->t);
-    EasCaptureError(ierr, EasAdrStep(adr));
-    if (ierr) { /* leave the solver usable: its step size and the solve's event and meter window */
-      adr->dt = dt0;
-      PetscCall(PetscLogEventEnd(EAS_AdrSolve, adr, 0, 0, 0));
-      PetscCall(EasEnergyMeterStop(adr->meter));
-      PetscCall(ierr);
-    }
-    step++;
-    PetscCall(EasAdrMonitorStep(adr, step, nsteps));
-    if (adr->reason < 0) break;
-    PetscCall(EasAdrPolicyStep_Private(adr, nsteps)); /* may move the solver for the next steps */
-  }
-  adr->dt = dt0;
-  PetscCall(PetscTimeSubtract(&t0));
-  adr->stats.time_solve += -t0;
-  PetscCall(MPIU_Allreduce(&adr->stats.outer_its, &adr->stats.outer_its_max, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)adr)));
-  PetscCall(PetscLogEventEnd(EAS_AdrSolve, adr, 0, 0, 0));
-  PetscCall(EasEnergyMeterStop(adr->meter)); /* power and EDP over the solve; the next step resumes */
-  if (adr->policy_auto) {                    /* -eas_backend auto: predicted against measured */
-    EasEnergySummary S;
-    PetscReal        T;
-    PetscCall(EasEnergyMeterGetSummary(adr->meter, &S));
-    PetscCall(MPIU_Allreduce(&adr->stats.time_solve, &T, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)adr)));
-    PetscCall(EasPolicySetMeasured(adr->policy, T, S.valid ? S.energy : -1, S.measured));
-    PetscCall(EasPolicyView(adr->policy, NULL));
-  }
-  if (adr->reason < 0) PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "EasAdrSolve: step %" PetscInt_FMT " at t = %g did not converge: %s\n", step, (double)adr->t, EasAdrConvergedReasonName(adr->reason)));
-  if (adr->view) PetscCall(EasAdrView(adr, NULL));
-  PetscCall(EasEnergyMeterViewFromOptions(adr->meter));
   PetscFunctionReturn(0);
 }

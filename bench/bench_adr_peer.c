@@ -1,0 +1,214 @@
+static const char help[] = "bench_adr_peer: time to accuracy of the eas ADR solver against its peer on the diurnal problem\n"
+                           "(issue 9).  The peer is SUNDIALS CVODE with its own Newton iteration, SPGMR and cvDiurnal's 2x2\n"
+                           "block-diagonal preconditioner on the same PDE (tests/diurnal_peer.h, written independently of\n"
+                           "eas, nvector_parallel over z-slabs); eas runs -eas_ts cvode (CVODE's BDF, stages by the\n"
+                           "multisplitting Newton) or beuler (-dt).  Both at -rtol/-atol; errors against a tight reference\n"
+                           "(the peer at -ref_rtol, -ref_atol): max over the outputs every 7200 s to 86400 s of the\n"
+                           "species-scaled 2-norm difference of c2, and of c1 in day time (t <= 36000 s).  Times: wall\n"
+                           "clock of the whole integration (eas: create, setup and solve; peer: create and solve),\n"
+                           "median of -reps runs.  One line:\n"
+                           "BENCH name=adr_peer problem=diurnal grid=<nx>x<ny>x<nz> ranks=<r> eas_ts=<type> eas_s= eas_err=\n"
+                           "      peer=cvode_spgmr peer_s= peer_err= ratio=<peer_s/eas_s>\n"
+                           "  -nx <40> -ny <1> -nz <40> -rtol <1e-5> -atol <1e-3> -ref_rtol <1e-9> -ref_atol <1e-5> -reps <3>\n"
+                           "  -eas_ts cvode|beuler -dt <60>\n";
+
+#include <eas.h>
+#include <petscdmda.h>
+#if defined(EAS_HAVE_SUNDIALS)
+#  include "../tests/diurnal_peer.h"
+
+#  define NOUT 12
+
+static int CmpDouble(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/* the peer's slabs gathered on rank 0 in natural ordering (they are contiguous natural ranges) */
+static PetscErrorCode GatherPeer(DiurnalPeer *p, const double *loc, double *all)
+{
+  PetscMPIInt n = (PetscMPIInt)DiurnalPeerLocalSize(p), *cnt = NULL, *dsp = NULL;
+
+  PetscFunctionBegin;
+  if (p->rank == 0) PetscCall(PetscMalloc2(p->size, &cnt, p->size, &dsp));
+  PetscCallMPI(MPI_Gather(&n, 1, MPI_INT, cnt, 1, MPI_INT, 0, p->comm));
+  if (p->rank == 0) {
+    dsp[0] = 0;
+    for (PetscMPIInt r = 1; r < p->size; r++) dsp[r] = dsp[r - 1] + cnt[r - 1];
+  }
+  PetscCallMPI(MPI_Gatherv((void *)loc, n, MPI_DOUBLE, all, cnt, dsp, MPI_DOUBLE, 0, p->comm));
+  if (p->rank == 0) PetscCall(PetscFree2(cnt, dsp));
+  PetscFunctionReturn(0);
+}
+
+/* max over outputs of the species-scaled 2-norm difference (c2 always, c1 in day time) */
+static double FieldError(PetscInt n, double **a, double **ref)
+{
+  double e = 0;
+  for (int o = 0; o < NOUT; o++) {
+    const double t     = 7200.0 * (o + 1);
+    double       d2[2] = {0, 0}, r2[2] = {0, 0};
+    for (PetscInt q = 0; q < n; q++)
+      for (int s = 0; s < 2; s++) {
+        const double d = a[o][2 * q + s] - ref[o][2 * q + s];
+        d2[s] += d * d;
+        r2[s] += ref[o][2 * q + s] * ref[o][2 * q + s];
+      }
+    e = PetscMax(e, sqrt(d2[1] / r2[1]));
+    if (t <= 36000) e = PetscMax(e, sqrt(d2[0] / r2[0]));
+  }
+  return e;
+}
+
+/* the peer from t = 0 through the outputs; fields on rank 0 (all != NULL) */
+static PetscErrorCode RunPeer(MPI_Comm comm, PetscInt nx, PetscInt ny, PetscInt nz, double rtol, double atol, double **all, double *sec, long int *steps)
+{
+  DiurnalPeer *p;
+  double      *loc[NOUT], touts[NOUT];
+
+  PetscFunctionBegin;
+  PetscCheck(!DiurnalPeerCreate(comm, (int)nx, (int)ny, (int)nz, &p), PETSC_COMM_SELF, PETSC_ERR_MEM, "DiurnalPeerCreate failed");
+  PetscCheck(p->nzl >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "the peer needs at least 2 z planes per rank");
+  for (int o = 0; o < NOUT; o++) {
+    touts[o] = 7200.0 * (o + 1);
+    PetscCall(PetscMalloc1(DiurnalPeerLocalSize(p), &loc[o]));
+  }
+  PetscCheck(!DiurnalPeerRun(p, rtol, atol, NOUT, touts, loc, sec, steps), PETSC_COMM_SELF, PETSC_ERR_LIB, "the peer's CVODE run failed");
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, sec, 1, MPI_DOUBLE, MPI_MAX, comm));
+  for (int o = 0; o < NOUT; o++) {
+    PetscCall(GatherPeer(p, loc[o], all[o]));
+    PetscCall(PetscFree(loc[o]));
+  }
+  DiurnalPeerDestroy(&p);
+  PetscFunctionReturn(0);
+}
+
+/* eas from t = 0 through the outputs; fields in natural ordering on rank 0 */
+static PetscErrorCode RunEas(PetscInt nx, PetscInt ny, PetscInt nz, EasAdrTSType type, PetscReal dt, double rtol, double atol, double **all, double *sec, PetscInt *steps, EasAdrConvergedReason *reason)
+{
+  EasAdr      adr;
+  DM          da;
+  Vec         N, Z;
+  VecScatter  sc;
+  double      t0;
+  PetscMPIInt rank;
+  EasAdrStats st;
+  Vec         Zs[NOUT];
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  t0 = MPI_Wtime();
+  PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
+  PetscCall(EasAdrSetGrid(adr, nx, ny, nz));
+  PetscCall(EasAdrSetTimeStepType(adr, type));
+  PetscCall(EasAdrSetTimeStep(adr, dt));
+  if (type == EAS_ADR_TS_CVODE) PetscCall(EasAdrSetTimeStepTolerances(adr, rtol, atol));
+  PetscCall(EasAdrSetFromOptions(adr));
+  PetscCall(EasAdrSetUp(adr));
+  PetscCall(EasAdrGetDM(adr, &da));
+  PetscCall(DMDACreateNaturalVector(da, &N));
+  PetscCall(VecScatterCreateToZero(N, &sc, &Z));
+  for (int o = 0; o < NOUT; o++) {
+    PetscCall(EasAdrSolve(adr, 7200.0 * (o + 1)));
+    PetscCall(EasAdrGetConvergedReason(adr, reason));
+    if (*reason < 0) break;
+    PetscCall(EasAdrGetSolutionNatural(adr, N)); /* kept aside, gathered after the clock stops */
+    PetscCall(VecDuplicate(Z, &Zs[o]));
+    PetscCall(VecScatterBegin(sc, N, Zs[o], INSERT_VALUES, SCATTER_FORWARD));
+    PetscCall(VecScatterEnd(sc, N, Zs[o], INSERT_VALUES, SCATTER_FORWARD));
+  }
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  *sec = MPI_Wtime() - t0;
+  PetscCall(EasAdrGetStats(adr, &st));
+  *steps = st.steps;
+  for (int o = 0; o<NOUT && * reason> 0; o++) {
+    const PetscScalar *a;
+    PetscInt           n;
+    PetscCall(VecGetLocalSize(Zs[o], &n));
+    PetscCall(VecGetArrayRead(Zs[o], &a));
+    if (rank == 0)
+      for (PetscInt i = 0; i < n; i++) all[o][i] = PetscRealPart(a[i]);
+    PetscCall(VecRestoreArrayRead(Zs[o], &a));
+    PetscCall(VecDestroy(&Zs[o]));
+  }
+  PetscCall(VecScatterDestroy(&sc));
+  PetscCall(VecDestroy(&Z));
+  PetscCall(VecDestroy(&N));
+  PetscCall(EasAdrDestroy(&adr));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  PetscInt              nx = 40, ny = 1, nz = 40, reps = 3, eas_steps = 0, nall;
+  PetscReal             rtol = 1e-5, atol = 1e-3, ref_rtol = 1e-9, ref_atol = 1e-5, dt = 60;
+  PetscMPIInt           rank, size;
+  double               *ref[NOUT], *fe[NOUT], *fp[NOUT], ts_eas[16], ts_peer[16], ref_sec, eas_err = 0, peer_err = 0;
+  long int              ref_steps, peer_steps = 0;
+  EasAdrConvergedReason reason     = EAS_ADR_CONVERGED_ITERATING;
+  char                  tsname[16] = "cvode";
+  EasAdrTSType          type;
+
+  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "bench_adr_peer", "bench");
+  PetscCall(PetscOptionsInt("-nx", "grid points in x", NULL, nx, &nx, NULL));
+  PetscCall(PetscOptionsInt("-ny", "grid points in y (1: 2D)", NULL, ny, &ny, NULL));
+  PetscCall(PetscOptionsInt("-nz", "grid points in z", NULL, nz, &nz, NULL));
+  PetscCall(PetscOptionsReal("-rtol", "relative tolerance of both codes", NULL, rtol, &rtol, NULL));
+  PetscCall(PetscOptionsReal("-atol", "absolute tolerance of both codes", NULL, atol, &atol, NULL));
+  PetscCall(PetscOptionsReal("-ref_rtol", "the reference's relative tolerance", NULL, ref_rtol, &ref_rtol, NULL));
+  PetscCall(PetscOptionsReal("-ref_atol", "the reference's absolute tolerance", NULL, ref_atol, &ref_atol, NULL));
+  PetscCall(PetscOptionsInt("-reps", "timed runs of each code (median)", NULL, reps, &reps, NULL));
+  PetscCall(PetscOptionsString("-eas_ts", "eas time stepping: cvode or beuler", NULL, tsname, tsname, sizeof(tsname), NULL));
+  PetscCall(PetscOptionsReal("-dt", "eas beuler time step", NULL, dt, &dt, NULL));
+  PetscOptionsEnd();
+  PetscCheck(reps >= 1 && reps <= 16, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reps %" PetscInt_FMT ": expected 1..16", reps);
+  {
+    PetscBool cv;
+    PetscCall(PetscStrcmp(tsname, "cvode", &cv));
+    type = cv ? EAS_ADR_TS_CVODE : EAS_ADR_TS_BEULER;
+  }
+  nall = nx * ny * nz;
+  for (int o = 0; o < NOUT; o++) PetscCall(PetscMalloc3(2 * nall, &ref[o], 2 * nall, &fe[o], 2 * nall, &fp[o]));
+  PetscCall(RunPeer(PETSC_COMM_WORLD, nx, ny, nz, ref_rtol, ref_atol, ref, &ref_sec, &ref_steps));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# reference: the peer at rtol %g atol %g: %ld steps, %.2f s\n", (double)ref_rtol, (double)ref_atol, ref_steps, ref_sec));
+  for (PetscInt r = 0; r < reps; r++) { /* alternate the two codes */
+    PetscCall(RunPeer(PETSC_COMM_WORLD, nx, ny, nz, rtol, atol, fp, &ts_peer[r], &peer_steps));
+    PetscCall(RunEas(nx, ny, nz, type, dt, rtol, atol, fe, &ts_eas[r], &eas_steps, &reason));
+    PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "eas stopped: %s", EasAdrConvergedReasonName(reason));
+  }
+  if (rank == 0) {
+    eas_err  = FieldError(nall, fe, ref);
+    peer_err = FieldError(nall, fp, ref);
+  }
+  qsort(ts_eas, (size_t)reps, sizeof(double), CmpDouble);
+  qsort(ts_peer, (size_t)reps, sizeof(double), CmpDouble);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# eas %s: %" PetscInt_FMT " steps%s; peer: %ld steps\n", tsname, eas_steps, type == EAS_ADR_TS_BEULER ? "" : " (CVODE)", peer_steps));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_peer problem=diurnal grid=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks=%d eas_ts=%s eas_s=%.4f eas_err=%.3e peer=cvode_spgmr peer_s=%.4f peer_err=%.3e ratio=%.3f\n", nx, ny, nz, (int)size, type == EAS_ADR_TS_BEULER ? "beuler" : "cvode", ts_eas[reps / 2], eas_err, ts_peer[reps / 2], peer_err, ts_peer[reps / 2] / ts_eas[reps / 2]));
+  for (int o = 0; o < NOUT; o++) PetscCall(PetscFree3(ref[o], fe[o], fp[o]));
+  PetscCall(EasFinalize());
+  return 0;
+}
+#else
+int main(int argc, char **argv)
+{
+  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_adr_peer: SUNDIALS CVODE is not compiled in: nothing to compare\n"));
+  PetscCall(EasFinalize());
+  return 0;
+}
+#endif
+
+/*TEST
+  test:
+    suffix: smoke
+    nsize: 1 2
+    backends: /cpu/serial
+    requires: sundials
+    args: -nx 10 -nz 10 -reps 1 -ref_rtol 1e-7
+    expect: BENCH name=adr_peer problem=diurnal grid=10x1x10 ranks=[12] eas_ts=cvode
+TEST*/

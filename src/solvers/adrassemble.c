@@ -1,0 +1,491 @@
+/*
+  The finite-difference discretization of EasAdr on a rank's box
+  (Vialle et al. eqs. 1.40-1.41):
+    f_p = sum_faces w_f (c_nb(f) - c_p) + R(c_p, t)
+  with, in direction x (y, z alike), K at the half points:
+    diffusion     kx(x -+ h/2) / h^2 on the -x / +x faces,
+    upwind        + a/h on the upstream face (a = a_x at the point),
+    central       -+ a/(2h) on the +x / -x faces.
+  Neighbours outside the rank's box are the halo (other ranks), the
+  Dirichlet value g on a ghost plane at the box boundary (interior grid,
+  h = L/(n+1)), or the mirrored first interior neighbour for zero flux
+  (vertex grid with the boundary planes, h = L/(n-1)).
+  Implicit stage: F(x) = x_old - x + dt f(x, t) (1.43); the rank solves
+  J dx = F with J = -F'_ll = I - dt f'_ll (1.45), the couplings across the
+  box edge staying on the right-hand side through the halo values.
+  The residual and the Jacobian are computed on the backend by the point
+  bodies of src/backends/kernels.h; this file fills their inputs.
+*/
+#include "adrimpl.h"
+#include <omp.h>
+
+/* Packs this rank's boundary planes of x into the halo send buffers. */
+PetscErrorCode EasAdrPackFace_Private(EasAdr adr, const PetscScalar *x, PetscInt f)
+{
+  PetscScalar   *buf = adr->halo->sendbuf[f];
+  const PetscInt na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f);
+
+  PetscFunctionBegin;
+  if (adr->nb[f] == MPI_PROC_NULL) PetscFunctionReturn(0);
+  for (PetscInt b = 0; b < nb; b++)
+    for (PetscInt a = 0; a < na; a++) {
+      PetscInt i, j, k, p;
+      EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 0);
+      p                         = i + adr->nl[0] * (j + adr->nl[1] * k);
+      buf[2 * (a + na * b)]     = x[2 * p];
+      buf[2 * (a + na * b) + 1] = x[2 * p + 1];
+    }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrFaceChange_Private(EasAdr adr, const PetscScalar *x, PetscInt f, PetscReal ch[2])
+{
+  const PetscScalar *buf = adr->halo->sendbuf[f];
+  const PetscInt     na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f);
+  PetscReal          d2[2] = {0, 0}, p2[2] = {0, 0};
+
+  PetscFunctionBegin;
+  ch[0] = ch[1] = 0;
+  if (adr->nb[f] == MPI_PROC_NULL) PetscFunctionReturn(0);
+  for (PetscInt b = 0; b < nb; b++)
+    for (PetscInt a = 0; a < na; a++) {
+      PetscInt i, j, k, p;
+      EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 0);
+      p = i + adr->nl[0] * (j + adr->nl[1] * k);
+      for (PetscInt s = 0; s < 2; s++) {
+        const PetscScalar v = x[2 * p + s], dv = v - buf[2 * (a + na * b) + s];
+        d2[s] += PetscRealPart(dv * PetscConj(dv));
+        p2[s] += PetscRealPart(v * PetscConj(v));
+      }
+    }
+  for (PetscInt s = 0; s < 2; s++) ch[s] = p2[s] > 0 ? PetscSqrtReal(d2[s] / p2[s]) : PetscSqrtReal(d2[s]);
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrPackFaces_Private(EasAdr adr, const PetscScalar *x)
+{
+  PetscFunctionBegin;
+  for (PetscInt f = 0; f < 6; f++) PetscCall(EasAdrPackFace_Private(adr, x, f));
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrUpdateCoefficients_Private - transport weights w_f at every local
+  point and the Dirichlet values at time t (seed 000 eq. 1.40 discretized).
+*/
+PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr adr, PetscReal t)
+{
+  EasAdrVelocityFn  vel  = adr->velocity ? adr->velocity : EasAdrVelocity_Builtin;
+  EasAdrDiffusionFn dif  = adr->diffusion ? adr->diffusion : EasAdrDiffusion_Builtin;
+  void             *vctx = adr->velocity ? adr->velocity_ctx : (void *)adr, *dctx = adr->diffusion ? adr->diffusion_ctx : (void *)adr;
+  EasAdrValueFn     bfn  = adr->boundary ? adr->boundary : (adr->initial ? adr->initial : EasAdrInitial_Builtin);
+  void             *bctx = adr->boundary ? adr->boundary_ctx : (adr->initial ? adr->initial_ctx : (void *)adr);
+
+  PetscFunctionBegin;
+  /* the built-in coefficients do not depend on t (the reaction rates, which
+     do, are the kernels' parameters): computed once, not at every stage */
+  if (adr->coef_t != PETSC_MIN_REAL && !adr->velocity && !adr->diffusion && !(adr->bc == EAS_ADR_BC_DIRICHLET && (adr->boundary || adr->initial))) {
+    adr->coef_t = t;
+    PetscFunctionReturn(0);
+  }
+  for (PetscInt p = 0; p < adr->np; p++) {
+    const PetscReal *xyz = adr->coords + 3 * p;
+    PetscReal        a[3], K[3], q[3];
+    PetscCall((*vel)(t, xyz, a, vctx));
+    for (PetscInt d = 0; d < 3; d++) {
+      const PetscReal h = adr->h[d], h2 = h * h;
+      PetscReal       km, kp, wm, wp;
+      if (adr->N[d] == 1) { /* one plane (2D): no transport in d */
+        adr->w[2 * d][p] = adr->w[2 * d + 1][p] = 0;
+        continue;
+      }
+      PetscCall(PetscArraycpy(q, xyz, 3));
+      q[d] = xyz[d] - 0.5 * h;
+      PetscCall((*dif)(t, q, K, dctx));
+      km   = K[d];
+      q[d] = xyz[d] + 0.5 * h;
+      PetscCall((*dif)(t, q, K, dctx));
+      kp = K[d];
+      PetscCheck(!PetscIsInfOrNanReal(a[d]) && !PetscIsInfOrNanReal(km) && !PetscIsInfOrNanReal(kp), PETSC_COMM_SELF, PETSC_ERR_FP, "The velocity or diffusion callback returned NaN or Inf at (%g, %g, %g), t = %g", (double)xyz[0], (double)xyz[1], (double)xyz[2], (double)t);
+      PetscCheck(km >= 0 && kp >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The diffusion callback returned a negative coefficient at (%g, %g, %g)", (double)xyz[0], (double)xyz[1], (double)xyz[2]);
+      wm = km / h2;
+      wp = kp / h2;
+      if (adr->advection == EAS_ADR_UPWIND) {
+        if (a[d] >= 0)
+          wm += a[d] / h;
+        else
+          wp -= a[d] / h;
+      } else {
+        wm += 0.5 * a[d] / h;
+        wp -= 0.5 * a[d] / h;
+      }
+      adr->w[2 * d][p]     = wm;
+      adr->w[2 * d + 1][p] = wp;
+    }
+  }
+  if (adr->bc == EAS_ADR_BC_DIRICHLET) {
+    for (PetscInt f = 0; f < 6; f++) {
+      const PetscInt na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f);
+      if (!adr->bval[f]) continue;
+      for (PetscInt b = 0; b < nb; b++)
+        for (PetscInt a = 0; a < na; a++) {
+          PetscInt  i, j, k;
+          PetscReal xyz[3];
+          EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 1);
+          EasAdrCoordinates(adr, adr->xs[0] + i, adr->xs[1] + j, adr->xs[2] + k, xyz);
+          PetscCall((*bfn)(t, xyz, adr->bval[f] + 2 * (a + na * b), bctx));
+        }
+    }
+  }
+  adr->coef_t   = t;
+  adr->w_synced = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* Fills the padded array xg: interior from x, faces from the halo, the
+   Dirichlet values or the zero-flux mirror. */
+static PetscErrorCode EasAdrFillPadded(EasAdr adr, const PetscScalar *x)
+{
+  const PetscInt nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2];
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < nz; k++)
+    for (PetscInt j = 0; j < ny; j++) PetscCall(PetscArraycpy(adr->xg + 2 * EAS_ADR_PI(adr, 0, j, k), x + 2 * nx * (j + ny * k), 2 * nx));
+  for (PetscInt f = 0; f < 6; f++) {
+    const PetscInt     na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f), d = f / 2;
+    const PetscScalar *src = adr->nb[f] != MPI_PROC_NULL ? adr->halo->ghost[f] : (adr->bc == EAS_ADR_BC_DIRICHLET ? adr->bval[f] : NULL);
+    for (PetscInt b = 0; b < nb; b++)
+      for (PetscInt a = 0; a < na; a++) {
+        PetscInt i, j, k, P;
+        EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 1);
+        P = EAS_ADR_PI(adr, i, j, k);
+        if (src) {
+          adr->xg[2 * P]     = src[2 * (a + na * b)];
+          adr->xg[2 * P + 1] = src[2 * (a + na * b) + 1];
+        } else { /* zero flux: mirror of the first interior neighbour */
+          PetscInt m[3]      = {i, j, k}, Q;
+          m[d]               = (f % 2) ? adr->nl[d] - 2 : 1;
+          Q                  = EAS_ADR_PI(adr, m[0], m[1], m[2]);
+          adr->xg[2 * P]     = adr->xg[2 * Q];
+          adr->xg[2 * P + 1] = adr->xg[2 * Q + 1];
+        }
+      }
+  }
+  PetscFunctionReturn(0);
+}
+
+static inline int EasAdrThreads(EasAdr adr)
+{
+  return adr->be && adr->be->threads > 0 ? (int)adr->be->threads : omp_get_max_threads();
+}
+
+/* The kernels' parameters at time t (kernels.h EasAdrKParams). */
+static void EasAdrKernelParams(EasAdr adr, PetscReal t, PetscReal dt, EasAdrKParams *P)
+{
+  PetscReal q3 = 0, q4 = 0;
+
+  P->nx       = (EasKInt)adr->nl[0];
+  P->ny       = (EasKInt)adr->nl[1];
+  P->nz       = (EasKInt)adr->nl[2];
+  P->np       = (EasKInt)adr->np;
+  P->dt       = dt;
+  P->reaction = adr->reaction ? EAS_ADRK_REACTION_USER : (adr->reaction_type == EAS_ADR_REACTION_LINEAR ? EAS_ADRK_REACTION_LINEAR : EAS_ADRK_REACTION_DIURNAL);
+  for (PetscInt e = 0; e < 4; e++) P->L[e] = adr->L[e];
+  if (P->reaction == EAS_ADRK_REACTION_DIURNAL) EasAdrDiurnalRates(t, &q3, &q4);
+  P->q1c3 = EAS_ADR_Q1 * EAS_ADR_C3;
+  P->q2   = EAS_ADR_Q2;
+  P->q3   = q3;
+  P->c3   = EAS_ADR_C3;
+  P->q4   = q4;
+  for (PetscInt f = 0; f < 6; f++) P->fold[f] = adr->nb[f] == MPI_PROC_NULL && adr->bc == EAS_ADR_BC_NEUMANN;
+  P->ycoupled = adr->N[1] > 1;
+}
+
+/* User reaction on the host (callbacks are host code): Rv, dRv at x. */
+static PetscErrorCode EasAdrUserReaction(EasAdr adr, PetscReal t, const PetscScalar *x, PetscScalar *Rv, PetscScalar *dRv)
+{
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < adr->np; p++) PetscCall((*adr->reaction)(t, adr->coords + 3 * p, x + 2 * p, Rv + 2 * p, dRv + 4 * p, adr->reaction_ctx));
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrLocalFunction_Private - F = xold - x + dt f(x, t) on the rank's box
+  (seed 000 eq. 1.43) on the host, with the reaction values and Jacobians
+  kept in Rv, dRv: the same point body (kernels.h) as the backends'
+  adr_function, for EasAdrComputeFunction/Jacobian.
+*/
+PetscErrorCode EasAdrLocalFunction_Private(EasAdr adr, PetscReal t, PetscReal dt, const PetscScalar *xold, const PetscScalar *x, PetscScalar *F, PetscBool *bad)
+{
+  EasAdrKParams P;
+  PetscScalar   sum = 0;
+  int           nt  = EasAdrThreads(adr);
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(EAS_AdrFunction, adr, 0, 0, 0));
+  PetscCall(EasAdrFillPadded(adr, x));
+  EasAdrKernelParams(adr, t, dt, &P);
+  if (adr->reaction) PetscCall(EasAdrUserReaction(adr, t, x, adr->Rv, adr->dRv));
+#pragma omp parallel for schedule(static) num_threads(nt) reduction(+ \
+                                                                    : sum)
+  for (PetscInt p = 0; p < adr->np; p++) {
+    EasKScalar acc[3] = {0.0, 0.0, 0.0};
+    EasAdrKFunctionPoint(p, &P, adr->w[0], adr->xg, xold, adr->Rv, adr->dRv, F, acc);
+    sum += acc[0];
+  }
+  *bad = PetscIsInfOrNanScalar(sum) ? PETSC_TRUE : PETSC_FALSE;
+  PetscCall(PetscLogEventEnd(EAS_AdrFunction, adr, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/* The backend array of host data: the host array itself on host-memory
+   backends, else a copy into v's backend memory (a metered transfer). */
+static PetscErrorCode EasAdrToBackend(EasAdr adr, EasVec v, const PetscScalar *host, PetscInt n, const PetscScalar **dev)
+{
+  PetscScalar *va;
+
+  PetscFunctionBegin;
+  if (!adr->device) {
+    *dev = host;
+    PetscFunctionReturn(0);
+  }
+  PetscCall(EasVecGetArrayWrite(v, &va));
+  PetscCall(PetscArraycpy(va, host, n));
+  PetscCall(EasVecRestoreArrayWrite(v, &va));
+  PetscCall(EasVecGetBackendArrayRead(v, dev));
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrLocalAssemble_Private - one Newton iteration's F (into b) and local
+  Jacobian J = I - dt f'_ll (into the EasDia's values) on the solver's
+  backend (seed 000 eqs. 1.43-1.45), with the point bodies of kernels.h
+  (backend ops adr_function, adr_jacobian).  The host fills the padded
+  state (halo ghosts, boundary values) and evaluates user reaction
+  callbacks; on a device backend these go up (transfers), and the inner
+  solver's Jacobi scaling is redone there too (dia_jacobi): no matrix
+  crosses the bus.  fnorm2: this rank's
+  ||F_s||^2, the true residual with the current ghosts; *bad: F or the
+  reaction Jacobian is not finite.
+*/
+PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt, PetscReal fnorm2[2], PetscBool *bad)
+{
+  EasBackend         be = adr->be;
+  EasAdrKParams      P;
+  const PetscScalar *xg, *xold, *w;
+  PetscScalar       *Rv, *dRv, *F, *V, sums[3];
+  PetscInt           ld;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(EAS_AdrFunction, adr, 0, 0, 0));
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
+  PetscCall(EasAdrFillPadded(adr, adr->x));
+  EasAdrKernelParams(adr, t, dt, &P);
+  if (adr->reaction) PetscCall(EasAdrUserReaction(adr, t, adr->x, adr->Rv, adr->dRv));
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, 0));
+  if (adr->device) PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
+  PetscCall(EasAdrToBackend(adr, adr->xg_v, adr->xg, 2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &xg));
+  if (!adr->device)
+    xold = adr->xold;
+  else if (!adr->xold_synced)
+    PetscCall(EasAdrToBackend(adr, adr->xold_v, adr->xold, adr->n, &xold));
+  else
+    PetscCall(EasVecGetBackendArrayRead(adr->xold_v, &xold));
+  adr->xold_synced = PETSC_TRUE;
+  if (!adr->device)
+    w = adr->w[0];
+  else if (!adr->w_synced)
+    PetscCall(EasAdrToBackend(adr, adr->w_v, adr->w[0], 6 * adr->np, &w));
+  else
+    PetscCall(EasVecGetBackendArrayRead(adr->w_v, &w));
+  adr->w_synced = PETSC_TRUE;
+  if (!adr->device) {
+    Rv  = adr->Rv;
+    dRv = adr->dRv;
+  } else if (adr->reaction) {
+    PetscCall(EasAdrToBackend(adr, adr->Rv_v, adr->Rv, 2 * adr->np, (const PetscScalar **)&Rv));
+    PetscCall(EasAdrToBackend(adr, adr->dRv_v, adr->dRv, 4 * adr->np, (const PetscScalar **)&dRv));
+  } else {
+    PetscCall(EasVecGetBackendArrayWrite(adr->Rv_v, &Rv));
+    PetscCall(EasVecGetBackendArrayWrite(adr->dRv_v, &dRv));
+  }
+  if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, (PetscReal)adr->n));
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
+  PetscCall(EasVecGetBackendArrayWrite(adr->b, &F));
+  PetscCall((*be->ops->adr_function)(be, &P, w, xg, xold, Rv, dRv, F, sums));
+  *bad      = PetscIsInfOrNanScalar(sums[0]) ? PETSC_TRUE : PETSC_FALSE;
+  fnorm2[0] = PetscRealPart(sums[1]);
+  fnorm2[1] = PetscRealPart(sums[2]);
+  PetscCall(PetscLogEventEnd(EAS_AdrFunction, adr, 0, 0, 0));
+  PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
+  adr->stage.dx_scale = 1.0;
+  if (!*bad && adr->stage.reuse_jac && adr->jac_valid && adr->jac_gamma != dt) /* a kept J = I - gamma' f': CVODE's own correction of the update, 2/(1 + gamma/gamma') */
+    adr->stage.dx_scale = 2.0 / (1.0 + dt / adr->jac_gamma);
+  if (!*bad && !(adr->stage.reuse_jac && adr->jac_valid)) { /* modified Newton (CVODE's stages): keep the Jacobian */
+    PetscCall(EasDiaGetBackendValuesWrite_Private(adr->J, &V, &ld));
+    PetscCall((*be->ops->adr_jacobian)(be, &P, w, dRv, V, ld));
+    PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V));
+    PetscCall(EasKspSetUp(adr->ksp)); /* values only: D^{-1} and A D^{-1} on the backend, in place */
+    adr->jac_valid = PETSC_TRUE;
+    adr->jac_gamma = dt;
+    adr->stats_jac++;
+  }
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->n));
+  PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrComputeFunction - F = Xold - X + dt f(X, t) on the global layout
+  (seed 000 eq. 1.43); collective.  Errors: Vecs of the wrong layout; a
+  NaN/Inf in F (PETSC_ERR_FP).
+@*/
+PetscErrorCode EasAdrComputeFunction(EasAdr adr, PetscReal t, PetscReal dt, Vec Xold, Vec X, Vec F)
+{
+  const PetscScalar *xa, *xo;
+  PetscScalar       *fa;
+  PetscBool          bad;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrComputeFunction"));
+  PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrComputeFunction"));
+  if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
+  PetscCall(VecGetArrayRead(X, &xa));
+  PetscCall(VecGetArrayRead(Xold, &xo));
+  PetscCall(VecGetArrayWrite(F, &fa));
+  PetscCall(EasAdrPackFaces_Private(adr, xa));
+  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
+  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xo, xa, fa, &bad));
+  PetscCall(VecRestoreArrayWrite(F, &fa));
+  PetscCall(VecRestoreArrayRead(Xold, &xo));
+  PetscCall(VecRestoreArrayRead(X, &xa));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrComputeLocalJacobian - J_ll = I - dt f'_ll(X, t) of this rank's box
+  in the solver's EasDia (borrowed), at X or, for X = NULL, at the current
+  solution; the matrix the inner solver of a Newton iteration uses
+  (seed 000 eq. 1.45).  Collective.  Errors: before EasAdrSetUp; a Vec of
+  the wrong layout; NaN/Inf (PETSC_ERR_FP).
+@*/
+PetscErrorCode EasAdrComputeLocalJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec X, EasDia *J)
+{
+  const PetscScalar *xa;
+  PetscBool          bad;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscValidPointer(J, 5);
+  PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrComputeLocalJacobian"));
+  PetscCheck(dt > 0 && !PetscIsInfOrNanReal(dt), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrComputeLocalJacobian: dt = %g, expected a time step > 0", (double)dt);
+  if (X) {
+    PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrComputeLocalJacobian"));
+    PetscCall(VecGetArrayRead(X, &xa));
+  } else
+    xa = adr->x;
+  if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
+  PetscCall(EasAdrPackFaces_Private(adr, xa));
+  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
+  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR/dc at X */
+  if (X) PetscCall(VecRestoreArrayRead(X, &xa));
+  PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FP, "EasAdrComputeLocalJacobian: the function or the reaction Jacobian is NaN or Inf at t = %g", (double)t);
+  PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
+  {
+    EasAdrKParams P;
+    PetscScalar  *V;
+    PetscInt      ld;
+    int           nt = EasAdrThreads(adr);
+    EasAdrKernelParams(adr, t, dt, &P);
+    PetscCall(EasDiaGetValuesWrite(adr->J, &V, &ld)); /* host values, the backend copy follows at its next use */
+#pragma omp parallel for schedule(static) num_threads(nt)
+    for (PetscInt p = 0; p < adr->np; p++) EasAdrKJacobianPoint(p, &P, adr->w[0], adr->dRv, V, ld); /* the backends' body */
+    PetscCall(EasDiaRestoreValuesWrite(adr->J, &V));
+  }
+  PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));
+  *J = adr->J;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrCreateJacobianMat - an MPIAIJ matrix preallocated for EasAdrComputeJacobian().
+@*/
+PetscErrorCode EasAdrCreateJacobianMat(EasAdr adr, Mat *J)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrCreateJacobianMat"));
+  PetscCall(MatCreateAIJ(PetscObjectComm((PetscObject)adr), adr->n, adr->n, PETSC_DETERMINE, PETSC_DETERMINE, 8, NULL, 6, NULL, J));
+  PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  PetscFunctionReturn(0);
+}
+
+/* global row of (i,j,k) + the step across face f into the neighbour's box */
+static PetscInt EasAdrHaloColumn(EasAdr adr, PetscInt f, PetscInt i, PetscInt j, PetscInt k, PetscInt s)
+{
+  const PetscInt d    = f / 2;
+  PetscMPIInt    c[3] = {adr->cc[0], adr->cc[1], adr->cc[2]}, r;
+  PetscInt       n[3], ijk[3] = {i, j, k};
+  c[d] += (f % 2) ? 1 : -1;
+  MPI_Cart_rank(adr->cart, c, &r);
+  for (PetscInt e = 0; e < 3; e++) n[e] = adr->starts[e][c[e] + 1] - adr->starts[e][c[e]];
+  ijk[d] = (f % 2) ? 0 : n[d] - 1;
+  return adr->rank_rstart[r] + 2 * (ijk[0] + n[0] * (ijk[1] + n[1] * ijk[2])) + s;
+}
+
+/*@C
+  EasAdrComputeJacobian - J = dF/dX of the whole coupled system (MPIAIJ),
+  including the couplings across the ranks' boxes; collective.
+@*/
+PetscErrorCode EasAdrComputeJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec X, Mat J)
+{
+  const PetscInt     nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2];
+  const PetscScalar *xa;
+  PetscBool          bad;
+  EasAdrKParams      P;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrComputeJacobian"));
+  PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrComputeJacobian"));
+  if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
+  PetscCall(VecGetArrayRead(X, &xa));
+  PetscCall(EasAdrPackFaces_Private(adr, xa));
+  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
+  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR */
+  PetscCall(VecRestoreArrayRead(X, &xa));
+  PetscCall(MatZeroEntries(J));
+  EasAdrKernelParams(adr, t, dt, &P);
+  for (PetscInt k = 0; k < nz; k++)
+    for (PetscInt j = 0; j < ny; j++)
+      for (PetscInt i = 0; i < nx; i++) {
+        const PetscInt p = i + nx * (j + ny * k), step[6] = {-1, 1, -nx, nx, -nx * ny, nx * ny};
+        PetscScalar    eff[6], wsum;
+        PetscBool      halo[6];
+        const int      out = EasAdrKLocalWeights(p, &P, adr->w[0], eff, &wsum); /* the DIA kernels' body */
+        for (PetscInt f = 0; f < 6; f++) halo[f] = (PetscBool)((out >> f & 1) && adr->nb[f] != MPI_PROC_NULL);
+        for (PetscInt s = 0; s < 2; s++) {
+          PetscInt    row = adr->rstart + 2 * p + s, cols[9], nc = 0;
+          PetscScalar v[9];
+          /* F' = -I + dt f' (seed 000 eq. 1.45) */
+          cols[nc] = row;
+          v[nc++]  = -1.0 - dt * wsum + dt * adr->dRv[4 * p + 3 * s];
+          cols[nc] = adr->rstart + 2 * p + (1 - s);
+          v[nc++]  = dt * adr->dRv[4 * p + (s == 0 ? 1 : 2)];
+          for (PetscInt f = 0; f < 6; f++) {
+            if (eff[f] != 0) {
+              cols[nc] = adr->rstart + 2 * (p + step[f]) + s;
+              v[nc++]  = dt * eff[f];
+            } else if (halo[f]) {
+              cols[nc] = EasAdrHaloColumn(adr, f, i, j, k, s);
+              v[nc++]  = dt * adr->w[f][p];
+            }
+          }
+          PetscCall(MatSetValues(J, 1, &row, nc, cols, v, ADD_VALUES));
+        }
+      }
+  PetscCall(MatAssemblyBegin(J, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(J, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,301 @@
+/*
+  Time stepping of EasAdr (DESIGN.md sec. 4).
+    beuler  implicit Euler with a fixed step dt (Vialle et al. eqs.
+            1.42-1.43): each step's system F(x) = x_old - x + dt f(x, t) = 0
+            is one stage for the multisplitting Newton (msnewton.c);
+    cvode   SUNDIALS CVODE's variable-order BDF with error control
+            (adrcvode.c), its stages solved by the same multisplitting Newton
+            through a SUNNonlinearSolver (adrnls.c).
+  EasAdrStep takes one step of either, EasAdrSolve integrates to a final time
+  exactly, through the output times (-adr_output_interval: monitor points,
+  -adr_view_solution), with the monitor and progress lines; -eas_mode auto
+  decides sync or async after the first step.
+*/
+#include "adrimpl.h"
+#include <unistd.h>
+
+/* this rank's busy time of each phase so far */
+static PetscErrorCode EasAdrMeterBusy(EasAdr adr, PetscReal busy[EAS_NUM_PHASES])
+{
+  PetscFunctionBegin;
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) PetscCall(EasEnergyMeterGetPhase(adr->meter, (EasPhase)p, adr->unit, &busy[p], NULL, NULL));
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrModeAutoDecide - -eas_mode auto (DESIGN.md sec. 6), after the first
+  (synchronous) step: share = exchange time / metered time of the step on
+  each rank (setup + compute + exchange + transfers busy times; max over
+  ranks, the slowest-communicating rank sets the pace of a sync iteration);
+  async for the remaining steps when share > threshold, else sync.
+
+  Why a threshold and not seed 000 eqs. 1.49-1.50 directly: the context
+  comparison (EasModelContextFrontier) says async saves energy when its
+  speedup alpha = T_sync/T_async exceeds Pbar_async/Pbar_sync, but T_async
+  is only known after running async: async hides the communication (at
+  best alpha = 1/(1 - share)) and pays for it with extra iterations whose
+  number depends on the problem and the network (issue 3 benchmark).  So the
+  decision is the measured share against a threshold, and the frontier is
+  reported next to it: Pbar_sync = P_I + (1 - share) P_C (cores wait during
+  the exchanges), Pbar_async = P_I + P_C (always computing).
+*/
+static PetscErrorCode EasAdrModeAutoDecide(EasAdr adr, const PetscReal busy0[EAS_NUM_PHASES])
+{
+  PetscReal       busy[EAS_NUM_PHASES], tot = 0, share, gshare, alpha = 0, best;
+  EasPowerProfile prof;
+
+  PetscFunctionBegin;
+  PetscCall(EasAdrMeterBusy(adr, busy));
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) tot += busy[p] - busy0[p];
+  share = tot > 0 ? (busy[EAS_PHASE_EXCHANGE] - busy0[EAS_PHASE_EXCHANGE]) / tot : 0;
+  PetscCall(MPIU_Allreduce(&share, &gshare, 1, MPIU_REAL, MPIU_MAX, adr->cart));
+  adr->auto_share   = gshare;
+  adr->auto_decided = PETSC_TRUE;
+  adr->mode         = gshare > adr->auto_threshold ? EAS_ADR_ASYNC : EAS_ADR_SYNC;
+  PetscCall(EasEnergyMeterGetProfile(adr->meter, &prof));
+  {
+    const PetscReal PI = prof.cpu_idle + prof.gpu_idle + prof.dram, PC = adr->device ? prof.gpu_full - prof.gpu_idle : prof.cpu_full - prof.cpu_idle;
+    const PetscReal Psync = PI + (1 - gshare) * PC;
+    if (Psync > 0) PetscCall(EasModelContextFrontier(Psync, PI + PC, &alpha)); /* seed 000 eqs. (1.49)-(1.50) */
+  }
+  best = gshare < 1 ? 1.0 / (1.0 - gshare) : PETSC_INFINITY;
+  PetscCall(PetscInfo(adr, "-eas_mode auto: exchange share of the first step %g (max over ranks) %s threshold %g: %s for the remaining steps; energy frontier (seed 000 eq. 1.50): async needs a speedup > %g, at most %g by hiding all communication\n", (double)gshare, gshare > adr->auto_threshold ? ">" : "<=", (double)adr->auto_threshold, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)alpha, (double)best));
+  if (adr->monitor) PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "  mode auto: exchange share %.3g of the first step (max over ranks) %s threshold %.3g -> %s; async energy frontier: speedup > %.3g needed, <= %.3g possible\n", (double)gshare, gshare > adr->auto_threshold ? ">" : "<=", (double)adr->auto_threshold, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)alpha, (double)best));
+  PetscFunctionReturn(0);
+}
+
+/* One implicit Euler step: the stage system with a = x_old, gamma = dt. */
+static PetscErrorCode EasAdrStepBEuler(EasAdr adr)
+{
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
+  PetscCall(EasAdrUpdateCoefficients_Private(adr, adr->t + adr->dt));
+  PetscCall(PetscArraycpy(adr->xold, adr->x, adr->n));
+  adr->xold_synced = PETSC_FALSE;
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->np));
+  adr->stage.t      = adr->t + adr->dt;
+  adr->stage.gamma  = adr->dt;
+  adr->stage.max_it = adr->mode == EAS_ADR_ASYNC && adr->size > 1 ? adr->max_checks : adr->newton_max_it;
+  adr->stage.test   = NULL;
+  adr->stage.ewt    = NULL;
+  if (adr->mode == EAS_ADR_ASYNC && adr->size > 1)
+    EasCaptureError(ierr, EasAdrStageSolveAsync_Private(adr));
+  else
+    EasCaptureError(ierr, EasAdrStageSolveSync_Private(adr));
+  if (ierr) { /* the step is undone, so the solver can be used again */
+    PetscCall(PetscArraycpy(adr->x, adr->xold, adr->n));
+    adr->ghosts_current = PETSC_FALSE;
+    adr->reason         = EAS_ADR_CONVERGED_ITERATING;
+    PetscCall(ierr);
+  }
+  if (adr->reason > 0) {
+    adr->t += adr->dt;
+    adr->ghosts_current = PETSC_TRUE; /* the last synchronous exchange of the step */
+  } else {
+    PetscCall(PetscArraycpy(adr->x, adr->xold, adr->n));
+    adr->ghosts_current = PETSC_FALSE; /* they hold the rejected iterate */
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The step of the time-stepping type toward tout (beuler: of size adr->dt;
+   cvode: one internal step, not beyond tout), with the step's bookkeeping. */
+static PetscErrorCode EasAdrStep_Private(EasAdr adr, PetscReal tout)
+{
+  PetscErrorCode ierr;
+  PetscLogDouble t0;
+  PetscReal      busy0[EAS_NUM_PHASES];
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(EAS_AdrStep, adr, 0, 0, 0));
+  PetscCall(EasEnergyMeterResume(adr->meter)); /* after a stopped EasAdrSolve */
+  PetscCall(PetscTime(&t0));
+  adr->last_outer = adr->last_inner = 0;
+  if (adr->mode_auto && !adr->auto_decided) PetscCall(EasAdrMeterBusy(adr, busy0));
+  if (adr->ts_type == EAS_ADR_TS_CVODE)
+    EasCaptureError(ierr, EasAdrCVodeAdvance_Private(adr, tout, PETSC_TRUE));
+  else
+    EasCaptureError(ierr, EasAdrStepBEuler(adr));
+  if (ierr) {
+    PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
+    PetscCall(ierr);
+  }
+  if (adr->reason > 0) adr->stats.steps++;
+  if (adr->mode_auto && !adr->auto_decided) PetscCall(EasAdrModeAutoDecide(adr, busy0));
+  PetscCall(PetscTimeSubtract(&t0));
+  adr->last_time = -t0;
+  PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrStep - one time step: with -adr_ts_type beuler one implicit Euler
+  step of size dt (sync or async), with cvode one internal CVODE step (of
+  CVODE's size and order, not beyond the final time).  On failure the state
+  is left at the start of the step and the reason says why.
+@*/
+PetscErrorCode EasAdrStep(EasAdr adr)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrSetUp(adr));
+  PetscCall(EasAdrStep_Private(adr, adr->tfinal > adr->t ? adr->tfinal : adr->t + adr->dt));
+  PetscFunctionReturn(0);
+}
+
+/* The monitor line (-adr_monitor) after a step (beuler) or an output
+   segment (cvode), else the progress line (-adr_progress, a terminal only,
+   never together with the monitor: the monitor's lines would break it). */
+static PetscErrorCode EasAdrMonitor(EasAdr adr, PetscInt step, PetscReal t_start, PetscReal t_end, PetscLogDouble seg_time)
+{
+  PetscInt  loc[2] = {adr->last_outer, adr->last_inner}, glob[2];
+  PetscBool tty    = (PetscBool)(!adr->monitor && adr->progress && adr->rank == 0 && isatty(fileno(PETSC_STDOUT)));
+  MPI_Comm  comm   = PetscObjectComm((PetscObject)adr);
+
+  PetscFunctionBegin;
+  if (!adr->monitor && !adr->progress) PetscFunctionReturn(0); /* collective: the same on every rank */
+  PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_INT, MPI_MAX, comm));
+  if (adr->monitor) {
+    if (adr->ts_type == EAS_ADR_TS_CVODE) {
+      EasAdrTSStats ts;
+      PetscCall(EasAdrGetTimeStepStats(adr, &ts));
+      PetscCall(PetscPrintf(comm, "  t %-12.6g cvode steps %5" PetscInt_FMT " order %" PetscInt_FMT " h %-10.4g err-test fails %3" PetscInt_FMT " nonlinear its %5" PetscInt_FMT " (fails %" PetscInt_FMT ") outer %5" PetscInt_FMT " inner %6" PetscInt_FMT " time %.3f s %s\n", (double)adr->t, ts.steps, ts.last_order, (double)ts.last_step, ts.err_test_fails, ts.nonlin_its,
+                            ts.nonlin_conv_fails, glob[0], glob[1], (double)seg_time, EasAdrConvergedReasonName(adr->reason)));
+    } else
+      PetscCall(PetscPrintf(comm, "  step %3" PetscInt_FMT " t %-12.6g outer %3" PetscInt_FMT " inner %5" PetscInt_FMT " residual %9.3e update %9.3e time %.3f s %s\n", step, (double)adr->t, glob[0], glob[1], (double)adr->last_fnorm, (double)adr->last_res, (double)seg_time, EasAdrConvergedReasonName(adr->reason)));
+  }
+  if (tty) {
+    char            bar[31];
+    const PetscReal frac = t_end > t_start ? PetscMin(1.0, (adr->t - t_start) / (t_end - t_start)) : 1.0;
+    const PetscInt  done = (PetscInt)(30 * frac);
+    for (PetscInt i = 0; i < 30; i++) bar[i] = i < done ? '#' : '.';
+    bar[30] = 0;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "\r[%s] %3d%% t = %-12g", bar, (int)(100 * frac), (double)adr->t));
+    if (frac >= 1.0) PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
+    fflush(PETSC_STDOUT);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Implicit Euler steps from adr->t to tout, the last one shortened to land
+   on it; stops at a step that does not converge. */
+static PetscErrorCode EasAdrSolveBEuler(EasAdr adr, PetscReal tout, PetscReal t_start, PetscReal t_end, PetscInt *step)
+{
+  const PetscReal dt0 = adr->dt;
+
+  PetscFunctionBegin;
+  while (tout - adr->t > 1e-9 * dt0) {
+    PetscErrorCode ierr;
+    adr->dt = PetscMin(dt0, tout - adr->t);
+    if (tout - adr->t - adr->dt <= 1e-9 * dt0) adr->dt = tout - adr->t; /* land exactly on tout */
+    EasCaptureError(ierr, EasAdrStep_Private(adr, tout));
+    adr->dt = dt0;
+    PetscCall(ierr);
+    (*step)++;
+    PetscCall(EasAdrMonitor(adr, *step, t_start, t_end, adr->last_time));
+    if (adr->reason < 0) break;
+    PetscCall(EasAdrPolicyStep_Private(adr, (PetscInt)PetscCeilReal((t_end - t_start) / dt0 - 1e-9))); /* may move the solver for the next steps */
+  }
+  if (adr->reason > 0 && PetscAbsReal(adr->t - tout) <= 1e-9 * dt0) adr->t = tout; /* no drift from the sum of steps */
+  PetscFunctionReturn(0);
+}
+
+/* CVODE from adr->t to tout exactly (its stop time), one call. */
+static PetscErrorCode EasAdrSolveCVode(EasAdr adr, PetscReal tout, PetscReal t_start, PetscReal t_end, PetscInt *step)
+{
+  PetscLogDouble t0;
+  EasAdrTSStats  before = {0, 0, 0, 0, 0, 0, 0}, after = before;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(EAS_AdrStep, adr, 0, 0, 0));
+  PetscCall(EasEnergyMeterResume(adr->meter));
+  PetscCall(PetscTime(&t0));
+  PetscCall(EasAdrGetTimeStepStats(adr, &before));
+  adr->last_outer = adr->last_inner = 0;
+  {
+    PetscErrorCode ierr;
+    EasCaptureError(ierr, EasAdrCVodeAdvance_Private(adr, tout, PETSC_FALSE));
+    if (ierr) PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
+    PetscCall(ierr);
+  }
+  PetscCall(EasAdrGetTimeStepStats(adr, &after));
+  adr->stats.steps += after.steps - before.steps;
+  *step += after.steps - before.steps;
+  PetscCall(PetscTimeSubtract(&t0));
+  adr->last_time = -t0;
+  PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
+  PetscCall(EasAdrMonitor(adr, *step, t_start, t_end, adr->last_time));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrSolve - integrates from the current time to t_final, ending exactly
+  there with either time-stepping type (PETSC_DEFAULT: the final time, or
+  -adr_steps steps of dt if set): beuler takes steps of dt, the last one
+  shortened; cvode lets CVODE choose steps and orders under its error
+  control, with t_final as its stop time.  At every output time
+  (-adr_output_interval, multiples of it from t = 0) and at t_final: the
+  monitor points (-adr_monitor_points) and the solution viewer
+  (-adr_view_solution).  Stops at the first step that does not converge
+  (EasAdrGetConvergedReason); the solution is then the last converged one.
+@*/
+PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
+{
+  PetscReal      tf   = t_final, t_start;
+  PetscInt       step = 0;
+  PetscLogDouble t0;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrSetUp(adr));
+  if (tf == (PetscReal)PETSC_DEFAULT) tf = adr->max_steps > 0 ? adr->t + adr->max_steps * adr->dt : adr->tfinal;
+  PetscCheck(!PetscIsInfOrNanReal(tf), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSolve: the final time is not a finite number");
+  PetscCheck(adr->dt > 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_dt %g is invalid: expected a time step > 0", (double)adr->dt);
+  PetscCall(PetscLogEventBegin(EAS_AdrSolve, adr, 0, 0, 0));
+  PetscCall(PetscTime(&t0));
+  adr->reason = EAS_ADR_CONVERGED_ITERATING;
+  t_start     = adr->t;
+  while (tf - adr->t > 1e-12 * PetscMax(1.0, PetscAbsReal(tf))) {
+    PetscErrorCode ierr;
+    PetscReal      tout = tf;
+    if (adr->output_interval > 0) { /* the next output time: a multiple of the interval after t */
+      const PetscReal k = PetscFloorReal(adr->t / adr->output_interval + 1e-9) + 1;
+      tout              = PetscMin(tf, k * adr->output_interval);
+    }
+    if (adr->ts_type == EAS_ADR_TS_CVODE)
+      EasCaptureError(ierr, EasAdrSolveCVode(adr, tout, t_start, tf, &step));
+    else
+      EasCaptureError(ierr, EasAdrSolveBEuler(adr, tout, t_start, tf, &step));
+    if (ierr) { /* leave the solver usable: the solve's event and meter window */
+      PetscCall(PetscLogEventEnd(EAS_AdrSolve, adr, 0, 0, 0));
+      PetscCall(EasEnergyMeterStop(adr->meter));
+      PetscCall(ierr);
+    }
+    if (adr->reason < 0) break;
+    PetscCall(EasAdrOutput_Private(adr)); /* at an output time or at tf */
+  }
+  PetscCall(PetscTimeSubtract(&t0));
+  adr->stats.time_solve += -t0;
+  PetscCall(MPIU_Allreduce(&adr->stats.outer_its, &adr->stats.outer_its_max, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)adr)));
+  PetscCall(PetscLogEventEnd(EAS_AdrSolve, adr, 0, 0, 0));
+  PetscCall(EasEnergyMeterStop(adr->meter)); /* power and EDP over the solve; the next step resumes */
+  if (adr->policy_auto) {                    /* -eas_backend auto: predicted against measured */
+    EasEnergySummary S;
+    PetscReal        T;
+    PetscCall(EasEnergyMeterGetSummary(adr->meter, &S));
+    PetscCall(MPIU_Allreduce(&adr->stats.time_solve, &T, 1, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)adr)));
+    PetscCall(EasPolicySetMeasured(adr->policy, T, S.valid ? S.energy : -1, S.measured));
+    PetscCall(EasPolicyView(adr->policy, NULL));
+  }
+  if (adr->reason < 0) {
+    if (adr->ts_type == EAS_ADR_TS_CVODE)
+      PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "EasAdrSolve: CVODE stopped at t = %g: %s%s%s\n", (double)adr->t, EasAdrConvergedReasonName(adr->reason), adr->cv_msg[0] ? ": " : "", adr->cv_msg));
+    else
+      PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "EasAdrSolve: step %" PetscInt_FMT " at t = %g did not converge: %s\n", step, (double)adr->t, EasAdrConvergedReasonName(adr->reason)));
+  }
+  if (adr->view) PetscCall(EasAdrView(adr, NULL));
+  PetscCall(EasEnergyMeterViewFromOptions(adr->meter));
+  PetscFunctionReturn(0);
+}
