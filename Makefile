@@ -213,7 +213,7 @@ install: lib
 	install -m 644 share/eas/default_profile.opts $(DESTDIR)$(PREFIX)/share/eas/
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/eas
 	install -m 755 tools/eas-plot $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/eas/
+	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/eas/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@CUDA_LIBS@|$(CUDA_LIBS) $(SUNDIALS_LIBS)|' -e 's|@VERSION@|0.1.0|' eas.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/eas.pc
 	@echo "installed eas in $(DESTDIR)$(PREFIX); use: pkg-config --cflags --libs eas"
 

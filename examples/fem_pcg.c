@@ -202,8 +202,10 @@ int main(int argc, char **argv)
         r->E = -1;
         if (nu > 0 && tel[0] > 0 && (nu < 2 || tel[1] > 0)) PetscCall(EasEbeSplitEfficiency(ebe, &r->E));
       }
-      if (monitor)
+      if (monitor && nu >= 2)
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mesh %" PetscInt_FMT " solve %" PetscInt_FMT ": %s in %" PetscInt_FMT " its, %.3f s; shares (rank 0) %" PetscInt_FMT "/%" PetscInt_FMT ", t_el %.3e/%.3e s\n", s, k, KSPConvergedReasons[r->reason], r->its, (double)r->t_solve, r->shares[0], r->shares[1], (double)r->t_el[0], (double)r->t_el[1]));
+      else if (monitor) /* no split: no shares to print */
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mesh %" PetscInt_FMT " solve %" PetscInt_FMT ": %s in %" PetscInt_FMT " its, %.3f s\n", s, k, KSPConvergedReasons[r->reason], r->its, (double)r->t_solve));
     }
     if (pol) { /* online decisions of this mesh, then predicted against measured (the solves; energy modelled from the busy times) */
       PetscInt    nup, nch;
