@@ -4,15 +4,18 @@
 #   make check          build and run the test suite on every available backend, 1/2/4 ranks
 #   make check-gpu      the same suite on the CUDA backend only (needs a device)
 #   make bench          benchmarks (BENCH lines: eas vs STREAM vs PETSc, same run)
+#   make plots          figures (tools/eas-plot) from a short run, in OBJDIR/plots
+#   make options-doc    regenerate docs/options.md from the drivers' -help
 #   make asan           build with address+undefined sanitizers in build-asan/ and run the tests
 #   make valgrind       small runs under valgrind (memory errors and definite leaks fail)
 #   make stress         the asynchronous fault campaign with 100 seeds (long)
-#   make install PREFIX=/path   headers, libeas.{a,so}, eas.pc
+#   make install PREFIX=/path   headers, libeas.{a,so}, eas.pc, bin/eas-plot, share/doc/eas
 #   make format         clang-format the sources
 #
 # Variables: OBJDIR (build), CUDA (1 when nvcc is found, 0 to leave it out),
 # SUNDIALS (1 when SUNDIALS' CVODE headers are found, 0 to leave CVODE out),
-# CUDA_HOME (/usr/local/cuda), CUDA_ARCH (75), OPT (-O3 -march=native), PREFIX.
+# CUDA_HOME (/usr/local/cuda), CUDA_ARCH (75), OPT (-O3 -march=native), PREFIX,
+# PYTHON (/usr/bin/python3: Debian's, with python3-matplotlib, for eas-plot).
 
 OBJDIR    ?= build
 PREFIX    ?= /usr/local
@@ -23,6 +26,7 @@ NVCC      ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard $(CUDA_
 CUDA      ?= $(if $(NVCC),1,0)
 SUNDIALS_INC ?= /usr/include
 SUNDIALS  ?= $(if $(wildcard $(SUNDIALS_INC)/cvode/cvode.h $(SUNDIALS_INC)/nvector/nvector_parallel.h),1,0)
+PYTHON    ?= /usr/bin/python3
 V         ?= 0
 Q          = $(if $(filter 1,$(V)),,@)
 
@@ -30,14 +34,14 @@ SRCDIRS   := src/core src/backends src/backends/cpu src/mat src/solvers src/comm
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c)
 
-.PHONY: all lib check check-gpu demo bench asan valgrind install format clean deps tests examples benches help stress
+.PHONY: all lib check check-gpu demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress
 
 # ---------------------------------------------------------------------------
 # First pass: make sure PETSc and MPI are installed (tools/deps.sh installs
 # them with apt-get when run as root, or prints the line to run), then re-run
 # make with the package flags known.
 ifeq ($(EAS_DEPS_OK),)
-all lib check check-gpu demo bench asan valgrind install tests examples benches stress:
+all lib check check-gpu demo bench plots options-doc asan valgrind install tests examples benches stress:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 $@
 format:
@@ -45,7 +49,7 @@ format:
 clean:
 	rm -rf $(OBJDIR) build-asan build-vg
 help:
-	@sed -n '2,13p' Makefile
+	@sed -n '2,18p' Makefile
 else
 # ---------------------------------------------------------------------------
 CC           := mpicc
@@ -189,6 +193,15 @@ valgrind:
 bench: all
 	@sh bench/run.sh $(OBJDIR)
 
+# docs/options.md from the drivers' -help output (tests/test_options_doc.py
+# fails when it is stale).
+options-doc: examples
+	$(PYTHON) tools/options-doc --objdir $(OBJDIR) > docs/options.md
+
+# Figures from a short run (tools/plots.sh; docs/plots.md).
+plots: all
+	@sh tools/plots.sh $(OBJDIR) $(PYTHON)
+
 # Sanitizers: a separate build tree, CUDA left out (its runtime is not instrumented).
 asan:
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 OBJDIR=build-asan CUDA=0 OPT="-O1 -fno-omit-frame-pointer" SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" all
@@ -201,6 +214,9 @@ install: lib
 	install -m 644 $(LIB_A) $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
 	install -d $(DESTDIR)$(PREFIX)/share/eas
 	install -m 644 share/eas/default_profile.opts $(DESTDIR)$(PREFIX)/share/eas/
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/eas
+	install -m 755 tools/eas-plot $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/eas/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@CUDA_LIBS@|$(CUDA_LIBS) $(SUNDIALS_LIBS)|' -e 's|@VERSION@|0.1.0|' eas.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/eas.pc
 	@echo "installed eas in $(DESTDIR)$(PREFIX); use: pkg-config --cflags --libs eas"
 

@@ -1,4 +1,4 @@
-static const char help[] = "Element-by-element PCG on a sequence of growing structured hexahedral meshes (DESIGN.md sec. 5, seed 001):\n"
+static const char help[] = "Element-by-element PCG on a sequence of growing structured hexahedral meshes (docs/ebe.md, Lang-Runger):\n"
                            "each mesh is assembled element by element, solved with eas cg/pipecg, and the work split over the\n"
                            "compute units (-ebe_split_units) is reported as it evolves (seed 001 Fig. 11-12).\n"
                            "  -fem_problem poisson|elasticity  -fem_order 1|2  -fem_n <elements per direction of the first mesh>\n"
@@ -8,6 +8,8 @@ static const char help[] = "Element-by-element PCG on a sequence of growing stru
                            "  boundary and the body force from a smooth exact solution; docs/fem.md): the summary gives the algebraic\n"
                            "  relative residual and, beside it, the discretization error against the exact solution in the L2 and\n"
                            "  energy norms with the observed orders (Q1: 2 and 1, Q2: 3 and 2 as the mesh grows)\n"
+                           "  -fem_view_solution <viewer> (the last mesh's temperature or displacement through a PETSc viewer on a DMDA of the\n"
+                           "  node grid: vtk:file.vts for ParaView, binary:file, hdf5:file.h5 where PETSc has HDF5)\n"
                            "Energy of each mesh step (issue 5, include/eas/ebe.h): -eas_sensor auto|rapl|nvml|model, -eas_power_*,\n"
                            "  -eas_energy_view (the meter's table after each step), -eas_trace <file.csv> (one row per CG iteration;\n"
                            "  with several steps, step s writes <file>.<s>.csv)\n"
@@ -18,8 +20,49 @@ static const char help[] = "Element-by-element PCG on a sequence of growing stru
                            "  mesh it prints predicted against measured time and energy of the solves\n";
 
 #include <eas.h>
+#include <petscdmda.h>
 
 #define MAXSTEPS 64
+
+/* The solution x of a built-in mesh of nx x ny x nz elements of the given
+   order through a PETSc viewer: the nodes form a structured grid of
+   (order n + 1) points per direction, so a DMDA with dof 1 (temperature) or
+   3 (displacement) describes it; split only in z like the mesh's slabs, its
+   global ordering is the operator's (EasEbeVecToPetsc), so VecView writes
+   VTK (.vts), binary or HDF5 with the coordinates of the unit cube. */
+static PetscErrorCode ViewSolution(EasEbe ebe, PetscInt order, PetscInt nx, PetscInt ny, PetscInt nz, EasVec x, PetscViewer viewer)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)ebe);
+  PetscMPIInt size, rank;
+  PetscInt    dof, nown, *lz, NX = order * nx + 1, NY = order * ny + 1;
+  DM          da;
+  Vec         v;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(EasEbeGetSizes(ebe, NULL, NULL, &dof, NULL, &nown));
+  PetscCall(PetscMalloc1(size, &lz));
+  nown /= NX * NY; /* owned node layers */
+  PetscCallMPI(MPI_Allgather(&nown, 1, MPIU_INT, lz, 1, MPIU_INT, comm));
+  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, NX, NY, order * nz + 1, 1, 1, size, dof, 1, NULL, NULL, lz, &da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMDASetUniformCoordinates(da, 0, 1, 0, 1, 0, 1));
+  if (dof == 1)
+    PetscCall(DMDASetFieldName(da, 0, "temperature"));
+  else {
+    const char *names[] = {"displacement_x", "displacement_y", "displacement_z", NULL};
+    PetscCall(DMDASetFieldNames(da, names));
+  }
+  PetscCall(DMCreateGlobalVector(da, &v));
+  PetscCall(PetscObjectSetName((PetscObject)v, "solution")); /* VTK fields solution.temperature, solution.displacement_x, ... */
+  PetscCall(EasEbeVecToPetsc(ebe, x, v));
+  PetscCall(VecView(v, viewer));
+  PetscCall(VecDestroy(&v));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFree(lz));
+  PetscFunctionReturn(0);
+}
 
 typedef struct {
   PetscInt           n, nel, ndof, its, shares[2];
@@ -33,15 +76,17 @@ typedef struct {
 
 int main(int argc, char **argv)
 {
-  PetscInt    prob = 0, order = 1, n0 = 4, steps = 3, grow = 2, solves = 1, mat = 0;
-  PetscBool   monitor                   = PETSC_FALSE, tracing;
-  char        trace[PETSC_MAX_PATH_LEN] = "";
-  PetscMPIInt size;
-  StepRow     row[MAXSTEPS];
-  char        beres[64] = "";
-  PetscBool   autobe    = PETSC_FALSE;
-  PetscInt    polint    = 0;
-  EasPolicy   pol       = NULL;
+  PetscInt          prob = 0, order = 1, n0 = 4, steps = 3, grow = 2, solves = 1, mat = 0;
+  PetscBool         monitor = PETSC_FALSE, tracing, vsol = PETSC_FALSE;
+  PetscViewer       vsol_viewer = NULL;
+  PetscViewerFormat vsol_format;
+  char              trace[PETSC_MAX_PATH_LEN] = "";
+  PetscMPIInt       size;
+  StepRow           row[MAXSTEPS];
+  char              beres[64] = "";
+  PetscBool         autobe    = PETSC_FALSE;
+  PetscInt          polint    = 0;
+  EasPolicy         pol       = NULL;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -55,6 +100,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-fem_policy_interval", "With -eas_backend auto: iterations between online decisions (0: the split's rebalance interval, else 10)", "EasEbeSetPolicy", polint, &polint, NULL));
   PetscCall(PetscOptionsEList("-fem_material", "Material: k or E = 1 + 0.5 sin(3x+2y+z) (varying) or 1 (constant)", "EasEbeSetMeshMaterial", EasEbeMaterials, 2, EasEbeMaterials[mat], &mat, NULL));
   PetscCall(PetscOptionsBool("-fem_monitor", "One line per solve: iterations, time, shares, per-element times", NULL, monitor, &monitor, NULL));
+  PetscCall(PetscOptionsViewer("-fem_view_solution", "The last mesh's solution through a PETSc viewer (vtk:file.vts, binary:file, hdf5:file.h5)", "VecView", &vsol_viewer, &vsol_format, &vsol));
   PetscOptionsEnd();
   PetscCall(PetscOptionsGetString(NULL, NULL, "-eas_trace", trace, sizeof(trace), &tracing));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-eas_backend", beres, sizeof(beres), NULL));
@@ -160,8 +206,10 @@ int main(int argc, char **argv)
         r->E = -1;
         if (nu > 0 && tel[0] > 0 && (nu < 2 || tel[1] > 0)) PetscCall(EasEbeSplitEfficiency(ebe, &r->E));
       }
-      if (monitor)
+      if (monitor && nu >= 2)
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mesh %" PetscInt_FMT " solve %" PetscInt_FMT ": %s in %" PetscInt_FMT " its, %.3f s; shares (rank 0) %" PetscInt_FMT "/%" PetscInt_FMT ", t_el %.3e/%.3e s\n", s, k, KSPConvergedReasons[r->reason], r->its, (double)r->t_solve, r->shares[0], r->shares[1], (double)r->t_el[0], (double)r->t_el[1]));
+      else if (monitor) /* no split: no shares to print */
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mesh %" PetscInt_FMT " solve %" PetscInt_FMT ": %s in %" PetscInt_FMT " its, %.3f s\n", s, k, KSPConvergedReasons[r->reason], r->its, (double)r->t_solve));
     }
     if (pol) { /* online decisions of this mesh, then predicted against measured (the solves; energy modelled from the busy times) */
       PetscInt    nup, nch;
@@ -207,6 +255,11 @@ int main(int argc, char **argv)
     r->nel  = n * n * PetscMax(n, size);
     r->ndof = (order * n + 1) * (order * n + 1) * (order * PetscMax(n, size) + 1) * dof;
     r->res  = PetscSqrtReal(buf[0] / buf[1]);
+    if (vsol && s == steps - 1) {
+      PetscCall(PetscViewerPushFormat(vsol_viewer, vsol_format));
+      PetscCall(ViewSolution(ebe, order, n, n, PetscMax(n, size), x, vsol_viewer));
+      PetscCall(PetscViewerPopFormat(vsol_viewer));
+    }
     PetscCall(EasVecDestroy(&ax));
     PetscCall(EasVecDestroy(&b));
     PetscCall(EasVecDestroy(&x));
@@ -218,8 +271,23 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4s %5s %9s %9s %5s %-18s %9s %8s %9s %13s %19s %6s\n", "step", "n", "elements", "unknowns", "its", "reason", "solve s", "ms/it", "rel res", "shares(r0)", "t_el u0/u1 (s)", "E_h"));
   for (PetscInt s = 0; s < steps; s++) {
     StepRow *r = &row[s];
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %5" PetscInt_FMT " %9" PetscInt_FMT " %9" PetscInt_FMT " %5" PetscInt_FMT " %-18s %9.4f %8.3f %9.2e %6" PetscInt_FMT "/%-6" PetscInt_FMT " %9.2e/%9.2e %6.3f\n", s, r->n, r->nel, r->ndof, r->its, KSPConvergedReasons[r->reason], (double)r->t_solve,
-                          (double)(1e3 * r->t_solve / PetscMax(r->its, 1)), (double)r->res, r->shares[0], r->shares[1], (double)r->t_el[0], (double)r->t_el[1], (double)r->E));
+    char     sh[2][16], tel[2][16], eh[16];
+    /* "-" where there is no split (no units) or no such unit: no placeholder numbers */
+    for (PetscInt u = 0; u < 2; u++) {
+      if (u < r->nunits) {
+        PetscCall(PetscSNPrintf(sh[u], sizeof(sh[u]), "%" PetscInt_FMT, r->shares[u]));
+        PetscCall(PetscSNPrintf(tel[u], sizeof(tel[u]), "%.2e", (double)r->t_el[u]));
+      } else {
+        PetscCall(PetscStrncpy(sh[u], "-", sizeof(sh[u])));
+        PetscCall(PetscStrncpy(tel[u], "-", sizeof(tel[u])));
+      }
+    }
+    if (r->E >= 0)
+      PetscCall(PetscSNPrintf(eh, sizeof(eh), "%.3f", (double)r->E));
+    else
+      PetscCall(PetscStrncpy(eh, "-", sizeof(eh)));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %5" PetscInt_FMT " %9" PetscInt_FMT " %9" PetscInt_FMT " %5" PetscInt_FMT " %-18s %9.4f %8.3f %9.2e %6s/%-6s %9s/%-9s %6s\n", s, r->n, r->nel, r->ndof, r->its, KSPConvergedReasons[r->reason], (double)r->t_solve,
+                          (double)(1e3 * r->t_solve / PetscMax(r->its, 1)), (double)r->res, sh[0], sh[1], tel[0], tel[1], eh));
   }
   /* the physics: discretization error against the exact solution, orders between consecutive meshes (h = 1/n) */
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "discretization error against the exact solution (relative; orders from consecutive meshes):\n%4s %5s %12s %8s %12s %8s\n", "step", "n", "L2 err", "order", "energy err", "order"));
@@ -240,6 +308,7 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %12s %12s %12s %9s\n", s, "n/a", "n/a", "n/a", "n/a"));
   }
   PetscCall(EasPolicyDestroy(&pol));
+  PetscCall(PetscViewerDestroy(&vsol_viewer));
   PetscCall(EasFinalize());
   return 0;
 }
@@ -264,9 +333,24 @@ int main(int argc, char **argv)
     suffix: disabled_once
     nsize: 1 2
     backends: /cpu/serial
-    args: -fem_steps 2 -fem_n 2 -eas_rapl_root /nonexistent/powercap -eas_nvml_library libnvidia-ml-absent-for-test.so.1
+    args: -fem_steps 2 -fem_n 2 -eas_rapl_root /nonexistent/powercap -eas_nvml_library libnvidia-ml-absent-for-test.so.1 -eas_energy_view
     expect_count: 1 ^eas: sensor rapl: Disabled: cannot open /nonexistent/powercap
     expect_count: 1 ^eas: sensor nvml: Disabled: cannot load libnvidia-ml-absent-for-test.so.1
+    expect: ^ +1 +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+ +modelled$
+  test:
+    suffix: view_solution
+    nsize: 1 2
+    backends: /cpu/serial
+    args: -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_view_solution vtk:/tmp/eas_test_fem_pcg_view.vts
+    expect: ^ +1 +3 +27 +192 .*CONVERGED_RTOL
+  test:
+    suffix: disabled_quiet
+    nsize: 1 2
+    backends: /cpu/serial
+    args: -fem_steps 2 -fem_n 2 -eas_rapl_root /nonexistent/powercap -eas_nvml_library libnvidia-ml-absent-for-test.so.1
+    expect_count: 0 Disabled
+    expect_count: 0 0/0|0\.00e\+00|-1\.000
+    expect: ^ +1 +4 +64 +125 +[0-9]+ CONVERGED_RTOL .* +-/- +-/- +- *$
     expect: ^ +1 +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+ +modelled$
   test:
     suffix: energy_view
@@ -280,7 +364,7 @@ int main(int argc, char **argv)
     backends: /cpu/openmp
     args: -fem_steps 2 -fem_n 4 -fem_solves 3 -fem_problem poisson -fem_order 2 -ebe_split_units /cpu:1,/cpu:1 -ebe_test_slowdown 1:2 -ebe_test_virtual_time 1e-6 -ebe_rebalance_interval 5 -fem_monitor
     expect: mesh 1 solve 2: CONVERGED_RTOL
-    expect: ^ +1 +6 +216 .* 14[0-4]/7[2-6] .*1\.00e-06/ 2\.00e-06 +0\.9[0-9]+
+    expect: ^ +1 +6 +216 .* 14[0-4]/7[2-6] .*1\.00e-06/2\.00e-06 +0\.9[0-9]+
   test:
     suffix: auto
     nsize: 1 2

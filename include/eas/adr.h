@@ -1,7 +1,7 @@
 #pragma once
 /*
-  eas/adr.h - the advection-diffusion-reaction solver (DESIGN.md sec. 4,
-  seed 000 sec. 1.7): two species c = (c1, c2) on a box,
+  eas/adr.h - the advection-diffusion-reaction solver (docs/adr.md;
+  Vialle et al. sec. 1.7): two species c = (c1, c2) on a box,
 
       dc/dt + a . grad c = div(K grad c) + R(c, t)                 (1.39)
 
@@ -86,7 +86,7 @@ typedef PetscErrorCode (*EasAdrValueFn)(PetscReal t, const PetscReal xyz[3], Pet
 
 /* EasAdrCreate - an ADR solver on comm (every rank of comm owns a box). */
 PETSC_EXTERN PetscErrorCode EasAdrCreate(MPI_Comm, EasAdr *);
-/* EasAdrSetProblem - "diurnal" (default; DESIGN.md sec. 4, cvDiurnal in 3D)
+/* EasAdrSetProblem - "diurnal" (default; docs/adr.md, cvDiurnal in 3D)
    or "transport" (unit cube, stronger diffusion and advection, linear
    reaction, Dirichlet).  Resets box, coefficients, boundaries, time step,
    final time and callbacks to the problem's defaults. */
@@ -140,8 +140,8 @@ PETSC_EXTERN PetscErrorCode EasAdrSetMaxSteps(EasAdr, PetscInt steps);
 /* EasAdrSetNewtonTolerances - outer rtol in (0,1) on max_s ||dx_s||/||x_s||
    and the outer iteration limit per step (PETSC_DEFAULT keeps a value). */
 PETSC_EXTERN PetscErrorCode EasAdrSetNewtonTolerances(EasAdr, PetscReal rtol, PetscInt max_it);
-/* EasAdrSetMode - EAS_ADR_SYNC, EAS_ADR_ASYNC or EAS_ADR_AUTO (DESIGN.md
-   sec. 6 -eas_mode auto: the first time step runs sync; the share of its
+/* EasAdrSetMode - EAS_ADR_SYNC, EAS_ADR_ASYNC or EAS_ADR_AUTO (docs/async.md;
+   -eas_mode auto: the first time step runs sync; the share of its
    metered time spent in halo exchanges and reductions (EAS_PHASE_EXCHANGE
    over all phases, max over ranks) decides: async when it exceeds the
    threshold, else sync, for the remaining steps). */
@@ -163,7 +163,7 @@ PETSC_EXTERN PetscErrorCode EasAdrGetModeAutoDecision(EasAdr, PetscBool *decided
    a unit of be's kind. */
 PETSC_EXTERN PetscErrorCode EasAdrSetBackend(EasAdr, EasBackend);
 PETSC_EXTERN PetscErrorCode EasAdrSetOptionsPrefix(EasAdr, const char[]);
-/* EasAdrSetPolicy - online backend choice (issue 5, DESIGN.md sec. 6): pol
+/* EasAdrSetPolicy - online backend choice (docs/energy.md): pol
    (referenced; EasPolicyChooseBackend already called) is updated after
    every interval >= 1 time steps with the measured compute time per row and
    BiCGStab iteration (max over ranks); when its answer changes to the
@@ -177,7 +177,7 @@ PETSC_EXTERN PetscErrorCode EasAdrSetPolicy(EasAdr, EasPolicy, PetscInt interval
 /* EasAdrGetPolicyState - updates and changes of the policy's answer, moves
    of the solver, and the latest answer (NULL without a policy). */
 PETSC_EXTERN PetscErrorCode EasAdrGetPolicyState(EasAdr, PetscInt *nupdates, PetscInt *nchanges, PetscInt *nmoves, const char *resource[]);
-/* EasAdrGetEnergyMeter - the solver's energy meter (DESIGN.md sec. 6),
+/* EasAdrGetEnergyMeter - the solver's energy meter (docs/energy.md),
    created on first request, else by EasAdrSetFromOptions/EasAdrSetUp, with
    the solver's options prefix (so -eas_sensor, -eas_power_*, -eas_energy_view
    and -eas_trace apply).  One unit per rank, "cpu" or "gpu" after the
@@ -201,7 +201,7 @@ PETSC_EXTERN PetscErrorCode EasAdrGetEnergyMeter(EasAdr, EasEnergyMeter *);
    -eas_mode_auto_threshold, the energy meter's options (-eas_sensor, ...),
    -eas_async_detect iallreduce|decentralized, -eas_async_detect_timeout,
    -eas_async_persist, -eas_async_thread,
-   -eas_comm_delay_us, -eas_comm_jitter_us, -eas_comm_seed (DESIGN.md sec. 7);
+   -eas_comm_delay_us, -eas_comm_jitter_us, -eas_comm_seed (docs/options.md);
    the inner solver reads -adr_ksp_* and -adr_pc_type. */
 PETSC_EXTERN PetscErrorCode EasAdrSetFromOptions(EasAdr);
 /* EasAdrSetUp - decomposition, backend, local Jacobian, inner solver and the

@@ -1,5 +1,5 @@
 /*
-  eas - the element-by-element operator EasEbe (DESIGN.md sec. 3 and 5,
+  eas - the element-by-element operator EasEbe (docs/ebe.md,
   seed 001) and the online split of its element work over compute units.
 
   Distributed layout (EasEbeSetFromMesh on a communicator of size > 1): the
@@ -179,7 +179,7 @@ PETSC_EXTERN PetscErrorCode EasEbeDestroy(EasEbe *);
 /* ---------------------------------------------------------------- split */
 
 /* EasEbeSetSplitUnits - the compute units sharing the local elements
-   (DESIGN.md sec. 5): each is a backend (a CPU backend with its thread
+   (docs/ebe.md): each is a backend (a CPU backend with its thread
    count is a group of threads; a device backend follows seed 001 Alg. 2).
    Needs a host-memory operator backend.  n = 0 removes the split. */
 PETSC_EXTERN PetscErrorCode EasEbeSetSplitUnits(EasEbe, PetscInt n, const EasBackend units[]);
@@ -218,7 +218,7 @@ PETSC_EXTERN PetscErrorCode EasEbeSplitEfficiency(EasEbe, PetscReal *E);
 /* ---------------------------------------------------------------- energy */
 
 /* Energy metering of the EBE operator and of the cg/pipecg solves over it
-   (issue 5; DESIGN.md sec. 6).  The EasEbe owns an optional EasEnergyMeter
+   (docs/energy.md).  The EasEbe owns an optional EasEnergyMeter
    (none by default).  Meter units: one per split unit ("u<k>:<resource>",
    EAS_UNIT_CPU for host units, EAS_UNIT_GPU for device units), or one for
    the operator's backend without a split.  Phases:
@@ -261,8 +261,7 @@ PETSC_EXTERN PetscErrorCode EasEbeGetEnergyMeter(EasEbe, EasEnergyMeter *);
 
 /* ---------------------------------------------------------------- policy */
 
-/* Online backend choice (-eas_backend auto; issue 5 item 5, DESIGN.md
-   sec. 6).  With a policy attached, cg and pipecg over the operator call
+/* Online backend choice (-eas_backend auto; docs/energy.md).  With a policy attached, cg and pipecg over the operator call
    EasPolicyUpdate after the first iteration and every interval iterations with the measured per-element
    times of the meter's compute phase (cumulative busy/work; the CPU units
    of a split combined as 1/sum(1/t_u), likewise the device units; max over
