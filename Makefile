@@ -4,15 +4,18 @@
 #   make check          build and run the test suite on every available backend, 1/2/4 ranks
 #   make check-gpu      the same suite on the CUDA backend only (needs a device)
 #   make bench          benchmarks (BENCH lines: eas vs STREAM vs PETSc, same run)
+#   make plots          figures (tools/eas-plot) from a short run, in OBJDIR/plots
+#   make options-doc    regenerate docs/options.md from the drivers' -help
 #   make asan           build with address+undefined sanitizers in build-asan/ and run the tests
 #   make valgrind       small runs under valgrind (memory errors and definite leaks fail)
 #   make stress         the asynchronous fault campaign with 100 seeds (long)
-#   make install PREFIX=/path   headers, libeas.{a,so}, eas.pc
+#   make install PREFIX=/path   headers, libeas.{a,so}, eas.pc, bin/eas-plot, share/doc/eas
 #   make format         clang-format the sources
 #
 # Variables: OBJDIR (build), CUDA (1 when nvcc is found, 0 to leave it out),
 # SUNDIALS (1 when SUNDIALS' CVODE headers are found, 0 to leave CVODE out),
-# CUDA_HOME (/usr/local/cuda), CUDA_ARCH (75), OPT (-O3 -march=native), PREFIX.
+# CUDA_HOME (/usr/local/cuda), CUDA_ARCH (75), OPT (-O3 -march=native), PREFIX,
+# PYTHON (/usr/bin/python3: Debian's, with python3-matplotlib, for eas-plot).
 
 OBJDIR    ?= build
 PREFIX    ?= /usr/local
@@ -23,6 +26,7 @@ NVCC      ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard $(CUDA_
 CUDA      ?= $(if $(NVCC),1,0)
 SUNDIALS_INC ?= /usr/include
 SUNDIALS  ?= $(if $(wildcard $(SUNDIALS_INC)/cvode/cvode.h $(SUNDIALS_INC)/nvector/nvector_parallel.h),1,0)
+PYTHON    ?= /usr/bin/python3
 V         ?= 0
 Q          = $(if $(filter 1,$(V)),,@)
 
@@ -30,14 +34,14 @@ SRCDIRS   := src/core src/backends src/backends/cpu src/mat src/solvers src/comm
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c)
 
-.PHONY: all lib check check-gpu demo bench asan valgrind install format clean deps tests examples benches help stress
+.PHONY: all lib check check-gpu demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress
 
 # ---------------------------------------------------------------------------
 # First pass: make sure PETSc and MPI are installed (tools/deps.sh installs
 # them with apt-get when run as root, or prints the line to run), then re-run
 # make with the package flags known.
 ifeq ($(EAS_DEPS_OK),)
-all lib check check-gpu demo bench asan valgrind install tests examples benches stress:
+all lib check check-gpu demo bench plots options-doc asan valgrind install tests examples benches stress:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 $@
 format:
@@ -45,7 +49,7 @@ format:
 clean:
 	rm -rf $(OBJDIR) build-asan build-vg
 help:
-	@sed -n '2,13p' Makefile
+	@sed -n '2,18p' Makefile
 else
 # ---------------------------------------------------------------------------
 CC           := mpicc
@@ -121,6 +125,9 @@ $(OBJDIR)/tests/%: tests/%.c $(LIB_SO) $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
+# test_fem_nullspace calls LAPACK (syev) through PETSc's BLAS/LAPACK names;
+# libpetsc links LAPACK privately, so the program names it itself.
+$(OBJDIR)/tests/test_fem_nullspace: LDLIBS += $(shell pkg-config --libs lapack 2>/dev/null || echo -llapack -lblas)
 # test_detect, test_ebe_tags and test_dvfs drive internal APIs (PETSC_INTERN, hidden in
 # the shared library): they link the static library.
 $(OBJDIR)/tests/test_detect $(OBJDIR)/tests/test_ebe_tags $(OBJDIR)/tests/test_dvfs: $(OBJDIR)/tests/%: tests/%.c $(LIB_A) $(HEADERS) $(wildcard src/*/*.h)
@@ -179,12 +186,21 @@ valgrind:
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/fem_pcg -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_order 2 -ksp_type pipecg -pc_type pbjacobi -ebe_mode async -eas_threads 1
 	$(VG) build-vg/tests/test_energy_sensors -case nvml_fake -fake_mode power -fake_power 87.5
 	$(VG) build-vg/tests/test_energy_sensors -case normal
-	$(if $(filter 1,$(SUNDIALS)),OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_nx 6 -adr_ny 1 -adr_nz 6 -adr_ts_type cvode -adr_tfinal 7200 -eas_mode async -eas_threads 1 -eas_sensor model -adr_output_interval 3600 -adr_monitor_points "0,10,30")
+	if [ "$(SUNDIALS)" = 1 ]; then OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_nx 6 -adr_ny 1 -adr_nz 6 -adr_ts_type cvode -adr_tfinal 7200 -eas_mode async -eas_threads 1 -eas_sensor model -adr_output_interval 3600 -adr_monitor_points "0,10,30"; fi
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/tests/test_adr_campaign -case error -adr_problem transport -adr_n 6 -adr_newton_rtol 1e-10 -eas_comm_delay_us 100 -eas_threads 1 -eas_sensor model
 	@echo "valgrind: no errors"
 
 bench: all
 	@sh bench/run.sh $(OBJDIR)
+
+# docs/options.md from the drivers' -help output (tests/test_options_doc.py
+# fails when it is stale).
+options-doc: examples
+	$(PYTHON) tools/options-doc --objdir $(OBJDIR) > docs/options.md
+
+# Figures from a short run (tools/plots.sh; docs/plots.md).
+plots: all
+	@sh tools/plots.sh $(OBJDIR) $(PYTHON)
 
 # Sanitizers: a separate build tree, CUDA left out (its runtime is not instrumented).
 asan:
@@ -198,6 +214,9 @@ install: lib
 	install -m 644 $(LIB_A) $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
 	install -d $(DESTDIR)$(PREFIX)/share/eas
 	install -m 644 share/eas/default_profile.opts $(DESTDIR)$(PREFIX)/share/eas/
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/eas
+	install -m 755 tools/eas-plot $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/eas/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@CUDA_LIBS@|$(CUDA_LIBS) $(SUNDIALS_LIBS)|' -e 's|@VERSION@|0.1.0|' eas.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/eas.pc
 	@echo "installed eas in $(DESTDIR)$(PREFIX); use: pkg-config --cflags --libs eas"
 

@@ -1,6 +1,6 @@
 #!/bin/sh
 # eas benchmarks: one BENCH line per case, eas vs STREAM triad vs PETSc, all
-# measured in the same process run (DESIGN.md sec. 9).
+# measured in the same process run (byte counts in bench/bench_dia.c).
 #
 #   sh bench/run.sh OBJDIR            (what `make bench` runs)
 #
@@ -48,7 +48,7 @@ for n in $SIZES; do
 done
 
 echo
-echo "# summary (targets, DESIGN.md sec. 9: eas SpMV >= 0.95 STREAM; BiCGStab <= 1.15 x fused bound; >= 2 x faster than PETSc per iteration)"
+echo "# summary (targets: eas SpMV >= 0.95 STREAM; BiCGStab <= 1.15 x fused bound; >= 2 x faster than PETSc per iteration)"
 awk '
   function v(k,   i, a) { for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "?" }
   function mark(ok) { return ok ? "ok" : "MISS" }

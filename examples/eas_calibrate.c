@@ -1,8 +1,8 @@
-static const char help[] = "eas_calibrate: small generic benchmarks (seed 000 sec. 1.5.2) that write a power profile.\n"
+static const char help[] = "eas_calibrate: small generic benchmarks (Vialle et al. sec. 1.5.2) that write a power profile.\n"
                            "On each available backend it measures the per-element (per-row) time of the DIA SpMV on the\n"
                            "\"adr\" gallery matrix and the per-element time of the EBE apply (Q1 Poisson mesh); where an\n"
                            "energy sensor exists it measures the idle power (sleeping) and the full power (SpMV loop).\n"
-                           "Without a sensor the powers come from -eas_power_* or the built-in default profile (seed tables).\n"
+                           "Without a sensor the powers come from -eas_power_* or the built-in default profile (the papers' tables, docs/energy.md).\n"
                            "  -n <24>          ADR grid (2 n^3 rows)\n"
                            "  -ebe_n <12>      EBE mesh (n^3 Q1 elements), 0 to skip\n"
                            "  -reps <20>       SpMV/EBE repetitions per timing (best of 3 timings)\n"
@@ -153,7 +153,7 @@ int main(int argc, char **argv)
 
   PetscCall(EasGetNodeIndex(PETSC_COMM_WORLD, &node, &nnodes));
   PetscCall(EasPowerProfileGetFromOptions(PETSC_COMM_WORLD, NULL, node, nnodes, &prof, &dflt));
-  PetscCall(PetscSNPrintf(comment, sizeof(comment), "# eas power profile written by eas_calibrate (seed 000 sec. 1.5.2: small generic benchmarks)\n# DIA SpMV on the adr gallery matrix, n = %" PetscInt_FMT " (%" PetscInt_FMT " rows); EBE apply on %" PetscInt_FMT "^3 Q1 Poisson elements\n", n, 2 * n * n * n, ebe_n));
+  PetscCall(PetscSNPrintf(comment, sizeof(comment), "# eas power profile written by eas_calibrate (Vialle et al. sec. 1.5.2: small generic benchmarks)\n# DIA SpMV on the adr gallery matrix, n = %" PetscInt_FMT " (%" PetscInt_FMT " rows); EBE apply on %" PetscInt_FMT "^3 Q1 Poisson elements\n", n, 2 * n * n * n, ebe_n));
   for (int b = 0; b < 3; b++) {
     const char *why;
     PetscCall(EasBackendIsAvailable(names[b], &avail[b], &why));
@@ -189,8 +189,8 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "measured power: idle %.4g W, full (SpMV) %.4g W\n", (double)Pidle, (double)Pfull));
     PetscCall(PetscSNPrintf(line, sizeof(line), "# measured: idle %.6g W, full %.6g W (sensor package+dram)\n", (double)Pidle, (double)Pfull));
   } else {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "no energy sensor: powers %s\n", dflt ? "from the built-in default profile (share/eas/default_profile.opts, seed 000 Table 1.1, seed 001 Table 2)" : "from the -eas_power_* options"));
-    PetscCall(PetscSNPrintf(line, sizeof(line), "# no energy sensor: powers %s\n", dflt ? "from the default profile (seed 000 Table 1.1 means, seed 001 Table 2 dram)" : "from the -eas_power_* options"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "no energy sensor: powers %s\n", dflt ? "from the built-in default profile (share/eas/default_profile.opts: Vialle et al. Table 1.1, Lang-Runger Table 2)" : "from the -eas_power_* options"));
+    PetscCall(PetscSNPrintf(line, sizeof(line), "# no energy sensor: powers %s\n", dflt ? "from the default profile (Vialle et al. Table 1.1 means, Lang-Runger Table 2 dram)" : "from the -eas_power_* options"));
   }
   PetscCall(PetscStrlcat(comment, line, sizeof(comment)));
   if (rank == 0) {

@@ -1,9 +1,15 @@
-static const char help[] = "Element-by-element PCG on a sequence of growing structured hexahedral meshes (DESIGN.md sec. 5, seed 001):\n"
+static const char help[] = "Element-by-element PCG on a sequence of growing structured hexahedral meshes (docs/ebe.md, Lang-Runger):\n"
                            "each mesh is assembled element by element, solved with eas cg/pipecg, and the work split over the\n"
                            "compute units (-ebe_split_units) is reported as it evolves (seed 001 Fig. 11-12).\n"
                            "  -fem_problem poisson|elasticity  -fem_order 1|2  -fem_n <elements per direction of the first mesh>\n"
                            "  -fem_steps <meshes>  -fem_grow <elements added per direction per step>  -fem_solves <solves per mesh>\n"
-                           "  -fem_monitor (one line per solve)  plus -ksp_*, -pc_type, -ebe_* options\n"
+                           "  -fem_monitor (one line per solve)  -fem_material varying|constant  plus -ksp_*, -pc_type, -ebe_* options\n"
+                           "Each mesh solves the manufactured problem of EasEbeGetManufacturedSolution (Dirichlet data on the whole\n"
+                           "  boundary and the body force from a smooth exact solution; docs/fem.md): the summary gives the algebraic\n"
+                           "  relative residual and, beside it, the discretization error against the exact solution in the L2 and\n"
+                           "  energy norms with the observed orders (Q1: 2 and 1, Q2: 3 and 2 as the mesh grows)\n"
+                           "  -fem_view_solution <viewer> (the last mesh's temperature or displacement through a PETSc viewer on a DMDA of the\n"
+                           "  node grid: vtk:file.vts for ParaView, binary:file, hdf5:file.h5 where PETSc has HDF5)\n"
                            "Energy of each mesh step (issue 5, include/eas/ebe.h): -eas_sensor auto|rapl|nvml|model, -eas_power_*,\n"
                            "  -eas_energy_view (the meter's table after each step), -eas_trace <file.csv> (one row per CG iteration;\n"
                            "  with several steps, step s writes <file>.<s>.csv)\n"
@@ -14,13 +20,55 @@ static const char help[] = "Element-by-element PCG on a sequence of growing stru
                            "  mesh it prints predicted against measured time and energy of the solves\n";
 
 #include <eas.h>
+#include <petscdmda.h>
 
 #define MAXSTEPS 64
+
+/* The solution x of a built-in mesh of nx x ny x nz elements of the given
+   order through a PETSc viewer: the nodes form a structured grid of
+   (order n + 1) points per direction, so a DMDA with dof 1 (temperature) or
+   3 (displacement) describes it; split only in z like the mesh's slabs, its
+   global ordering is the operator's (EasEbeVecToPetsc), so VecView writes
+   VTK (.vts), binary or HDF5 with the coordinates of the unit cube. */
+static PetscErrorCode ViewSolution(EasEbe ebe, PetscInt order, PetscInt nx, PetscInt ny, PetscInt nz, EasVec x, PetscViewer viewer)
+{
+  MPI_Comm    comm = PetscObjectComm((PetscObject)ebe);
+  PetscMPIInt size, rank;
+  PetscInt    dof, nown, *lz, NX = order * nx + 1, NY = order * ny + 1;
+  DM          da;
+  Vec         v;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(EasEbeGetSizes(ebe, NULL, NULL, &dof, NULL, &nown));
+  PetscCall(PetscMalloc1(size, &lz));
+  nown /= NX * NY; /* owned node layers */
+  PetscCallMPI(MPI_Allgather(&nown, 1, MPIU_INT, lz, 1, MPIU_INT, comm));
+  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, NX, NY, order * nz + 1, 1, 1, size, dof, 1, NULL, NULL, lz, &da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMDASetUniformCoordinates(da, 0, 1, 0, 1, 0, 1));
+  if (dof == 1)
+    PetscCall(DMDASetFieldName(da, 0, "temperature"));
+  else {
+    const char *names[] = {"displacement_x", "displacement_y", "displacement_z", NULL};
+    PetscCall(DMDASetFieldNames(da, names));
+  }
+  PetscCall(DMCreateGlobalVector(da, &v));
+  PetscCall(PetscObjectSetName((PetscObject)v, "solution")); /* VTK fields solution.temperature, solution.displacement_x, ... */
+  PetscCall(EasEbeVecToPetsc(ebe, x, v));
+  PetscCall(VecView(v, viewer));
+  PetscCall(VecDestroy(&v));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFree(lz));
+  PetscFunctionReturn(0);
+}
 
 typedef struct {
   PetscInt           n, nel, ndof, its, shares[2];
   KSPConvergedReason reason;
-  PetscReal          t_solve, err, t_el[2], E;
+  PetscReal          t_solve, res, t_el[2], E;
+  PetscReal          el2, een; /* discretization error, relative: L2 and energy norms */
   PetscInt           nunits;
   PetscReal          joules, watts, edp; /* energy of the step (EasEnergyMeterGetSummary) */
   PetscBool          measured, valid;
@@ -28,15 +76,17 @@ typedef struct {
 
 int main(int argc, char **argv)
 {
-  PetscInt    prob = 0, order = 1, n0 = 4, steps = 3, grow = 2, solves = 1;
-  PetscBool   monitor                   = PETSC_FALSE, tracing;
-  char        trace[PETSC_MAX_PATH_LEN] = "";
-  PetscMPIInt size;
-  StepRow     row[MAXSTEPS];
-  char        beres[64] = "";
-  PetscBool   autobe    = PETSC_FALSE;
-  PetscInt    polint    = 0;
-  EasPolicy   pol       = NULL;
+  PetscInt          prob = 0, order = 1, n0 = 4, steps = 3, grow = 2, solves = 1, mat = 0;
+  PetscBool         monitor = PETSC_FALSE, tracing, vsol = PETSC_FALSE;
+  PetscViewer       vsol_viewer = NULL;
+  PetscViewerFormat vsol_format;
+  char              trace[PETSC_MAX_PATH_LEN] = "";
+  PetscMPIInt       size;
+  StepRow           row[MAXSTEPS];
+  char              beres[64] = "";
+  PetscBool         autobe    = PETSC_FALSE;
+  PetscInt          polint    = 0;
+  EasPolicy         pol       = NULL;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -48,7 +98,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-fem_grow", "Elements added per direction at each step", NULL, grow, &grow, NULL));
   PetscCall(PetscOptionsInt("-fem_solves", "Solves per mesh", NULL, solves, &solves, NULL));
   PetscCall(PetscOptionsInt("-fem_policy_interval", "With -eas_backend auto: iterations between online decisions (0: the split's rebalance interval, else 10)", "EasPolicyAttachEbe", polint, &polint, NULL));
+  PetscCall(PetscOptionsEList("-fem_material", "Material: k or E = 1 + 0.5 sin(3x+2y+z) (varying) or 1 (constant)", "EasEbeSetMeshMaterial", EasEbeMaterials, 2, EasEbeMaterials[mat], &mat, NULL));
   PetscCall(PetscOptionsBool("-fem_monitor", "One line per solve: iterations, time, shares, per-element times", NULL, monitor, &monitor, NULL));
+  PetscCall(PetscOptionsViewer("-fem_view_solution", "The last mesh's solution through a PETSc viewer (vtk:file.vts, binary:file, hdf5:file.h5)", "VecView", &vsol_viewer, &vsol_format, &vsol));
   PetscOptionsEnd();
   PetscCall(PetscOptionsGetString(NULL, NULL, "-eas_trace", trace, sizeof(trace), &tracing));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-eas_backend", beres, sizeof(beres), NULL));
@@ -64,16 +116,18 @@ int main(int argc, char **argv)
   for (PetscInt s = 0; s < steps; s++) {
     EasEbe           ebe;
     EasKsp           ksp;
-    EasVec           xe, b, x;
-    const PetscReal *xyz;
-    PetscScalar     *xa;
+    EasVec           ax, b, x;
+    EasEbeFieldFn    uex, fex;
+    void            *mctx;
     PetscInt         n = n0 + s * grow, nnodes, dof, nown, nel, nu = 0;
     EasEnergyMeter   meter;
     EasEnergySummary S;
-    PetscReal        err = 0, nrm = 0, buf[2], Epol[2] = {0, 0}, Tpol = 0;
+    PetscReal        res = 0, nrm = 0, buf[2], Epol[2] = {0, 0}, Tpol = 0, derr[2], dnrm[2];
     StepRow         *r = &row[s];
 
     PetscCall(EasEbeCreate(PETSC_COMM_WORLD, &ebe));
+    PetscCall(EasEbeSetMeshBoundary(ebe, EAS_EBE_BC_DIRICHLET)); /* the manufactured problem: Dirichlet data everywhere */
+    PetscCall(EasEbeSetMeshMaterial(ebe, (EasEbeMaterial)mat));
     PetscCall(EasEbeSetFromMesh(ebe, (EasEbeProblem)prob, order, n, n, PetscMax(n, size)));
     PetscCall(EasEbeGetEnergyMeter(ebe, &meter)); /* every step is metered: SetFromOptions applies -eas_* */
     PetscCall(EasEbeSetFromOptions(ebe));
@@ -106,15 +160,11 @@ int main(int argc, char **argv)
     PetscCall(EasEbeSetUp(ebe));                              /* starts the meter */
     if (pol) PetscCall(EasPolicyAttachEbe(pol, ebe, polint)); /* consulted online by cg/pipecg */
     PetscCall(EasEbeGetSizes(ebe, &nel, NULL, &dof, &nnodes, &nown));
-    PetscCall(EasEbeGetNodeCoordinates(ebe, &xyz));
-    PetscCall(EasEbeCreateVecs(ebe, &xe, &b));
+    PetscCall(EasEbeCreateVecs(ebe, &ax, &b));
     PetscCall(EasEbeCreateVecs(ebe, &x, NULL));
-    /* manufactured solution; b = A x_exact (so the error measures the solver) */
-    PetscCall(EasVecGetArrayWrite(xe, &xa));
-    for (PetscInt i = 0; i < nnodes; i++)
-      for (PetscInt k = 0; k < dof; k++) xa[i * dof + k] = PetscSinReal(PETSC_PI * xyz[3 * i]) * PetscSinReal(PETSC_PI * xyz[3 * i + 1]) * PetscSinReal(PETSC_PI * xyz[3 * i + 2]) * (1.0 + 0.5 * k);
-    PetscCall(EasVecRestoreArrayWrite(xe, &xa));
-    PetscCall(EasEbeMult(ebe, xe, b));
+    /* the manufactured problem: body force and Dirichlet data of a smooth exact solution */
+    PetscCall(EasEbeGetManufacturedSolution(ebe, &uex, &fex, &mctx));
+    PetscCall(EasEbeComputeRHS(ebe, fex, uex, mctx, b));
 
     PetscCall(EasKspCreate(PETSC_COMM_WORLD, &ksp));
     PetscCall(EasKspSetType(ksp, EAS_CG));
@@ -143,8 +193,10 @@ int main(int argc, char **argv)
         r->E = -1;
         if (nu > 0 && tel[0] > 0 && (nu < 2 || tel[1] > 0)) PetscCall(EasEbeSplitEfficiency(ebe, &r->E));
       }
-      if (monitor)
+      if (monitor && nu >= 2)
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mesh %" PetscInt_FMT " solve %" PetscInt_FMT ": %s in %" PetscInt_FMT " its, %.3f s; shares (rank 0) %" PetscInt_FMT "/%" PetscInt_FMT ", t_el %.3e/%.3e s\n", s, k, KSPConvergedReasons[r->reason], r->its, (double)r->t_solve, r->shares[0], r->shares[1], (double)r->t_el[0], (double)r->t_el[1]));
+      else if (monitor) /* no split: no shares to print */
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mesh %" PetscInt_FMT " solve %" PetscInt_FMT ": %s in %" PetscInt_FMT " its, %.3f s\n", s, k, KSPConvergedReasons[r->reason], r->its, (double)r->t_solve));
     }
     if (pol) { /* online decisions of this mesh, then predicted against measured (the solves; energy modelled from the busy times) */
       PetscInt    nup, nch;
@@ -166,26 +218,36 @@ int main(int argc, char **argv)
     r->measured = S.measured;
     r->valid    = S.valid;
     PetscCall(EasEnergyMeterViewFromOptions(meter));
-    /* error over owned entries */
+    /* algebraic: true relative residual ||b - A x|| / ||b|| over owned entries */
+    PetscCall(EasEbeMult(ebe, x, ax));
     {
-      const PetscScalar *xv, *ev;
-      PetscCall(EasVecGetArrayRead(x, &xv));
-      PetscCall(EasVecGetArrayRead(xe, &ev));
+      const PetscScalar *rv, *bv;
+      PetscCall(EasVecGetArrayRead(ax, &rv));
+      PetscCall(EasVecGetArrayRead(b, &bv));
       for (PetscInt i = 0; i < nown * dof; i++) {
-        err += PetscSqr(xv[i] - ev[i]);
-        nrm += PetscSqr(ev[i]);
+        res += PetscSqr(bv[i] - rv[i]);
+        nrm += PetscSqr(bv[i]);
       }
-      PetscCall(EasVecRestoreArrayRead(x, &xv));
-      PetscCall(EasVecRestoreArrayRead(xe, &ev));
-      buf[0] = err;
+      PetscCall(EasVecRestoreArrayRead(ax, &rv));
+      PetscCall(EasVecRestoreArrayRead(b, &bv));
+      buf[0] = res;
       buf[1] = nrm;
       PetscCall(MPIU_Allreduce(MPI_IN_PLACE, buf, 2, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
     }
+    /* discretization: the finite element field against the exact solution (EasEbeComputeError) */
+    PetscCall(EasEbeComputeError(ebe, x, uex, mctx, derr, dnrm));
+    r->el2  = derr[0] / dnrm[0];
+    r->een  = derr[1] / dnrm[1];
     r->n    = n;
     r->nel  = n * n * PetscMax(n, size);
     r->ndof = (order * n + 1) * (order * n + 1) * (order * PetscMax(n, size) + 1) * dof;
-    r->err  = PetscSqrtReal(buf[0] / buf[1]);
-    PetscCall(EasVecDestroy(&xe));
+    r->res  = PetscSqrtReal(buf[0] / buf[1]);
+    if (vsol && s == steps - 1) {
+      PetscCall(PetscViewerPushFormat(vsol_viewer, vsol_format));
+      PetscCall(ViewSolution(ebe, order, n, n, PetscMax(n, size), x, vsol_viewer));
+      PetscCall(PetscViewerPopFormat(vsol_viewer));
+    }
+    PetscCall(EasVecDestroy(&ax));
     PetscCall(EasVecDestroy(&b));
     PetscCall(EasVecDestroy(&x));
     PetscCall(EasKspDestroy(&ksp));
@@ -193,11 +255,36 @@ int main(int argc, char **argv)
   }
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\nfem_pcg summary: %s, Q%" PetscInt_FMT ", %d ranks\n", EasEbeProblems[prob], order, size));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4s %5s %9s %9s %5s %-18s %9s %8s %9s %13s %19s %6s\n", "step", "n", "elements", "unknowns", "its", "reason", "solve s", "ms/it", "rel err", "shares(r0)", "t_el u0/u1 (s)", "E_h"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4s %5s %9s %9s %5s %-18s %9s %8s %9s %13s %19s %6s\n", "step", "n", "elements", "unknowns", "its", "reason", "solve s", "ms/it", "rel res", "shares(r0)", "t_el u0/u1 (s)", "E_h"));
   for (PetscInt s = 0; s < steps; s++) {
     StepRow *r = &row[s];
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %5" PetscInt_FMT " %9" PetscInt_FMT " %9" PetscInt_FMT " %5" PetscInt_FMT " %-18s %9.4f %8.3f %9.2e %6" PetscInt_FMT "/%-6" PetscInt_FMT " %9.2e/%9.2e %6.3f\n", s, r->n, r->nel, r->ndof, r->its, KSPConvergedReasons[r->reason], (double)r->t_solve,
-                          (double)(1e3 * r->t_solve / PetscMax(r->its, 1)), (double)r->err, r->shares[0], r->shares[1], (double)r->t_el[0], (double)r->t_el[1], (double)r->E));
+    char     sh[2][16], tel[2][16], eh[16];
+    /* "-" where there is no split (no units) or no such unit: no placeholder numbers */
+    for (PetscInt u = 0; u < 2; u++) {
+      if (u < r->nunits) {
+        PetscCall(PetscSNPrintf(sh[u], sizeof(sh[u]), "%" PetscInt_FMT, r->shares[u]));
+        PetscCall(PetscSNPrintf(tel[u], sizeof(tel[u]), "%.2e", (double)r->t_el[u]));
+      } else {
+        PetscCall(PetscStrncpy(sh[u], "-", sizeof(sh[u])));
+        PetscCall(PetscStrncpy(tel[u], "-", sizeof(tel[u])));
+      }
+    }
+    if (r->E >= 0)
+      PetscCall(PetscSNPrintf(eh, sizeof(eh), "%.3f", (double)r->E));
+    else
+      PetscCall(PetscStrncpy(eh, "-", sizeof(eh)));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %5" PetscInt_FMT " %9" PetscInt_FMT " %9" PetscInt_FMT " %5" PetscInt_FMT " %-18s %9.4f %8.3f %9.2e %6s/%-6s %9s/%-9s %6s\n", s, r->n, r->nel, r->ndof, r->its, KSPConvergedReasons[r->reason], (double)r->t_solve,
+                          (double)(1e3 * r->t_solve / PetscMax(r->its, 1)), (double)r->res, sh[0], sh[1], tel[0], tel[1], eh));
+  }
+  /* the physics: discretization error against the exact solution, orders between consecutive meshes (h = 1/n) */
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "discretization error against the exact solution (relative; orders from consecutive meshes):\n%4s %5s %12s %8s %12s %8s\n", "step", "n", "L2 err", "order", "energy err", "order"));
+  for (PetscInt s = 0; s < steps; s++) {
+    StepRow *r = &row[s];
+    if (s > 0 && r->n != row[s - 1].n) {
+      const PetscReal lh = PetscLogReal((PetscReal)r->n / row[s - 1].n);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %5" PetscInt_FMT " %12.4e %8.3f %12.4e %8.3f\n", s, r->n, (double)r->el2, (double)(PetscLogReal(row[s - 1].el2 / r->el2) / lh), (double)r->een, (double)(PetscLogReal(row[s - 1].een / r->een) / lh)));
+    } else
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %5" PetscInt_FMT " %12.4e %8s %12.4e %8s\n", s, r->n, (double)r->el2, "", (double)r->een, ""));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "energy per mesh step (setup + solves, all ranks):\n%4s %12s %12s %12s %9s\n", "step", "energy J", "avg power W", "EDP J s", "source"));
   for (PetscInt s = 0; s < steps; s++) {
@@ -208,6 +295,7 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %12s %12s %12s %9s\n", s, "n/a", "n/a", "n/a", "n/a"));
   }
   PetscCall(EasPolicyDestroy(&pol));
+  PetscCall(PetscViewerDestroy(&vsol_viewer));
   PetscCall(EasFinalize());
   return 0;
 }
@@ -220,19 +308,36 @@ int main(int argc, char **argv)
     expect: fem_pcg summary: poisson, Q1
     expect: ^ +2 +7 +[0-9]+ +[0-9]+ +[0-9]+ CONVERGED_RTOL
     expect: ^ +2 +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+ +(modelled|measured)$
+    expect: ^ +2 +7 +[0-9.e+-]+ +(1\.9|2\.0|2\.1)[0-9]* +[0-9.e+-]+ +(0\.9|1\.0|1\.1)[0-9]*$
   test:
     suffix: elasticity_q2_pipe
     nsize: 2
     args: -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_order 2 -ksp_type pipecg -pc_type pbjacobi -ebe_mode async -ksp_rtol 1e-10 -fem_monitor
     expect: mesh 1 solve 0: CONVERGED_RTOL
     expect: fem_pcg summary: elasticity, Q2
+    expect: ^ +1 +3 +[0-9.e+-]+ +(2\.[89]|3\.[01])[0-9]* +[0-9.e+-]+ +(1\.[89]|2\.[01])[0-9]*$
   test:
     suffix: disabled_once
     nsize: 1 2
     backends: /cpu/serial
-    args: -fem_steps 2 -fem_n 2 -eas_rapl_root /nonexistent/powercap -eas_nvml_library libnvidia-ml-absent-for-test.so.1
+    args: -fem_steps 2 -fem_n 2 -eas_rapl_root /nonexistent/powercap -eas_nvml_library libnvidia-ml-absent-for-test.so.1 -eas_energy_view
     expect_count: 1 ^eas: sensor rapl: Disabled: cannot open /nonexistent/powercap
     expect_count: 1 ^eas: sensor nvml: Disabled: cannot load libnvidia-ml-absent-for-test.so.1
+    expect: ^ +1 +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+ +modelled$
+  test:
+    suffix: view_solution
+    nsize: 1 2
+    backends: /cpu/serial
+    args: -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_view_solution vtk:/tmp/eas_test_fem_pcg_view.vts
+    expect: ^ +1 +3 +27 +192 .*CONVERGED_RTOL
+  test:
+    suffix: disabled_quiet
+    nsize: 1 2
+    backends: /cpu/serial
+    args: -fem_steps 2 -fem_n 2 -eas_rapl_root /nonexistent/powercap -eas_nvml_library libnvidia-ml-absent-for-test.so.1
+    expect_count: 0 Disabled
+    expect_count: 0 0/0|0\.00e\+00|-1\.000
+    expect: ^ +1 +4 +64 +125 +[0-9]+ CONVERGED_RTOL .* +-/- +-/- +- *$
     expect: ^ +1 +[0-9.e+-]+ +[0-9.e+-]+ +[0-9.e+-]+ +modelled$
   test:
     suffix: energy_view
@@ -246,7 +351,7 @@ int main(int argc, char **argv)
     backends: /cpu/openmp
     args: -fem_steps 2 -fem_n 4 -fem_solves 3 -fem_problem poisson -fem_order 2 -ebe_split_units /cpu:1,/cpu:1 -ebe_test_slowdown 1:2 -ebe_test_virtual_time 1e-6 -ebe_rebalance_interval 5 -fem_monitor
     expect: mesh 1 solve 2: CONVERGED_RTOL
-    expect: ^ +1 +6 +216 .* 14[0-4]/7[2-6] .*1\.00e-06/ 2\.00e-06 +0\.9[0-9]+
+    expect: ^ +1 +6 +216 .* 14[0-4]/7[2-6] .*1\.00e-06/2\.00e-06 +0\.9[0-9]+
   test:
     suffix: auto
     nsize: 1 2

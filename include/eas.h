@@ -175,7 +175,7 @@ PETSC_EXTERN PetscErrorCode EasDiaSetFromMat(EasDia, Mat);
 PETSC_EXTERN PetscErrorCode EasDiaLoadMatrixMarket(EasDia, const char path[]);
 /* EasDiaSetFromGallery - built-in test matrices:
    "adr": implicit Euler Jacobian of the 3D two-species diurnal ADR problem
-   (DESIGN.md sec. 4) on an n^3 grid, 2n^3 rows, 9 offsets, at t = 21600 s (noon)
+   (docs/adr.md) on an n^3 grid, 2n^3 rows, 9 offsets, at t = 21600 s (noon)
    with -dia_gallery_dt <7200> as the time step. */
 PETSC_EXTERN PetscErrorCode EasDiaSetFromGallery(EasDia, const char name[], PetscInt n);
 PETSC_EXTERN PetscErrorCode EasDiaSetUp(EasDia);

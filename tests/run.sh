@@ -20,6 +20,10 @@
 #   TEST*/
 #
 # Each test runs with -malloc_debug -malloc_dump and fails if memory leaks.
+# Script tests (tests/test_*.py, the same block in a docstring) run as
+# "$EAS_PYTHON script --objdir OBJDIR --np N args" (EAS_PYTHON defaults to
+# Debian's /usr/bin/python3, the one with python3-matplotlib), with MPIEXEC
+# exported; the script runs the programs itself.
 # A test that runs longer than EAS_TEST_TIMEOUT seconds (default 300) is
 # killed and fails ("timed out after N s"), whatever kind it is.
 # The last line is "N passed, N failed".
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
 done
 MPIEXEC=${MPIEXEC:-mpirun $( [ "$(id -u)" = 0 ] && echo --allow-run-as-root) --oversubscribe --bind-to none}
 TIMEOUT=${EAS_TEST_TIMEOUT:-300}
+PYTHON=${EAS_PYTHON:-/usr/bin/python3}
 ROOT=${EAS_TEST_ROOT:-$(cd "$(dirname "$0")/.." && pwd)} # EAS_TEST_ROOT: the runner's self-test
 LOGDIR=$OBJDIR/testlogs
 mkdir -p "$LOGDIR"
@@ -100,7 +105,11 @@ run_one() { # name exe np backend args expects experr counts
   [ "$be" != "-" ] && beopt="-eas_backend $be"
   [ "$np" = 1 ] && threads=2
   # shellcheck disable=SC2086
-  OMP_NUM_THREADS=$threads timeout -k 10 "$TIMEOUT" $MPIEXEC -n "$np" "$exe" $args $beopt -malloc_debug -malloc_dump < /dev/null > "$log" 2>&1
+  if [ "${exe%.py}" != "$exe" ]; then
+    MPIEXEC="$MPIEXEC" OMP_NUM_THREADS=$threads timeout -k 10 "$TIMEOUT" "$PYTHON" "$exe" --objdir "$OBJDIR" --np "$np" $args < /dev/null > "$log" 2>&1
+  else
+    OMP_NUM_THREADS=$threads timeout -k 10 "$TIMEOUT" $MPIEXEC -n "$np" "$exe" $args $beopt -malloc_debug -malloc_dump < /dev/null > "$log" 2>&1
+  fi
   rc=$?
   if [ $rc = 124 ] || [ $rc = 137 ]; then
     # a hang is a failure whatever the test expects, even when its partial output matches
@@ -136,16 +145,21 @@ run_one() { # name exe np backend args expects experr counts
     failed_list="$failed_list
   $name"
     echo "FAIL   $name: ${why#; }"
-    echo "       command: OMP_NUM_THREADS=$threads $MPIEXEC -n $np $exe $args $beopt"
+    if [ "${exe%.py}" != "$exe" ]; then
+      echo "       command: OMP_NUM_THREADS=$threads MPIEXEC=\"$MPIEXEC\" $PYTHON $exe --objdir $OBJDIR --np $np $args"
+    else
+      echo "       command: OMP_NUM_THREADS=$threads $MPIEXEC -n $np $exe $args $beopt"
+    fi
     tail -n 25 "$log" | sed 's/^/       | /'
   fi
 }
 
-for src in "$ROOT"/tests/*.c "$ROOT"/examples/*.c "$ROOT"/bench/*.c; do
+for src in "$ROOT"/tests/*.c "$ROOT"/examples/*.c "$ROOT"/bench/*.c "$ROOT"/tests/test_*.py; do
   [ -f "$src" ] || continue
-  base=$(basename "$src" .c)
-  dir=$(basename "$(dirname "$src")")
-  exe=$OBJDIR/$dir/$base
+  case "$src" in
+    *.py) base=$(basename "$src" .py); exe=$src ;;
+    *) base=$(basename "$src" .c); exe=$OBJDIR/$(basename "$(dirname "$src")")/$base ;;
+  esac
   while IFS=$'\036' read -r suffix nsize backends args expects experr counts requires; do
     [ -n "$suffix" ] || continue
     if [ -n "$requires" ] && ! echo "$FEATURES" | grep -qx -- "$requires"; then
@@ -163,7 +177,7 @@ for src in "$ROOT"/tests/*.c "$ROOT"/examples/*.c "$ROOT"/bench/*.c; do
         [ -n "$ONLY_NSIZE" ] && [ "$np" != "$ONLY_NSIZE" ] && continue
         name="$base/$suffix np=$np be=$be"
         if [ -n "$FILTER" ] && ! echo "$name" | grep -Eq -- "$FILTER"; then continue; fi
-        if [ ! -x "$exe" ]; then
+        if [ ! -x "$exe" ] && [ "${exe%.py}" = "$exe" ]; then
           fail=$((fail + 1)); echo "FAIL   $name: $exe not built"; continue
         fi
         run_one "$name" "$exe" "$np" "$be" "$args" "$expects" "$experr" "$counts"

@@ -113,9 +113,10 @@ static const char expected_report[] = "eas energy report: 1 rank(s) on 1 node(s)
                                       "compute               3            3            2      0.42857          645          215         1935  modelled\n"
                                       "exchange              1            1            0      0.14286          115          115          115  modelled\n"
                                       "transfers           0.5            0          0.5     0.071429        102.5          205        51.25  modelled\n"
-                                      "other               1.5            0            0      0.21429         82.5           55       123.75  modelled\n"
+                                      "unphased            1.5            0            0      0.21429         82.5           55       123.75  modelled\n"
                                       "total                 7            5          2.5            1         1060       151.43         7420  modelled\n"
-                                      "busy fraction beta (seed 000 eq. 1.16, weighted by the units' node shares): cpu 0.71429, gpu 0.35714\n"
+                                      "unphased: run time outside every phase (no unit busy); its energy is the idle power P_I over that time\n"
+                                      "busy fraction beta (Vialle et al. eq. 1.16, weighted by the units' node shares): cpu 0.71429, gpu 0.35714\n"
                                       "unit       kind    weight [-]     busy [s]     beta [-]    work [el]    t_el [s/el]\n"
                                       "cpu        cpu              1            5      0.71429          600          0.005\n"
                                       "gpu0       gpu              1          2.5      0.35714          400          0.005\n";
@@ -154,6 +155,82 @@ static PetscErrorCode CaseReport(void)
   PetscCall(EasEnergyMeterSetFromOptions(m));
   PetscCall(EasEnergyMeterViewFromOptions(m));
   PetscCall(EasEnergyMeterDestroy(&m));
+  PetscFunctionReturn(0);
+}
+
+/* The value of the CSV row starting with key (e.g. "part,compute,gpu0,energy_J,"). */
+static PetscErrorCode CsvValue(const char buf[], const char key[], PetscReal *v)
+{
+  const char *p = strstr(buf, key);
+
+  PetscFunctionBegin;
+  while (p && p != buf && p[-1] != '\n') p = strstr(p + 1, key); /* a row's start only */
+  PetscCheck(p, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the CSV report has no row %s", key);
+  *v = strtod(p + strlen(key), NULL);
+  PetscFunctionReturn(0);
+}
+
+/* The report as CSV (-eas_energy_view :file:ascii_csv) on the timeline of
+   RunTimeline, checked by hand: P_I = 40 + 10 + 5 = 55 W, P_C(cpu) = 60 W,
+   P_C(gpu) = 150 W; the parts of Vialle et al. eq. 1.16 per phase and unit
+   are w busy P_C (w = 1 on one rank) and the idle part W P_I; the GPU
+   computes, so the frontier uses its compute busy fraction 2/7 with
+   P_F = 55 + 150 = 205 W: alpha = 205 / (2/7 205 + 5/7 55) = 1435/685. */
+static PetscErrorCode CaseCSV(void)
+{
+  EasEnergyMeter m;
+  char           path[] = "/tmp/eas_report_XXXXXX", opt[64], buf[8192];
+  int            fd;
+  FILE          *fp;
+  size_t         n;
+  const struct {
+    const char *key;
+    PetscReal   want;
+  } rows[] = {
+      {"phase,compute,,time_s,", 3.0},
+      {"phase,compute,,energy_J,", 645.0},
+      {"phase,unphased,,time_s,", 1.5},
+      {"phase,unphased,,energy_J,", 82.5},
+      {"total,,,energy_J,", 1060.0},
+      {"part,setup,cpu,energy_J,", 60.0},
+      {"part,setup,idle,energy_J,", 55.0},
+      {"part,compute,cpu,energy_J,", 180.0},
+      {"part,compute,gpu0,energy_J,", 300.0},
+      {"part,compute,idle,energy_J,", 165.0},
+      {"part,exchange,cpu,energy_J,", 60.0},
+      {"part,transfers,gpu0,energy_J,", 75.0},
+      {"part,transfers,idle,energy_J,", 27.5},
+      {"part,unphased,idle,energy_J,", 82.5},
+      {"unit,,gpu0,t_el_s,", 0.005},
+      {"beta,,,compute_gpu,", 2.0 / 7.0},
+      {"frontier,,,PF_W,", 205.0},
+      {"frontier,,,PI_W,", 55.0},
+      {"frontier,,,alpha,", 1435.0 / 685.0},
+  };
+
+  PetscFunctionBegin;
+  fd = mkstemp(path);
+  PetscCheck(fd >= 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "mkstemp");
+  close(fd);
+  PetscCall(PetscSNPrintf(opt, sizeof(opt), ":%s:ascii_csv", path));
+  PetscCall(PetscOptionsSetValue(NULL, "-eas_energy_view", opt));
+  PetscCall(EasEnergyMeterCreate(PETSC_COMM_SELF, &m));
+  PetscCall(EasEnergyMeterSetFromOptions(m));
+  PetscCall(RunTimeline(m));
+  PetscCall(EasEnergyMeterViewFromOptions(m));
+  PetscCall(EasEnergyMeterDestroy(&m)); /* closes the viewer */
+  fp = fopen(path, "r");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot read %s", path);
+  n      = fread(buf, 1, sizeof(buf) - 1, fp);
+  buf[n] = 0;
+  fclose(fp);
+  unlink(path);
+  PetscCheck(!strncmp(buf, "record,phase,unit,quantity,value,source\n", 40), PETSC_COMM_SELF, PETSC_ERR_PLIB, "the CSV report lacks its header:\n%s", buf);
+  for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
+    PetscReal v;
+    PetscCall(CsvValue(buf, rows[k].key, &v));
+    CHECK_CLOSE(v, rows[k].want, 1e-9 * PetscMax(1.0, PetscAbsReal(rows[k].want)), rows[k].key);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -375,6 +452,8 @@ int main(int argc, char **argv)
   if (isc) PetscCall(CaseProfile());
   PetscCall(PetscStrcmp(cs, "trace", &isc));
   if (isc) PetscCall(CaseTrace());
+  PetscCall(PetscStrcmp(cs, "csv", &isc));
+  if (isc) PetscCall(CaseCSV());
   PetscCall(PetscStrcmp(cs, "weights", &isc));
   if (isc) PetscCall(CaseWeights());
   PetscCall(PetscStrcmp(cs, "resume", &isc));
@@ -418,6 +497,12 @@ int main(int argc, char **argv)
     backends: none
     args: -case trace
     expect: case trace: 1 checks passed
+  test:
+    suffix: csv
+    backends: none
+    args: -case csv
+    expect: frontier,,,alpha,: 2\.09489
+    expect: case csv: 19 checks passed
   test:
     suffix: weights
     backends: none

@@ -1,7 +1,7 @@
 #pragma once
 /*
-  eas/adr.h - the advection-diffusion-reaction solver (DESIGN.md sec. 4,
-  seed 000 sec. 1.7): two species c = (c1, c2) on a box,
+  eas/adr.h - the advection-diffusion-reaction solver (docs/adr.md;
+  Vialle et al. sec. 1.7): two species c = (c1, c2) on a box,
 
       dc/dt + a . grad c = div(K grad c) + R(c, t)                 (1.39)
 
@@ -109,7 +109,7 @@ typedef PetscErrorCode (*EasAdrValueFn)(PetscReal t, const PetscReal xyz[3], Pet
 
 /* EasAdrCreate - an ADR solver on comm (every rank of comm owns a box). */
 PETSC_EXTERN PetscErrorCode EasAdrCreate(MPI_Comm, EasAdr *);
-/* EasAdrSetProblem - "diurnal" (default; DESIGN.md sec. 4, cvDiurnal in 3D)
+/* EasAdrSetProblem - "diurnal" (default; docs/adr.md, cvDiurnal in 3D)
    or "transport" (unit cube, stronger diffusion and advection, linear
    reaction, Dirichlet).  Resets box, coefficients, boundaries, time step,
    final time and callbacks to the problem's defaults. */
@@ -220,7 +220,7 @@ PETSC_EXTERN PetscErrorCode EasAdrGetGrid(EasAdr, PetscInt *nx, PetscInt *ny, Pe
 /* EasAdrGetStepsPlanned - the implicit Euler steps EasAdrSolve(PETSC_DEFAULT)
    takes from the current time (-adr_steps, else (t_final - t)/dt rounded up). */
 PETSC_EXTERN PetscErrorCode EasAdrGetStepsPlanned(EasAdr, PetscInt *steps);
-/* EasAdrGetEnergyMeter - the solver's energy meter (DESIGN.md sec. 6),
+/* EasAdrGetEnergyMeter - the solver's energy meter (docs/energy.md),
    created on first request, else by EasAdrSetFromOptions/EasAdrSetUp, with
    the solver's options prefix (so -eas_sensor, -eas_power_*, -eas_energy_view
    and -eas_trace apply).  One unit per rank, "cpu" or "gpu" after the
@@ -244,7 +244,7 @@ PETSC_EXTERN PetscErrorCode EasAdrGetEnergyMeter(EasAdr, EasEnergyMeter *);
    -eas_mode_auto_threshold, the energy meter's options (-eas_sensor, ...),
    -eas_async_detect iallreduce|decentralized, -eas_async_detect_timeout,
    -eas_async_persist, -eas_async_thread,
-   -eas_comm_delay_us, -eas_comm_jitter_us, -eas_comm_seed (DESIGN.md sec. 7);
+   -eas_comm_delay_us, -eas_comm_jitter_us, -eas_comm_seed (docs/options.md);
    the inner solver reads -adr_ksp_* and -adr_pc_type. */
 PETSC_EXTERN PetscErrorCode EasAdrSetFromOptions(EasAdr);
 /* EasAdrSetUp - decomposition, backend, local Jacobian, inner solver and the

@@ -1,5 +1,5 @@
 /*
-  eas - the element-by-element operator EasEbe (DESIGN.md sec. 3 and 5,
+  eas - the element-by-element operator EasEbe (docs/ebe.md,
   seed 001) and the online split of its element work over compute units.
 
   Distributed layout (EasEbeSetFromMesh on a communicator of size > 1): the
@@ -21,10 +21,40 @@
 PETSC_EXTERN PetscClassId EAS_EBE_CLASSID;
 
 typedef enum {
-  EAS_EBE_POISSON,   /* -div(k grad u), 1 dof per node, Dirichlet on the whole boundary */
-  EAS_EBE_ELASTICITY /* linear elasticity, 3 dof per node, clamped at x = 0 */
+  EAS_EBE_POISSON,   /* -div(k grad u) = f, 1 dof per node (default: Dirichlet on the whole boundary) */
+  EAS_EBE_ELASTICITY /* -div sigma(u) = f, linear isotropic elasticity, 3 dof per node (default: clamped at x = 0) */
 } EasEbeProblem;
 PETSC_EXTERN const char *const EasEbeProblems[];
+
+/* Where a built-in mesh prescribes the unknowns (docs/fem.md). */
+typedef enum {
+  EAS_EBE_BC_DEFAULT,   /* the problem's: dirichlet for poisson, clamped for elasticity */
+  EAS_EBE_BC_DIRICHLET, /* every unknown on the boundary of the cube */
+  EAS_EBE_BC_CLAMPED,   /* every unknown on the face x = 0 (the rest of the boundary is free: zero flux or traction) */
+  EAS_EBE_BC_NONE       /* none: the operator is singular (constants; the six rigid-body modes) */
+} EasEbeBoundary;
+PETSC_EXTERN const char *const EasEbeBoundaries[];
+
+/* The material of a built-in mesh, evaluated at the quadrature points. */
+typedef enum {
+  EAS_EBE_MATERIAL_VARYING, /* k(x) (poisson) or Young's modulus E(x) (elasticity) = 1 + 0.5 sin(3x + 2y + z) */
+  EAS_EBE_MATERIAL_CONSTANT /* k = 1 or E = 1 */
+} EasEbeMaterial;
+PETSC_EXTERN const char *const EasEbeMaterials[];
+/* Poisson's ratio of the built-in elasticity (Lame lambda = E nu/((1+nu)(1-2nu)), mu = E/(2(1+nu))). */
+#define EAS_EBE_POISSON_RATIO 0.3
+
+/* EasEbeMeshMapFn - places node ijk = (i,j,k) of the structured grid of a
+   built-in mesh ((p nx + 1) x (p ny + 1) x (p nz + 1) nodes for order p,
+   global indices), whose position on the unit cube is xi = (i/(p nx),
+   j/(p ny), k/(p nz)), at x.  ctx is the user's. */
+typedef PetscErrorCode (*EasEbeMeshMapFn)(const PetscInt ijk[3], const PetscReal xi[3], PetscReal x[3], void *ctx);
+
+/* EasEbeFieldFn - a field of dof components at the point x (ctx is the
+   user's): u[k] for k < dof, and when du is not NULL the gradient
+   du[3*k + j] = d u_k / d x_j.  Used for body forces (du is then NULL),
+   Dirichlet data and exact solutions. */
+typedef PetscErrorCode (*EasEbeFieldFn)(const PetscReal x[3], PetscScalar u[], PetscScalar du[], void *ctx);
 
 typedef enum {
   EAS_EBE_SYNC, /* local elements, then a blocking interface exchange */
@@ -52,11 +82,60 @@ PETSC_EXTERN PetscErrorCode EasEbeSetOptionsPrefix(EasEbe, const char[]);
    Copies the data.  Errors name the element and the node. */
 PETSC_EXTERN PetscErrorCode EasEbeSetElements(EasEbe, PetscInt nel, PetscInt nen, PetscInt dof, PetscInt nnodes, const PetscInt conn[], const PetscScalar ael[]);
 /* EasEbeSetFromMesh - built-in structured hexahedral mesh of the unit cube
-   with nx x ny x nz elements, Q1 (order 1, 8 nodes) or Q2 (order 2, 27
-   nodes), element matrices by Gauss quadrature (2 or 3 points per
-   direction) with a smoothly varying coefficient; distributed by z-slabs
-   (nz >= communicator size). */
+   (or its image under EasEbeSetMeshMap) with nx x ny x nz elements, Q1
+   (order 1, 8 nodes) or Q2 (order 2, 27 nodes) isoparametric, element
+   matrices by Gauss quadrature (2 or 3 points per direction) with the
+   material (EasEbeSetMeshMaterial) at the quadrature points and the
+   prescribed unknowns (EasEbeSetMeshBoundary) decoupled; distributed by
+   z-slabs (nz >= communicator size).  docs/fem.md. */
 PETSC_EXTERN PetscErrorCode EasEbeSetFromMesh(EasEbe, EasEbeProblem, PetscInt order, PetscInt nx, PetscInt ny, PetscInt nz);
+/* EasEbeSetMeshBoundary - where the built-in mesh prescribes the unknowns
+   (default EAS_EBE_BC_DEFAULT).  Before or after EasEbeSetFromMesh (which
+   is then redone), before EasEbeSetUp. */
+PETSC_EXTERN PetscErrorCode EasEbeSetMeshBoundary(EasEbe, EasEbeBoundary);
+/* EasEbeSetMeshMaterial - the material of the built-in mesh (default
+   EAS_EBE_MATERIAL_VARYING).  Same rules as EasEbeSetMeshBoundary. */
+PETSC_EXTERN PetscErrorCode EasEbeSetMeshMaterial(EasEbe, EasEbeMaterial);
+/* EasEbeSetMeshMap - user node coordinates for the built-in mesh: every
+   node is placed by map (NULL: the unit cube).  The elements are
+   isoparametric (geometry interpolated from all their nodes, so a Q2
+   element may be curved); the boundary sets stay the grid's faces.  Same
+   rules as EasEbeSetMeshBoundary.  Errors at EasEbeSetFromMesh: an element
+   with a non-positive Jacobian determinant at a quadrature point. */
+PETSC_EXTERN PetscErrorCode EasEbeSetMeshMap(EasEbe, EasEbeMeshMapFn map, void *ctx);
+/* EasEbeGetMeshBoundary - the boundary set in force (DEFAULT is resolved
+   by EasEbeSetFromMesh). */
+PETSC_EXTERN PetscErrorCode EasEbeGetMeshBoundary(EasEbe, EasEbeBoundary *);
+/* EasEbeGetElement - local element e: its local node numbers nodes[nen]
+   and its element matrix A[m*m] (m = nen*dof, row-major, as applied: for
+   built-in meshes with the prescribed unknowns decoupled); either may be
+   NULL.  Copies, so the storage may differ. */
+PETSC_EXTERN PetscErrorCode EasEbeGetElement(EasEbe, PetscInt e, PetscInt nodes[], PetscScalar A[]);
+/* EasEbeInterpolate - x = the nodal values of the field u at every local
+   node (owned and ghost) of a built-in mesh. */
+PETSC_EXTERN PetscErrorCode EasEbeInterpolate(EasEbe, EasEbeFieldFn u, void *ctx, EasVec x);
+/* EasEbeComputeRHS - the load vector of a built-in mesh: body force f (per
+   unit volume; NULL: none) and the values g (NULL: zero) of the prescribed
+   unknowns.  Free unknowns get int f.N_i - sum_j K_ij g_j over the
+   prescribed j (lifting, with the undecoupled element matrices K);
+   prescribed ones get A_ii g_i, so that A x = b gives x_i = g_i there.
+   f is integrated by Gauss quadrature with order+2 points per direction.
+   Collective; b is consistent on the ghost entries. */
+PETSC_EXTERN PetscErrorCode EasEbeComputeRHS(EasEbe, EasEbeFieldFn f, EasEbeFieldFn g, void *ctx, EasVec b);
+/* EasEbeComputeError - discretization error of the finite element field x
+   against the exact solution u (with gradient) on a built-in mesh:
+   err[0] = ||u - u_h||_L2, err[1] = the energy norm of u - u_h with the
+   mesh's material (sqrt(int k |grad e|^2), or sqrt(int lambda (div e)^2 +
+   2 mu eps(e):eps(e))); nrm[] the same norms of u (nrm may be NULL).
+   Gauss quadrature with order+3 points per direction.  Collective. */
+PETSC_EXTERN PetscErrorCode EasEbeComputeError(EasEbe, EasVec x, EasEbeFieldFn u, void *ctx, PetscReal err[2], PetscReal nrm[2]);
+/* EasEbeGetManufacturedSolution - the smooth manufactured solution of the
+   built-in problem (a product of sines per component, not zero on the
+   boundary; docs/fem.md) and the body force f = -div(k grad u) or
+   -div sigma(u) that it solves with the mesh's material; ctx is to be
+   passed to them (it is the EasEbe).  For EasEbeComputeRHS(ebe, f, u, ctx, b)
+   and EasEbeComputeError(ebe, x, u, ctx, ...). */
+PETSC_EXTERN PetscErrorCode EasEbeGetManufacturedSolution(EasEbe, EasEbeFieldFn *u, EasEbeFieldFn *f, void **ctx);
 /* EasEbeSetMode - sync or async interface exchange (-ebe_mode). */
 PETSC_EXTERN PetscErrorCode EasEbeSetMode(EasEbe, EasEbeMode);
 /* EasEbeSetFromOptions - -ebe_mode sync|async, -ebe_view, and the split
@@ -100,7 +179,7 @@ PETSC_EXTERN PetscErrorCode EasEbeDestroy(EasEbe *);
 /* ---------------------------------------------------------------- split */
 
 /* EasEbeSetSplitUnits - the compute units sharing the local elements
-   (DESIGN.md sec. 5): each is a backend (a CPU backend with its thread
+   (docs/ebe.md): each is a backend (a CPU backend with its thread
    count is a group of threads; a device backend follows seed 001 Alg. 2).
    Needs a host-memory operator backend.  n = 0 removes the split. */
 PETSC_EXTERN PetscErrorCode EasEbeSetSplitUnits(EasEbe, PetscInt n, const EasBackend units[]);
@@ -139,7 +218,7 @@ PETSC_EXTERN PetscErrorCode EasEbeSplitEfficiency(EasEbe, PetscReal *E);
 /* ---------------------------------------------------------------- energy */
 
 /* Energy metering of the EBE operator and of the cg/pipecg solves over it
-   (issue 5; DESIGN.md sec. 6).  The EasEbe owns an optional EasEnergyMeter
+   (docs/energy.md).  The EasEbe owns an optional EasEnergyMeter
    (none by default).  Meter units: one per split unit ("u<k>:<resource>",
    EAS_UNIT_CPU for host units, EAS_UNIT_GPU for device units), or one for
    the operator's backend without a split.  Phases:

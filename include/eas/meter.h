@@ -1,7 +1,7 @@
 #pragma once
 /*
   eas/meter.h - energy sensors, the energy meter and report, the power
-  profile and the automatic backend choice (DESIGN.md sec. 6; issue 5).
+  profile and the automatic backend choice (docs/energy.md).
 
   Sensors
     EasSensor reads cumulative energies of hardware domains:
@@ -10,12 +10,12 @@
               wrap period; -eas_rapl_root for a fake tree in tests);
       "nvml"  NVIDIA NVML loaded with dlopen("libnvidia-ml.so.1"): total energy
               counter when the device has one, else power samples integrated
-              by the trapezoid rule (seed 000 sec. 1.4.1) by a sampler thread.
+              by the trapezoid rule (Vialle et al. sec. 1.4.1) by a sampler thread.
     A sensor that cannot be used is not an error: EasSensorSetUp() leaves it
     unavailable with a one-line reason (EasSensorIsAvailable), as PAPI prints
     "Disabled: reason"; a meter prints each distinct such line once per
     process (the first meter that meets it).  The "model" energy is computed by the meter from the
-    power profile and the measured busy times (seed 000 eqs. 1.16, 1.33).
+    power profile and the measured busy times (Vialle et al. eqs. 1.16, 1.33).
 
   Meter (EasEnergyMeter)
     Time per phase (setup, compute, exchange, transfers) and per unit, busy
@@ -36,7 +36,7 @@
     times count only the running windows.
     Units and weights: a unit's weight w in (0,1] is the fraction of its
     node's CPU (CPU unit: threads / cores) or GPU it occupies; the modelled
-    busy fraction of a kind is beta = sum_u w_u busy_u / T (seed 000 eq.
+    busy fraction of a kind is beta = sum_u w_u busy_u / T (Vialle et al. eq.
     1.16 with the units' P_C scaled by their share), and each rank pays
     1/ppn of the node's idle power.  Unset weights are 1/ppn (the unit is
     its rank's whole share of the node).
@@ -111,7 +111,7 @@ PETSC_EXTERN PetscErrorCode EasSensorView(EasSensor, PetscViewer);
 PETSC_EXTERN PetscErrorCode EasSensorDestroy(EasSensor *);
 
 /* EasTrapezoid - energy of n >= 1 power samples P[i] (W) at increasing
-   times t[i] (s), trapezoid rule (seed 000 sec. 1.4.1):
+   times t[i] (s), trapezoid rule (Vialle et al. sec. 1.4.1):
    E = sum_i (t[i+1]-t[i]) (P[i]+P[i+1])/2.  Errors: n <= 0, decreasing
    times, negative power. */
 PETSC_EXTERN PetscErrorCode EasTrapezoid(PetscInt n, const PetscReal t[], const PetscReal P[], PetscReal *E);
@@ -119,7 +119,7 @@ PETSC_EXTERN PetscErrorCode EasTrapezoid(PetscInt n, const PetscReal t[], const 
 /* ============================================================ profile */
 
 /* EasPowerProfileGetFromOptions - the node's power profile from the
-   -eas_power_* keys (DESIGN.md sec. 6/7): -eas_power_cpu_idle,
+   -eas_power_* keys (docs/energy.md, docs/options.md): -eas_power_cpu_idle,
    -eas_power_cpu_full, -eas_power_gpu_idle, -eas_power_gpu_full,
    -eas_power_dram, -eas_power_switch (W).  Each key takes one value or a
    comma-separated list with one value per node (heterogeneous clusters);
@@ -245,19 +245,20 @@ typedef struct {
   PetscReal phase_time[EAS_NUM_PHASES];   /* wall time of each phase (s) */
   PetscReal phase_energy[EAS_NUM_PHASES]; /* J */
   PetscBool phase_measured[EAS_NUM_PHASES];
-  PetscReal other_energy; /* outside every phase, J */
+  PetscReal other_time;   /* "unphased": run time outside every phase, no unit busy (s, max over ranks) */
+  PetscReal other_energy; /* its energy: modelled, the idle power P_I over that time; measured, the sensors' remainder (J) */
   PetscBool other_measured;
   PetscReal energy;       /* total, J */
   PetscBool measured;     /* total from sensors */
   PetscBool valid;        /* PETSC_FALSE: n/a (explicit sensor absent) */
-  PetscReal model_energy; /* the model's total (seed 000 eq. 1.16), J */
+  PetscReal model_energy; /* the model's total (Vialle et al. eq. 1.16), J */
   PetscReal power, edp;   /* average power (W) and E*T (J s) */
 } EasEnergySummary;
 
 /* EasEnergyMeterGetSummary - the run's figures (collective). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter, EasEnergySummary *);
 /* EasEnergyMeterGetModelEnergy - modelled energy of this rank's node share
-   from the profile and the weighted busy times (seed 000 eq. 1.16; eq. 1.33
+   from the profile and the weighted busy times (Vialle et al. eq. 1.16; eq. 1.33
    for one unit; EasModelProfileShareEnergy with idle share 1/ppn) over the
    running windows so far (not collective). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterGetModelEnergy(EasEnergyMeter, PetscReal *E);

@@ -96,7 +96,7 @@ static PetscErrorCode GetPowerKey(PetscOptionItems *PetscOptionsObject, PetscOpt
 @*/
 PetscErrorCode EasPowerProfileGetFromOptions(MPI_Comm comm, const char prefix[], PetscInt node, PetscInt nnodes, EasPowerProfile *prof, PetscBool *from_defaults)
 {
-  char           file[PETSC_MAX_PATH_LEN];
+  char           file[PETSC_MAX_PATH_LEN] = "";
   PetscBool      flg, any = PETSC_FALSE;
   PetscOptions   fileopts = NULL;
   PetscErrorCode err      = 0;
@@ -110,7 +110,7 @@ PetscErrorCode EasPowerProfileGetFromOptions(MPI_Comm comm, const char prefix[],
     PetscCall(PetscOptionsCreate(&fileopts));
     PetscCall(PetscOptionsInsertFile(comm, fileopts, file, PETSC_TRUE));
   }
-  PetscOptionsBegin(comm, prefix, "eas power profile (DESIGN.md sec. 6)", "Sys");
+  PetscOptionsBegin(comm, prefix, "eas power profile (EasPowerProfile)", "Sys");
   PetscCall(PetscOptionsString("-eas_power_profile", "Profile file (PETSc options) to read first", "EasPowerProfileGetFromOptions", file, file, sizeof(file), NULL));
   PetscCall(GetPowerKey(PetscOptionsObject, fileopts, prefix, "-eas_power_cpu_idle", "CPU idle power (W), one value or one per node", node, nnodes, &prof->cpu_idle, &any, &err, msg, sizeof(msg)));
   PetscCall(GetPowerKey(PetscOptionsObject, fileopts, prefix, "-eas_power_cpu_full", "CPU full-load power (W)", node, nnodes, &prof->cpu_full, &any, &err, msg, sizeof(msg)));

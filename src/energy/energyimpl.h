@@ -106,13 +106,22 @@ struct _p_EasEnergyMeter {
   PetscReal      pE0[EAS_NUM_PHASES];      /* measured energy at the phase's outer Begin */
   PetscReal      pmeasE[EAS_NUM_PHASES];   /* claimed measured energy */
   PetscReal      pclaimed[EAS_NUM_PHASES]; /* wall time of the claimed intervals */
-  PetscReal      Estart;                   /* measured energy at Start */
+  /* union over every phase and unit: the time outside it is the report's "unphased" row */
+  PetscInt       adepth;
+  PetscLogDouble at0;
+  PetscReal      awall;
+  PetscReal      Estart; /* measured energy at Start */
   PetscReal      Estop;
   /* trace */
   FILE          *trace;
+  char           trace_path[PETSC_MAX_PATH_LEN];
   PetscBool      trace_header, trace_on;
   PetscLogDouble trace_t;
   PetscReal      trace_E, trace_Emodel;
+  /* "Disabled" lines of this meter's sensors, printed at SetUp only when
+     energy output was requested or a sensor was named, else at View */
+  char     disabled[EAS_METER_MAX_SENSORS][600];
+  PetscInt ndisabled;
   /* view */
   PetscViewer       viewer;
   PetscViewerFormat vformat;

@@ -27,8 +27,9 @@
 
 /* "eas: sensor <type>: Disabled: <reason>" lines printed so far by this
    process: every distinct line is printed once (by the first meter that
-   meets it), not once per meter.  Static storage (no PetscMalloc, so
-   -malloc_dump stays clean); forgotten at PetscFinalize. */
+   prints it), not once per meter, and only by rank 0 of PETSC_COMM_WORLD.
+   Static storage (no PetscMalloc, so -malloc_dump stays clean); forgotten
+   at PetscFinalize. */
 #define EAS_DISABLED_MAX 16
 static char eas_disabled_line[EAS_DISABLED_MAX][600];
 static int  eas_ndisabled = 0;
@@ -38,19 +39,42 @@ void EasEnergyResetDisabledLines(void)
   eas_ndisabled = 0;
 }
 
-static PetscErrorCode MeterPrintDisabled(MPI_Comm comm, const char type[], const char why[])
+/* Prints the meter's pending "Disabled" lines (world rank 0, each distinct
+   line once per process) and forgets them. */
+static PetscErrorCode MeterFlushDisabled(EasEnergyMeter m)
 {
-  char line[sizeof(eas_disabled_line[0])];
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < m->ndisabled; k++) {
+    const char *line = m->disabled[k];
+    PetscBool   seen = PETSC_FALSE;
+    for (int i = 0; i < eas_ndisabled && !seen; i++) PetscCall(PetscStrcmp(line, eas_disabled_line[i], &seen));
+    if (seen) continue;
+    if (eas_ndisabled < EAS_DISABLED_MAX) PetscCall(PetscStrncpy(eas_disabled_line[eas_ndisabled++], line, sizeof(eas_disabled_line[0])));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s", line));
+  }
+  m->ndisabled = 0;
+  PetscFunctionReturn(0);
+}
+
+/* Whether the meter's output was asked for: -eas_energy_view, -eas_trace or
+   a sensor named explicitly (-eas_sensor rapl|nvml). */
+static PetscErrorCode MeterAnnounce(EasEnergyMeter m, PetscBool *yes)
+{
+  PetscBool rapl, nvml;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(line, sizeof(line), "eas: sensor %s: Disabled: %s\n", type, why));
-  for (int i = 0; i < eas_ndisabled; i++) {
-    PetscBool same;
-    PetscCall(PetscStrcmp(line, eas_disabled_line[i], &same));
-    if (same) PetscFunctionReturn(0);
-  }
-  if (eas_ndisabled < EAS_DISABLED_MAX) PetscCall(PetscStrncpy(eas_disabled_line[eas_ndisabled++], line, sizeof(line)));
-  PetscCall(PetscPrintf(comm, "%s", line));
+  PetscCall(PetscStrcmp(m->sensor_type, EAS_SENSOR_RAPL, &rapl));
+  PetscCall(PetscStrcmp(m->sensor_type, EAS_SENSOR_NVML, &nvml));
+  *yes = (m->view_set || m->trace_on || rapl || nvml) ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* Records a "Disabled" line of this meter (printed by MeterFlushDisabled). */
+static PetscErrorCode MeterAddDisabled(EasEnergyMeter m, const char type[], const char why[])
+{
+  PetscFunctionBegin;
+  if (m->ndisabled >= EAS_METER_MAX_SENSORS) PetscFunctionReturn(0);
+  PetscCall(PetscSNPrintf(m->disabled[m->ndisabled++], sizeof(m->disabled[0]), "eas: sensor %s: Disabled: %s\n", type, why));
   PetscFunctionReturn(0);
 }
 
@@ -324,12 +348,18 @@ PetscErrorCode EasEnergyMeterSetTrace(EasEnergyMeter m, const char path[])
   PetscFunctionBegin;
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)m), &rank));
-  if (m->trace) PetscCall(PetscFClose(PETSC_COMM_SELF, m->trace));
+  if (m->trace) {
+    PetscBool same = PETSC_FALSE;
+    PetscCall(PetscFClose(PETSC_COMM_SELF, m->trace));
+    if (path) PetscCall(PetscStrcmp(path, m->trace_path, &same));
+    if (!m->trace_header && !same) (void)remove(m->trace_path); /* switched to another file before any row: leave no empty file */
+  }
   m->trace        = NULL;
   m->trace_header = PETSC_FALSE;
   m->trace_on     = (path && path[0]) ? PETSC_TRUE : PETSC_FALSE;
   if (path && path[0] && rank == 0) {
     PetscCall(PetscFOpen(PETSC_COMM_SELF, path, "w", &m->trace));
+    PetscCall(PetscStrncpy(m->trace_path, path, sizeof(m->trace_path)));
     PetscCheck(m->trace, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "-eas_trace %s: cannot open the file for writing", path);
   }
   PetscFunctionReturn(0);
@@ -356,7 +386,7 @@ PetscErrorCode EasEnergyMeterSetFromOptions(EasEnergyMeter m)
   PetscCall(PetscOptionsString("-eas_sensor", "Energy sensor: auto, rapl, nvml or model", "EasEnergyMeterSetSensorType", type, type, sizeof(type), &flg));
   if (flg) PetscCall(EasEnergyMeterSetSensorType(m, type));
   PetscCall(PetscOptionsString("-eas_rapl_root", "powercap root of the RAPL sensor", "EasSensorSetRaplRoot", m->rapl_root, m->rapl_root, sizeof(m->rapl_root), NULL));
-  PetscCall(PetscOptionsName("-eas_energy_view", "Print the energy report at the end ([:file[:format]])", "EasEnergyMeterView", NULL));
+  PetscCall(PetscOptionsName("-eas_energy_view", "Print the energy report at the end ([:file[:format]]; :file.csv:ascii_csv writes CSV)", "EasEnergyMeterView", NULL));
   PetscCall(PetscOptionsString("-eas_trace", "CSV trace, one row per iteration", "EasEnergyTraceRow", trace, trace, sizeof(trace), &tflg));
   {
     PetscInt cores = m->node_cores > 0 ? m->node_cores : PETSC_DECIDE;
@@ -414,9 +444,11 @@ static PetscErrorCode MeterTrySensor(EasEnergyMeter m, const char type[], PetscB
 }
 
 /*@C
-  EasEnergyMeterSetUp - probes the sensors: for each absent one, one line
-  "eas: sensor <type>: Disabled: <reason>" (rank 0), each distinct line
-  once per process.
+  EasEnergyMeterSetUp - probes the sensors.  For each absent one there is a
+  line "eas: sensor <type>: Disabled: <reason>", printed by rank 0 of
+  PETSC_COMM_WORLD, each distinct line once per process: here when energy
+  output was requested (-eas_energy_view, -eas_trace) or a sensor was named
+  (-eas_sensor rapl|nvml), else before the first EasEnergyMeterView.
 @*/
 PetscErrorCode EasEnergyMeterSetUp(EasEnergyMeter m)
 {
@@ -443,7 +475,7 @@ PetscErrorCode EasEnergyMeterSetUp(EasEnergyMeter m)
     if (ok)
       m->cover_cpu = PETSC_TRUE;
     else
-      PetscCall(MeterPrintDisabled(comm, EAS_SENSOR_RAPL, why));
+      PetscCall(MeterAddDisabled(m, EAS_SENSOR_RAPL, why));
     if (!ok && israpl) m->na = PETSC_TRUE;
   }
   if (isauto || isnvml) {
@@ -451,8 +483,13 @@ PetscErrorCode EasEnergyMeterSetUp(EasEnergyMeter m)
     if (ok)
       m->cover_gpu = PETSC_TRUE;
     else
-      PetscCall(MeterPrintDisabled(comm, EAS_SENSOR_NVML, why));
+      PetscCall(MeterAddDisabled(m, EAS_SENSOR_NVML, why));
     if (!ok && isnvml) m->na = PETSC_TRUE;
+  }
+  {
+    PetscBool announce = PETSC_FALSE;
+    PetscCall(MeterAnnounce(m, &announce));
+    if (announce) PetscCall(MeterFlushDisabled(m));
   }
   PetscFunctionReturn(0);
 }
@@ -483,6 +520,8 @@ PetscErrorCode EasEnergyMeterStart(EasEnergyMeter m)
     m->pt0[p]                                   = t;
     m->pE0[p]                                   = E;
   }
+  m->awall        = 0;
+  m->at0          = t;
   m->elapsed      = 0;
   m->Eacc         = 0;
   m->tstart       = t;
@@ -522,6 +561,7 @@ PetscErrorCode EasEnergyMeterStop(EasEnergyMeter m)
       }
     }
   }
+  if (m->adepth > 0) m->awall += m->tstop - m->at0;
   m->elapsed += m->tstop - m->tstart;
   m->Eacc += m->Estop - m->Estart;
   m->stopped = PETSC_TRUE;
@@ -554,6 +594,7 @@ PetscErrorCode EasEnergyMeterResume(EasEnergyMeter m)
     m->pt0[p] = t;
     m->pE0[p] = E;
   }
+  m->at0     = t;
   m->tstart  = t;
   m->Estart  = E;
   m->stopped = PETSC_FALSE;
@@ -575,6 +616,7 @@ PetscErrorCode EasEnergyMeterBegin(EasEnergyMeter m, EasPhase p, PetscInt u)
   PetscCheck(u >= 0 && u < m->nunits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterBegin: unit %" PetscInt_FMT " outside [0,%" PetscInt_FMT "): register units with EasEnergyMeterAddUnit", u, m->nunits);
   PetscCall(MeterNow(m, &t));
   if (m->unit[u].depth[p]++ == 0) m->unit[u].t0[p] = t;
+  if (m->adepth++ == 0) m->at0 = t;
   if (m->pdepth[p]++ == 0) {
     m->pt0[p] = t;
     if (m->nsensors && !m->stopped) PetscCall(MeterReadSensors(m, &m->pE0[p]));
@@ -597,6 +639,7 @@ PetscErrorCode EasEnergyMeterEnd(EasEnergyMeter m, EasPhase p, PetscInt u, Petsc
   PetscCall(MeterNow(m, &t));
   m->unit[u].work[p] += work;
   if (--m->unit[u].depth[p] == 0 && !m->stopped) m->unit[u].busy[p] += t - m->unit[u].t0[p]; /* no time counted while stopped */
+  if (--m->adepth == 0 && !m->stopped) m->awall += t - m->at0;
   if (--m->pdepth[p] == 0 && !m->stopped) {
     const PetscReal dt = t - m->pt0[p];
     m->pwall[p] += dt;
@@ -713,6 +756,22 @@ static PetscErrorCode MeterElapsed(EasEnergyMeter m, PetscReal *T)
   PetscFunctionReturn(0);
 }
 
+/* Run time of this rank outside every phase: T minus the union of all the
+   phases' intervals (an open phase counts up to now). */
+static PetscErrorCode MeterOutside(EasEnergyMeter m, PetscReal T, PetscReal *outside)
+{
+  PetscReal A = m->awall;
+
+  PetscFunctionBegin;
+  if (m->adepth > 0 && !m->stopped) {
+    PetscLogDouble t;
+    PetscCall(MeterNow(m, &t));
+    A += (PetscReal)(t - m->at0);
+  }
+  *outside = PetscMax(0.0, T - A);
+  PetscFunctionReturn(0);
+}
+
 /*@C
   EasEnergyMeterGetModelEnergy - this rank's modelled energy so far.
 @*/
@@ -737,7 +796,7 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
 {
   MPI_Comm    comm;
   PetscMPIInt ppn;
-  PetscReal   T = 0, bc, bg, loc[2 * EAS_NUM_PHASES + 3], glob[2 * EAS_NUM_PHASES + 3], tloc[EAS_NUM_PHASES + 1], tglob[EAS_NUM_PHASES + 1];
+  PetscReal   T = 0, bc, bg, outside = 0, loc[2 * EAS_NUM_PHASES + 3], glob[2 * EAS_NUM_PHASES + 3], tloc[EAS_NUM_PHASES + 2], tglob[EAS_NUM_PHASES + 2];
   PetscMPIInt claimed_loc, claimed[EAS_NUM_PHASES + 1], cl[EAS_NUM_PHASES + 1];
   PetscReal   Emodel_phase[EAS_NUM_PHASES];
 
@@ -767,14 +826,18 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
     PetscCall(MeterReadSensors(m, &E));
     loc[2 * EAS_NUM_PHASES + 1] += E - m->Estart;
   }
-  loc[2 * EAS_NUM_PHASES + 2] = 0;
-  tloc[EAS_NUM_PHASES]        = T;
-  claimed[EAS_NUM_PHASES]     = claimed_loc;
+  /* outside every phase (no unit busy): the idle power only, in the model */
+  PetscCall(MeterOutside(m, T, &outside));
+  PetscCall(ModelEnergy(&m->prof, ppn, outside, 0, 0, &loc[2 * EAS_NUM_PHASES + 2]));
+  tloc[EAS_NUM_PHASES]     = T;
+  tloc[EAS_NUM_PHASES + 1] = outside;
+  claimed[EAS_NUM_PHASES]  = claimed_loc;
   PetscCallMPI(MPI_Allreduce(loc, glob, 2 * EAS_NUM_PHASES + 3, MPIU_REAL, MPIU_SUM, comm));
-  PetscCallMPI(MPI_Allreduce(tloc, tglob, EAS_NUM_PHASES + 1, MPIU_REAL, MPIU_MAX, comm));
+  PetscCallMPI(MPI_Allreduce(tloc, tglob, EAS_NUM_PHASES + 2, MPIU_REAL, MPIU_MAX, comm));
   PetscCallMPI(MPI_Allreduce(claimed, cl, EAS_NUM_PHASES + 1, MPI_INT, MPI_LAND, comm));
 
   S->time         = tglob[EAS_NUM_PHASES];
+  S->other_time   = tglob[EAS_NUM_PHASES + 1];
   S->model_energy = glob[2 * EAS_NUM_PHASES];
   S->valid        = m->na ? PETSC_FALSE : PETSC_TRUE;
   if (m->nsensors && cl[EAS_NUM_PHASES]) {
@@ -785,13 +848,13 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
     S->energy   = S->model_energy;
     S->measured = PETSC_FALSE;
   }
-  S->other_energy   = S->energy;
+  S->other_energy   = S->measured ? S->energy : glob[2 * EAS_NUM_PHASES + 2];
   S->other_measured = S->measured;
   for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
     S->phase_time[p]     = tglob[p];
     S->phase_energy[p]   = m->nsensors ? glob[p] : glob[EAS_NUM_PHASES + p];
     S->phase_measured[p] = (m->nsensors && cl[p] && tglob[p] > 0) ? PETSC_TRUE : PETSC_FALSE;
-    S->other_energy -= S->phase_energy[p];
+    if (S->measured) S->other_energy -= S->phase_energy[p];                     /* measured: the sensors' remainder */
     if (tglob[p] > 0 && !S->phase_measured[p]) S->other_measured = PETSC_FALSE; /* the difference holds modelled parts */
   }
   if (S->other_energy < 0) S->other_energy = 0; /* overlapping phases (async) */
@@ -817,91 +880,215 @@ static PetscErrorCode PrintNum(char buf[], size_t len, PetscBool valid, PetscRea
   PetscFunctionReturn(0);
 }
 
+/* The report's figures gathered over the communicator (collective). */
+typedef struct {
+  EasEnergySummary S;
+  PetscMPIInt      size;
+  PetscInt         nnodes;
+  PetscReal        pbusy[2][EAS_NUM_PHASES];                      /* busy seconds per kind (cpu, gpu) and phase, summed over ranks */
+  PetscReal        ubusy[EAS_METER_MAX_UNITS];                    /* per unit, all phases, summed over ranks */
+  PetscReal        uwork[EAS_METER_MAX_UNITS];                    /* compute work */
+  PetscReal        ucomp[EAS_METER_MAX_UNITS];                    /* compute busy */
+  PetscReal        uweight[EAS_METER_MAX_UNITS];                  /* mean over ranks */
+  PetscReal        beta[2];                                       /* node busy fractions (mean over nodes) */
+  PetscReal        beta_compute[2];                               /* the same, compute phase only */
+  PetscReal        part[EAS_NUM_PHASES][EAS_METER_MAX_UNITS + 1]; /* modelled energy: [p][u] the unit's active part, [p][nunits] the idle part */
+  PetscReal        PF, PI;                                        /* full-load and idle power summed over the nodes (computing kind) */
+  PetscBool        gpu_computes;                                  /* the computing kind is the GPU */
+  char             sensors[64];
+} MeterReport;
+
+static PetscErrorCode MeterGatherReport(EasEnergyMeter m, MeterReport *R)
+{
+  MPI_Comm        comm = PetscObjectComm((PetscObject)m);
+  const PetscInt  nu   = m->nunits;
+  PetscReal       T = 0, loc[EAS_NUM_PHASES * (EAS_METER_MAX_UNITS + 1)], pw[2] = {0, 0};
+  PetscReal       uloc[4 * EAS_METER_MAX_UNITS], uglob[4 * EAS_METER_MAX_UNITS], bloc[4], bglob[4], kloc[2 * EAS_NUM_PHASES];
+  PetscMPIInt     ppn;
+  const PetscReal PI = m->prof.cpu_idle + m->prof.gpu_idle + m->prof.dram;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(R, sizeof(*R)));
+  PetscCall(EasEnergyMeterGetSummary(m, &R->S));
+  PetscCallMPI(MPI_Comm_size(comm, &R->size));
+  PetscCall(EasGetNodeIndex(comm, NULL, &R->nnodes));
+  PetscCall(MeterElapsed(m, &T));
+  PetscCall(MeterRanksPerNode(m, &ppn));
+  for (PetscInt u = 0; u < nu; u++) {
+    uloc[u] = 0;
+    for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) uloc[u] += m->unit[u].busy[p];
+    uloc[nu + u]     = m->unit[u].work[EAS_PHASE_COMPUTE];
+    uloc[2 * nu + u] = m->unit[u].busy[EAS_PHASE_COMPUTE];
+    uloc[3 * nu + u] = UnitWeight(m, u);
+  }
+  if (nu) PetscCallMPI(MPI_Allreduce(uloc, uglob, (PetscMPIInt)(4 * nu), MPIU_REAL, MPIU_SUM, comm));
+  for (PetscInt u = 0; u < nu; u++) {
+    R->ubusy[u]   = uglob[u];
+    R->uwork[u]   = uglob[nu + u];
+    R->ucomp[u]   = uglob[2 * nu + u];
+    R->uweight[u] = uglob[3 * nu + u] / R->size;
+  }
+  WeightedBeta(m, -1, T, &bloc[0], &bloc[1]);                /* this rank's share of its node's beta */
+  WeightedBeta(m, EAS_PHASE_COMPUTE, T, &bloc[2], &bloc[3]); /* computing only */
+  PetscCallMPI(MPI_Allreduce(bloc, bglob, 4, MPIU_REAL, MPIU_SUM, comm));
+  for (PetscInt k = 0; k < 2; k++) {
+    R->beta[k]         = bglob[k] / R->nnodes;
+    R->beta_compute[k] = bglob[2 + k] / R->nnodes;
+  }
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) BusyByKind(m, p, &kloc[p], &kloc[EAS_NUM_PHASES + p]);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, kloc, 2 * EAS_NUM_PHASES, MPIU_REAL, MPIU_SUM, comm));
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+    R->pbusy[0][p] = kloc[p];
+    R->pbusy[1][p] = kloc[EAS_NUM_PHASES + p];
+  }
+  /* eq. 1.16 split into parts: phase p of wall time W costs W P_I/ppn (idle part) plus, for each unit,
+     w_u min(busy_u, W) P_C(kind) (its active part); the parts add up to the phase's modelled energy
+     unless a kind's busy fraction is capped at 1 */
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+    const PetscReal W = m->pwall[p];
+    for (PetscInt u = 0; u < nu; u++) {
+      const PetscReal PC    = m->unit[u].kind == EAS_UNIT_GPU ? m->prof.gpu_full - m->prof.gpu_idle : m->prof.cpu_full - m->prof.cpu_idle;
+      loc[p * (nu + 1) + u] = UnitWeight(m, u) * PetscMin(m->unit[u].busy[p], W) * PC;
+    }
+    PetscCall(ModelEnergy(&m->prof, ppn, W, 0, 0, &loc[p * (nu + 1) + nu]));
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, loc, (PetscMPIInt)(EAS_NUM_PHASES * (nu + 1)), MPIU_REAL, MPIU_SUM, comm));
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++)
+    for (PetscInt u = 0; u <= nu; u++) R->part[p][u] = loc[p * (nu + 1) + u];
+  /* the computing kind and the node powers of the frontier, summed over the nodes (leaders) */
+  {
+    PetscReal g     = R->pbusy[1][EAS_PHASE_COMPUTE];
+    R->gpu_computes = g > 0 ? PETSC_TRUE : PETSC_FALSE;
+  }
+  if (m->node_leader) {
+    pw[0] = PI + (R->gpu_computes ? m->prof.gpu_full - m->prof.gpu_idle : m->prof.cpu_full - m->prof.cpu_idle);
+    pw[1] = PI;
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, pw, 2, MPIU_REAL, MPIU_SUM, comm));
+  R->PF = pw[0];
+  R->PI = pw[1];
+  for (PetscInt s = 0; s < m->nsensors; s++) {
+    PetscCall(PetscStrlcat(R->sensors, s ? "+" : "", sizeof(R->sensors)));
+    PetscCall(PetscStrlcat(R->sensors, m->sensor[s]->type, sizeof(R->sensors)));
+  }
+  if (!m->nsensors) PetscCall(PetscStrncpy(R->sensors, m->na ? "none (n/a)" : "model", sizeof(R->sensors)));
+  PetscFunctionReturn(0);
+}
+
+/* The report as CSV (-eas_energy_view :file.csv:ascii_csv): one value per
+   row, columns record,phase,unit,quantity,value,source (docs/energy.md). */
+static PetscErrorCode MeterViewCSV(EasEnergyMeter m, PetscViewer v, const MeterReport *R)
+{
+  const EasEnergySummary *S     = &R->S;
+  const char             *any   = m->nsensors ? "mixed" : "modelled";
+  PetscReal               alpha = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(v, "record,phase,unit,quantity,value,source\n"));
+  PetscCall(PetscViewerASCIIPrintf(v, "run,,,ranks,%d,\nrun,,,nodes,%" PetscInt_FMT ",\nrun,,,sensor,%s,\nrun,,,profile,%s,\n", (int)R->size, R->nnodes, R->sensors, m->prof_default ? "default" : "options"));
+  PetscCall(PetscViewerASCIIPrintf(v, "profile,,,cpu_idle_W,%.10g,\nprofile,,,cpu_full_W,%.10g,\nprofile,,,gpu_idle_W,%.10g,\nprofile,,,gpu_full_W,%.10g,\nprofile,,,dram_W,%.10g,\nprofile,,,switch_W,%.10g,\n", (double)m->prof.cpu_idle, (double)m->prof.cpu_full, (double)m->prof.gpu_idle, (double)m->prof.gpu_full,
+                                   (double)m->prof.dram, (double)m->prof.switch_));
+  for (PetscInt p = 0; p <= EAS_NUM_PHASES; p++) {
+    const PetscBool out  = p == EAS_NUM_PHASES ? PETSC_TRUE : PETSC_FALSE;
+    const char     *name = out ? "unphased" : EasPhases[p];
+    const PetscReal W = out ? S->other_time : S->phase_time[p], E = out ? S->other_energy : S->phase_energy[p];
+    const char     *src = S->valid ? (((out ? S->other_measured : S->phase_measured[p]) ? "measured" : any)) : "n/a";
+    PetscCall(PetscViewerASCIIPrintf(v, "phase,%s,,time_s,%.10g,\n", name, (double)W));
+    if (!out) PetscCall(PetscViewerASCIIPrintf(v, "phase,%s,,cpu_busy_s,%.10g,\nphase,%s,,gpu_busy_s,%.10g,\n", name, (double)R->pbusy[0][p], name, (double)R->pbusy[1][p]));
+    PetscCall(PetscViewerASCIIPrintf(v, "phase,%s,,share_of_T,%.10g,\n", name, (double)(S->time > 0 ? W / S->time : 0)));
+    if (S->valid) PetscCall(PetscViewerASCIIPrintf(v, "phase,%s,,energy_J,%.10g,%s\nphase,%s,,power_W,%.10g,%s\n", name, (double)E, src, name, (double)(W > 0 ? E / W : 0), src));
+  }
+  PetscCall(PetscViewerASCIIPrintf(v, "total,,,time_s,%.10g,\n", (double)S->time));
+  if (S->valid) PetscCall(PetscViewerASCIIPrintf(v, "total,,,energy_J,%.10g,%s\ntotal,,,power_W,%.10g,%s\ntotal,,,edp_Js,%.10g,%s\n", (double)S->energy, S->measured ? "measured" : "modelled", (double)S->power, S->measured ? "measured" : "modelled", (double)S->edp, S->measured ? "measured" : "modelled"));
+  PetscCall(PetscViewerASCIIPrintf(v, "total,,,model_energy_J,%.10g,modelled\n", (double)S->model_energy));
+  PetscCall(PetscViewerASCIIPrintf(v, "beta,,,cpu,%.10g,\nbeta,,,gpu,%.10g,\nbeta,,,compute_cpu,%.10g,\nbeta,,,compute_gpu,%.10g,\n", (double)R->beta[0], (double)R->beta[1], (double)R->beta_compute[0], (double)R->beta_compute[1]));
+  for (PetscInt u = 0; u < m->nunits; u++) {
+    char name[sizeof(m->unit[0].name)];
+    PetscCall(PetscStrncpy(name, m->unit[u].name, sizeof(name)));
+    for (char *c = name; *c; c++)
+      if (*c == ',') *c = ';';
+    PetscCall(PetscViewerASCIIPrintf(v, "unit,,%s,kind,%s,\n", name, m->unit[u].kind == EAS_UNIT_GPU ? "gpu" : "cpu"));
+    PetscCall(PetscViewerASCIIPrintf(v, "unit,,%s,weight,%.10g,\nunit,,%s,busy_s,%.10g,\nunit,,%s,beta,%.10g,\nunit,,%s,work,%.10g,\nunit,,%s,t_el_s,%.10g,\n", name, (double)R->uweight[u], name, (double)R->ubusy[u], name, (double)(S->time > 0 ? R->ubusy[u] / (S->time * R->size) : 0), name, (double)R->uwork[u], name,
+                                     (double)(R->uwork[u] > 0 ? R->ucomp[u] / R->uwork[u] : 0)));
+    for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) PetscCall(PetscViewerASCIIPrintf(v, "part,%s,%s,energy_J,%.10g,modelled\n", EasPhases[p], name, (double)R->part[p][u]));
+  }
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) PetscCall(PetscViewerASCIIPrintf(v, "part,%s,idle,energy_J,%.10g,modelled\n", EasPhases[p], (double)R->part[p][m->nunits]));
+  PetscCall(PetscViewerASCIIPrintf(v, "part,unphased,idle,energy_J,%.10g,%s\n", (double)S->other_energy, S->other_measured ? "measured" : "modelled"));
+  /* Vialle et al. eqs. 1.34-1.37 (EasModelClusterFrontierSync): a mode keeping the computing units
+     busy all the time (beta = 1, e.g. async) beats this run's busy fraction beta in energy when its
+     speedup T_this/T_that exceeds P(beta = 1)/P(beta); P_sw = 0: the meter's energies leave the switch out */
+  {
+    const PetscReal full = R->PF, idle = R->PI, b = R->beta_compute[R->gpu_computes ? 1 : 0];
+    EasClusterPower A = {1, &full, &idle, 1.0}, B = {1, &full, &idle, PetscMin(1.0, b)};
+    if (R->PF > 0) PetscCall(EasModelClusterFrontierSync(&A, &B, 0.0, &alpha));
+    PetscCall(PetscViewerASCIIPrintf(v, "frontier,,,kind,%s,\nfrontier,,,nodes,%" PetscInt_FMT ",\nfrontier,,,beta,%.10g,\nfrontier,,,PF_W,%.10g,modelled\nfrontier,,,PI_W,%.10g,modelled\nfrontier,,,Psw_W,0,\nfrontier,,,alpha,%.10g,modelled\n", R->gpu_computes ? "gpu" : "cpu", R->nnodes, (double)B.beta, (double)R->PF, (double)R->PI, (double)alpha));
+  }
+  PetscFunctionReturn(0);
+}
+
 /*@C
   EasEnergyMeterView - the energy report: one row per phase, the time
-  outside the phases, the total, then one row per unit.  Every energy is
-  labelled measured, modelled, mixed (measured with modelled parts for
-  intervals shorter than the sensor update period) or n/a.
+  outside every phase ("unphased"), the total, then one row per unit.  Every
+  energy is labelled measured, modelled, mixed (measured with modelled parts
+  for intervals shorter than the sensor update period) or n/a.  With the
+  viewer format PETSC_VIEWER_ASCII_CSV (-eas_energy_view :file.csv:ascii_csv)
+  the same figures, and the modelled parts per phase and unit, as CSV
+  (docs/energy.md).
 @*/
 PetscErrorCode EasEnergyMeterView(EasEnergyMeter m, PetscViewer viewer)
 {
-  EasEnergySummary S;
-  PetscBool        isascii;
-  PetscMPIInt      size;
-  PetscInt         nnodes;
-  char             e[32], pw[32], edp[32];
-  PetscReal        busy[EAS_METER_MAX_UNITS], work[EAS_METER_MAX_UNITS], wc[EAS_METER_MAX_UNITS], wt[EAS_METER_MAX_UNITS], bglob[EAS_METER_MAX_UNITS], wglob[EAS_METER_MAX_UNITS], wcglob[EAS_METER_MAX_UNITS], wtglob[EAS_METER_MAX_UNITS], ph_busy_cpu, ph_busy_gpu, other_t;
-  PetscReal        beta[2], betaglob[2];
-  PetscReal        pbc[EAS_NUM_PHASES], pbg[EAS_NUM_PHASES], pbcg[EAS_NUM_PHASES], pbgg[EAS_NUM_PHASES];
-  const char      *sensors;
-  char             slist[64] = "";
+  MeterReport       R;
+  EasEnergySummary *S = &R.S;
+  PetscBool         isascii;
+  PetscViewerFormat fmt;
+  char              e[32], pw[32], edp[32];
+  PetscReal         busy_cpu = 0, busy_gpu = 0;
+  int               w = 10; /* width of the first column: the longest unit or phase name */
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)m), &viewer));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
-  PetscCheck(isascii, PetscObjectComm((PetscObject)m), PETSC_ERR_SUP, "-eas_energy_view supports ASCII viewers only");
-  PetscCall(EasEnergyMeterGetSummary(m, &S));
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)m), &size));
-  PetscCall(EasGetNodeIndex(PetscObjectComm((PetscObject)m), NULL, &nnodes));
+  PetscCheck(isascii, PetscObjectComm((PetscObject)m), PETSC_ERR_SUP, "-eas_energy_view supports ASCII viewers only (the table, or CSV with the format ascii_csv)");
+  PetscCall(MeterFlushDisabled(m)); /* energy output was asked for: say which sensors are missing */
+  PetscCall(MeterGatherReport(m, &R));
+  PetscCall(PetscViewerGetFormat(viewer, &fmt));
+  if (fmt == PETSC_VIEWER_ASCII_CSV) {
+    PetscCall(MeterViewCSV(m, viewer, &R));
+    PetscFunctionReturn(0);
+  }
   for (PetscInt u = 0; u < m->nunits; u++) {
-    busy[u] = work[u] = 0;
-    for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) busy[u] += m->unit[u].busy[p];
-    work[u] = m->unit[u].work[EAS_PHASE_COMPUTE];
-    wc[u]   = m->unit[u].busy[EAS_PHASE_COMPUTE];
-    wt[u]   = UnitWeight(m, u);
+    size_t len;
+    PetscCall(PetscStrlen(m->unit[u].name, &len));
+    w = PetscMax(w, (int)len);
   }
-  {
-    PetscReal T = 0;
-    PetscCall(MeterElapsed(m, &T));
-    WeightedBeta(m, -1, T, &beta[0], &beta[1]); /* this rank's share of its node's beta */
-  }
-  PetscCallMPI(MPI_Allreduce(beta, betaglob, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
-  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) BusyByKind(m, p, &pbc[p], &pbg[p]);
-  if (m->nunits) {
-    PetscCallMPI(MPI_Allreduce(busy, bglob, (PetscMPIInt)m->nunits, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
-    PetscCallMPI(MPI_Allreduce(work, wglob, (PetscMPIInt)m->nunits, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
-    PetscCallMPI(MPI_Allreduce(wc, wcglob, (PetscMPIInt)m->nunits, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
-    PetscCallMPI(MPI_Allreduce(wt, wtglob, (PetscMPIInt)m->nunits, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
-  }
-  PetscCallMPI(MPI_Allreduce(pbc, pbcg, EAS_NUM_PHASES, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
-  PetscCallMPI(MPI_Allreduce(pbg, pbgg, EAS_NUM_PHASES, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
-  for (PetscInt s = 0; s < m->nsensors; s++) {
-    PetscCall(PetscStrlcat(slist, s ? "+" : "", sizeof(slist)));
-    PetscCall(PetscStrlcat(slist, m->sensor[s]->type, sizeof(slist)));
-  }
-  sensors = m->nsensors ? slist : (m->na ? "none (n/a)" : "model");
 
-  PetscCall(PetscViewerASCIIPrintf(viewer, "eas energy report: %d rank(s) on %" PetscInt_FMT " node(s), sensor %s, profile %s\n", (int)size, nnodes, sensors, m->prof_default ? "default (share/eas/default_profile.opts)" : "from options"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %12s %12s %12s %12s %12s %12s %12s  %s\n", "phase", "time [s]", "cpu busy [s]", "gpu busy [s]", "share of T", "energy [J]", "power [W]", "EDP [J s]", "source"));
-  other_t     = S.time;
-  ph_busy_cpu = ph_busy_gpu = 0;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "eas energy report: %d rank(s) on %" PetscInt_FMT " node(s), sensor %s, profile %s\n", (int)R.size, R.nnodes, R.sensors, m->prof_default ? "default (share/eas/default_profile.opts)" : "from options"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12s %12s %12s %12s %12s %12s %12s  %s\n", w, "phase", "time [s]", "cpu busy [s]", "gpu busy [s]", "share of T", "energy [J]", "power [W]", "EDP [J s]", "source"));
   for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
-    const PetscReal W    = S.phase_time[p];
-    const PetscReal beta = S.time > 0 ? W / S.time : 0;
-    PetscCall(PrintNum(e, sizeof(e), S.valid, S.phase_energy[p]));
-    PetscCall(PrintNum(pw, sizeof(pw), S.valid, W > 0 ? S.phase_energy[p] / W : 0));
-    PetscCall(PrintNum(edp, sizeof(edp), S.valid, S.phase_energy[p] * W));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", EasPhases[p], (double)W, (double)pbcg[p], (double)pbgg[p], (double)beta, e, pw, edp, W > 0 ? Label(S.valid, S.phase_measured[p], m->nsensors ? PETSC_TRUE : PETSC_FALSE) : "-"));
-    other_t -= W;
-    ph_busy_cpu += pbcg[p];
-    ph_busy_gpu += pbgg[p];
+    const PetscReal W = S->phase_time[p];
+    PetscCall(PrintNum(e, sizeof(e), S->valid, S->phase_energy[p]));
+    PetscCall(PrintNum(pw, sizeof(pw), S->valid, W > 0 ? S->phase_energy[p] / W : 0));
+    PetscCall(PrintNum(edp, sizeof(edp), S->valid, S->phase_energy[p] * W));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, EasPhases[p], (double)W, (double)R.pbusy[0][p], (double)R.pbusy[1][p], (double)(S->time > 0 ? W / S->time : 0), e, pw, edp, W > 0 ? Label(S->valid, S->phase_measured[p], m->nsensors ? PETSC_TRUE : PETSC_FALSE) : "-"));
+    busy_cpu += R.pbusy[0][p];
+    busy_gpu += R.pbusy[1][p];
   }
-  if (other_t < 0) other_t = 0;
-  PetscCall(PrintNum(e, sizeof(e), S.valid, S.other_energy));
-  PetscCall(PrintNum(pw, sizeof(pw), S.valid, other_t > 0 ? S.other_energy / other_t : 0));
-  PetscCall(PrintNum(edp, sizeof(edp), S.valid, S.other_energy * other_t));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", "other", (double)other_t, 0.0, 0.0, (double)(S.time > 0 ? other_t / S.time : 0), e, pw, edp, Label(S.valid, S.other_measured, m->nsensors ? PETSC_TRUE : PETSC_FALSE)));
-  PetscCall(PrintNum(e, sizeof(e), S.valid, S.energy));
-  PetscCall(PrintNum(pw, sizeof(pw), S.valid, S.power));
-  PetscCall(PrintNum(edp, sizeof(edp), S.valid, S.edp));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", "total", (double)S.time, (double)ph_busy_cpu, (double)ph_busy_gpu, 1.0, e, pw, edp, Label(S.valid, S.measured, PETSC_FALSE)));
-  if (S.measured) PetscCall(PetscViewerASCIIPrintf(viewer, "model (seed 000 eq. 1.16) for comparison: %.5g J\n", (double)S.model_energy));
+  PetscCall(PrintNum(e, sizeof(e), S->valid, S->other_energy));
+  PetscCall(PrintNum(pw, sizeof(pw), S->valid, S->other_time > 0 ? S->other_energy / S->other_time : 0));
+  PetscCall(PrintNum(edp, sizeof(edp), S->valid, S->other_energy * S->other_time));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, "unphased", (double)S->other_time, 0.0, 0.0, (double)(S->time > 0 ? S->other_time / S->time : 0), e, pw, edp, S->other_time > 0 ? Label(S->valid, S->other_measured, m->nsensors ? PETSC_TRUE : PETSC_FALSE) : "-"));
+  PetscCall(PrintNum(e, sizeof(e), S->valid, S->energy));
+  PetscCall(PrintNum(pw, sizeof(pw), S->valid, S->power));
+  PetscCall(PrintNum(edp, sizeof(edp), S->valid, S->edp));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, "total", (double)S->time, (double)busy_cpu, (double)busy_gpu, 1.0, e, pw, edp, Label(S->valid, S->measured, PETSC_FALSE)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "unphased: run time outside every phase (no unit busy); its energy is %s\n", S->measured ? "the sensors' remainder" : "the idle power P_I over that time"));
+  if (S->measured) PetscCall(PetscViewerASCIIPrintf(viewer, "model (Vialle et al. eq. 1.16) for comparison: %.5g J\n", (double)S->model_energy));
   /* node busy fraction: sum over the node's units of weight x busy fraction, mean over the nodes */
-  PetscCall(PetscViewerASCIIPrintf(viewer, "busy fraction beta (seed 000 eq. 1.16, weighted by the units' node shares): cpu %.5g, gpu %.5g\n", (double)(betaglob[0] / nnodes), (double)(betaglob[1] / nnodes)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %-5s %12s %12s %12s %12s %14s\n", "unit", "kind", "weight [-]", "busy [s]", "beta [-]", "work [el]", "t_el [s/el]"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "busy fraction beta (Vialle et al. eq. 1.16, weighted by the units' node shares): cpu %.5g, gpu %.5g\n", (double)R.beta[0], (double)R.beta[1]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %-5s %12s %12s %12s %12s %14s\n", w, "unit", "kind", "weight [-]", "busy [s]", "beta [-]", "work [el]", "t_el [s/el]"));
   for (PetscInt u = 0; u < m->nunits; u++) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%-10s %-5s %12.5g %12.5g %12.5g %12.5g %14.5g\n", m->unit[u].name, m->unit[u].kind == EAS_UNIT_GPU ? "gpu" : "cpu", (double)(wtglob[u] / size), (double)bglob[u], (double)(S.time > 0 ? bglob[u] / (S.time * size) : 0), (double)wglob[u], (double)(wglob[u] > 0 ? wcglob[u] / wglob[u] : 0)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %-5s %12.5g %12.5g %12.5g %12.5g %14.5g\n", w, m->unit[u].name, m->unit[u].kind == EAS_UNIT_GPU ? "gpu" : "cpu", (double)R.uweight[u], (double)R.ubusy[u], (double)(S->time > 0 ? R.ubusy[u] / (S->time * R.size) : 0), (double)R.uwork[u], (double)(R.uwork[u] > 0 ? R.ucomp[u] / R.uwork[u] : 0)));
   }
   for (PetscInt k = 0; k < m->nnotes; k++) PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", m->note[k]));
   PetscFunctionReturn(0);

@@ -624,8 +624,11 @@ PetscErrorCode EasEbeView(EasEbe ebe, PetscViewer viewer)
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)ebe), &viewer));
   PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)ebe, viewer));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  if (ebe->from_mesh)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "built-in mesh: %s, Q%" PetscInt_FMT ", %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " elements\n", EasEbeProblems[ebe->problem], ebe->order, ebe->nx, ebe->ny, ebe->nz));
+  if (ebe->from_mesh) {
+    EasEbeBoundary bc;
+    PetscCall(EasEbeGetMeshBoundary(ebe, &bc));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "built-in mesh: %s, Q%" PetscInt_FMT ", %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " elements, boundary %s, material %s%s\n", EasEbeProblems[ebe->problem], ebe->order, ebe->nx, ebe->ny, ebe->nz, EasEbeBoundaries[bc], EasEbeMaterials[ebe->material], ebe->map ? ", mapped nodes" : ""));
+  }
   PetscCall(PetscViewerASCIIPrintf(viewer, "elements (rank 0): %" PetscInt_FMT ", %" PetscInt_FMT " nodes x %" PetscInt_FMT " dof (%" PetscInt_FMT "x%" PetscInt_FMT " element matrices), %" PetscInt_FMT " colours\n", ebe->nel, ebe->nen, ebe->dof, ebe->nen * ebe->dof, ebe->nen * ebe->dof, ebe->ncolors));
   PetscCall(PetscViewerASCIIPrintf(viewer, "nodes (rank 0): %" PetscInt_FMT " local, %" PetscInt_FMT " owned; global %" PetscInt_FMT "; interface exchange %s\n", ebe->nnodes, ebe->nowned, ebe->nglobal_nodes, EasEbeModes[ebe->mode]));
   PetscCall(EasEbeSplitView_Private(ebe, viewer));

@@ -72,6 +72,11 @@ struct _p_EasEbe {
   PetscBool     from_mesh;
   EasEbeProblem problem;
   PetscInt      order, nx, ny, nz;
+  /* built-in mesh settings (src/mat/fem.c): boundary set, material, node map */
+  EasEbeBoundary  bc;
+  EasEbeMaterial  material;
+  EasEbeMeshMapFn map;
+  void           *mapctx;
   /* distributed: neighbours below (0) and above (1), interface nodes */
   PetscMPIInt  nbr[2];
   PetscMPIInt  tag; /* of the interface exchange, unique on the object's communicator (PetscObjectGetNewTag) */

@@ -160,6 +160,7 @@ PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
   adr->ts_type                          = EAS_ADR_TS_BEULER;
   adr->ts_max_order                     = 5;
   adr->ts_reuse_jac                     = PETSC_FALSE;
+  adr->ts_lag_jac                       = PETSC_TRUE;
   adr->ts_max_steps                     = 500000;
   adr->ts_max_newton_it                 = PETSC_DECIDE; /* at setup: 3 (CVODE's own) on one rank, 10 on several */
   adr->da_comm                          = MPI_COMM_NULL;
@@ -715,6 +716,7 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
     PetscCall(PetscOptionsInt("-adr_ts_max_steps", "cvode: internal steps per EasAdrSolve call before CVODE gives up", "EasAdrSetFromOptions", adr->ts_max_steps, &adr->ts_max_steps, NULL));
     PetscCheck(adr->ts_max_steps >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_max_steps %" PetscInt_FMT " is invalid: expected a count >= 1", adr->ts_max_steps);
     PetscCall(PetscOptionsBool("-adr_ts_reuse_jacobian", "cvode: keep the local Jacobians between CVODE's linear-solver setups (modified Newton, as CVODE's own)", "EasAdrSetFromOptions", adr->ts_reuse_jac, &adr->ts_reuse_jac, NULL));
+    PetscCall(PetscOptionsBool("-adr_ts_lag_jacobian", "cvode: a stage's later Newton iterations keep the Jacobian of its first (chord within the stage)", "EasAdrSetFromOptions", adr->ts_lag_jac, &adr->ts_lag_jac, NULL));
     PetscCall(PetscOptionsInt("-adr_ts_max_newton_it", "cvode: synchronous outer iterations (async: synchronous checks) per stage before CVODE retries with a smaller step (default 3, CVODE's own, on one rank; 10 on several: the multisplitting converges linearly between the boxes)", "EasAdrSetFromOptions", adr->ts_max_newton_it, &adr->ts_max_newton_it, NULL));
     PetscCheck(adr->ts_max_newton_it >= 1 || adr->ts_max_newton_it == PETSC_DECIDE, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_max_newton_it %" PetscInt_FMT " is invalid: expected a count >= 1", adr->ts_max_newton_it);
   }

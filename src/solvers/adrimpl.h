@@ -82,6 +82,7 @@ struct _p_EasAdr {
   PetscReal    ts_rtol, ts_atol;
   PetscInt     ts_max_order, ts_max_steps, ts_max_newton_it;
   PetscBool    ts_reuse_jac; /* cvode: modified Newton between CVODE's setups */
+  PetscBool    ts_lag_jac;   /* cvode: a stage's later Newton iterations keep its first Jacobian */
   /* CVODE (adrcvode.c, adrnls.c; SUNDIALS types kept out of this header) */
   void          *cv_mem, *cv_ctx, *cv_y, *cv_nls;
   PetscBool      cv_reinit; /* the state changed outside CVODE: CVodeReInit at the next advance */

@@ -133,6 +133,9 @@ static PetscErrorCode EasNLSTest(EasAdr adr, PetscInt it, PetscInt *status, void
   r = c->ctest(NLS, c->ycor, c->delta, c->tol, c->ewt, c->ctest_data);
   PetscCheck(r >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "CVODE's convergence test failed with %d", r);
   *status = r == SUN_NLS_SUCCESS ? 1 : (r == SUN_NLS_CONTINUE ? 0 : -1);
+  /* -adr_ts_lag_jacobian: the stage's later iterations keep the Jacobian of its first (a chord
+     iteration within the stage; the next stage assembles afresh) */
+  if (*status == 0 && adr->ts_lag_jac) adr->stage.reuse_jac = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
