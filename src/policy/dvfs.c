@@ -111,6 +111,7 @@ PetscErrorCode EasDvfsSetFromOptions(EasDvfs d)
   PetscValidHeaderSpecific(d, EAS_DVFS_CLASSID, 1);
   PetscCall(PetscObjectGetComm((PetscObject)d, &comm));
   PetscCall(PetscStrncpy(root, d->root, sizeof(root)));
+  f[0] = d->nfreq ? d->freq[0] : 0; /* the default -help shows */
   PetscObjectOptionsBegin((PetscObject)d);
   PetscCall(PetscOptionsEList("-eas_dvfs", "DVFS by EPSA (Fanfakh) after the first iterations: off, report (print the frequencies) or apply (set them through cpufreq, restored at the end)", "EasDvfsSetMode", EasDvfsModes, 3, EasDvfsModes[d->mode], &mode, &flg));
   if (flg) PetscCall(EasDvfsSetMode(d, (EasDvfsMode)mode));

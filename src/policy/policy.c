@@ -250,8 +250,8 @@ PetscErrorCode EasPolicySetFromOptions(EasPolicy pol)
   PetscObjectOptionsBegin((PetscObject)pol);
   PetscCall(PetscOptionsEList("-eas_criterion", "What -eas_backend auto minimises", "EasPolicySetCriterion", EasCriteria, 4, EasCriteria[pol->crit], &crit, &flg));
   if (flg) PetscCall(EasPolicySetCriterion(pol, (EasCriterion)crit));
-  PetscCall(PetscOptionsReal(kc, "Calibrated time per element (row) on the whole CPU (s; eas_calibrate)", "EasPolicySetElementTimes", pol->in.t_el_cpu, &tc, NULL));
-  PetscCall(PetscOptionsReal(kg, "Calibrated time per element (row) on the device (s; eas_calibrate)", "EasPolicySetElementTimes", pol->in.t_el_gpu, &tg, NULL));
+  PetscCall(PetscOptionsReal(kc, ebe ? "Calibrated time per EBE element apply on the whole CPU (s; eas_calibrate)" : "Calibrated time per DIA row and iteration on the whole CPU (s; eas_calibrate)", "EasPolicySetElementTimes", pol->in.t_el_cpu, &tc, NULL));
+  PetscCall(PetscOptionsReal(kg, ebe ? "Calibrated time per EBE element apply on the device (s; eas_calibrate)" : "Calibrated time per DIA row and iteration on the device (s; eas_calibrate)", "EasPolicySetElementTimes", pol->in.t_el_gpu, &tg, NULL));
   PetscCall(PetscOptionsReal(kt, "Calibrated host-to-device copy time per element (s; eas_calibrate)", "EasPolicySetElementTimes", pol->in.t_el_copy, &tcopy, NULL));
   PetscCall(PetscOptionsString("-eas_policy_device", "The device candidate of -eas_backend auto (a backend resource whose memory is not the host's)", "EasPolicySetDevice", dev, dev, sizeof(dev), &flg));
   {

@@ -74,6 +74,7 @@ PetscErrorCode EasPowerBudgetSetFromOptions(EasPowerBudget b)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(b, EAS_POWERBUDGET_CLASSID, 1);
   PetscCall(PetscObjectGetComm((PetscObject)b, &comm));
+  f[0] = b->nfreq ? b->freq[0] : 0; /* the default -help shows */
   PetscObjectOptionsBegin((PetscObject)b);
   PetscCall(PetscOptionsReal("-eas_power_budget", "Total power budget in W distributed over the nodes (Ribeiro eqs. 5.3-5.9; 0: off)", "EasPowerBudgetSetBudget", W, &W, &flg));
   if (flg) PetscCall(EasPowerBudgetSetBudget(b, W));
