@@ -248,11 +248,12 @@ typedef struct {
   PetscReal other_time;   /* "unphased": run time outside every phase, no unit busy (s, max over ranks) */
   PetscReal other_energy; /* its energy: modelled, the idle power P_I over that time; measured, the sensors' remainder (J) */
   PetscBool other_measured;
-  PetscReal energy;       /* total, J */
-  PetscBool measured;     /* total from sensors */
-  PetscBool valid;        /* PETSC_FALSE: n/a (explicit sensor absent) */
-  PetscReal model_energy; /* the model's total (Vialle et al. eq. 1.16), J */
-  PetscReal power, edp;   /* average power (W) and E*T (J s) */
+  PetscReal energy;        /* total, J */
+  PetscBool measured;      /* total from sensors */
+  PetscBool valid;         /* PETSC_FALSE: n/a (explicit sensor absent) */
+  PetscReal model_energy;  /* the model's total (Vialle et al. eq. 1.16, plus the switch), J */
+  PetscReal switch_energy; /* the network switch, P_sw T when the run spans > 1 node (Vialle et al. eq. 1.34; modelled, in the total unless measured), J */
+  PetscReal power, edp;    /* average power (W) and E*T (J s) */
 } EasEnergySummary;
 
 /* EasEnergyMeterGetSummary - the run's figures (collective). */

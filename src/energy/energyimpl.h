@@ -97,8 +97,9 @@ struct _p_EasEnergyMeter {
   PetscLogDouble tstart, tstop; /* the current (or last) running window */
   PetscReal      elapsed;       /* run time of the closed windows (Stop ... Resume) */
   PetscReal      Eacc;          /* measured energy of the closed windows */
-  PetscMPIInt    ppn;           /* ranks on this node (cached at Create) */
-  PetscInt       node_cores;    /* cores of the node; <= 0: sysconf */
+  PetscMPIInt    ppn;
+  PetscMPIInt    nnodes; /* nodes of the communicator (cached at Create): the switch power counts when > 1 */ /* ranks on this node (cached at Create) */
+  PetscInt       node_cores;                                                                                  /* cores of the node; <= 0: sysconf */
   /* phase wall time: union over units */
   PetscInt       pdepth[EAS_NUM_PHASES];
   PetscLogDouble pt0[EAS_NUM_PHASES];

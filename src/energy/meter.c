@@ -122,10 +122,14 @@ PetscErrorCode EasEnergyMeterCreate(MPI_Comm comm, EasEnergyMeter *meter)
   PetscCall(EasPowerProfileDefault(&m->prof));
   m->prof_default = PETSC_TRUE;
   {
-    MPI_Comm shm;
+    MPI_Comm    shm;
+    PetscMPIInt srank, leader;
     PetscCallMPI(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
     PetscCallMPI(MPI_Comm_size(shm, &m->ppn));
+    PetscCallMPI(MPI_Comm_rank(shm, &srank));
     PetscCallMPI(MPI_Comm_free(&shm));
+    leader = srank ? 0 : 1;
+    PetscCallMPI(MPI_Allreduce(&leader, &m->nnodes, 1, MPI_INT, MPI_SUM, comm));
   }
   *meter = m;
   PetscFunctionReturn(0);
@@ -858,6 +862,10 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
     if (tglob[p] > 0 && !S->phase_measured[p]) S->other_measured = PETSC_FALSE; /* the difference holds modelled parts */
   }
   if (S->other_energy < 0) S->other_energy = 0; /* overlapping phases (async) */
+  /* the network switch of a cluster run (Vialle et al. eq. 1.34: + P_sw over T), modelled: no sensor covers it */
+  S->switch_energy = m->nnodes > 1 ? m->prof.switch_ * S->time : 0;
+  S->model_energy += S->switch_energy;
+  if (!S->measured) S->energy += S->switch_energy;
   S->power = S->time > 0 ? S->energy / S->time : 0;
   S->edp   = S->energy * S->time;
   PetscFunctionReturn(0);
@@ -1083,7 +1091,8 @@ PetscErrorCode EasEnergyMeterView(EasEnergyMeter m, PetscViewer viewer)
   PetscCall(PrintNum(edp, sizeof(edp), S->valid, S->edp));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, "total", (double)S->time, (double)busy_cpu, (double)busy_gpu, 1.0, e, pw, edp, Label(S->valid, S->measured, PETSC_FALSE)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "unphased: run time outside every phase (no unit busy); its energy is %s\n", S->measured ? "the sensors' remainder" : "the idle power P_I over that time"));
-  if (S->measured) PetscCall(PetscViewerASCIIPrintf(viewer, "model (Vialle et al. eq. 1.16) for comparison: %.5g J\n", (double)S->model_energy));
+  if (S->switch_energy > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "network switch (Vialle et al. eq. 1.34, P_sw %g W over T on %d nodes): %.5g J modelled, %s\n", (double)m->prof.switch_, (int)m->nnodes, (double)S->switch_energy, S->measured ? "not in the measured total" : "in the total"));
+  if (S->measured) PetscCall(PetscViewerASCIIPrintf(viewer, "model (Vialle et al. eqs. 1.16, 1.34) for comparison: %.5g J\n", (double)S->model_energy));
   /* node busy fraction: sum over the node's units of weight x busy fraction, mean over the nodes */
   PetscCall(PetscViewerASCIIPrintf(viewer, "busy fraction beta (Vialle et al. eq. 1.16, weighted by the units' node shares): cpu %.5g, gpu %.5g\n", (double)R.beta[0], (double)R.beta[1]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %-5s %12s %12s %12s %12s %14s\n", w, "unit", "kind", "weight [-]", "busy [s]", "beta [-]", "work [el]", "t_el [s/el]"));
