@@ -214,6 +214,22 @@ PETSC_EXTERN PetscErrorCode EasEbeSplitDumpTrace(EasEbe, const char path[]);
    the current split from the smoothed times: (1/T_D) / sum_u 1/T_u with
    T_D = max_u t_u n_u and T_u = t_u N. */
 PETSC_EXTERN PetscErrorCode EasEbeSplitEfficiency(EasEbe, PetscReal *E);
+/* EasEbeSplitMeasureEfficiency - the heterogeneous efficiency (seed 003
+   eq. 3.6) measured in one run under the same conditions, on the current
+   shares n_u (N = sum n_u): reps times, interleaved, each host unit alone
+   on exactly its share (same elements, threads, kernel and redundant work,
+   its own team of threads, the other units idle: T_u), then all
+   units together (one split apply: T_D = its slowest unit part); medians
+   over reps, with the split's clock (-ebe_split_clock).  With T_dev_u =
+   T_u N/n_u (unit u alone on all N elements at the rate measured on its
+   share), E = (1/T_D) / sum_u (1/T_dev_u), used over available
+   capacity: 1 when the shares balance the alone times
+   and running together costs nothing, below 1 by the imbalance and the
+   interference (memory bandwidth, cores) of running together; above 1 only
+   by measurement noise.  No rebalancing during the measurement.  Talone
+   (n entries) and TD may be NULL.  Errors: no split units, a device unit,
+   a unit without elements, reps < 1. */
+PETSC_EXTERN PetscErrorCode EasEbeSplitMeasureEfficiency(EasEbe, EasVec x, EasVec y, PetscInt reps, PetscReal *E, PetscReal Talone[], PetscReal *TD);
 
 /* ---------------------------------------------------------------- energy */
 

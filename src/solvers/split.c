@@ -936,3 +936,87 @@ PetscErrorCode EasEbeEnergyTraceRow_Private(EasEbe ebe)
   ebe->tr_t = now;
   PetscFunctionReturn(0);
 }
+
+/* Unit u's part of an apply, as EasEbeSplitApply_Private runs it (its
+   elements, its threads, its redundant work), into y; the unit's clock. */
+static double EasEbeSplitRunHostUnit(EasEbe ebe, PetscInt u, const PetscScalar *x, PetscScalar *y)
+{
+  EasEbeSplit   *sp = ebe->split;
+  const PetscInt e0 = sp->start[u], e1 = e0 + sp->shares[u];
+  const int      th = (int)sp->unit[u]->threads;
+  double         t0 = EasSplitClock(sp->thread_clock);
+
+  EasEbeApplyHostUnit(&ebe->k, e0, e1, x, y, th);
+  if (sp->slow[u] > 1.0) {
+    const PetscReal extra = sp->slow[u] - 1.0;
+    const PetscInt  full  = (PetscInt)extra;
+    const PetscInt  part  = (PetscInt)((extra - full) * (e1 - e0));
+    for (PetscInt r = 0; r < full; r++) EasEbeApplyHostUnit(&ebe->k, e0, e1, x, sp->sbuf[u], th);
+    if (part > 0) EasEbeApplyHostUnit(&ebe->k, e0, e0 + part, x, sp->sbuf[u], th);
+  }
+  return EasSplitClock(sp->thread_clock) - t0;
+}
+
+static int EasCompareDouble(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+/*@C
+  EasEbeSplitMeasureEfficiency - the heterogeneous efficiency (seed 003
+  eq. 3.6) measured in one run, under the same conditions, on the current
+  shares (see include/eas/ebe.h).
+@*/
+PetscErrorCode EasEbeSplitMeasureEfficiency(EasEbe ebe, EasVec xv, EasVec yv, PetscInt reps, PetscReal *E, PetscReal Talone[], PetscReal *TD)
+{
+  EasEbeSplit       *sp;
+  PetscInt           U, N, interval;
+  const PetscScalar *x;
+  PetscScalar       *y, *scratch;
+  double            *ta, *td;
+  PetscReal          Tdev[EAS_EBE_MAXUNITS], Tu[EAS_EBE_MAXUNITS];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  sp = ebe->split;
+  PetscCheck(sp && sp->nunits > 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "EasEbeSplitMeasureEfficiency: no split units (EasEbeSetSplitUnits, -ebe_split_units)");
+  PetscCheck(reps >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEbeSplitMeasureEfficiency: reps %" PetscInt_FMT " is invalid: expected >= 1", reps);
+  U = sp->nunits;
+  N = sp->e1 - sp->e0;
+  for (PetscInt u = 0; u < U; u++) {
+    PetscCheck(sp->is_host[u], PETSC_COMM_SELF, PETSC_ERR_SUP, "EasEbeSplitMeasureEfficiency: unit %" PetscInt_FMT " (%s) is a device unit: the alone/together measurement covers host units only", u, sp->unit[u]->resource);
+    PetscCheck(sp->shares[u] > 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "EasEbeSplitMeasureEfficiency: unit %" PetscInt_FMT " has no elements: nothing to measure", u);
+    if (sp->slow[u] > 1.0 && !sp->sbuf[u]) PetscCall(PetscMalloc1(PetscMax(ebe->nnodes * ebe->dof, 1), &sp->sbuf[u]));
+  }
+  PetscCall(PetscMalloc3(PetscMax(ebe->nnodes * ebe->dof, 1), &scratch, reps * U, &ta, reps, &td));
+  interval     = sp->interval; /* no rebalancing while measuring: the shares are what is measured */
+  sp->interval = PETSC_MAX_INT;
+  PetscCall(EasVecGetArrayRead(xv, &x));
+  PetscCall(EasVecGetArray(yv, &y));
+  for (PetscInt r = 0; r < reps; r++) { /* interleaved: alone, alone, ..., together */
+    for (PetscInt u = 0; u < U; u++) {
+      /* unit u's own team of threads (nested teams are enabled at set-up, so in the split apply it has the same team), the other units idle: no idle thread spins on a core */
+      const double t = EasEbeSplitRunHostUnit(ebe, u, x, scratch);
+      ta[u * reps + r] = t;
+    }
+    PetscCall(EasEbeSplitApply_Private(ebe, x, y)); /* together */
+    td[r] = 0;
+    for (PetscInt u = 0; u < U; u++) td[r] = PetscMax(td[r], (double)sp->t_unit[u]);
+  }
+  PetscCall(EasVecRestoreArray(yv, &y));
+  PetscCall(EasVecRestoreArrayRead(xv, &x));
+  sp->interval = interval;
+  sp->since    = 0;
+  for (PetscInt u = 0; u < U; u++) {
+    qsort(&ta[u * reps], (size_t)reps, sizeof(double), EasCompareDouble);
+    Tu[u]   = (PetscReal)ta[u * reps + reps / 2];
+    Tdev[u] = Tu[u] * (PetscReal)N / (PetscReal)sp->shares[u]; /* unit u alone on all N elements, at the rate measured on its share */
+    if (Talone) Talone[u] = Tu[u];
+  }
+  qsort(td, (size_t)reps, sizeof(double), EasCompareDouble);
+  if (TD) *TD = (PetscReal)td[reps / 2];
+  PetscCall(EasModelHeterogeneousEfficiency((PetscReal)td[reps / 2], U, Tdev, E)); /* (1/T_D) / sum_u (1/T_dev_u) */
+  PetscCall(PetscFree3(scratch, ta, td));
+  PetscFunctionReturn(0);
+}
