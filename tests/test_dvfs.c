@@ -6,7 +6,8 @@ static const char help[] = "DVFS by EPSA (Fanfakh) and the power budget (Ribeiro
                            "  -case error      a PETSc error after the setting restores it (the error handler)\n"
                            "  -case signal     a child process sets a value and gets SIGTERM: the value is restored\n"
                            "  -case solve      -eas_dvfs apply inside EBE cg solves (EasPolicyAttachEbeFromOptions)\n"
-                           "  -case budget     -eas_power_budget through powercap constraint_0_power_limit_uw; restored\n";
+                           "  -case budget     -eas_power_budget through powercap constraint_0_power_limit_uw; restored\n"
+                           "  -case ranks      2 ranks of unequal compute sharing the cores: each core gets the higher frequency\n";
 
 #include <eas.h>
 #include "policy/policyimpl.h" /* EasSysfsWrite for the signal case */
@@ -318,6 +319,45 @@ static PetscErrorCode CaseBudget(void)
   PetscFunctionReturn(0);
 }
 
+/*
+  EPSA on 2 ranks by hand: T_comp = (1, 0.5) s, T_comm = (1, 1) s, P_dyn = 10 W,
+  P_static = 1 W per rank, frequencies 2, 1.5, 1 GHz:
+    S = 1:   T = 2,   E = 10 (1 + 0.5) + 1 T 2 = 19
+    S = 4/3: T = 7/3, E = 0.5625 15 + 14/3 = 13.104167; P_norm = 6/7, E_norm = 0.689693; distance 0.167450
+    S = 2:   T = 3,   E = 3.75 + 6 = 9.75;            P_norm = 2/3, E_norm = 0.513158; distance 0.153509
+  S_opt = 4/3; F_0 = 2 GHz 1/(4/3) = 1.5 GHz, F_1 = 2 GHz 0.5/(4/3) = 0.75 GHz -> the lowest available
+  >= 0.75 GHz: 1 GHz.  Both ranks run on the same cores here (no binding): each core gets the higher,
+  1.5 GHz, so that no rank is slowed more than EPSA asks.
+*/
+static PetscErrorCode CaseRanks(void)
+{
+  EasDvfs         d;
+  EasDvfsDecision dec;
+  PetscMPIInt     rank;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  if (!rank) PetscCall(MakeTree("userspace", 0644));
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(EasCpufreqAffinity(EAS_CPU_MAX, cores, &ncores));
+  PetscCall(EasDvfsCreate(PETSC_COMM_WORLD, &d));
+  PetscCall(EasDvfsSetMode(d, EAS_DVFS_APPLY));
+  PetscCall(EasDvfsSetCpufreqRoot(d, dir));
+  PetscCall(EasDvfsSetPowers(d, 10.0, 1.0));
+  PetscCall(EasDvfsDecide(d, rank ? 0.5 : 1.0, 1.0));
+  PetscCall(EasDvfsGetDecision(d, &dec));
+  PetscCheck(PetscAbsReal(dec.S - 4.0 / 3.0) < 1e-12 && PetscAbsReal(dec.Fset - (rank ? 1000000 : 1500000)) < 1e-6 && PetscAbsReal(dec.F - (rank ? 750000 : 1500000)) < 1e-6, PETSC_COMM_SELF, PETSC_ERR_PLIB, "rank %d: S_opt %g, F_i %g -> %g kHz; by hand 4/3, %d -> %d", (int)rank, (double)dec.S, (double)dec.F, (double)dec.Fset, rank ? 750000 : 1500000, rank ? 1000000 : 1500000);
+  PetscCheck(PetscAbsReal(dec.E1 - 19) < 1e-12 && PetscAbsReal(dec.ES - (0.5625 * 15 + 14.0 / 3)) < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "EPSA energies %g, %g; by hand 19, 13.1041667 J", (double)dec.E1, (double)dec.ES);
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  if (!rank) PetscCall(CheckAll("scaling_setspeed", 1500000, "shared cores: the higher frequency"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "2 ranks: S_opt 4/3, rank 0 1500000 kHz, rank 1 1000000 kHz; shared cores set to 1500000 kHz (by hand)\n"));
+  PetscCall(EasDvfsRestore(d));
+  if (!rank) PetscCall(CheckAll("scaling_setspeed", ORIG_SET, "restored"));
+  PetscCall(EasDvfsDestroy(&d));
+  nchecks += 3;
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   char      cs[32] = "writable";
@@ -340,6 +380,8 @@ int main(int argc, char **argv)
   if (is) PetscCall(CaseSolve());
   PetscCall(PetscStrcmp(cs, "budget", &is));
   if (is) PetscCall(CaseBudget());
+  PetscCall(PetscStrcmp(cs, "ranks", &is));
+  if (is) PetscCall(CaseRanks());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "case %s: %" PetscInt_FMT " checks passed\n", cs, nchecks));
   PetscCall(EasFinalize());
   return 0;
@@ -392,4 +434,12 @@ int main(int argc, char **argv)
     args: -case budget -dir /tmp/eas_test_dvfs_b
     expect: ^budget 80 W: W = 80\.? W, T = 1.25 s, f = 1.6e\+06 kHz; packages 48000000 and 32000000 uW \(powercap constraint_0_power_limit_uw \(2 package\(s\)\)\)
     expect: limit\(s\) restored
+  test:
+    suffix: ranks
+    nsize: 2
+    backends: none
+    args: -case ranks -dir /tmp/eas_test_dvfs_n
+    expect: F_i = F_max T_i/\(S_opt T_max\) \(eq. fi\) -> available frequency: rank 0 1500000 -> 1500000 kHz; rank 1 750000 -> 1000000 kHz
+    expect: ^2 ranks: S_opt 4/3, rank 0 1500000 kHz, rank 1 1000000 kHz; shared cores set to 1500000 kHz \(by hand\)
+    expect: cpufreq value\(s\) restored
 TEST*/
