@@ -171,7 +171,9 @@ demo: all
 # its own build tree without -march=native: valgrind 3.19 does not decode
 # AVX-512.  Covers the DIA/BiCGStab core, the ADR solver sync and async (both
 # detections, the reception thread), a backend move, the EBE pipecg with the
-# async exchange, the fake NVML library (dlopen) and the RAPL sampler thread.
+# async exchange, the fake NVML library (dlopen), the RAPL sampler thread, and
+# the energy policies (mode auto, backend auto, DVFS on a fake cpufreq tree,
+# the power budget, the split's measured efficiency).
 VGCMD = valgrind -q --num-callers=40 --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
      --suppressions=/usr/share/openmpi/openmpi-valgrind.supp --suppressions=tools/valgrind.supp
 VG = OMP_NUM_THREADS=1 $(VGCMD)
@@ -188,6 +190,9 @@ valgrind:
 	$(VG) build-vg/tests/test_energy_sensors -case normal
 	if [ "$(SUNDIALS)" = 1 ]; then OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_nx 6 -adr_ny 1 -adr_nz 6 -adr_ts_type cvode -adr_tfinal 7200 -eas_mode async -eas_threads 1 -eas_sensor model -adr_output_interval 3600 -adr_monitor_points "0,10,30"; fi
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/tests/test_adr_campaign -case error -adr_problem transport -adr_n 6 -adr_newton_rtol 1e-10 -eas_comm_delay_us 100 -eas_threads 1 -eas_sensor model
+	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_n 6 -adr_steps 3 -eas_mode auto -eas_backend auto -eas_dvfs report -eas_dvfs_freqs 2000000,1000000 -eas_power_budget 150 -eas_power_budget_apply 0 -eas_threads 1 -eas_sensor model -adr_progress 0
+	$(VG) build-vg/tests/test_dvfs -case solve -dir /tmp/eas_vg_dvfs -eas_dvfs apply -eas_dvfs_warmup 3 -eas_sensor model -eas_energy_view -eas_threads 1
+	$(VG) build-vg/tests/test_split_measure -ebe_split_units /cpu:1,/cpu:1 -ebe_test_slowdown 1:2 -ebe_rebalance_interval 5
 	@echo "valgrind: no errors"
 
 bench: all

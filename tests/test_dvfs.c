@@ -7,6 +7,7 @@ static const char help[] = "DVFS by EPSA (Fanfakh) and the power budget (Ribeiro
                            "  -case signal     a child process sets a value and gets SIGTERM: the value is restored\n"
                            "  -case solve      -eas_dvfs apply inside EBE cg solves (EasPolicyAttachEbeFromOptions)\n"
                            "  -case budget     -eas_power_budget through powercap constraint_0_power_limit_uw; restored\n"
+                           "  -case budget_cpufreq  the same with a read-only powercap: scaling_max_freq = Phi(W); restored\n"
                            "  -case ranks      2 ranks of unequal compute sharing the cores: each core gets the higher frequency\n";
 
 #include <eas.h>
@@ -188,7 +189,8 @@ static PetscErrorCode CaseError(void)
   ierr = EasDvfsSetFrequencies(d, 0, NULL); /* an invalid call: PetscError -> the restore handler */
   PetscCheck(ierr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the invalid call did not fail");
   PetscCall(CheckAll("scaling_setspeed", ORIG_SET, "restored by the error handler"));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "after the error: scaling_setspeed %d (restored)\n", ORIG_SET));
+  /* on stderr, the stream of the error message above: mpirun forwards stdout and stderr separately and may interleave them mid-line */
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDERR, "after the error: scaling_setspeed %d (restored)\n", ORIG_SET));
   PetscCall(EasDvfsDestroy(&d));
   PetscFunctionReturn(0);
 }
@@ -265,7 +267,7 @@ static PetscErrorCode CaseSolve(void)
   T(W) <= T(W^cap) = 1.25 s, i.e. W >= 80: W = 80 W, T = 1.25 s, the
   packages get 48 and 32 W = 48000000 and 32000000 uW.
 */
-static PetscErrorCode CaseBudget(void)
+static PetscErrorCode CaseBudget(PetscBool powercap_writable)
 {
   EasPowerBudget         pb;
   EasPowerBudgetDecision dec;
@@ -284,7 +286,7 @@ static PetscErrorCode CaseBudget(void)
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s/constraint_0_max_power_uw", rapl, pk[k]));
     PetscCall(WriteFile(path, maxw[k], 0444));
     PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s/constraint_0_power_limit_uw", rapl, pk[k]));
-    PetscCall(WriteFile(path, maxw[k], 0644));
+    PetscCall(WriteFile(path, maxw[k], powercap_writable ? 0644 : 0444));
   }
   PetscCall(EasPowerBudgetCreate(PETSC_COMM_SELF, &pb));
   PetscCall(PetscOptionsSetValue(NULL, "-eas_rapl_root", rapl));
@@ -294,14 +296,19 @@ static PetscErrorCode CaseBudget(void)
   PetscCall(EasPowerBudgetDecide(pb, 1.0, PETSC_FALSE));
   PetscCall(EasPowerBudgetGetDecision(pb, &dec));
   PetscCheck(PetscAbsReal(dec.W - 80) < 1e-6 && PetscAbsReal(dec.res.time - 1.25) < 1e-6 && PetscAbsReal(dec.f - 1600000) < 1e-3, PETSC_COMM_SELF, PETSC_ERR_PLIB, "budget: W %.9g W, T %.9g s, f %.9g kHz; by hand 80 W, 1.25 s, 1600000 kHz", (double)dec.W, (double)dec.res.time, (double)dec.f);
-  for (PetscInt k = 0; k < 2; k++) {
-    char      buf[64];
-    PetscBool ok;
-    PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s/constraint_0_power_limit_uw", rapl, pk[k]));
-    PetscCall(EasSysfsRead(path, buf, sizeof(buf), &ok));
-    PetscCheck(ok && atol(buf) == expect[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s uW, expected %ld", path, buf, expect[k]);
+  if (powercap_writable) {
+    for (PetscInt k = 0; k < 2; k++) {
+      char      buf[64];
+      PetscBool ok;
+      PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s/constraint_0_power_limit_uw", rapl, pk[k]));
+      PetscCall(EasSysfsRead(path, buf, sizeof(buf), &ok));
+      PetscCheck(ok && atol(buf) == expect[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s uW, expected %ld", path, buf, expect[k]);
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "budget 80 W: W = %g W, T = %g s, f = %g kHz; packages 48000000 and 32000000 uW (%s)\n", (double)dec.W, (double)dec.res.time, (double)dec.f, dec.how));
+  } else { /* read-only powercap: the frequency Phi(W) = 1.6 GHz through cpufreq */
+    PetscCall(CheckAll("scaling_max_freq", 1600000, "budget through cpufreq"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "budget 80 W, powercap read-only: scaling_max_freq = Phi(80 W) = 1600000 kHz (%s)\n", dec.how));
   }
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "budget 80 W: W = %g W, T = %g s, f = %g kHz; packages 48000000 and 32000000 uW (%s)\n", (double)dec.W, (double)dec.res.time, (double)dec.f, dec.how));
   PetscCall(EasPowerBudgetRestore(pb));
   for (PetscInt k = 0; k < 2; k++) {
     char      buf[64];
@@ -310,7 +317,7 @@ static PetscErrorCode CaseBudget(void)
     PetscCall(EasSysfsRead(path, buf, sizeof(buf), &ok));
     PetscCheck(ok && !strcmp(buf, maxw[k]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: %s after the restore, expected %s", path, buf, maxw[k]);
   }
-  PetscCall(CheckAll("scaling_max_freq", ORIG_MAX, "untouched (powercap was writable)"));
+  PetscCall(CheckAll("scaling_max_freq", ORIG_MAX, "restored (or untouched)"));
   PetscCall(PetscOptionsClearValue(NULL, "-eas_rapl_root"));
   PetscCall(PetscOptionsClearValue(NULL, "-eas_cpufreq_root"));
   PetscCall(PetscOptionsClearValue(NULL, "-eas_power_budget"));
@@ -379,7 +386,9 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(cs, "solve", &is));
   if (is) PetscCall(CaseSolve());
   PetscCall(PetscStrcmp(cs, "budget", &is));
-  if (is) PetscCall(CaseBudget());
+  if (is) PetscCall(CaseBudget(PETSC_TRUE));
+  PetscCall(PetscStrcmp(cs, "budget_cpufreq", &is));
+  if (is) PetscCall(CaseBudget(PETSC_FALSE));
   PetscCall(PetscStrcmp(cs, "ranks", &is));
   if (is) PetscCall(CaseRanks());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "case %s: %" PetscInt_FMT " checks passed\n", cs, nchecks));
@@ -433,6 +442,12 @@ int main(int argc, char **argv)
     backends: none
     args: -case budget -dir /tmp/eas_test_dvfs_b
     expect: ^budget 80 W: W = 80\.? W, T = 1.25 s, f = 1.6e\+06 kHz; packages 48000000 and 32000000 uW \(powercap constraint_0_power_limit_uw \(2 package\(s\)\)\)
+    expect: limit\(s\) restored
+  test:
+    suffix: budget_cpufreq
+    backends: none
+    args: -case budget_cpufreq -dir /tmp/eas_test_dvfs_c
+    expect: ^budget 80 W, powercap read-only: scaling_max_freq = Phi\(80 W\) = 1600000 kHz \(cpufreq scaling_max_freq \([1-9][0-9]* core\(s\)\)\)
     expect: limit\(s\) restored
   test:
     suffix: ranks
