@@ -182,6 +182,12 @@ int main(int argc, char **argv)
   if (isc) PetscCall(CaseOnline());
   PetscCall(PetscStrcmp(cs, "auto", &isc));
   if (isc) PetscCall(CaseAuto());
+  PetscCall(PetscStrcmp(cs, "registry", &isc));
+  if (isc) { /* the registry does not decide "auto": the layer above does */
+    EasBackend be;
+    PetscCall(EasBackendCreateFromOptions(PETSC_COMM_WORLD, NULL, &be));
+    PetscCall(EasBackendDestroy(&be));
+  }
   PetscCall(PetscStrcmp(cs, "profile", &isc));
   if (isc) PetscCall(CaseProfile(PETSC_TRUE));
   PetscCall(PetscStrcmp(cs, "profile_nogpu", &isc));
@@ -222,6 +228,16 @@ int main(int argc, char **argv)
     backends: none
     args: -case profile -eas_criterion energy -profile_out /tmp/eas_profile_gpu_wins.opts
     expect: profile where the GPU wins: /gpu/cuda; cpu T=10\.? s E=1715.62 J, gpu T=0.501 s E=114.88556
+  test:
+    suffix: bad_device
+    backends: none
+    args: -case auto -eas_backend auto -eas_policy_device /cpu/serial
+    expect_error: -eas_policy_device /cpu/serial is invalid: expected a device backend \(whose memory is not the host's\), not a CPU backend
+  test:
+    suffix: registry_refuses_auto
+    backends: none
+    args: -case registry -eas_backend auto
+    expect_error: -eas_backend auto is chosen by the energy policies, not by the backend registry
   test:
     suffix: profile_nogpu
     backends: none
