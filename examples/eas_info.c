@@ -8,7 +8,7 @@ static const char help[] = "Lists the eas backends and whether each can be used 
 
 int main(int argc, char **argv)
 {
-  char        require[64];
+  char        require[64] = ""; /* the default -help shows: uninitialized, it printed stack garbage (a flaky docs/options.md) */
   PetscBool   avail_only = PETSC_FALSE, unavail_only = PETSC_FALSE, req, features = PETSC_FALSE;
   PetscMPIInt level;
   const char *names[] = {"/cpu/openmp", "/cpu/serial", "/gpu/cuda"};

@@ -97,7 +97,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-fem_steps", "Number of growing meshes", NULL, steps, &steps, NULL));
   PetscCall(PetscOptionsInt("-fem_grow", "Elements added per direction at each step", NULL, grow, &grow, NULL));
   PetscCall(PetscOptionsInt("-fem_solves", "Solves per mesh", NULL, solves, &solves, NULL));
-  PetscCall(PetscOptionsInt("-fem_policy_interval", "With -eas_backend auto: iterations between online decisions (0: the split's rebalance interval, else 10)", "EasPolicyAttachEbe", polint, &polint, NULL));
+  PetscCall(PetscOptionsInt("-fem_policy_interval", "With -eas_backend auto: iterations between online decisions (0: 10)", "EasPolicyAttachEbe", polint, &polint, NULL));
   PetscCall(PetscOptionsEList("-fem_material", "Material: k or E = 1 + 0.5 sin(3x+2y+z) (varying) or 1 (constant)", "EasEbeSetMeshMaterial", EasEbeMaterials, 2, EasEbeMaterials[mat], &mat, NULL));
   PetscCall(PetscOptionsBool("-fem_monitor", "One line per solve: iterations, time, shares, per-element times", NULL, monitor, &monitor, NULL));
   PetscCall(PetscOptionsViewer("-fem_view_solution", "The last mesh's solution through a PETSc viewer (vtk:file.vts, binary:file, hdf5:file.h5)", "VecView", &vsol_viewer, &vsol_format, &vsol));

@@ -153,8 +153,7 @@ PETSC_EXTERN PetscErrorCode EasPolicyConfigureEbe(EasPolicy, EasEbe);
 PETSC_EXTERN PetscErrorCode EasPolicyAttachAdr(EasPolicy, EasAdr, PetscInt interval);
 /* EasPolicyAttachEbe - online choice during the Krylov solves of an EBE
    operator (a reference to pol is taken): after the first iteration and
-   every interval iterations (<= 0: the split's rebalance interval, else
-   10), the meter's measured per-element times (max over ranks) go to
+   every interval iterations (<= 0: 10), the meter's measured per-element times (max over ranks) go to
    EasPolicyUpdate.  The operator is not rebuilt mid-solve: the owner reads
    the answer (EasPolicyGetUpdates) and configures the next operator.
    Needs the operator's energy meter (EasEbeGetEnergyMeter; created here). */
