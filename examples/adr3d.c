@@ -227,6 +227,31 @@ int main(int argc, char **argv)
     args: -eas_mode fast
     expect_error: Unknown value "fast" for -eas_mode: expected sync, async or auto
   test:
+    suffix: bad_dvfs
+    backends: none
+    args: -adr_n 4 -eas_dvfs fast
+    expect_error: Unknown option fast for -eas_dvfs. Available options: off report apply
+  test:
+    suffix: bad_dvfs_freqs
+    backends: none
+    args: -adr_n 4 -eas_dvfs report -eas_dvfs_freqs 2000000,-5
+    expect_error: -eas_dvfs_freqs: entry 1 = -5\.? is invalid: expected frequencies in kHz > 0
+  test:
+    suffix: bad_power_budget
+    backends: none
+    args: -adr_n 4 -eas_power_budget -5
+    expect_error: -eas_power_budget -5\.? is invalid: expected a total power in W > 0 \(0: off\)
+  test:
+    suffix: dvfs_and_budget
+    backends: none
+    args: -adr_n 4 -eas_dvfs apply -eas_power_budget 100 -eas_dvfs_freqs 2000000,1000000
+    expect_error: -eas_dvfs apply and -eas_power_budget both set the CPU frequencies
+  test:
+    suffix: bad_auto_rule
+    backends: none
+    args: -adr_n 4 -eas_mode auto -eas_mode_auto_rule guess
+    expect_error: Unknown option guess for -eas_mode_auto_rule. Available options: frontier threshold
+  test:
     suffix: bad_auto_threshold
     backends: none
     args: -eas_mode auto -eas_mode_auto_threshold 1.5
