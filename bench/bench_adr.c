@@ -1,4 +1,4 @@
-static const char help[] = "bench_adr: the eas ADR solver (DESIGN.md sec. 4).\n"
+static const char help[] = "bench_adr: the eas ADR solver (docs/adr.md).\n"
                            "  On 2+ ranks: sync vs async multisplitting-Newton time to solution under injected halo\n"
                            "  latency (-delays 0,100,1000 microseconds per message), with outer/inner iterations.\n"
                            "  On 1 rank: eas ADR time per step vs PETSc SNES newtonls + KSPBCGS (right Jacobi,\n"

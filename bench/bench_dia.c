@@ -10,7 +10,7 @@ static const char help[] = "eas DIA SpMV and BiCGStab vs STREAM triad and PETSc 
                            "With 2 ranks PETSc runs on both, eas and STREAM on rank 0 while rank 1 sleeps.\n";
 
 /*
-  Byte counts (DESIGN.md sec. 9):
+  Byte counts (README.md, Measured figures):
     STREAM triad     24 B per element
     eas DIA SpMV     8 ndiag + 16 B per row (88 B with 9 offsets)
     PETSc AIJ MatMult 12 B per nonzero + 20 B per row

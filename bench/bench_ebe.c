@@ -1,5 +1,5 @@
 static const char help[] = "eas element-by-element operator: EBE apply GB/s vs STREAM triad, eas cg ms/it vs PETSc KSPCG on the\n"
-                           "assembled AIJ matrix, and the heterogeneous efficiency (seed 003 eq. 3.6) of the split over two\n"
+                           "assembled AIJ matrix, and the heterogeneous efficiency (Ribeiro eq. 3.6) of the split over two\n"
                            "CPU units of unequal speed, all measured in one run (one process).\n"
                            "  -problem poisson|elasticity -order 1|2 -n <elements per direction> -threads <t>\n"
                            "  -its <cg iterations per timing> -runs <timings, median> -reps <applies per timing>\n"
@@ -146,7 +146,7 @@ int main(int argc, char **argv)
      have balanced the shares, EasEbeSplitMeasureEfficiency measures, in this
      run and under the same conditions, each unit alone on its share (T_u)
      and both together (T_D), interleaved, medians: E = (1/T_D)/sum_u(n_u/(N T_u))
-     (seed 003 eq. 3.6), in (0, 1] up to noise.  E_smoothed is the split's own
+     (Ribeiro eq. 3.6), in (0, 1] up to noise.  E_smoothed is the split's own
      estimate from its window of per-element times (it assumes no interference). */
   {
     EasBackend       u[2];

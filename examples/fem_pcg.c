@@ -1,6 +1,6 @@
 static const char help[] = "Element-by-element PCG on a sequence of growing structured hexahedral meshes (docs/ebe.md, Lang-Runger):\n"
                            "each mesh is assembled element by element, solved with eas cg/pipecg, and the work split over the\n"
-                           "compute units (-ebe_split_units) is reported as it evolves (seed 001 Fig. 11-12).\n"
+                           "compute units (-ebe_split_units) is reported as it evolves (Lang-Rünger Fig. 11-12).\n"
                            "  -fem_problem poisson|elasticity  -fem_order 1|2  -fem_n <elements per direction of the first mesh>\n"
                            "  -fem_steps <meshes>  -fem_grow <elements added per direction per step>  -fem_solves <solves per mesh>\n"
                            "  -fem_monitor (one line per solve)  -fem_material varying|constant  plus -ksp_*, -pc_type, -ebe_* options\n"

@@ -1,4 +1,4 @@
-static const char help[] = "eas ADR -eas_mode auto (DESIGN.md sec. 6).  Threshold rule: the first step runs sync, then the\n"
+static const char help[] = "eas ADR -eas_mode auto (docs/energy.md).  Threshold rule: the first step runs sync, then the\n"
                            "measured exchange share of that step picks sync or async; each branch is forced with the threshold\n"
                            "(0: async whenever any exchange time was measured; 1: always sync).  Frontier rule (the default):\n"
                            "one sync and one async trial step, then Vialle et al. eq. 1.50 on their metered T and Pbar; the\n"

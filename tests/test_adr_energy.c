@@ -1,4 +1,4 @@
-static const char help[] = "eas ADR energy accounting (DESIGN.md sec. 6, seed 000 eqs. 1.16/1.33): with -eas_sensor model\n"
+static const char help[] = "eas ADR energy accounting (docs/energy.md, Vialle et al. eqs. 1.16/1.33): with -eas_sensor model\n"
                            "and a given profile, the solver's modelled energy must equal, by hand from the meter's own\n"
                            "phase busy times and run time T of each rank, sum_ranks (P_I T/ppn + w (P_full - P_idle) busy)\n"
                            "(P_I = cpu_idle + gpu_idle + dram; w = the rank's unit weight, its share of the node's CPU:\n"
@@ -61,7 +61,7 @@ int main(int argc, char **argv)
   PetscCheck(!S.measured && S.valid, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "-eas_sensor model must give a valid modelled energy");
   PetscCheck(prof.cpu_idle == idle && prof.cpu_full == full, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the meter's profile (%g, %g W) is not the one given (%g, %g W)", (double)prof.cpu_idle, (double)prof.cpu_full, (double)idle, (double)full);
 
-  /* by hand, seed 000 eq. 1.16 (1.33 for one unit): each rank pays 1/ppn of its node's idle
+  /* by hand, Vialle et al. eq. 1.16 (1.33 for one unit): each rank pays 1/ppn of its node's idle
      power and w of its active power, w = the node share of the rank's unit (every rank runs the
      same backend with the same threads) */
   PetscCallMPI(MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));

@@ -4,7 +4,7 @@ static const char help[] = "eas cg and pipecg (EasKsp over an EasEbe or an EasDi
 
 #include <eas.h>
 
-/* MatShell wrapping the EBE operator: the second oracle of DESIGN.md sec. 5. */
+/* MatShell wrapping the EBE operator: the second oracle of docs/ebe.md. */
 typedef struct {
   EasEbe ebe;
   EasVec x, y;

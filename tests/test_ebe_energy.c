@@ -1,4 +1,4 @@
-static const char help[] = "EBE PCG energy accounting (issue 5 wired into issue 4; seed 000 eq. 1.16): with -eas_sensor model and a\n"
+static const char help[] = "EBE PCG energy accounting (issue 5 wired into issue 4; Vialle et al. eq. 1.16): with -eas_sensor model and a\n"
                            "given profile, the operator's modelled energy must equal, by hand from the meter's own phase busy\n"
                            "times and run time T of each rank, sum_ranks (P_I T/ppn + (P_full - P_idle) T beta), beta =\n"
                            "min(1, sum_u w_u min(1, busy_u/T)) with w_u = threads_u / max(cores, threads of the node) the\n"
@@ -77,7 +77,7 @@ int main(int argc, char **argv)
   PetscCall(EasEbeSplitGetState(ebe, &nunits, NULL, NULL, NULL));
   nunits = PetscMax(nunits, 1);
 
-  /* by hand, seed 000 eq. 1.16: each rank pays 1/ppn of its node's idle power and the weighted busy
+  /* by hand, Vialle et al. eq. 1.16: each rank pays 1/ppn of its node's idle power and the weighted busy
      fraction of its units of the active power; all units are CPU units here */
   PetscCallMPI(MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &shm));
   PetscCallMPI(MPI_Comm_size(shm, &ppn));

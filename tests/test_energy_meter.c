@@ -1,5 +1,5 @@
 static const char help[] = "Energy meter on a synthetic timeline (a fake clock): the model accounting equals the joules\n"
-                           "computed by hand (seed 000 eq. 1.16), the report text is compared exactly, and the CSV trace\n"
+                           "computed by hand (Vialle et al. eq. 1.16), the report text is compared exactly, and the CSV trace\n"
                            "rows are checked; units weighted by their node share (two CPU units of weights 0.25 and 0.75);\n"
                            "Stop/Resume accumulate and Start restarts; a weight outside (0,1] is an error.\n"
                            "  -case accounting|report|trace|profile|weights|resume|weight_error [-weight w]\n\n";
@@ -271,7 +271,7 @@ static PetscErrorCode CaseTrace(void)
 /* Two CPU units of weights 0.25 and 0.75 (e.g. 1 and 3 threads of a 4-core
    node) on a synthetic timeline, one rank.  Profile: P_I = 55 W, P_C(cpu) = 60 W.
    Timeline (s): unit a compute [0,4], unit b compute [1,3], unit a exchange
-   [4,5], Stop at 8.  Seed 000 eq. 1.16 with beta = sum_u w_u busy_u / T:
+   [4,5], Stop at 8.  Vialle et al. eq. 1.16 with beta = sum_u w_u busy_u / T:
      beta = (0.25*5 + 0.75*2)/8 = 0.34375, E = 8*55 + 8*0.34375*60 = 440 + 165 = 605 J
    (unweighted, as before: beta = min(1, 7/8), E = 860 J).  Per phase:
      compute  W = 4: beta = 0.25*4/4 + 0.75*2/4 = 0.625, E = 4*55 + 4*0.625*60 = 370 J

@@ -21,7 +21,7 @@ static PetscErrorCode CaseFrontier(void)
   in.t_el_cpu              = tcpu;
   in.gpu                   = PETSC_TRUE;
   in.allow[EAS_CHOICE_CPU] = in.allow[EAS_CHOICE_GPU] = PETSC_TRUE; /* cpu against gpu, no hybrid, no copies */
-  /* full-load node powers: A = GPU busy, CPU idle; B = CPU busy (seed 000 eq. 1.24) */
+  /* full-load node powers: A = GPU busy, CPU idle; B = CPU busy (Vialle et al. eq. 1.24) */
   PF_A = in.prof.cpu_idle + in.prof.gpu_full + in.prof.dram;
   PF_B = in.prof.cpu_full + in.prof.gpu_idle + in.prof.dram;
   for (PetscInt c = EAS_CRITERION_TIME; c <= EAS_CRITERION_ED2P; c++) {
@@ -44,11 +44,11 @@ static PetscErrorCode CaseFrontier(void)
   {
     PetscReal a;
     PetscCall(EasModelCriterionFrontier(PF_A, PF_B, 0, &a));
-    PetscCheck(PetscAbsReal(a - 229.3125 / 171.5625) < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "energy frontier %.15g, expected 229.3125/171.5625 (seed 000 Table 1.1 means)", (double)a);
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  energy frontier of the default profile: %.6f = 229.3125/171.5625 (seed 000 Table 1.1 means, eq. 1.24)\n", (double)a));
+    PetscCheck(PetscAbsReal(a - 229.3125 / 171.5625) < 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "energy frontier %.15g, expected 229.3125/171.5625 (Vialle et al. Table 1.1 means)", (double)a);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  energy frontier of the default profile: %.6f = 229.3125/171.5625 (Vialle et al. Table 1.1 means, eq. 1.24)\n", (double)a));
     nchecks++;
   }
-  /* with the hybrid allowed and equal speeds, time picks the hybrid (r = 1/2, seed 001 eq. 26) */
+  /* with the hybrid allowed and equal speeds, time picks the hybrid (r = 1/2, Lang-Rünger eq. 26) */
   in.allow[EAS_CHOICE_HYBRID] = PETSC_TRUE;
   in.t_el_gpu                 = tcpu;
   PetscCall(EasPolicyPredict(&in, EAS_CRITERION_TIME, &pr));

@@ -1,4 +1,4 @@
-static const char help[] = "Unit tests of the seeds' energy/time models (include/eas/energy.h):\n"
+static const char help[] = "Unit tests of the papers' energy/time models (include/eas/energy.h):\n"
                            "reproduces the papers' numbers and checks the optimisers against brute force.\n";
 
 #include <petscsys.h>
@@ -51,16 +51,16 @@ static PetscErrorCode Uniform(PetscRandom rnd, PetscReal lo, PetscReal hi, Petsc
   PetscFunctionReturn(0);
 }
 
-/* ============================================================ seed 000 */
+/* ============================================================ Vialle et al. */
 
-/* Table 1.1 of seed 000: P_F(CPU1), P_F(CPU2), P_F(GPU), P_I of the 16 nodes, P_sw = 34 W */
+/* Table 1.1 of Vialle et al.: P_F(CPU1), P_F(CPU2), P_F(GPU), P_I of the 16 nodes, P_sw = 34 W */
 static const PetscReal T11_cpu1[16] = {167, 159, 159, 167, 167, 159, 174, 167, 152, 174, 152, 167, 167, 159, 174, 182};
 static const PetscReal T11_cpu2[16] = {167, 159, 167, 174, 167, 167, 182, 174, 167, 182, 159, 174, 167, 167, 182, 190};
 static const PetscReal T11_gpu[16]  = {228, 228, 218, 228, 228, 218, 238, 238, 218, 228, 228, 238, 218, 228, 238, 249};
 static const PetscReal T11_idle[16] = {146, 128, 133, 139, 139, 133, 152, 146, 133, 146, 133, 139, 139, 139, 159, 159};
 static const PetscReal T11_Psw      = 34.0;
 
-static PetscErrorCode TestSeed000(void)
+static PetscErrorCode TestVialle(void)
 {
   PetscReal       alpha, P, bg, bc, alpha2, lo, hi;
   EasClusterPower c;
@@ -72,43 +72,43 @@ static PetscErrorCode TestSeed000(void)
   c.beta = 1;
   c.full = T11_gpu;
   PetscCall(EasModelClusterAveragePower(&c, 0, &P));
-  PetscCall(Check("seed 000 Table 1.1 sum P_F(GPU)", P, 3669, 0));
+  PetscCall(Check("Vialle et al. Table 1.1 sum P_F(GPU)", P, 3669, 0));
   c.full = T11_cpu2;
   PetscCall(EasModelClusterAveragePower(&c, 0, &P));
-  PetscCall(Check("seed 000 Table 1.1 sum P_F(CPU2)", P, 2745, 0));
+  PetscCall(Check("Vialle et al. Table 1.1 sum P_F(CPU2)", P, 2745, 0));
   c.full = T11_cpu1;
   PetscCall(EasModelClusterAveragePower(&c, 0, &P));
-  PetscCall(Check("seed 000 Table 1.1 sum P_F(CPU1)", P, 2646, 0));
+  PetscCall(Check("Vialle et al. Table 1.1 sum P_F(CPU1)", P, 2646, 0));
   c.full = T11_idle;
   PetscCall(EasModelClusterAveragePower(&c, 0, &P));
-  PetscCall(Check("seed 000 Table 1.1 sum P_I", P, 2263, 0));
+  PetscCall(Check("Vialle et al. Table 1.1 sum P_I", P, 2263, 0));
 
   /* Async frontier, eq. 1.47 (eq. 1.29 with the P_F(GPU) and P_F(CPU2) columns, all 16 nodes, P_sw = 34):
      (3669 + 34)/(2745 + 34) = 1.33249..., printed 1.332 (3 decimals): tol 5e-4. */
   PetscCall(EasModelClusterFrontierAsync(16, T11_gpu, 16, T11_cpu2, T11_Psw, &alpha));
-  PetscCall(Check("seed 000 Table 1.1 async frontier (eq. 1.47)", alpha, 1.332, 5e-4));
+  PetscCall(Check("Vialle et al. Table 1.1 async frontier (eq. 1.47)", alpha, 1.332, 5e-4));
 
   /* Sync frontier, sec. 1.8.4 (eq. 1.37): columns P_F(GPU), P_F(CPU1) (1-core sync solver), P_I, P_sw = 34,
      beta(GPU) = 0.602 and beta(CPU) = 0.749 from Table 1.3: 1.21655..., printed 1.217: tol 5e-4. */
   {
     EasClusterPower A = {16, T11_gpu, T11_idle, 0.602}, B = {16, T11_cpu1, T11_idle, 0.749};
     PetscCall(EasModelClusterFrontierSync(&A, &B, T11_Psw, &alpha));
-    PetscCall(Check("seed 000 Table 1.1 sync frontier (eq. 1.37)", alpha, 1.217, 5e-4));
+    PetscCall(Check("Vialle et al. Table 1.1 sync frontier (eq. 1.37)", alpha, 1.217, 5e-4));
 
     /* Slow-decay correction, eq. 1.48: beta(GPU) = (0.602+1)/2 = 0.801, beta(CPU) = (0.749+1)/2 = 0.8745, which
        the paper prints (and uses) rounded as 0.875.  With 0.8745: 1.30064; with 0.875: 1.30055; both are
        1.301 to 3 decimals: tol 5e-4. */
     PetscCall(EasModelSlowDecayBeta(0.602, &bg));
     PetscCall(EasModelSlowDecayBeta(0.749, &bc));
-    PetscCall(Check("seed 000 eq. 1.48 corrected beta(GPU)", bg, 0.801, 5e-4));
-    PetscCall(Check("seed 000 eq. 1.48 corrected beta(CPU)", bc, 0.875, 5e-4));
+    PetscCall(Check("Vialle et al. eq. 1.48 corrected beta(GPU)", bg, 0.801, 5e-4));
+    PetscCall(Check("Vialle et al. eq. 1.48 corrected beta(CPU)", bc, 0.875, 5e-4));
     A.beta = bg;
     B.beta = bc;
     PetscCall(EasModelClusterFrontierSync(&A, &B, T11_Psw, &alpha));
-    PetscCall(Check("seed 000 Table 1.1 sync frontier with slow-decay correction", alpha, 1.301, 5e-4));
+    PetscCall(Check("Vialle et al. Table 1.1 sync frontier with slow-decay correction", alpha, 1.301, 5e-4));
     B.beta = 0.875; /* the paper's rounded value */
     PetscCall(EasModelClusterFrontierSync(&A, &B, T11_Psw, &alpha));
-    PetscCall(Check("seed 000 Table 1.1 sync frontier with slow-decay correction (beta(CPU) printed 0.875)", alpha, 1.301, 5e-4));
+    PetscCall(Check("Vialle et al. Table 1.1 sync frontier with slow-decay correction (beta(CPU) printed 0.875)", alpha, 1.301, 5e-4));
 
     /* CPU-only/GPU split variant (sec. 1.8.4, second correction): numerator
        0.565 sum P_F(GPU) + 0.737 sum P_F(CPU1) + (1 - 0.565 - 0.737) sum P_I + P_sw, denominator gamma with
@@ -124,18 +124,18 @@ static PetscErrorCode TestSeed000(void)
 
       PetscCall(EasModelSlowDecayBeta(bgm, &betas[0]));
       PetscCall(EasModelSlowDecayBeta(bcm, &betas[1]));
-      PetscCall(Check("seed 000 split variant corrected beta(GPU)", betas[0], 0.565, 1e-12));
-      PetscCall(Check("seed 000 split variant corrected beta(CPUo)", betas[1], 0.737, 1e-12));
+      PetscCall(Check("Vialle et al. split variant corrected beta(GPU)", betas[0], 0.565, 1e-12));
+      PetscCall(Check("Vialle et al. split variant corrected beta(CPUo)", betas[1], 0.737, 1e-12));
       PetscCall(EasModelClusterFrontierSplit(16, 2, full, betas, T11_idle, &B, T11_Psw, &alpha));
-      PetscCall(Check("seed 000 Table 1.1 CPU-only/GPU split variant", alpha, 1.281, 1e-3));
+      PetscCall(Check("Vialle et al. Table 1.1 CPU-only/GPU split variant", alpha, 1.281, 1e-3));
       betas[0] -= 5e-4;
       betas[1] -= 5e-4;
       PetscCall(EasModelClusterFrontierSplit(16, 2, full, betas, T11_idle, &B, T11_Psw, &lo));
       betas[0] += 1e-3;
       betas[1] += 1e-3;
       PetscCall(EasModelClusterFrontierSplit(16, 2, full, betas, T11_idle, &B, T11_Psw, &hi));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "seed 000 split variant with betas rounded +-5e-4: alpha in [%.5f, %.5f]\n", (double)lo, (double)hi));
-      PetscCall(CheckTrue("seed 000 split variant: printed 1.281 reachable from the rounding of the betas", (PetscBool)(lo < 1.2815 && hi > 1.2805)));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Vialle et al. split variant with betas rounded +-5e-4: alpha in [%.5f, %.5f]\n", (double)lo, (double)hi));
+      PetscCall(CheckTrue("Vialle et al. split variant: printed 1.281 reachable from the rounding of the betas", (PetscBool)(lo < 1.2815 && hi > 1.2805)));
     }
   }
 
@@ -147,7 +147,7 @@ static PetscErrorCode TestSeed000(void)
 
     PetscCall(EasModelEstimatedAlpha(16, T11_gpu, T11_cpu1, NULL, a));
     for (PetscInt i = 0; i < 16; i++) {
-      PetscCall(PetscSNPrintf(what, sizeof(what), "seed 000 Table 1.2 estimated alpha node %" PetscInt_FMT " (eq. 1.25)", i + 1));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "Vialle et al. Table 1.2 estimated alpha node %" PetscInt_FMT " (eq. 1.25)", i + 1));
       PetscCall(Check(what, a[i], est[i], 5e-4));
     }
   }
@@ -155,9 +155,9 @@ static PetscErrorCode TestSeed000(void)
   /* eq. 1.46 limits: beta(GPU) = 1 gives eq. 1.25, beta(GPU) = 0 gives 1; node 11 with beta 0.5: (0.5*228+0.5*152)/152 = 1.25 */
   PetscCall(EasModelNodeFrontierBeta(228, 152, 1.0, &alpha));
   PetscCall(EasModelNodeFrontier(228, 152, &alpha2));
-  PetscCall(Check("seed 000 eq. 1.46 with beta = 1 equals eq. 1.25", alpha, alpha2, 1e-15));
+  PetscCall(Check("Vialle et al. eq. 1.46 with beta = 1 equals eq. 1.25", alpha, alpha2, 1e-15));
   PetscCall(EasModelNodeFrontierBeta(228, 152, 0.5, &alpha));
-  PetscCall(Check("seed 000 eq. 1.46 node 11, beta(GPU) = 0.5", alpha, 1.25, 1e-15));
+  PetscCall(Check("Vialle et al. eq. 1.46 node 11, beta(GPU) = 0.5", alpha, 1.25, 1e-15));
 
   /* eq. 1.16 by hand: T = 10 s, cpu idle/full 50/100 W, gpu idle/full 20/220 W, dram 5 W, betas 0.5/0.25:
      P = 75 + 0.5*50 + 0.25*200 = 150 W, E = 1500 J */
@@ -165,20 +165,20 @@ static PetscErrorCode TestSeed000(void)
     EasPowerProfile prof = {50, 100, 20, 220, 5, 34};
     PetscReal       E;
     PetscCall(EasModelProfileEnergy(&prof, 10, 0.5, 0.25, &E));
-    PetscCall(Check("seed 000 eq. 1.16 node energy from a profile (hand value)", E, 1500, 1e-12));
+    PetscCall(Check("Vialle et al. eq. 1.16 node energy from a profile (hand value)", E, 1500, 1e-12));
   }
 
   /* eq. 1.50: Pbar(sync) = 200 W, Pbar(async) = 250 W: async wins when T(sync)/T(async) > 1.25 */
   PetscCall(EasModelContextFrontier(200, 250, &alpha));
-  PetscCall(Check("seed 000 eq. 1.50 sync vs async frontier (hand value)", alpha, 1.25, 1e-15));
+  PetscCall(Check("Vialle et al. eq. 1.50 sync vs async frontier (hand value)", alpha, 1.25, 1e-15));
   PetscFunctionReturn(0);
 }
 
-/* ============================================================ seed 001 */
+/* ============================================================ Lang-Rünger */
 
-static PetscErrorCode TestSeed001(void)
+static PetscErrorCode TestLangRunger(void)
 {
-  /* Table 2 of seed 001 (machine Sandybridge), SI units */
+  /* Table 2 of Lang-Rünger (machine Sandybridge), SI units */
   EasLangRungerParams prm = {0};
   PetscReal           Ec, Eg, Pi, thr, r, t, E, E38, E40;
   EasLangRungerCase   which;
@@ -196,22 +196,22 @@ static PetscErrorCode TestSeed001(void)
   /* The paper prints its results rounded to integers: E*_cpu = 285.5 -> 286, E*_gpu = 260.12 -> 260,
      P* = 84.3 -> 84: tol 0.5 */
   PetscCall(EasModelLangRungerEnergyPerElement(&prm, &Ec, &Eg, &Pi));
-  PetscCall(Check("seed 001 Table 2 E*_el,cpu (eq. 36) [uJ]", Ec * 1e6, 286, 0.5));
-  PetscCall(Check("seed 001 Table 2 E*_el,gpu (eq. 39) [uJ]", Eg * 1e6, 260, 0.5));
-  PetscCall(Check("seed 001 Table 2 P*_idle,cpu (eq. 35) [W]", Pi, 84, 0.5));
-  PetscCall(Check("seed 001 sec. 7 CPU idle energy per GPU element P* t_el,gpu [uJ]", Pi * prm.t_el_gpu * 1e6, 142, 0.5));
+  PetscCall(Check("Lang-Rünger Table 2 E*_el,cpu (eq. 36) [uJ]", Ec * 1e6, 286, 0.5));
+  PetscCall(Check("Lang-Rünger Table 2 E*_el,gpu (eq. 39) [uJ]", Eg * 1e6, 260, 0.5));
+  PetscCall(Check("Lang-Rünger Table 2 P*_idle,cpu (eq. 35) [W]", Pi, 84, 0.5));
+  PetscCall(Check("Lang-Rünger sec. 7 CPU idle energy per GPU element P* t_el,gpu [uJ]", Pi * prm.t_el_gpu * 1e6, 142, 0.5));
   /* case 2 threshold E*_gpu + P* t_el,gpu = 402.6 uJ from the unrounded inputs; the paper prints 401
      (from its rounded values); accept [401, 403] */
   PetscCall(EasModelLangRungerCase(&prm, &which, &thr));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "seed 001 Table 2 case-2 threshold: got %.4g uJ, paper 401 uJ, accepted range [401,403]\n", (double)(thr * 1e6)));
-  PetscCall(CheckTrue("seed 001 Table 2 case-2 threshold in [401,403] uJ", (PetscBool)(thr * 1e6 >= 401 && thr * 1e6 <= 403)));
-  PetscCall(CheckTrue("seed 001 Table 2 decision: case 3 (hybrid) since 286 > 260 and 286 < ~401 uJ", (PetscBool)(which == EAS_LR_HYBRID)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Lang-Rünger Table 2 case-2 threshold: got %.4g uJ, paper 401 uJ, accepted range [401,403]\n", (double)(thr * 1e6)));
+  PetscCall(CheckTrue("Lang-Rünger Table 2 case-2 threshold in [401,403] uJ", (PetscBool)(thr * 1e6 >= 401 && thr * 1e6 <= 403)));
+  PetscCall(CheckTrue("Lang-Rünger Table 2 decision: case 3 (hybrid) since 286 > 260 and 286 < ~401 uJ", (PetscBool)(which == EAS_LR_HYBRID)));
 
   /* eq. 23 by hand: t_copy = 5 us vs l t_cpu/p = 32.4*1us/4 = 8.1 us (worth it), /8 = 4.05 us (not) */
   PetscCall(EasModelLangRungerGpuWorthwhile(5e-6, 1e-6, 32.4, 4, &w));
-  PetscCall(CheckTrue("seed 001 eq. 23 GPU worthwhile (5 us < 8.1 us)", w));
+  PetscCall(CheckTrue("Lang-Rünger eq. 23 GPU worthwhile (5 us < 8.1 us)", w));
   PetscCall(EasModelLangRungerGpuWorthwhile(5e-6, 1e-6, 32.4, 8, &w));
-  PetscCall(CheckTrue("seed 001 eq. 23 GPU not worthwhile (5 us > 4.05 us)", (PetscBool)!w));
+  PetscCall(CheckTrue("Lang-Rünger eq. 23 GPU not worthwhile (5 us > 4.05 us)", (PetscBool)!w));
 
   /* eq. 26 with a synthetic t_el,cpu = 10 us per core, p = 4, Table 2's t_el,gpu = 1.69 us:
      r = 1/(1 + 0.169*4) = 0.596659..., and the balanced shares of 4 cores + 1 GPU give the same GPU share */
@@ -219,28 +219,28 @@ static PetscErrorCode TestSeed001(void)
   prm.t_el_copy = 0.5e-6;
   prm.p         = 4;
   PetscCall(EasModelLangRungerRatio(prm.t_el_cpu, prm.t_el_gpu, 4, 1, &r));
-  PetscCall(Check("seed 001 eq. 26 GPU ratio r (synthetic t_el,cpu = 10 us, p = 4)", r, 1.0 / (1.0 + 0.676), 1e-14));
+  PetscCall(Check("Lang-Rünger eq. 26 GPU ratio r (synthetic t_el,cpu = 10 us, p = 4)", r, 1.0 / (1.0 + 0.676), 1e-14));
   {
     const PetscReal rate[5] = {10e-6, 10e-6, 10e-6, 10e-6, 1.69e-6};
     PetscInt        sh[5];
     PetscCall(EasModelBalancedShares(5, rate, 100000, sh));
     /* integer min-max shares differ from r N by less than the number of units */
-    PetscCall(Check("seed 001 eq. 26 vs seed 003 eq. 4.4: GPU share of 100000 elements", (PetscReal)sh[4], r * 100000, 5.0));
+    PetscCall(Check("Lang-Rünger eq. 26 vs Ribeiro eq. 4.4: GPU share of 100000 elements", (PetscReal)sh[4], r * 100000, 5.0));
   }
   /* r = 0 is eq. 38 (l n E*_cpu), r = 1 is eq. 40 (l n (E*_gpu + t_el,gpu P*)), hybrid r of eq. 26 is cheaper than both */
   PetscCall(EasModelLangRungerPredict(&prm, 1e5, 0.0, &t, &E38));
-  PetscCall(Check("seed 001 eq. 38 CPU-only energy [J]", E38, prm.l * 1e5 * Ec, 1e-9));
+  PetscCall(Check("Lang-Rünger eq. 38 CPU-only energy [J]", E38, prm.l * 1e5 * Ec, 1e-9));
   PetscCall(EasModelLangRungerPredict(&prm, 1e5, 1.0, &t, &E40));
-  PetscCall(Check("seed 001 eq. 40 GPU-only energy [J]", E40, prm.l * 1e5 * (Eg + prm.t_el_gpu * Pi), 1e-9));
+  PetscCall(Check("Lang-Rünger eq. 40 GPU-only energy [J]", E40, prm.l * 1e5 * (Eg + prm.t_el_gpu * Pi), 1e-9));
   PetscCall(EasModelLangRungerPredict(&prm, 1e5, r, &t, &E));
-  PetscCall(Check("seed 001 eq. 22 hybrid time at r of eq. 26 [s]", t, r * 1e5 * prm.t_el_copy + prm.l * r * 1e5 * prm.t_el_gpu, 1e-12));
-  PetscCall(CheckTrue("seed 001 case 3: hybrid energy below CPU-only and GPU-only", (PetscBool)(E < E38 && E < E40)));
+  PetscCall(Check("Lang-Rünger eq. 22 hybrid time at r of eq. 26 [s]", t, r * 1e5 * prm.t_el_copy + prm.l * r * 1e5 * prm.t_el_gpu, 1e-12));
+  PetscCall(CheckTrue("Lang-Rünger case 3: hybrid energy below CPU-only and GPU-only", (PetscBool)(E < E38 && E < E40)));
   PetscFunctionReturn(0);
 }
 
-/* ============================================================ seed 002 */
+/* ============================================================ Ge-Cameron */
 
-static PetscErrorCode TestSeed002(void)
+static PetscErrorCode TestGeCameron(void)
 {
   /* Synthetic table, answer by hand.  f0 = 1.0 GHz (base), measured:
        T_1(f) = 12, 8, 6 s at f = 1.0, 1.5, 2.0 GHz
@@ -262,24 +262,24 @@ static PetscErrorCode TestSeed002(void)
 
   PetscFunctionBegin;
   PetscCall(EasModelGeCameronPredict(8, 12, 4, 4, &T));
-  PetscCall(Check("seed 002 eq. 18 T_4(1.5 GHz) = 8/4 + 4 - 12/4", T, 3, 1e-15));
+  PetscCall(Check("Ge-Cameron eq. 18 T_4(1.5 GHz) = 8/4 + 4 - 12/4", T, 3, 1e-15));
   PetscCall(EasModelGeCameronPredict(6, 12, 3, 8, &T));
-  PetscCall(Check("seed 002 eq. 18 T_8(2.0 GHz) = 6/8 + 3 - 12/8", T, 2.25, 1e-15));
+  PetscCall(Check("Ge-Cameron eq. 18 T_8(2.0 GHz) = 6/8 + 3 - 12/8", T, 2.25, 1e-15));
   PetscCall(EasModelMinEDP(&tab, 1, &b));
-  PetscCall(Check("seed 002 sec. 6 min EDP value", b.metric, 420, 1e-12));
-  PetscCall(CheckTrue("seed 002 sec. 6 min EDP configuration N = 4, f = 1.5 GHz", (PetscBool)(procs[b.iproc] == 4 && b.ifreq == 1)));
+  PetscCall(Check("Ge-Cameron sec. 6 min EDP value", b.metric, 420, 1e-12));
+  PetscCall(CheckTrue("Ge-Cameron sec. 6 min EDP configuration N = 4, f = 1.5 GHz", (PetscBool)(procs[b.iproc] == 4 && b.ifreq == 1)));
   PetscCall(EasModelMinEDP(&tab, 2, &b));
-  PetscCall(Check("seed 002 sec. 6 min ED2P value", b.metric, 1062.5, 1e-12));
-  PetscCall(CheckTrue("seed 002 sec. 6 min ED2P configuration N = 4, f = 2.0 GHz", (PetscBool)(procs[b.iproc] == 4 && b.ifreq == 2)));
+  PetscCall(Check("Ge-Cameron sec. 6 min ED2P value", b.metric, 1062.5, 1e-12));
+  PetscCall(CheckTrue("Ge-Cameron sec. 6 min ED2P configuration N = 4, f = 2.0 GHz", (PetscBool)(procs[b.iproc] == 4 && b.ifreq == 2)));
   PetscCall(EasModelMinEDP(&tab, 0, &b));
-  PetscCall(Check("seed 002 sec. 6 min energy value", b.metric, 120, 1e-12));
-  PetscCall(CheckTrue("seed 002 sec. 6 min energy configuration N = 1, f = 1.0 GHz", (PetscBool)(procs[b.iproc] == 1 && b.ifreq == 0)));
+  PetscCall(Check("Ge-Cameron sec. 6 min energy value", b.metric, 120, 1e-12));
+  PetscCall(CheckTrue("Ge-Cameron sec. 6 min energy configuration N = 1, f = 1.0 GHz", (PetscBool)(procs[b.iproc] == 1 && b.ifreq == 0)));
   PetscFunctionReturn(0);
 }
 
-/* ============================================================ seed 004 */
+/* ============================================================ Fanfakh */
 
-static PetscErrorCode TestSeed004(PetscRandom rnd)
+static PetscErrorCode TestFanfakh(PetscRandom rnd)
 {
   PetscReal freqs[14];
 
@@ -314,11 +314,11 @@ static PetscErrorCode TestSeed004(PetscRandom rnd)
         bestS = S;
       }
     }
-    PetscCall(PetscSNPrintf(what, sizeof(what), "seed 004 EPSA instance %" PetscInt_FMT " max distance vs brute force", inst));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "Fanfakh EPSA instance %" PetscInt_FMT " max distance vs brute force", inst));
     PetscCall(Check(what, dist, bestd, 1e-12));
-    PetscCall(PetscSNPrintf(what, sizeof(what), "seed 004 EPSA instance %" PetscInt_FMT " scaling factor vs brute force", inst));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "Fanfakh EPSA instance %" PetscInt_FMT " scaling factor vs brute force", inst));
     PetscCall(Check(what, Sopt, bestS, 1e-12));
-    PetscCall(PetscSNPrintf(what, sizeof(what), "seed 004 eq. fi instance %" PetscInt_FMT ": slowest task at Fmax/Sopt", inst));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "Fanfakh eq. fi instance %" PetscInt_FMT ": slowest task at Fmax/Sopt", inst));
     {
       PetscReal fslow = 0;
       for (PetscInt i = 0; i < n; i++) fslow = PetscMax(fslow, Fi[i]);
@@ -331,13 +331,13 @@ static PetscErrorCode TestSeed004(PetscRandom rnd)
     const PetscReal Tc[2] = {2, 1}, Tm[2] = {1, 2};
     PetscReal       E, T;
     PetscCall(EasModelEPSAEnergy(2, Tc, Tm, 10, 2, 2, &E, &T));
-    PetscCall(Check("seed 004 eq. tnew predicted time (hand value)", T, 5, 1e-15));
-    PetscCall(Check("seed 004 eq. e-new energy (hand value)", E, 27.5, 1e-14));
+    PetscCall(Check("Fanfakh eq. tnew predicted time (hand value)", T, 5, 1e-15));
+    PetscCall(Check("Fanfakh eq. e-new energy (hand value)", E, 27.5, 1e-14));
   }
   PetscFunctionReturn(0);
 }
 
-/* ============================================================ seed 003 */
+/* ============================================================ Ribeiro */
 
 /* brute force for the power budget: every combination of the tabular levels, and a grid of nGrid
    powers for the linear units */
@@ -382,7 +382,7 @@ static PetscErrorCode BruteForceBudget(PetscInt P, const EasPowerUnit units[], P
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode TestSeed003(PetscRandom rnd)
+static PetscErrorCode TestRibeiro(PetscRandom rnd)
 {
   PetscReal v;
 
@@ -392,25 +392,25 @@ static PetscErrorCode TestSeed003(PetscRandom rnd)
   {
     const PetscReal Td[2] = {10, 5};
     PetscCall(EasModelHeterogeneousSpeedup(10, 4, &v));
-    PetscCall(Check("seed 003 eq. 3.5 heterogeneous speedup (hand value)", v, 2.5, 1e-15));
+    PetscCall(Check("Ribeiro eq. 3.5 heterogeneous speedup (hand value)", v, 2.5, 1e-15));
     PetscCall(EasModelHeterogeneousEfficiency(4, 2, Td, &v));
-    PetscCall(Check("seed 003 eq. 3.6 heterogeneous efficiency (hand value)", v, 0.25 / 0.3, 1e-15));
+    PetscCall(Check("Ribeiro eq. 3.6 heterogeneous efficiency (hand value)", v, 0.25 / 0.3, 1e-15));
     PetscCall(EasModelHeterogeneousEfficiency(10.0 / 3.0, 2, Td, &v));
-    PetscCall(Check("seed 003 eq. 3.6 perfect split has efficiency 1", v, 1, 1e-14));
+    PetscCall(Check("Ribeiro eq. 3.6 perfect split has efficiency 1", v, 1, 1e-14));
   }
   /* eq. 4.1 window: busy 2, 3, 5 s for 10, 10, 20 cells -> 10/40 = 0.25 s/cell */
   {
     const PetscReal busy[3] = {2, 3, 5};
     const PetscInt  cnt[3]  = {10, 10, 20};
     PetscCall(EasModelWindowIndex(3, busy, cnt, &v));
-    PetscCall(Check("seed 003 eq. 4.1 window performance index (hand value)", v, 0.25, 1e-15));
+    PetscCall(Check("Ribeiro eq. 4.1 window performance index (hand value)", v, 0.25, 1e-15));
   }
   /* eq. 4.4 / DESIGN sec. 5: rates 1, 2, 4 s/unit, N = 700 -> 400, 200, 100 */
   {
     const PetscReal rate[3] = {1, 2, 4};
     PetscInt        sh[3];
     PetscCall(EasModelBalancedShares(3, rate, 700, sh));
-    PetscCall(CheckTrue("seed 003 eq. 4.4 balanced shares {1,2,4} s/unit, N = 700 -> {400,200,100}", (PetscBool)(sh[0] == 400 && sh[1] == 200 && sh[2] == 100)));
+    PetscCall(CheckTrue("Ribeiro eq. 4.4 balanced shares {1,2,4} s/unit, N = 700 -> {400,200,100}", (PetscBool)(sh[0] == 400 && sh[1] == 200 && sh[2] == 100)));
   }
   /* integer shares vs brute force (min-max time over all compositions of N into 3 parts) */
   for (PetscInt inst = 0; inst < 20; inst++) {
@@ -424,7 +424,7 @@ static PetscErrorCode TestSeed003(PetscRandom rnd)
       for (PetscInt b = 0; a + b <= N; b++) best = PetscMin(best, PetscMax(PetscMax(rate[0] * a, rate[1] * b), rate[2] * (N - a - b)));
     PetscCheck(sum == N && PetscAbsReal(got - best) <= 1e-12, PETSC_COMM_SELF, PETSC_ERR_PLIB, "balanced shares instance %" PetscInt_FMT ": sum %" PetscInt_FMT " (N %" PetscInt_FMT "), max time %g vs brute force %g", inst, sum, N, (double)got, (double)best);
   }
-  PetscCall(CheckTrue("seed 003 eq. 4.4 integer shares min-max optimal vs brute force (20 random instances, N = 1..20)", PETSC_TRUE));
+  PetscCall(CheckTrue("Ribeiro eq. 4.4 integer shares min-max optimal vs brute force (20 random instances, N = 1..20)", PETSC_TRUE));
   /* eqs. 4.5-4.8 by hand: rates 1, 1; current 30/10 cells, new 20/20: Tbar = 30, Tdist = 20;
      n = 5 left: 150 > 40 + 100 (migrate with m = 40), 150 < 60 + 100 (stay with m = 60) */
   {
@@ -433,11 +433,11 @@ static PetscErrorCode TestSeed003(PetscRandom rnd)
     PetscBool       mig;
     PetscReal       tb, td;
     PetscCall(EasModelMigrationAmortized(2, rate, cur, nw, 5, 40, &mig, &tb, &td));
-    PetscCall(Check("seed 003 eq. 4.5 Tbar", tb, 30, 0));
-    PetscCall(Check("seed 003 eq. 4.6 Tdist", td, 20, 0));
-    PetscCall(CheckTrue("seed 003 eq. 4.7 migrate when 5*30 > 40 + 5*20", mig));
+    PetscCall(Check("Ribeiro eq. 4.5 Tbar", tb, 30, 0));
+    PetscCall(Check("Ribeiro eq. 4.6 Tdist", td, 20, 0));
+    PetscCall(CheckTrue("Ribeiro eq. 4.7 migrate when 5*30 > 40 + 5*20", mig));
     PetscCall(EasModelMigrationAmortized(2, rate, cur, nw, 5, 60, &mig, NULL, NULL));
-    PetscCall(CheckTrue("seed 003 eq. 4.8 no migration when 5*30 < 60 + 5*20", (PetscBool)!mig));
+    PetscCall(CheckTrue("Ribeiro eq. 4.8 no migration when 5*30 < 60 + 5*20", (PetscBool)!mig));
   }
 
   /* power budget (eqs. 5.3-5.9, DESIGN sec. 6), discrete instances vs brute force over all level combinations */
@@ -480,10 +480,10 @@ static PetscErrorCode TestSeed003(PetscRandom rnd)
         PetscCheck(PetscAbsReal(res.objective - bf) <= 1e-9 * PetscAbsReal(bf), PETSC_COMM_SELF, PETSC_ERR_PLIB, "power budget instance %" PetscInt_FMT ": objective %.12g vs brute force %.12g", inst, (double)res.objective, (double)bf);
         PetscCheck(res.power <= budget && res.time <= res.tcap * (1 + 1e-12), PETSC_COMM_SELF, PETSC_ERR_PLIB, "power budget instance %" PetscInt_FMT ": constraints violated", inst);
       }
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "seed 003 power budget discrete instance %" PetscInt_FMT ": budget %.1f W, %s, objective %.6g, brute force %.6g ok\n", inst, (double)budget, res.feasible ? "feasible" : "infeasible", (double)(res.feasible ? res.objective : 0), (double)(bfeas ? bf : 0)));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Ribeiro power budget discrete instance %" PetscInt_FMT ": budget %.1f W, %s, objective %.6g, brute force %.6g ok\n", inst, (double)budget, res.feasible ? "feasible" : "infeasible", (double)(res.feasible ? res.objective : 0), (double)(bfeas ? bf : 0)));
       nchecks++;
     }
-    PetscCall(CheckTrue("seed 003 power budget: some discrete instances are feasible", (PetscBool)(nfeas > 3)));
+    PetscCall(CheckTrue("Ribeiro power budget: some discrete instances are feasible", (PetscBool)(nfeas > 3)));
   }
 
   /* continuous instances (linear Phi, eq. 5.9, Table 5.1 nodes 641: 1.2-2.6 GHz 95 W and 421: 1.6-2.27 GHz 80 W)
@@ -532,7 +532,7 @@ static PetscErrorCode TestSeed003(PetscRandom rnd)
     PetscCall(BruteForceBudget(2, units, s * (95 + 80), a1, 0.5, 1201, &bfeas, &bf));
     PetscCheck(!bfeas || res.feasible, PETSC_COMM_SELF, PETSC_ERR_PLIB, "power budget continuous instance %" PetscInt_FMT ": grid found a feasible point, the bisection did not", inst);
     if (bfeas) {
-      PetscCall(PetscSNPrintf(what, sizeof(what), "seed 003 power budget %s instance %" PetscInt_FMT " (s = %.2f): bisection objective vs grid (grid >= exact)", inst >= 4 ? "mixed" : "continuous", inst, (double)s));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "Ribeiro power budget %s instance %" PetscInt_FMT " (s = %.2f): bisection objective vs grid (grid >= exact)", inst >= 4 ? "mixed" : "continuous", inst, (double)s));
       PetscCheck(res.objective <= bf + 1e-9 * bf, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: bisection %.12g worse than grid %.12g", what, (double)res.objective, (double)bf);
       PetscCall(Check(what, res.objective, bf, 2e-3 * bf));
       PetscCheck(res.power <= s * (95 + 80) * (1 + 1e-12) && res.time <= res.tcap * (1 + 1e-12), PETSC_COMM_SELF, PETSC_ERR_PLIB, "power budget instance %" PetscInt_FMT ": constraints violated", inst);
@@ -586,11 +586,11 @@ int main(int argc, char **argv)
   PetscCall(PetscRandomSetSeed(rnd, 20240611));
   PetscCall(PetscRandomSeed(rnd));
 
-  PetscCall(TestSeed000());
-  PetscCall(TestSeed001());
-  PetscCall(TestSeed002());
-  PetscCall(TestSeed003(rnd));
-  PetscCall(TestSeed004(rnd));
+  PetscCall(TestVialle());
+  PetscCall(TestLangRunger());
+  PetscCall(TestGeCameron());
+  PetscCall(TestRibeiro(rnd));
+  PetscCall(TestFanfakh(rnd));
   PetscCall(TestBadInputs());
 
   PetscCall(PetscRandomDestroy(&rnd));

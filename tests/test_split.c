@@ -1,5 +1,5 @@
 static const char help[] = "The online EBE work split on two CPU units of unequal speed (one slowed by -ebe_test_slowdown):\n"
-                           "shares converge (unit times within 10%), heterogeneous efficiency (seed 003 eq. 3.6) >= 0.9,\n"
+                           "shares converge (unit times within 10%), heterogeneous efficiency (Ribeiro eq. 3.6) >= 0.9,\n"
                            "no oscillation over 50 solves, a single timing spike does not move the split.\n"
                            "  -n <Q2 elements per direction> -warm <solves> -solves <solves> -view_trace -csv <file>\n";
 
@@ -62,7 +62,7 @@ int main(int argc, char **argv)
   PetscCall(EasEbeSplitGetDecisionCount(ebe, &nd0, &nm0));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "after %" PetscInt_FMT " solves: shares %" PetscInt_FMT " / %" PetscInt_FMT ", t_el %.3e / %.3e s (ratio %.2f), unit times %.3e / %.3e s, imbalance %.1f%% (<= 10%%), %" PetscInt_FMT " decisions, %" PetscInt_FMT " moves\n", warm, sh[0], sh[1], (double)tel[0],
                         (double)tel[1], (double)(tel[1] / tel[0]), (double)T0, (double)T1, (double)(100 * imb), nd0, nm0));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "heterogeneous efficiency (seed 003 eq. 3.6) %.3f (>= 0.9)\n", (double)E));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "heterogeneous efficiency (Ribeiro eq. 3.6) %.3f (>= 0.9)\n", (double)E));
   PetscCheck(nm0 >= 1 && sh[0] > sh[1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "the split did not move elements to the faster unit 0");
   /* real clocks on a shared 2-core machine: the timing criteria are asserted
      only when the window's timing noise allows a 10% judgement */

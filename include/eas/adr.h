@@ -163,8 +163,7 @@ PETSC_EXTERN PetscErrorCode EasAdrSetMaxSteps(EasAdr, PetscInt steps);
 /* EasAdrSetNewtonTolerances - outer rtol in (0,1) on max_s ||dx_s||/||x_s||
    and the outer iteration limit per step (PETSC_DEFAULT keeps a value). */
 PETSC_EXTERN PetscErrorCode EasAdrSetNewtonTolerances(EasAdr, PetscReal rtol, PetscInt max_it);
-/* EasAdrSetMode - EAS_ADR_SYNC, EAS_ADR_ASYNC or EAS_ADR_AUTO (DESIGN.md
-   sec. 6 -eas_mode auto).  EAS_ADR_AUTO with the frontier rule (default):
+/* EasAdrSetMode - EAS_ADR_SYNC, EAS_ADR_ASYNC or EAS_ADR_AUTO (docs/energy.md -eas_mode auto).  EAS_ADR_AUTO with the frontier rule (default):
    the first time step runs sync, the second async (on one rank there is
    no async: sync without trial), each measured by the solver's meter (its
    time T and energy E, measured with a sensor, else modelled, summed over

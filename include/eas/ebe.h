@@ -1,6 +1,6 @@
 /*
   eas - the element-by-element operator EasEbe (docs/ebe.md,
-  seed 001) and the online split of its element work over compute units.
+  Lang-Rünger) and the online split of its element work over compute units.
 
   Distributed layout (EasEbeSetFromMesh on a communicator of size > 1): the
   structured mesh is cut in slabs of element layers along z, one per rank.
@@ -180,7 +180,7 @@ PETSC_EXTERN PetscErrorCode EasEbeDestroy(EasEbe *);
 
 /* EasEbeSetSplitUnits - the compute units sharing the local elements
    (docs/ebe.md): each is a backend (a CPU backend with its thread
-   count is a group of threads; a device backend follows seed 001 Alg. 2).
+   count is a group of threads; a device backend follows Lang-Rünger Alg. 2).
    Needs a host-memory operator backend.  n = 0 removes the split. */
 PETSC_EXTERN PetscErrorCode EasEbeSetSplitUnits(EasEbe, PetscInt n, const EasBackend units[]);
 PETSC_EXTERN PetscErrorCode EasEbeSetSplitType(EasEbe, EasEbeSplitType);
@@ -196,7 +196,7 @@ PETSC_EXTERN PetscErrorCode EasEbeSetTestSlowdown(EasEbe, PetscInt unit, PetscRe
    multiplied by factor (a timing spike). */
 PETSC_EXTERN PetscErrorCode EasEbeSplitInjectSpike(EasEbe, PetscInt unit, PetscReal factor);
 /* EasEbeSplitSetRemaining - applies expected to remain (the horizon of the
-   migration test, seed 003 eq. 4.7); default: the applies of the last solve. */
+   migration test, Ribeiro eq. 4.7); default: the applies of the last solve. */
 PETSC_EXTERN PetscErrorCode EasEbeSplitSetRemaining(EasEbe, PetscReal);
 /* EasEbeSplitGetState - number of units, current shares, smoothed per-element
    times (s) and last measured unit times (s); arrays owned by the EasEbe. */
@@ -210,11 +210,11 @@ PETSC_EXTERN PetscErrorCode EasEbeSplitGetNoise(EasEbe, PetscReal *noise);
 PETSC_EXTERN PetscErrorCode EasEbeSplitViewTrace(EasEbe, PetscViewer);
 /* EasEbeSplitDumpTrace - the decisions as CSV (one row per decision and unit). */
 PETSC_EXTERN PetscErrorCode EasEbeSplitDumpTrace(EasEbe, const char path[]);
-/* EasEbeSplitEfficiency - heterogeneous efficiency (seed 003 eq. 3.6) of
+/* EasEbeSplitEfficiency - heterogeneous efficiency (Ribeiro eq. 3.6) of
    the current split from the smoothed times: (1/T_D) / sum_u 1/T_u with
    T_D = max_u t_u n_u and T_u = t_u N. */
 PETSC_EXTERN PetscErrorCode EasEbeSplitEfficiency(EasEbe, PetscReal *E);
-/* EasEbeSplitMeasureEfficiency - the heterogeneous efficiency (seed 003
+/* EasEbeSplitMeasureEfficiency - the heterogeneous efficiency (Ribeiro
    eq. 3.6) measured in one run under the same conditions, on the current
    shares n_u (N = sum n_u): reps times, interleaved, each host unit alone
    on exactly its share (same elements, threads, kernel and redundant work,
@@ -248,12 +248,12 @@ PETSC_EXTERN PetscErrorCode EasEbeSplitMeasureEfficiency(EasEbe, EasVec x, EasVe
      exchange  the interface exchange of EasEbeMult and the Krylov
                reductions (MPI_Allreduce, pipecg's MPI_Wait), driver unit;
      transfers the element matrices copied to a device unit when its share
-               changes (t_copy, seed 001 eq. 14; work = elements).
+               changes (t_copy, Lang-Rünger eq. 14; work = elements).
    Units of the split run concurrently: each unit's weight is its share of
    the node (EasEnergyMeterSetUnitWeightsFromThreads: a CPU unit's threads
    over max(cores, threads of the node's CPU units), a GPU unit 1/(GPU
    units of the node)), and the meter's busy fraction of a kind is the sum
-   of weight x busy time over the wall time, capped at 1 (seed 000 eq. 1.16).  With -eas_trace <file.csv>, cg and pipecg
+   of weight x busy time over the wall time, capped at 1 (Vialle et al. eq. 1.16).  With -eas_trace <file.csv>, cg and pipecg
    write one row per iteration: rank 0's elements per unit in the iteration
    and their measured per-element times (meter compute time / elements), the
    predicted time (split model max_u t_u n_u with the split's smoothed t_u,

@@ -1,5 +1,5 @@
 /*
-  The backend interface: one ops table per backend (DESIGN.md sec. 3).
+  The backend interface: one ops table per backend (docs/ebe.md).
 
   Solvers and the generic layer (EasVec, EasDia, EasKsp) call only these ops;
   they never include a backend's own header.  Every pointer passed to an op is
@@ -111,7 +111,7 @@ struct _EasBackendOps {
      pipecg_update: the fused Ghysels-Vanroose vector updates (kernels.h)
        then dots[0] = (r, u), dots[1] = (w, u), dots[2] = (r, r) over nown
        (u is the preconditioned residual, so dots are for the next iteration).
-     ebe_unit_begin/end (optional, device backends): seed 001 Alg. 2 for a
+     ebe_unit_begin/end (optional, device backends): Lang-Rünger Alg. 2 for a
        GPU unit of the split: begin enqueues x_host -> x_dev, y_dev = 0, the
        element kernels over [e0,e1) and y_dev -> y_host, and returns at once;
        end waits and returns the unit's time in seconds (device events). */

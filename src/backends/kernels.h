@@ -22,7 +22,7 @@ typedef int    EasKInt;
 typedef double EasKScalar;
 
 /* Row i of y = A x for DIA storage val[d*ld + i] = A[i][i+off[d]], all
-   diagonals read in one row loop (DESIGN.md sec. 9).  Guarded: columns outside
+   diagonals read in one row loop (README.md, Measured figures).  Guarded: columns outside
    [0,n) are skipped, for the first and last rows. */
 static inline EAS_HOST_DEVICE EasKScalar EasDiaRowGuarded(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *x)
 {
@@ -42,7 +42,7 @@ static inline EAS_HOST_DEVICE EasKScalar EasDiaRowInterior(EasKInt i, EasKInt nd
   return sum;
 }
 
-/* Row i of y = A^T x by index arithmetic (seed 000 Fig. 1.8):
+/* Row i of y = A^T x by index arithmetic (Vialle et al. Fig. 1.8):
    (A^T x)_i = sum_d A[i-off[d]][i] x[i-off[d]] = sum_d val[d*ld + i-off[d]] x[i-off[d]]. */
 static inline EAS_HOST_DEVICE EasKScalar EasDiaRowTranspose(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *x)
 {
@@ -138,11 +138,11 @@ static inline EAS_HOST_DEVICE void EasDiaColumnScaleRow(EasKInt i, EasKInt n, Ea
 #endif
 
 /* Largest element matrix order nen*dof (27-node elements with 3 dof: the
-   81x81 matrices of seed 001). */
+   81x81 matrices of Lang-Rünger). */
 #define EAS_EBE_MAXM 81
 
-/* Element e of y += A x for the element-by-element operator (DESIGN.md sec. 3,
-   seed 001 Alg. 1): gather x_el = o2el(x), dense y_el = A_el x_el with A_el
+/* Element e of y += A x for the element-by-element operator (docs/ebe.md,
+   Lang-Rünger Alg. 1): gather x_el = o2el(x), dense y_el = A_el x_el with A_el
    stored row-major (m x m, m = nen*dof, dof interleaved per node), scatter
    y += el2o(y_el).  conn[e*nen + a] is the local node of vertex a; global
    entry of (node, k) is node*dof + k.  The caller guarantees that no other
@@ -228,7 +228,7 @@ static inline EAS_HOST_DEVICE void EasPipeCgUpdateEntry(EasKInt i, EasKScalar al
 /* ------------------------------------------------------------------ ADR */
 
 /* Parameters of the ADR residual and Jacobian kernels (src/solvers/adr.c,
-   DESIGN.md sec. 4): the rank's box, the step, the built-in reaction and
+   docs/adr.md): the rank's box, the step, the built-in reaction and
    how each face of the box is closed. */
 enum { EAS_ADRK_REACTION_USER    = 0,
        EAS_ADRK_REACTION_LINEAR  = 1,
@@ -244,7 +244,7 @@ typedef struct {
 } EasAdrKParams;
 
 /* Reaction R(c) and its Jacobian dR[2*i + j] = dR_i/dc_j at one point.
-   Diurnal kinetics (DESIGN.md sec. 4, seed 000 sec. 1.8):
+   Diurnal kinetics (docs/adr.md, Vialle et al. sec. 1.8):
    R1 = -q1 c3 c1 - q2 c1 c2 + 2 q3 c3 + q4 c2,  R2 = q1 c3 c1 - q2 c1 c2 - q4 c2. */
 static inline EAS_HOST_DEVICE void EasAdrKReaction(const EasAdrKParams *P, EasKScalar c1, EasKScalar c2, EasKScalar *R, EasKScalar *dR)
 {
@@ -262,11 +262,11 @@ static inline EAS_HOST_DEVICE void EasAdrKReaction(const EasAdrKParams *P, EasKS
   }
 }
 
-/* Residual of implicit Euler at local point p (seed 000 eq. 1.43):
+/* Residual of implicit Euler at local point p (Vialle et al. eq. 1.43):
    F_s = xold_s - c_s + dt (sum_f w_f (c_s,nb(f) - c_s) + R_s(c)), both
    species.  xg: the state on the padded box (nx+2)(ny+2)(nz+2) x 2 with the
    faces filled (halo, Dirichlet values or zero-flux mirror); w[f*np + p]: the
-   transport weights (seed 000 eq. 1.40 discretized).  Built-in reactions
+   transport weights (Vialle et al. eq. 1.40 discretized).  Built-in reactions
    write Rv, dRv at p; USER reads them.  Adds to acc[0] F_1 + F_2 + dR_11 +
    dR_22, a finiteness probe (NaN or Inf anywhere makes the sum so), and to
    acc[1], acc[2] the squares F_1^2, F_2^2 (the species norms of the
@@ -289,7 +289,7 @@ static inline EAS_HOST_DEVICE void EasAdrKFunctionPoint(EasKInt p, const EasAdrK
   }
 }
 
-/* Rows 2p and 2p+1 of the local Jacobian J = I - dt f'_ll (seed 000
+/* Rows 2p and 2p+1 of the local Jacobian J = I - dt f'_ll (Vialle et al.
    eq. 1.45, Fig. 1.7) in DIA storage with the 9 offsets -2nxny, -2nx, -2,
    -1, 0, 1, 2, 2nx, 2nxny (diagonals 0..8), or with one y plane
    (ycoupled = 0) the 7 offsets -2nx, -2, -1, 0, 1, 2, 2nx (0..6): the

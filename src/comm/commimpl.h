@@ -1,5 +1,5 @@
 /*
-  Communication layer of the distributed solvers (DESIGN.md sec. 4, seed 000
+  Communication layer of the distributed solvers (docs/adr.md, Vialle et al.
   sec. 1.7.4): halo exchange of the six faces of a rank's box, synchronous
   (Isend/Irecv/Waitall) or asynchronous (non-blocking sends with at most one
   in flight per neighbour, receptions progressed by MPI_Test polling or by a

@@ -1,5 +1,5 @@
 /*
-  Asynchronous global convergence detection (DESIGN.md sec. 4, seed 000
+  Asynchronous global convergence detection (docs/adr.md, Vialle et al.
   sec. 1.7.4), two types behind one front (EasDetectBegin/Progress/End).
 
   iallreduce: the "simplified scheme" with a global reduction, which the
@@ -20,7 +20,7 @@
   same (largest) failure code.  At most one reduction is in flight and none
   is left when the ranks stop.
 
-  decentralized: the general scheme of seed 000 ref. [5] (J. M. Bahi,
+  decentralized: the general scheme of Vialle et al. ref. [5] (J. M. Bahi,
   S. Contassot-Vivier, R. Couturier, "An efficient and robust decentralized
   algorithm for detecting the global convergence in asynchronous iterative
   algorithms", VECPAR'08): no collective, only messages between neighbours.

@@ -1,5 +1,5 @@
 /*
-  Fault injection for the halo exchange (DESIGN.md sec. 4): a received
+  Fault injection for the halo exchange (docs/adr.md): a received
   message is held back from the iterations until delay + U(0, jitter)
   microseconds of wall clock have passed since its arrival, emulating a slow
   network.  The jitter draws come from a seeded xorshift64* generator, one

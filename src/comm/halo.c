@@ -1,5 +1,5 @@
 /*
-  Halo exchange of the six faces of a rank's box (DESIGN.md sec. 4, seed 000
+  Halo exchange of the six faces of a rank's box (docs/adr.md, Vialle et al.
   sec. 1.7.4 and Fig. 1.9).
 
   Synchronous: Irecv/Isend/Waitall on every outer iteration.

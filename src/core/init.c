@@ -67,7 +67,7 @@ PetscErrorCode EasInitializePackage(void)
   EasInitialize - initializes PETSc when it has not been, then eas.
 
   When eas initializes MPI it asks for MPI_THREAD_MULTIPLE (the asynchronous
-  modes may run a reception thread, DESIGN.md sec. 4); the level granted is
+  modes may run a reception thread, docs/adr.md); the level granted is
   kept and returned by EasGetMPIThreadLevel().  When the caller initialized
   MPI or PETSc before, the level is queried.
 

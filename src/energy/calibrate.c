@@ -1,5 +1,5 @@
 /*
-  Power profiles (DESIGN.md sec. 6/7): the -eas_power_* keys of the options
+  Power profiles (docs/energy.md): the -eas_power_* keys of the options
   database, the built-in default profile, and writing a profile file (used
   by examples/eas_calibrate.c).
 */
@@ -7,10 +7,10 @@
 
 /*@C
   EasPowerProfileDefault - the built-in profile, identical to
-  share/eas/default_profile.opts: seed 000 Table 1.1 means over the 16
+  share/eas/default_profile.opts: Vialle et al. Table 1.1 means over the 16
   nodes (P_I = 141.4375 W, P_F(CPU2) = 171.5625 W, P_F(GPU) = 229.3125 W,
-  P_sw = 34 W) with the DRAM idle power of seed 001 Table 2 (1.3 W) taken
-  out of the CPU figures and the GPU idle power neglected (seed 001 sec. 4.3).
+  P_sw = 34 W) with the DRAM idle power of Lang-Rünger Table 2 (1.3 W) taken
+  out of the CPU figures and the GPU idle power neglected (Lang-Rünger sec. 4.3).
 @*/
 PetscErrorCode EasPowerProfileDefault(EasPowerProfile *p)
 {

@@ -1,11 +1,11 @@
 /*
   EasEnergyMeter: time and energy per phase and unit, the energy report
-  and the CSV trace (DESIGN.md sec. 6).
+  and the CSV trace (docs/energy.md).
 
   Time: each unit's busy time per phase (Begin/End), a phase's wall time is
   the union over units, T = the sum of the running windows [Start or
   Resume, Stop] (busy time outside them is not counted).
-  Modelled energy (seed 000 eq. 1.16; eq. 1.33 for one unit): each unit u
+  Modelled energy (Vialle et al. eq. 1.16; eq. 1.33 for one unit): each unit u
   has a weight w_u, the fraction of its node's CPU (or GPU) it occupies
   (EasEnergyMeterSetUnitWeight; EasEnergyMeterSetUnitWeightsFromThreads
   derives it from thread counts; default 1/ppn, ppn = ranks on the node:
@@ -700,13 +700,13 @@ static PetscErrorCode MeterRanksPerNode(EasEnergyMeter m, PetscMPIInt *ppn)
 }
 
 /* Modelled energy of this rank over a wall time W with its weighted busy
-   fractions (seed 000 eq. 1.16 through EasModelProfileShareEnergy). */
+   fractions (Vialle et al. eq. 1.16 through EasModelProfileShareEnergy). */
 static PetscErrorCode ModelEnergy(const EasPowerProfile *prof, PetscMPIInt ppn, PetscReal W, PetscReal bcpu, PetscReal bgpu, PetscReal *E)
 {
   PetscFunctionBegin;
   *E = 0;
   if (W <= 0) PetscFunctionReturn(0);
-  PetscCall(EasModelProfileShareEnergy(prof, W, 1.0 / (PetscReal)ppn, bcpu, bgpu, E)); /* seed 000 eq. (1.16): W (P_I/ppn + beta_cpu P_C(cpu) + beta_gpu P_C(gpu)) */
+  PetscCall(EasModelProfileShareEnergy(prof, W, 1.0 / (PetscReal)ppn, bcpu, bgpu, E)); /* Vialle et al. eq. (1.16): W (P_I/ppn + beta_cpu P_C(cpu) + beta_gpu P_C(gpu)) */
   PetscFunctionReturn(0);
 }
 

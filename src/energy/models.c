@@ -1,7 +1,7 @@
 /*
-  The seeds' energy and time models as pure functions (see include/eas/energy.h
-  for the documentation of every function, DESIGN.md sec. 6, and the papers in
-  /work/shared/seeds).  No global state, no I/O.
+  The papers' energy and time models as pure functions (see include/eas/energy.h
+  for the documentation of every function, docs/models.md for the equations
+  and docs/references.md for the papers).  No global state, no I/O.
 */
 #include <eas/energy.h>
 
@@ -69,7 +69,7 @@ static PetscReal SumArray(PetscInt n, const PetscReal a[])
   return s;
 }
 
-/* ============================================================ seed 000 */
+/* ============================================================ Vialle et al. */
 
 PetscErrorCode EasModelNodeEnergy(PetscReal T, PetscReal Pidle, PetscInt n, const PetscReal Pactive[], const PetscReal beta[], PetscReal *E)
 {
@@ -83,8 +83,8 @@ PetscErrorCode EasModelNodeEnergy(PetscReal T, PetscReal Pidle, PetscInt n, cons
   PetscCall(CheckBetaArray(n, beta, "beta"));
   EasCheckNull(E, "E");
   p = Pidle;
-  for (PetscInt i = 0; i < n; i++) p += beta[i] * Pactive[i]; /* seed 000 eq. (1.16) */
-  *E = T * p;                                                 /* seed 000 eq. (1.16) */
+  for (PetscInt i = 0; i < n; i++) p += beta[i] * Pactive[i]; /* Vialle et al. eq. (1.16) */
+  *E = T * p;                                                 /* Vialle et al. eq. (1.16) */
   PetscFunctionReturn(0);
 }
 
@@ -104,18 +104,18 @@ PetscErrorCode EasModelProfileEnergy(const EasPowerProfile *prof, PetscReal T, P
   PetscCheck(prof->gpu_full >= prof->gpu_idle, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "prof->gpu_full = %g must be >= prof->gpu_idle = %g", (double)prof->gpu_full, (double)prof->gpu_idle);
   EasCheckBeta(betaCpu, "betaCpu");
   EasCheckBeta(betaGpu, "betaGpu");
-  Pidle      = prof->cpu_idle + prof->gpu_idle + prof->dram; /* P_I of seed 000 eq. (1.16) */
-  Pactive[0] = prof->cpu_full - prof->cpu_idle;              /* P_C(cpu) = P_F - P_I, seed 000 sec. 1.5.3 */
+  Pidle      = prof->cpu_idle + prof->gpu_idle + prof->dram; /* P_I of Vialle et al. eq. (1.16) */
+  Pactive[0] = prof->cpu_full - prof->cpu_idle;              /* P_C(cpu) = P_F - P_I, Vialle et al. sec. 1.5.3 */
   Pactive[1] = prof->gpu_full - prof->gpu_idle;              /* P_C(gpu) */
   beta[0]    = betaCpu;
   beta[1]    = betaGpu;
-  PetscCall(EasModelNodeEnergy(T, Pidle, 2, Pactive, beta, E)); /* seed 000 eq. (1.16) */
+  PetscCall(EasModelNodeEnergy(T, Pidle, 2, Pactive, beta, E)); /* Vialle et al. eq. (1.16) */
   PetscFunctionReturn(0);
 }
 
 /* A rank's (or any part's) share of its node's energy: the idle power split
    by idle_share, the active powers by the part's own weighted busy
-   fractions; summed over the parts of a node it is seed 000 eq. (1.16). */
+   fractions; summed over the parts of a node it is Vialle et al. eq. (1.16). */
 PetscErrorCode EasModelProfileShareEnergy(const EasPowerProfile *prof, PetscReal T, PetscReal idle_share, PetscReal betaCpu, PetscReal betaGpu, PetscReal *E)
 {
   PetscReal E0, E1;
@@ -124,7 +124,7 @@ PetscErrorCode EasModelProfileShareEnergy(const EasPowerProfile *prof, PetscReal
   PetscCheck(idle_share > 0 && idle_share <= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "idle_share = %g must be in (0,1]", (double)idle_share);
   EasCheckNull(E, "E");
   PetscCall(EasModelProfileEnergy(prof, T, 0.0, 0.0, &E0));         /* T P_I */
-  PetscCall(EasModelProfileEnergy(prof, T, betaCpu, betaGpu, &E1)); /* T (P_I + sum_u beta_u P_C(u)), seed 000 eq. (1.16) */
+  PetscCall(EasModelProfileEnergy(prof, T, betaCpu, betaGpu, &E1)); /* T (P_I + sum_u beta_u P_C(u)), Vialle et al. eq. (1.16) */
   *E = idle_share * E0 + (E1 - E0);
   PetscFunctionReturn(0);
 }
@@ -136,7 +136,7 @@ PetscErrorCode EasModelNodeFrontier(PetscReal PF_A, PetscReal PF_B, PetscReal *a
   EasCheckPower(PF_B, "PF_B");
   PetscCheck(PF_B > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PF_B = %g must be a power > 0 W", (double)PF_B);
   EasCheckNull(alpha, "alpha");
-  *alpha = PF_A / PF_B; /* seed 000 eq. (1.24), (1.25) */
+  *alpha = PF_A / PF_B; /* Vialle et al. eq. (1.24), (1.25) */
   PetscFunctionReturn(0);
 }
 
@@ -148,7 +148,7 @@ PetscErrorCode EasModelNodeFrontierBeta(PetscReal PF_gpu, PetscReal PF_cpu, Pets
   PetscCheck(PF_cpu > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PF_cpu = %g must be a power > 0 W", (double)PF_cpu);
   EasCheckBeta(betaGpu, "betaGpu");
   EasCheckNull(alpha, "alpha");
-  *alpha = (betaGpu * PF_gpu + (1 - betaGpu) * PF_cpu) / PF_cpu; /* seed 000 eq. (1.46) */
+  *alpha = (betaGpu * PF_gpu + (1 - betaGpu) * PF_cpu) / PF_cpu; /* Vialle et al. eq. (1.46) */
   PetscFunctionReturn(0);
 }
 
@@ -163,9 +163,9 @@ PetscErrorCode EasModelEstimatedAlpha(PetscInt n, const PetscReal PF_gpu[], cons
   for (PetscInt i = 0; i < n; i++) {
     PetscCheck(PF_cpu[i] > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PF_cpu[%" PetscInt_FMT "] = %g must be a power > 0 W", i, (double)PF_cpu[i]);
     if (betaGpu)
-      PetscCall(EasModelNodeFrontierBeta(PF_gpu[i], PF_cpu[i], betaGpu[i], &alpha[i])); /* seed 000 eq. (1.46) */
+      PetscCall(EasModelNodeFrontierBeta(PF_gpu[i], PF_cpu[i], betaGpu[i], &alpha[i])); /* Vialle et al. eq. (1.46) */
     else
-      PetscCall(EasModelNodeFrontier(PF_gpu[i], PF_cpu[i], &alpha[i])); /* seed 000 eq. (1.25) */
+      PetscCall(EasModelNodeFrontier(PF_gpu[i], PF_cpu[i], &alpha[i])); /* Vialle et al. eq. (1.25) */
   }
   PetscFunctionReturn(0);
 }
@@ -175,7 +175,7 @@ PetscErrorCode EasModelSlowDecayBeta(PetscReal betaMeasured, PetscReal *beta)
   PetscFunctionBegin;
   EasCheckBeta(betaMeasured, "betaMeasured");
   EasCheckNull(beta, "beta");
-  *beta = 0.5 * (betaMeasured + 1); /* seed 000 eq. (1.48), sec. 1.8.2 */
+  *beta = 0.5 * (betaMeasured + 1); /* Vialle et al. eq. (1.48), sec. 1.8.2 */
   PetscFunctionReturn(0);
 }
 
@@ -201,7 +201,7 @@ PetscErrorCode EasModelClusterAveragePower(const EasClusterPower *c, PetscReal P
   EasCheckNull(P, "P");
   sfull = SumArray(c->n, c->full);                       /* sum_i P_F^i */
   sidle = c->idle ? SumArray(c->n, c->idle) : 0.0;       /* sum_i P_I^i */
-  *P    = c->beta * sfull + (1 - c->beta) * sidle + Psw; /* seed 000 eq. (1.34); (1.26) for beta = 1 */
+  *P    = c->beta * sfull + (1 - c->beta) * sidle + Psw; /* Vialle et al. eq. (1.34); (1.26) for beta = 1 */
   PetscFunctionReturn(0);
 }
 
@@ -216,10 +216,10 @@ PetscErrorCode EasModelClusterFrontierAsync(PetscInt nA, const PetscReal PF_A[],
   PetscCall(CheckPowerArray(nB, PF_B, "PF_B"));
   EasCheckPower(Psw, "Psw");
   EasCheckNull(alpha, "alpha");
-  num = SumArray(nA, PF_A) + Psw; /* seed 000 eq. (1.28) numerator */
-  den = SumArray(nB, PF_B) + Psw; /* seed 000 eq. (1.28) denominator */
+  num = SumArray(nA, PF_A) + Psw; /* Vialle et al. eq. (1.28) numerator */
+  den = SumArray(nB, PF_B) + Psw; /* Vialle et al. eq. (1.28) denominator */
   PetscCheck(den > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "sum(PF_B) + Psw = %g must be > 0", (double)den);
-  *alpha = num / den; /* seed 000 eq. (1.28), (1.29) */
+  *alpha = num / den; /* Vialle et al. eq. (1.28), (1.29) */
   PetscFunctionReturn(0);
 }
 
@@ -229,10 +229,10 @@ PetscErrorCode EasModelClusterFrontierSync(const EasClusterPower *A, const EasCl
 
   PetscFunctionBegin;
   EasCheckNull(alpha, "alpha");
-  PetscCall(EasModelClusterAveragePower(A, Psw, &PA)); /* seed 000 eq. (1.36) numerator */
-  PetscCall(EasModelClusterAveragePower(B, Psw, &PB)); /* seed 000 eq. (1.36) denominator */
+  PetscCall(EasModelClusterAveragePower(A, Psw, &PA)); /* Vialle et al. eq. (1.36) numerator */
+  PetscCall(EasModelClusterAveragePower(B, Psw, &PB)); /* Vialle et al. eq. (1.36) denominator */
   PetscCheck(PB > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "average power of configuration B = %g must be > 0", (double)PB);
-  *alpha = PA / PB; /* seed 000 eq. (1.36), (1.37) */
+  *alpha = PA / PB; /* Vialle et al. eq. (1.36), (1.37) */
   PetscFunctionReturn(0);
 }
 
@@ -250,13 +250,13 @@ PetscErrorCode EasModelClusterFrontierSplit(PetscInt n, PetscInt nact, const Pet
   EasCheckNull(alpha, "alpha");
   for (PetscInt k = 0; k < nact; k++) {
     PetscCall(CheckPowerArray(n, full[k], "full[k]"));
-    num += beta[k] * SumArray(n, full[k]); /* seed 000 sec. 1.8.4: beta(GPU) sum P_F(GPU) + beta(CPUo) sum P_F(CPU1) */
+    num += beta[k] * SumArray(n, full[k]); /* Vialle et al. sec. 1.8.4: beta(GPU) sum P_F(GPU) + beta(CPUo) sum P_F(CPU1) */
     bsum += beta[k];
   }
-  num += (1 - bsum) * SumArray(n, idle) + Psw;            /* seed 000 sec. 1.8.4: (1 - beta(GPU) - beta(CPUo)) sum P_I + P_sw */
-  PetscCall(EasModelClusterAveragePower(B, Psw, &gamma)); /* seed 000 sec. 1.8.4: gamma */
+  num += (1 - bsum) * SumArray(n, idle) + Psw;            /* Vialle et al. sec. 1.8.4: (1 - beta(GPU) - beta(CPUo)) sum P_I + P_sw */
+  PetscCall(EasModelClusterAveragePower(B, Psw, &gamma)); /* Vialle et al. sec. 1.8.4: gamma */
   PetscCheck(gamma > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "gamma (average power of configuration B) = %g must be > 0", (double)gamma);
-  *alpha = num / gamma; /* seed 000 sec. 1.8.4, alpha > (...)/gamma */
+  *alpha = num / gamma; /* Vialle et al. sec. 1.8.4, alpha > (...)/gamma */
   PetscFunctionReturn(0);
 }
 
@@ -267,11 +267,11 @@ PetscErrorCode EasModelContextFrontier(PetscReal Pbar1, PetscReal Pbar2, PetscRe
   EasCheckPower(Pbar2, "Pbar2");
   PetscCheck(Pbar1 > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Pbar1 = %g must be a power > 0 W", (double)Pbar1);
   EasCheckNull(alpha, "alpha");
-  *alpha = Pbar2 / Pbar1; /* seed 000 eq. (1.49), (1.50) */
+  *alpha = Pbar2 / Pbar1; /* Vialle et al. eq. (1.49), (1.50) */
   PetscFunctionReturn(0);
 }
 
-/* ============================================================ seed 001 */
+/* ============================================================ Lang-Rünger */
 
 static PetscErrorCode CheckLangRunger(const EasLangRungerParams *prm)
 {
@@ -292,9 +292,9 @@ PetscErrorCode EasModelLangRungerEnergyPerElement(const EasLangRungerParams *prm
 {
   PetscFunctionBegin;
   PetscCall(CheckLangRunger(prm));
-  if (EcpuStar) *EcpuStar = prm->E_el_cpu + prm->E_el_dram;          /* seed 001 eq. (36) */
-  if (EgpuStar) *EgpuStar = prm->E_el_gpu + prm->E_el_copy / prm->l; /* seed 001 eq. (39) */
-  if (PidleStar) *PidleStar = prm->P_idle_cpu + prm->P_idle_dram;    /* seed 001 eq. (35) */
+  if (EcpuStar) *EcpuStar = prm->E_el_cpu + prm->E_el_dram;          /* Lang-Rünger eq. (36) */
+  if (EgpuStar) *EgpuStar = prm->E_el_gpu + prm->E_el_copy / prm->l; /* Lang-Rünger eq. (39) */
+  if (PidleStar) *PidleStar = prm->P_idle_cpu + prm->P_idle_dram;    /* Lang-Rünger eq. (35) */
   PetscFunctionReturn(0);
 }
 
@@ -306,13 +306,13 @@ PetscErrorCode EasModelLangRungerCase(const EasLangRungerParams *prm, EasLangRun
   PetscCall(EasModelLangRungerEnergyPerElement(prm, &Ec, &Eg, &Pi));
   EasCheckTime(prm->t_el_gpu, "prm->t_el_gpu");
   EasCheckNull(which, "which");
-  thr = Eg + Pi * prm->t_el_gpu; /* seed 001 sec. 4.3, case 2 right-hand side */
+  thr = Eg + Pi * prm->t_el_gpu; /* Lang-Rünger sec. 4.3, case 2 right-hand side */
   if (Ec < Eg)
-    *which = EAS_LR_CPU_ONLY; /* seed 001 sec. 4.3, case 1 */
+    *which = EAS_LR_CPU_ONLY; /* Lang-Rünger sec. 4.3, case 1 */
   else if (Ec > thr)
-    *which = EAS_LR_GPU_ONLY; /* seed 001 sec. 4.3, case 2 */
+    *which = EAS_LR_GPU_ONLY; /* Lang-Rünger sec. 4.3, case 2 */
   else
-    *which = EAS_LR_HYBRID; /* seed 001 sec. 4.3, case 3 */
+    *which = EAS_LR_HYBRID; /* Lang-Rünger sec. 4.3, case 3 */
   if (threshold) *threshold = thr;
   PetscFunctionReturn(0);
 }
@@ -325,7 +325,7 @@ PetscErrorCode EasModelLangRungerGpuWorthwhile(PetscReal t_el_copy, PetscReal t_
   EasCheckPositive(l, "l (CG iterations)");
   PetscCheck(p > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "p = %" PetscInt_FMT " (CPU cores) must be > 0", p);
   EasCheckNull(worthwhile, "worthwhile");
-  *worthwhile = (t_el_copy < l * t_el_cpu / (PetscReal)p) ? PETSC_TRUE : PETSC_FALSE; /* seed 001 eq. (23) */
+  *worthwhile = (t_el_copy < l * t_el_cpu / (PetscReal)p) ? PETSC_TRUE : PETSC_FALSE; /* Lang-Rünger eq. (23) */
   PetscFunctionReturn(0);
 }
 
@@ -337,7 +337,7 @@ PetscErrorCode EasModelLangRungerRatio(PetscReal t_el_cpu, PetscReal t_el_gpu, P
   PetscCheck(p > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "p = %" PetscInt_FMT " (CPU cores) must be > 0", p);
   PetscCheck(q > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "q = %" PetscInt_FMT " (GPUs) must be > 0", q);
   EasCheckNull(r, "r");
-  *r = 1.0 / (1.0 + (t_el_gpu / t_el_cpu) * ((PetscReal)p / (PetscReal)q)); /* seed 001 eq. (42); (26) for q = 1 */
+  *r = 1.0 / (1.0 + (t_el_gpu / t_el_cpu) * ((PetscReal)p / (PetscReal)q)); /* Lang-Rünger eq. (42); (26) for q = 1 */
   PetscFunctionReturn(0);
 }
 
@@ -354,21 +354,21 @@ PetscErrorCode EasModelLangRungerPredict(const EasLangRungerParams *prm, PetscRe
   EasCheckPositive(nel, "nel (number of elements)");
   EasCheckBeta(r, "r (GPU fraction)");
   l    = prm->l;
-  ngpu = r * nel;                                               /* seed 001 eq. (25) */
-  ncpu = (1 - r) * nel / (PetscReal)prm->p;                     /* seed 001 eq. (25), per core */
-  tcpu = ncpu * prm->t_el_cpu;                                  /* seed 001 eq. (18) */
-  tgpu = ngpu * prm->t_el_gpu;                                  /* seed 001 eq. (19) */
-  if (t) *t = ngpu * prm->t_el_copy + l * PetscMax(tcpu, tgpu); /* seed 001 eq. (22) */
-  tidle_cpu = l * PetscMax(tgpu - tcpu, 0.0);                   /* CPU waits for the GPU, seed 001 eq. (37) */
+  ngpu = r * nel;                                               /* Lang-Rünger eq. (25) */
+  ncpu = (1 - r) * nel / (PetscReal)prm->p;                     /* Lang-Rünger eq. (25), per core */
+  tcpu = ncpu * prm->t_el_cpu;                                  /* Lang-Rünger eq. (18) */
+  tgpu = ngpu * prm->t_el_gpu;                                  /* Lang-Rünger eq. (19) */
+  if (t) *t = ngpu * prm->t_el_copy + l * PetscMax(tcpu, tgpu); /* Lang-Rünger eq. (22) */
+  tidle_cpu = l * PetscMax(tgpu - tcpu, 0.0);                   /* CPU waits for the GPU, Lang-Rünger eq. (37) */
   tidle_gpu = l * PetscMax(tcpu - tgpu, 0.0);                   /* GPU waits for the CPU */
   if (E)
-    *E = l * ((PetscReal)prm->p * ncpu * Ec + ngpu * prm->E_el_gpu) /* seed 001 eqs. (31)-(33), (37) */
-         + ngpu * prm->E_el_copy                                    /* seed 001 eq. (34) */
-         + Pi * tidle_cpu + prm->P_idle_gpu * tidle_gpu;            /* seed 001 eq. (37) idle terms */
+    *E = l * ((PetscReal)prm->p * ncpu * Ec + ngpu * prm->E_el_gpu) /* Lang-Rünger eqs. (31)-(33), (37) */
+         + ngpu * prm->E_el_copy                                    /* Lang-Rünger eq. (34) */
+         + Pi * tidle_cpu + prm->P_idle_gpu * tidle_gpu;            /* Lang-Rünger eq. (37) idle terms */
   PetscFunctionReturn(0);
 }
 
-/* ============================================================ seed 002 */
+/* ============================================================ Ge-Cameron */
 
 PetscErrorCode EasModelGeCameronPredict(PetscReal T1_f, PetscReal T1_f0, PetscReal TN_f0, PetscInt N, PetscReal *TN_f)
 {
@@ -380,8 +380,8 @@ PetscErrorCode EasModelGeCameronPredict(PetscReal T1_f, PetscReal T1_f0, PetscRe
   EasCheckTime(TN_f0, "TN_f0");
   PetscCheck(N > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "N = %" PetscInt_FMT " (processors) must be > 0", N);
   EasCheckNull(TN_f, "TN_f");
-  overhead = TN_f0 - T1_f0 / (PetscReal)N;   /* seed 002 eq. (17) */
-  *TN_f    = T1_f / (PetscReal)N + overhead; /* seed 002 eq. (18) */
+  overhead = TN_f0 - T1_f0 / (PetscReal)N;   /* Ge-Cameron eq. (17) */
+  *TN_f    = T1_f / (PetscReal)N + overhead; /* Ge-Cameron eq. (18) */
   PetscFunctionReturn(0);
 }
 
@@ -407,15 +407,15 @@ PetscErrorCode EasModelMinEDP(const EasGeCameronTable *tab, PetscReal w, EasEDPC
 
   for (PetscInt k = 0; k < tab->nprocs; k++) {
     const PetscReal N        = (PetscReal)tab->procs[k];
-    const PetscReal overhead = tab->TNbase[k] - tab->T1[tab->base] / N; /* seed 002 eq. (17) */
+    const PetscReal overhead = tab->TNbase[k] - tab->T1[tab->base] / N; /* Ge-Cameron eq. (17) */
     for (PetscInt j = 0; j < tab->nfreq; j++) {
       PetscReal T, E, m;
 
-      PetscCall(EasModelGeCameronPredict(tab->T1[j], tab->T1[tab->base], tab->TNbase[k], tab->procs[k], &T)); /* seed 002 eq. (18) */
+      PetscCall(EasModelGeCameronPredict(tab->T1[j], tab->T1[tab->base], tab->TNbase[k], tab->procs[k], &T)); /* Ge-Cameron eq. (18) */
       PetscCheck(T > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "predicted time %g for N = %" PetscInt_FMT ", f = %g is not positive: inconsistent measurements (TNbase[%" PetscInt_FMT "] too small)", (double)T, tab->procs[k], (double)tab->freq[j], k);
-      /* seed 002 sec. 6: N nodes, each computing T_1(f)/N at Pcomp(f), then the overhead at Pcomm */
+      /* Ge-Cameron sec. 6: N nodes, each computing T_1(f)/N at Pcomp(f), then the overhead at Pcomm */
       E = tab->Pcomp[j] * tab->T1[j] + N * tab->Pcomm * PetscMax(overhead, 0.0);
-      m = E * PetscPowReal(T, w); /* seed 002 sec. 6: E * D (w = 1) */
+      m = E * PetscPowReal(T, w); /* Ge-Cameron sec. 6: E * D (w = 1) */
       if (!found || m < best->metric) {
         found        = PETSC_TRUE;
         best->iproc  = k;
@@ -429,7 +429,7 @@ PetscErrorCode EasModelMinEDP(const EasGeCameronTable *tab, PetscReal w, EasEDPC
   PetscFunctionReturn(0);
 }
 
-/* ============================================================ seed 003 */
+/* ============================================================ Ribeiro */
 
 PetscErrorCode EasModelHeterogeneousSpeedup(PetscReal Tref, PetscReal TD, PetscReal *S)
 {
@@ -437,7 +437,7 @@ PetscErrorCode EasModelHeterogeneousSpeedup(PetscReal Tref, PetscReal TD, PetscR
   EasCheckTime(Tref, "Tref");
   EasCheckTime(TD, "TD");
   EasCheckNull(S, "S");
-  *S = Tref / TD; /* seed 003 eq. (3.5) */
+  *S = Tref / TD; /* Ribeiro eq. (3.5) */
   PetscFunctionReturn(0);
 }
 
@@ -450,8 +450,8 @@ PetscErrorCode EasModelHeterogeneousEfficiency(PetscReal TD, PetscInt n, const P
   EasCheckSize(n, "n (number of devices)");
   PetscCall(CheckTimeArray(n, Tdev, PETSC_FALSE, "Tdev"));
   EasCheckNull(E, "E");
-  for (PetscInt i = 0; i < n; i++) cap += 1.0 / Tdev[i]; /* seed 003 eq. (3.6): C*_D / W */
-  *E = (1.0 / TD) / cap;                                 /* seed 003 eq. (3.6) */
+  for (PetscInt i = 0; i < n; i++) cap += 1.0 / Tdev[i]; /* Ribeiro eq. (3.6): C*_D / W */
+  *E = (1.0 / TD) / cap;                                 /* Ribeiro eq. (3.6) */
   PetscFunctionReturn(0);
 }
 
@@ -465,11 +465,11 @@ PetscErrorCode EasModelWindowIndex(PetscInt n, const PetscReal busy[], const Pet
   PetscCall(CheckCountArray(n, count, "count"));
   EasCheckNull(r, "r");
   for (PetscInt k = 0; k < n; k++) {
-    b += busy[k];             /* seed 003 eq. (4.1) numerators */
-    c += (PetscReal)count[k]; /* seed 003 eq. (4.1) denominators */
+    b += busy[k];             /* Ribeiro eq. (4.1) numerators */
+    c += (PetscReal)count[k]; /* Ribeiro eq. (4.1) denominators */
   }
   PetscCheck(c > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "sum of count[] = 0: the window must contain work");
-  *r = b / c; /* seed 003 eq. (4.1), count-weighted window average */
+  *r = b / c; /* Ribeiro eq. (4.1), count-weighted window average */
   PetscFunctionReturn(0);
 }
 
@@ -486,7 +486,7 @@ PetscErrorCode EasModelWindowIndexQuantile(PetscInt n, const PetscReal busy[], c
   PetscCall(CheckCountArray(n, count, "count"));
   EasCheckNull(r, "r");
   for (PetscInt k = 0; k < n; k++)
-    if (count[k] > 0) v[m++] = busy[k] / (PetscReal)count[k]; /* seed 003 eq. (4.1) */
+    if (count[k] > 0) v[m++] = busy[k] / (PetscReal)count[k]; /* Ribeiro eq. (4.1) */
   PetscCheck(m > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "sum of count[] = 0: the window must contain work");
   PetscCall(PetscSortReal(m, v));
   pos = q * (m - 1);
@@ -514,7 +514,7 @@ PetscErrorCode EasModelBalancedShares(PetscInt n, const PetscReal rate[], PetscI
   EasCheckNull(shares, "shares");
   for (PetscInt u = 0; u < n; u++) inv += 1.0 / rate[u];
   for (PetscInt u = 0; u < n; u++) {
-    const PetscReal real = (PetscReal)N * (1.0 / rate[u]) / inv; /* seed 003 eq. (4.4): r_u n_u equal, sum n_u = N */
+    const PetscReal real = (PetscReal)N * (1.0 / rate[u]) / inv; /* Ribeiro eq. (4.4): r_u n_u equal, sum n_u = N */
     shares[u]            = (PetscInt)PetscFloorReal(real);
     sum += shares[u];
   }
@@ -558,16 +558,16 @@ PetscErrorCode EasModelMigrationAmortized(PetscInt n, const PetscReal rate[], co
   EasCheckTimeNonNeg(cost, "cost (migration time)");
   EasCheckNull(migrate, "migrate");
   for (PetscInt u = 0; u < n; u++) {
-    tb = PetscMax(tb, rate[u] * (PetscReal)Ncur[u]); /* seed 003 eq. (4.5) */
-    td = PetscMax(td, rate[u] * (PetscReal)Nnew[u]); /* seed 003 eq. (4.6) */
+    tb = PetscMax(tb, rate[u] * (PetscReal)Ncur[u]); /* Ribeiro eq. (4.5) */
+    td = PetscMax(td, rate[u] * (PetscReal)Nnew[u]); /* Ribeiro eq. (4.6) */
   }
-  *migrate = (remaining * tb > cost + remaining * td) ? PETSC_TRUE : PETSC_FALSE; /* seed 003 eq. (4.7), (4.8) */
+  *migrate = (remaining * tb > cost + remaining * td) ? PETSC_TRUE : PETSC_FALSE; /* Ribeiro eq. (4.7), (4.8) */
   if (Tbar) *Tbar = tb;
   if (Tdist) *Tdist = td;
   PetscFunctionReturn(0);
 }
 
-/* ------------------------------------------------ power budget (seed 003 ch. 5) */
+/* ------------------------------------------------ power budget (Ribeiro ch. 5) */
 
 static PetscErrorCode CheckPowerUnit(const EasPowerUnit *u, PetscInt p)
 {
@@ -592,20 +592,20 @@ static PetscErrorCode CheckPowerUnit(const EasPowerUnit *u, PetscInt p)
   PetscFunctionReturn(0);
 }
 
-/* T_p at frequency f, seed 003 eq. (5.6) with Phi(W) = f */
+/* T_p at frequency f, Ribeiro eq. (5.6) with Phi(W) = f */
 static inline PetscReal UnitTimeAtFreq(const EasPowerUnit *u, PetscReal f)
 {
-  return u->rate * u->fcap * u->work / f; /* seed 003 eq. (5.6) */
+  return u->rate * u->fcap * u->work / f; /* Ribeiro eq. (5.6) */
 }
 
 /* the least power of a linear unit meeting T <= Z (Z > 0): W = c/Z clamped to Wmin, c = rate fcap work tdp/fmax */
 static inline PetscReal LinearC(const EasPowerUnit *u)
 {
-  return u->rate * u->fcap * u->work * u->tdp / u->fmax; /* seed 003 eqs. (5.6), (5.9) solved for W */
+  return u->rate * u->fcap * u->work * u->tdp / u->fmax; /* Ribeiro eqs. (5.6), (5.9) solved for W */
 }
 static inline PetscReal LinearWmin(const EasPowerUnit *u)
 {
-  return u->fmin * u->tdp / u->fmax; /* seed 003 eq. (5.9): Phi(W) = fmin */
+  return u->fmin * u->tdp / u->fmax; /* Ribeiro eq. (5.9): Phi(W) = fmin */
 }
 
 /* least power of unit u meeting T_u <= Z; returns PETSC_FALSE if no allowed power does.
@@ -630,7 +630,7 @@ static PetscBool UnitLeastPower(const EasPowerUnit *u, PetscReal Z, PetscReal *W
       }
     }
     *W = w;
-    *f = u->fmax * w / u->tdp; /* seed 003 eq. (5.9) */
+    *f = u->fmax * w / u->tdp; /* Ribeiro eq. (5.9) */
     *T = UnitTimeAtFreq(u, *f);
     return PETSC_TRUE;
   } else {
@@ -656,7 +656,7 @@ static PetscBool ScheduleAt(PetscInt P, const EasPowerUnit units[], PetscReal Z,
     if (!UnitLeastPower(&units[p], Z, &w, &tp, &fp)) return PETSC_FALSE;
     if (W) W[p] = w;
     if (f) f[p] = fp;
-    t = PetscMax(t, tp); /* seed 003 eq. (5.3) */
+    t = PetscMax(t, tp); /* Ribeiro eq. (5.3) */
     s += w;              /* ||W||_1 */
   }
   *time  = t;
@@ -689,7 +689,7 @@ PetscErrorCode EasModelPowerBudget(PetscInt P, const EasPowerUnit units[], Petsc
 
   /* Range of useful target times Z.
      Zfast: every unit at its fastest setting; Zslow: every unit at its least power (beyond, W(Z) is constant);
-     Zcap = T(W^cap) = max_p rate_p work_p, the constraint T(W) <= T(W^cap) of seed 003 eq. (5.7). */
+     Zcap = T(W^cap) = max_p rate_p work_p, the constraint T(W) <= T(W^cap) of Ribeiro eq. (5.7). */
   for (PetscInt p = 0; p < P; p++) {
     const EasPowerUnit *u = &units[p];
     PetscReal           tfast, tslow;
@@ -709,7 +709,7 @@ PetscErrorCode EasModelPowerBudget(PetscInt P, const EasPowerUnit units[], Petsc
     }
     Zfast = PetscMax(Zfast, tfast);
     Zslow = PetscMax(Zslow, tslow);
-    Zcap  = PetscMax(Zcap, UnitTimeAtFreq(u, u->fcap)); /* seed 003 eq. (5.6) at f = fcap (= rate work; same expression as the level times, so a level at fcap matches exactly) */
+    Zcap  = PetscMax(Zcap, UnitTimeAtFreq(u, u->fcap)); /* Ribeiro eq. (5.6) at f = fcap (= rate work; same expression as the level times, so a level at fcap matches exactly) */
   }
   res->tcap     = Zcap;
   res->feasible = PETSC_FALSE;
@@ -774,7 +774,7 @@ PetscErrorCode EasModelPowerBudget(PetscInt P, const EasPowerUnit units[], Petsc
     }
   }
 
-  /* Minimise G(Z) = alpha1 T(W(Z)) + alpha2 ||W(Z)||_1 on [Zlo, Zhi] (seed 003 eq. (5.7)).
+  /* Minimise G(Z) = alpha1 T(W(Z)) + alpha2 ||W(Z)||_1 on [Zlo, Zhi] (Ribeiro eq. (5.7)).
      On each piece [a,b] between breakpoints the tabular powers are constant and, for Z below
      Zlin = max over linear units of their time at least power, G = alpha1 Z + alpha2 (K + sum_lin max(c_p/Z, Wmin_p)),
      convex in Z: bisection on the sign of G'(Z) = alpha1 - alpha2 sum_{c_p/Z > Wmin_p} c_p/Z^2. */
@@ -818,7 +818,7 @@ PetscErrorCode EasModelPowerBudget(PetscInt P, const EasPowerUnit units[], Petsc
         if (!ScheduleAt(P, units, pts[k], NULL, NULL, &time, &power)) continue;
         if (power > budget) continue;
         if (time > Zcap * (1 + 8 * PETSC_MACHINE_EPSILON)) continue;
-        G = alpha1 * time + alpha2 * power; /* seed 003 eq. (5.7) objective */
+        G = alpha1 * time + alpha2 * power; /* Ribeiro eq. (5.7) objective */
         if (G < bestObj) {
           bestObj = G;
           bestZ   = pts[k];
@@ -848,7 +848,7 @@ PetscErrorCode EasModelPowerUnitTime(const EasPowerUnit *u, PetscReal W, PetscRe
   if (u->nlevels == 0) {
     const PetscReal Wmin = LinearWmin(u);
     PetscCheck(W >= Wmin * (1 - 8 * PETSC_MACHINE_EPSILON) && W <= u->tdp * (1 + 8 * PETSC_MACHINE_EPSILON), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "W = %g must lie in [fmin tdp/fmax, tdp] = [%g, %g]", (double)W, (double)Wmin, (double)u->tdp);
-    freq = u->fmax * W / u->tdp; /* seed 003 eq. (5.9) */
+    freq = u->fmax * W / u->tdp; /* Ribeiro eq. (5.9) */
   } else {
     for (PetscInt l = 0; l < u->nlevels; l++)
       if (u->levelPower[l] == W) {
@@ -857,12 +857,12 @@ PetscErrorCode EasModelPowerUnitTime(const EasPowerUnit *u, PetscReal W, PetscRe
       }
     PetscCheck(freq > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "W = %g is not one of the unit's level powers", (double)W);
   }
-  *T = UnitTimeAtFreq(u, freq); /* seed 003 eq. (5.6) */
+  *T = UnitTimeAtFreq(u, freq); /* Ribeiro eq. (5.6) */
   if (f) *f = freq;
   PetscFunctionReturn(0);
 }
 
-/* ============================================================ seed 004 */
+/* ============================================================ Fanfakh */
 
 static PetscErrorCode CheckEPSAInputs(PetscInt n, const PetscReal Tcomp[], const PetscReal Tcomm[], PetscReal Pdyn, PetscReal Pstatic, PetscReal *Tmaxcomp, PetscReal *Tmincomm)
 {
@@ -875,8 +875,8 @@ static PetscErrorCode CheckEPSAInputs(PetscInt n, const PetscReal Tcomp[], const
   *Tmaxcomp = 0;
   *Tmincomm = PETSC_MAX_REAL;
   for (PetscInt i = 0; i < n; i++) {
-    *Tmaxcomp = PetscMax(*Tmaxcomp, Tcomp[i]); /* seed 004 eq. (tnew): T_MaxCompOld */
-    *Tmincomm = PetscMin(*Tmincomm, Tcomm[i]); /* seed 004 eq. (tnew): T_MinCommOld */
+    *Tmaxcomp = PetscMax(*Tmaxcomp, Tcomp[i]); /* Fanfakh eq. (tnew): T_MaxCompOld */
+    *Tmincomm = PetscMin(*Tmincomm, Tcomm[i]); /* Fanfakh eq. (tnew): T_MinCommOld */
   }
   PetscCheck(*Tmaxcomp > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "max of Tcomp[] = 0: some task must compute");
   PetscFunctionReturn(0);
@@ -886,10 +886,10 @@ static PetscErrorCode CheckEPSAInputs(PetscInt n, const PetscReal Tcomp[], const
 static void EPSAEval(PetscInt n, const PetscReal Tcomp[], PetscReal Pdyn, PetscReal Pstatic, PetscReal Tmaxcomp, PetscReal Tmincomm, PetscReal S, PetscReal *E, PetscReal *T)
 {
   PetscReal dyn = 0, t;
-  for (PetscInt i = 0; i < n; i++) dyn += Pdyn * Tcomp[i] / (S * S); /* seed 004 eq. (Edyn_new), (e-new) */
-  t  = Tmaxcomp * S + Tmincomm;                                      /* seed 004 eq. (tnew) */
+  for (PetscInt i = 0; i < n; i++) dyn += Pdyn * Tcomp[i] / (S * S); /* Fanfakh eq. (Edyn_new), (e-new) */
+  t  = Tmaxcomp * S + Tmincomm;                                      /* Fanfakh eq. (tnew) */
   *T = t;
-  *E = dyn + Pstatic * t * (PetscReal)n; /* seed 004 eq. (e-new), static part (Estatic_new) */
+  *E = dyn + Pstatic * t * (PetscReal)n; /* Fanfakh eq. (e-new), static part (Estatic_new) */
 }
 
 PetscErrorCode EasModelEPSAEnergy(PetscInt n, const PetscReal Tcomp[], const PetscReal Tcomm[], PetscReal Pdyn, PetscReal Pstatic, PetscReal S, PetscReal *E, PetscReal *T)
@@ -921,12 +921,12 @@ PetscErrorCode EasModelEPSA(PetscInt n, const PetscReal Tcomp[], const PetscReal
   EasCheckNull(Sopt, "Sopt");
   EPSAEval(n, Tcomp, Pdyn, Pstatic, Tmaxcomp, Tmincomm, 1.0, &E1, &T1); /* E_Original, T_Old */
   for (PetscInt j = 0; j < nfreq; j++) {
-    const PetscReal Sj = Fmax / freqs[j]; /* seed 004 Alg. EPSA: S = Fmax/Fnew */
+    const PetscReal Sj = Fmax / freqs[j]; /* Fanfakh Alg. EPSA: S = Fmax/Fnew */
     PetscReal       E, T, Pnorm, Enorm;
     EPSAEval(n, Tcomp, Pdyn, Pstatic, Tmaxcomp, Tmincomm, Sj, &E, &T);
-    Enorm = E / E1;             /* seed 004 eq. (enorm), with the energy of eq. (e-new) */
-    Pnorm = T1 / T;             /* seed 004 eq. (pnorm_en) */
-    if (Pnorm - Enorm > best) { /* seed 004 eq. (max1), Alg. EPSA */
+    Enorm = E / E1;             /* Fanfakh eq. (enorm), with the energy of eq. (e-new) */
+    Pnorm = T1 / T;             /* Fanfakh eq. (pnorm_en) */
+    if (Pnorm - Enorm > best) { /* Fanfakh eq. (max1), Alg. EPSA */
       best = Pnorm - Enorm;
       S    = Sj;
     }
@@ -934,7 +934,7 @@ PetscErrorCode EasModelEPSA(PetscInt n, const PetscReal Tcomp[], const PetscReal
   *Sopt = S;
   if (dist) *dist = best;
   if (Fi)
-    for (PetscInt i = 0; i < n; i++) Fi[i] = Fmax * Tcomp[i] / (S * Tmaxcomp); /* seed 004 eq. (fi) */
+    for (PetscInt i = 0; i < n; i++) Fi[i] = Fmax * Tcomp[i] / (S * Tmaxcomp); /* Fanfakh eq. (fi) */
   PetscFunctionReturn(0);
 }
 
@@ -947,7 +947,7 @@ PetscErrorCode EasModelCriterionFrontier(PetscReal PF_A, PetscReal PF_B, PetscRe
   PetscFunctionBegin;
   EasCheckNonNeg(w, "w (delay exponent)");
   EasCheckNull(alpha, "alpha");
-  PetscCall(EasModelNodeFrontier(PF_A, PF_B, &a0)); /* seed 000 eq. (1.24) */
+  PetscCall(EasModelNodeFrontier(PF_A, PF_B, &a0)); /* Vialle et al. eq. (1.24) */
   *alpha = PetscPowReal(a0, 1.0 / (w + 1.0));       /* E T^w = P T^(w+1): eq. (1.24) generalised */
   PetscFunctionReturn(0);
 }

@@ -1,12 +1,12 @@
 /*
-  NVML energy sensor, loaded at run time with dlopen (DESIGN.md sec. 1 and 6):
+  NVML energy sensor, loaded at run time with dlopen (docs/energy.md):
   no build-time dependency; an absent library or device makes the sensor
   unavailable with the reason.
 
   Per GPU: nvmlDeviceGetTotalEnergyConsumption (mJ since driver load) where
   the device supports it; otherwise nvmlDeviceGetPowerUsage (mW) sampled by
   the sampler thread every 20 ms and integrated by the trapezoid rule
-  (seed 000 sec. 1.4.1).  Reads synchronize the caller's stream first
+  (Vialle et al. sec. 1.4.1).  Reads synchronize the caller's stream first
   (EasSensorSetSynchronize).  NVML's energy and power figures are refreshed
   about every 100 ms (update period): the meter claims no measured energy
   for a shorter interval.
@@ -66,7 +66,7 @@ static int Poll_NVML(EasSensor s, double now)
         continue;
       }
       P = 1e-3 * (double)mw;
-      if (dm->have_last && now > dm->last_t) dm->acc += 0.5 * (now - dm->last_t) * (dm->last_P + P); /* seed 000 sec. 1.4.1: trapezoid rule */
+      if (dm->have_last && now > dm->last_t) dm->acc += 0.5 * (now - dm->last_t) * (dm->last_P + P); /* Vialle et al. sec. 1.4.1: trapezoid rule */
       dm->last_P    = P;
       dm->last_t    = now;
       dm->have_last = 1;

@@ -1,5 +1,5 @@
 /*
-  RAPL energy sensor through Linux powercap (DESIGN.md sec. 6).
+  RAPL energy sensor through Linux powercap (docs/energy.md).
 
   Layout read (the real /sys/class/powercap is flat, with symlinks):
     <root>/intel-rapl:N/name             "package-N"

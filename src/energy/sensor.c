@@ -1,5 +1,5 @@
 /*
-  EasSensor: the generic layer of the energy sensors (DESIGN.md sec. 6):
+  EasSensor: the generic layer of the energy sensors (docs/energy.md):
   object lifecycle, the sampler thread, reads, and the trapezoid rule.
   The types live in rapl.c (powercap) and nvml.c (dlopen'ed NVML).
 */
@@ -337,7 +337,7 @@ PetscErrorCode EasSensorDestroy(EasSensor *sensor)
 }
 
 /*@C
-  EasTrapezoid - trapezoid rule over power samples (seed 000 sec. 1.4.1).
+  EasTrapezoid - trapezoid rule over power samples (Vialle et al. sec. 1.4.1).
 @*/
 PetscErrorCode EasTrapezoid(PetscInt n, const PetscReal t[], const PetscReal P[], PetscReal *E)
 {
@@ -350,7 +350,7 @@ PetscErrorCode EasTrapezoid(PetscInt n, const PetscReal t[], const PetscReal P[]
     PetscCheck(P[i] >= 0 && !PetscIsInfOrNanReal(P[i]), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "P[%" PetscInt_FMT "] = %g must be a finite power >= 0 W", i, (double)P[i]);
     if (i) {
       PetscCheck(t[i] >= t[i - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "t[%" PetscInt_FMT "] = %g < t[%" PetscInt_FMT "] = %g: sample times must not decrease", i, (double)t[i], i - 1, (double)t[i - 1]);
-      e += 0.5 * (t[i] - t[i - 1]) * (P[i] + P[i - 1]); /* seed 000 sec. 1.4.1: trapezoidal rule */
+      e += 0.5 * (t[i] - t[i - 1]) * (P[i] + P[i - 1]); /* Vialle et al. sec. 1.4.1: trapezoidal rule */
     }
   }
   *E = e;

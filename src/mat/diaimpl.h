@@ -23,7 +23,7 @@ struct _p_EasDia {
 
 /* Leading dimension for n rows: a multiple of 8 (64-byte lines) that is not
    a multiple of 512, so consecutive diagonals do not alias in 4 KiB pages
-   (DESIGN.md sec. 9: 15% at n = 128). */
+   (README.md, Measured figures: 15% at n = 128). */
 PETSC_INTERN PetscInt EasDiaLeadingDimension(PetscInt n);
 /* Builds the DIA storage from row-wise (i, j, v) triplets after checking the
    fill bound; used by the Mat and Matrix Market converters. what names the

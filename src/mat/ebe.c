@@ -1,6 +1,6 @@
 /*
   EasEbe: the element-by-element operator y = sum_e el2o(A_e o2el(x))
-  (DESIGN.md sec. 3 and 5, seed 001 Alg. 1), its colouring, interface
+  (docs/ebe.md, Lang-Rünger Alg. 1), its colouring, interface
   exchange between ranks, diagonals, assembly for the PETSc oracle.
   The built-in meshes are in fem.c, the split of the element work over
   compute units in ../solvers/split.c.
@@ -411,7 +411,7 @@ static PetscErrorCode EasEbeCheckVec_Private(EasEbe ebe, EasVec v, const char *n
 /*@C
   EasEbeMult - y = A x.  sync: all local elements, then the blocking
   interface exchange; async: interface elements first, non-blocking exchange
-  of their sums overlapped with the interior elements (DESIGN.md sec. 5).
+  of their sums overlapped with the interior elements (docs/ebe.md).
 @*/
 PetscErrorCode EasEbeMult(EasEbe ebe, EasVec x, EasVec y)
 {

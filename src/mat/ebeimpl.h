@@ -31,7 +31,7 @@ typedef struct {
   PetscScalar       *ael_dev[EAS_EBE_MAXUNITS];
   PetscInt          *cel_dev[EAS_EBE_MAXUNITS];
   PetscInt           dev_e0[EAS_EBE_MAXUNITS], dev_e1[EAS_EBE_MAXUNITS];
-  PetscReal          t_copy_el[EAS_EBE_MAXUNITS]; /* seed 001 eq. 14, per element */
+  PetscReal          t_copy_el[EAS_EBE_MAXUNITS]; /* Lang-Rünger eq. 14, per element */
   EasEbeSplitType    type;
   PetscReal          share0;       /* -ebe_gpu_share; < 0: equal shares */
   PetscInt           interval;     /* -ebe_rebalance_interval */

@@ -1,6 +1,5 @@
 /*
-  EasAdr: the two-species advection-diffusion-reaction problem of DESIGN.md
-  sec. 4 (Vialle et al. sec. 1.7): the built-in problems, the setters and
+  EasAdr: the two-species advection-diffusion-reaction problem of docs/adr.md (Vialle et al. sec. 1.7): the built-in problems, the setters and
   options, the setup of the decomposition, the accessors and the object's
   lifecycle.  The other parts of the solver, one file each:
     adrassemble.c  the finite-difference discretization on a rank's box:
@@ -201,7 +200,7 @@ static PetscErrorCode EasAdrLookup(EasAdr adr, const char *const list[], PetscIn
 }
 
 /*@C
-  EasAdrSetProblem - "diurnal" (DESIGN.md sec. 4: box [0,20]^2 x [30,50],
+  EasAdrSetProblem - "diurnal" (docs/adr.md: box [0,20]^2 x [30,50],
   zero flux, upwind, diurnal kinetics, t in [0, 86400], dt 3600) or
   "transport" (unit cube, K = 0.02, a = (1, 0.5, 0.25), linear reaction
   L = [-1 0.5; 0.5 -2], Dirichlet values from the initial condition, t in

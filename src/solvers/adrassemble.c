@@ -71,7 +71,7 @@ PetscErrorCode EasAdrPackFaces_Private(EasAdr adr, const PetscScalar *x)
 
 /*
   EasAdrUpdateCoefficients_Private - transport weights w_f at every local
-  point and the Dirichlet values at time t (seed 000 eq. 1.40 discretized).
+  point and the Dirichlet values at time t (Vialle et al. eq. 1.40 discretized).
 */
 PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr adr, PetscReal t)
 {
@@ -211,7 +211,7 @@ static PetscErrorCode EasAdrUserReaction(EasAdr adr, PetscReal t, const PetscSca
 
 /*
   EasAdrLocalFunction_Private - F = xold - x + dt f(x, t) on the rank's box
-  (seed 000 eq. 1.43) on the host, with the reaction values and Jacobians
+  (Vialle et al. eq. 1.43) on the host, with the reaction values and Jacobians
   kept in Rv, dRv: the same point body (kernels.h) as the backends'
   adr_function, for EasAdrComputeFunction/Jacobian.
 */
@@ -259,7 +259,7 @@ static PetscErrorCode EasAdrToBackend(EasAdr adr, EasVec v, const PetscScalar *h
 /*
   EasAdrLocalAssemble_Private - one Newton iteration's F (into b) and local
   Jacobian J = I - dt f'_ll (into the EasDia's values) on the solver's
-  backend (seed 000 eqs. 1.43-1.45), with the point bodies of kernels.h
+  backend (Vialle et al. eqs. 1.43-1.45), with the point bodies of kernels.h
   (backend ops adr_function, adr_jacobian).  The host fills the padded
   state (halo ghosts, boundary values) and evaluates user reaction
   callbacks; on a device backend these go up (transfers), and the inner
@@ -337,7 +337,7 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
 
 /*@C
   EasAdrComputeFunction - F = Xold - X + dt f(X, t) on the global layout
-  (seed 000 eq. 1.43); collective.  Errors: Vecs of the wrong layout; a
+  (Vialle et al. eq. 1.43); collective.  Errors: Vecs of the wrong layout; a
   NaN/Inf in F (PETSC_ERR_FP).
 @*/
 PetscErrorCode EasAdrComputeFunction(EasAdr adr, PetscReal t, PetscReal dt, Vec Xold, Vec X, Vec F)
@@ -367,7 +367,7 @@ PetscErrorCode EasAdrComputeFunction(EasAdr adr, PetscReal t, PetscReal dt, Vec 
   EasAdrComputeLocalJacobian - J_ll = I - dt f'_ll(X, t) of this rank's box
   in the solver's EasDia (borrowed), at X or, for X = NULL, at the current
   solution; the matrix the inner solver of a Newton iteration uses
-  (seed 000 eq. 1.45).  Collective.  Errors: before EasAdrSetUp; a Vec of
+  (Vialle et al. eq. 1.45).  Collective.  Errors: before EasAdrSetUp; a Vec of
   the wrong layout; NaN/Inf (PETSC_ERR_FP).
 @*/
 PetscErrorCode EasAdrComputeLocalJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec X, EasDia *J)
@@ -468,7 +468,7 @@ PetscErrorCode EasAdrComputeJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec 
         for (PetscInt s = 0; s < 2; s++) {
           PetscInt    row = adr->rstart + 2 * p + s, cols[9], nc = 0;
           PetscScalar v[9];
-          /* F' = -I + dt f' (seed 000 eq. 1.45) */
+          /* F' = -I + dt f' (Vialle et al. eq. 1.45) */
           cols[nc] = row;
           v[nc++]  = -1.0 - dt * wsum + dt * adr->dRv[4 * p + 3 * s];
           cols[nc] = adr->rstart + 2 * p + (1 - s);

@@ -110,7 +110,7 @@ PetscErrorCode EasAdrMeterUnit_Private(EasAdr adr)
      node's ranks), GPU 1/(GPU ranks of the node).  When the ranks fill the
      node (ppn x threads >= cores, e.g. one single-thread rank per core or
      the default OMP threads = cores per rank) this is 1/ppn, the former
-     charge, and the node's sum is seed 000 eq. 1.16; a node left partly
+     charge, and the node's sum is Vialle et al. eq. 1.16; a node left partly
      idle (one single-thread rank on 2 cores) is charged threads/cores of
      P_C(cpu) instead of all of it. */
   PetscCall(EasEnergyMeterGetNumUnits(adr->meter, &nmu));

@@ -2,8 +2,7 @@
   Built-in test matrices for EasDia.
 
   "adr": the Jacobian I - dt f'(c) of one implicit Euler step of the 3D
-  two-species diurnal advection-diffusion-reaction problem of DESIGN.md
-  sec. 4 (cvDiurnal extended to 3D), on an n x n x n grid that includes the
+  two-species diurnal advection-diffusion-reaction problem of docs/adr.md (cvDiurnal extended to 3D), on an n x n x n grid that includes the
   boundary planes, with zero-flux boundaries by reflection and upwind
   advection, evaluated at the initial condition at t = 21600 s (noon, so the
   photolysis rates q3, q4 are on).  Unknowns are interleaved point-major,

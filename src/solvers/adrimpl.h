@@ -150,7 +150,7 @@ struct _p_EasAdr {
   PetscReal             last_res;   /* the last synchronous iteration's max_s ||dx_s||/||x_s|| */
   PetscReal             last_fnorm; /* and its true residual max_s ||F_s||/||x_s|| before the update */
   PetscLogDouble        last_time;
-  /* energy (DESIGN.md sec. 6) */
+  /* energy (docs/energy.md) */
   EasEnergyMeter meter;
   PetscInt       unit;         /* the rank's unit in the meter (of the current backend's kind) */
   PetscInt       unit_kind[2]; /* the cpu and gpu units, -1 until used */
@@ -174,7 +174,7 @@ struct _p_EasAdr {
   PetscReal        trace_busy, trace_cbusy, trace_cwork, trace_iter_time, trace_iter_work;
 };
 
-/* Diurnal kinetics (DESIGN.md sec. 4, cvDiurnal). */
+/* Diurnal kinetics (docs/adr.md, cvDiurnal). */
 #define EAS_ADR_Q1 1.63e-16
 #define EAS_ADR_Q2 4.66e-16
 #define EAS_ADR_C3 3.7e16

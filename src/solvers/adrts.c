@@ -1,5 +1,5 @@
 /*
-  Time stepping of EasAdr (DESIGN.md sec. 4).
+  Time stepping of EasAdr (docs/adr.md).
     beuler  implicit Euler with a fixed step dt (Vialle et al. eqs.
             1.42-1.43): each step's system F(x) = x_old - x + dt f(x, t) = 0
             is one stage for the multisplitting Newton (msnewton.c);
@@ -25,7 +25,7 @@ static PetscErrorCode EasAdrMeterBusy(EasAdr adr, PetscReal busy[EAS_NUM_PHASES]
 }
 
 /*
-  -eas_mode auto (DESIGN.md sec. 6), threshold rule, after the first
+  -eas_mode auto (docs/energy.md), threshold rule, after the first
   (synchronous) step: share = exchange time / metered time of the step on
   each rank (setup + compute + exchange + transfers busy times; max over
   ranks, the slowest-communicating rank sets the pace of a sync iteration);

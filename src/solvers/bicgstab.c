@@ -11,7 +11,7 @@
   Per iteration (backend.h): sweep 1 forms p and v = Ahat p, sweep 2 forms s
   and t = Ahat s, sweep 3 updates x and r.  With the 9-offset DIA matrix of
   the ADR problem that is 2 x 72 B of matrix and 17 vector passes of 8 B:
-  280 B per row (DESIGN.md sec. 9).
+  280 B per row (README.md, Measured figures).
 */
 #include "kspimpl.h"
 

@@ -1,8 +1,8 @@
 /*
   Preconditioned conjugate gradients over the operator abstraction of
-  kspimpl.h (an EasDia or an EasEbe), DESIGN.md sec. 5:
+  kspimpl.h (an EasDia or an EasEbe), docs/ebe.md:
 
-  cg      standard PCG (Hestenes-Stiefel; seed 001 Alg. 1 with the EBE
+  cg      standard PCG (Hestenes-Stiefel; Lang-Rünger Alg. 1 with the EBE
           matvec), left preconditioning, the unpreconditioned residual norm
           monitored and tested; two blocking MPI_Allreduce per iteration
           ((p, A p), then (r, z) and (r, r) fused with the x/r/z update).

@@ -1,6 +1,6 @@
 /*
-  The multisplitting Newton of EasAdr (seed 000 secs. 1.7.2-1.7.4,
-  DESIGN.md sec. 4).
+  The multisplitting Newton of EasAdr (Vialle et al. secs. 1.7.2-1.7.4,
+  docs/adr.md).
 
   Each time step solves F(x) = x_old - x + dt f(x, t) = 0 (1.43).  Every
   outer iteration, each rank takes one Newton step on its own box,
@@ -20,7 +20,7 @@
   auto:  the first step runs sync; its exchange share decides (see
          EasAdrModeAutoDecide).
 
-  Energy meter phases (DESIGN.md sec. 6; the rank's single unit, phases never
+  Energy meter phases (docs/energy.md; the rank's single unit, phases never
   nested, so the busy times add up to at most the wall time):
     setup     coefficient updates each step, F and J each outer iteration
               (work: rows assembled), the copy of F into b;
@@ -182,9 +182,9 @@ static PetscReal EasAdrRelative(const PetscReal sums[4])
   One trace row (-eas_trace) after a synchronous outer iteration (collective):
   share = this rank's rows (meter.h: elements or rows per unit; rank 0
   writes), t_el = compute busy time per row and BiCGStab iteration since the
-  previous row; predicted time (seed 001 time model T = work x t_el) from the
+  previous row; predicted time (Lang-Rünger time model T = work x t_el) from the
   mean time per unit of work of the previous rows, max over ranks; predicted
-  energy from the meter's power profile (seed 000 eq. 1.16 through
+  energy from the meter's power profile (Vialle et al. eq. 1.16 through
   EasModelProfileShareEnergy) with the busy fraction of the previous rows, each
   rank charged 1/ppn of the node's idle power and its unit weight (meter.h)
   of the active power, summed over ranks.  No prediction (empty
@@ -215,7 +215,7 @@ static PetscErrorCode EasAdrTraceRow(EasAdr adr)
     if (pred[0] > 0) {
       PetscReal w;
       PetscCall(EasEnergyMeterGetUnitWeight(adr->meter, adr->unit, &w));                                                                       /* the rank's share of the node's CPU or GPU */
-      PetscCall(EasModelProfileShareEnergy(&prof, pred[0], 1.0 / adr->ppn, adr->device ? 0 : w * beta, adr->device ? w * beta : 0, &pred[1])); /* seed 000 eq. (1.16), this rank's part */
+      PetscCall(EasModelProfileShareEnergy(&prof, pred[0], 1.0 / adr->ppn, adr->device ? 0 : w * beta, adr->device ? w * beta : 0, &pred[1])); /* Vialle et al. eq. (1.16), this rank's part */
     } else
       pred[1] = 0;
   }

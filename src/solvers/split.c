@@ -1,9 +1,8 @@
 /*
-  The online split of the EBE element work over compute units (DESIGN.md
-  sec. 5; seed 001 Alg. 2, eqs. 14, 23, 26/42; seed 003 eqs. 3.6, 4.1-4.8).
+  The online split of the EBE element work over compute units (docs/ebe.md; Lang-Rünger Alg. 2, eqs. 14, 23, 26/42; Ribeiro eqs. 3.6, 4.1-4.8).
 
   A unit is a backend: a CPU backend is a group of threads (its thread
-  count), a device backend runs its share per seed 001 Alg. 2 (the host
+  count), a device backend runs its share per Lang-Rünger Alg. 2 (the host
   thread launches it asynchronously, then computes CPU elements too; x goes
   to the device and y_dev comes back each apply; the element matrices of its
   share are copied when the share changes, t_copy of eq. 14).  Unit u takes
@@ -14,12 +13,12 @@
   -ebe_rebalance_interval applies, once the window holds -ebe_split_window
   samples since the last move, a decision is taken and recorded:
     1. t_u = median over the window (EasModelWindowIndexMedian: one spike does
-       not move it, seed 003 eqs. 4.1-4.2 made robust);
-    2. a device unit is kept only if worth its copies (seed 001 eq. 23,
+       not move it, Ribeiro eqs. 4.1-4.2 made robust);
+    2. a device unit is kept only if worth its copies (Lang-Rünger eq. 23,
        EasModelLangRungerGpuWorthwhile);
     3. balanced shares n_u = N (1/t_u) / sum_v (1/t_v) (EasModelBalancedShares;
-       seed 001 eq. 26 for one CPU + one GPU);
-    4. move only if amortized over the remaining applies (seed 003 eqs.
+       Lang-Rünger eq. 26 for one CPU + one GPU);
+    4. move only if amortized over the remaining applies (Ribeiro eqs.
        4.7-4.8, EasModelMigrationAmortized) and if the predicted gain
        exceeds -ebe_split_tol of the current time (a dead band against
        measurement noise); a move goes -ebe_split_damping of the way to the
@@ -288,13 +287,13 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
         PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->ydev[u]));
         PetscCall((*b->ops->copy_htod)(b, sp->cel_dev[u], ebe->color_elem, sizeof(PetscInt) * ebe->nel));
       }
-      /* seed 001 eq. 14: the element matrices (and connectivity) of the share */
+      /* Lang-Rünger eq. 14: the element matrices (and connectivity) of the share */
       PetscCall((*b->ops->copy_htod)(b, sp->conn_dev[u] + (size_t)e0 * ebe->nen, ebe->conn + (size_t)e0 * ebe->nen, sizeof(PetscInt) * ne * ebe->nen));
       PetscCall((*b->ops->copy_htod)(b, sp->ael_dev[u] + (size_t)e0 * m * m, ebe->ael + (size_t)e0 * m * m, sizeof(PetscScalar) * ne * m * m));
       b->bytes_htod += (PetscLogDouble)ne * (sizeof(PetscInt) * ebe->nen + sizeof(PetscScalar) * m * m);
       t1               = MPI_Wtime();
       sp->t_copy_el[u] = (t1 - t0) / ne;
-      if (ebe->meter && u < ebe->nmunits) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_TRANSFER, ebe->munit[u], (PetscReal)ne)); /* t_copy, seed 001 eq. 14 */
+      if (ebe->meter && u < ebe->nmunits) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_TRANSFER, ebe->munit[u], (PetscReal)ne)); /* t_copy, Lang-Rünger eq. 14 */
       sp->dev_e0[u] = e0;
       sp->dev_e1[u] = s;
     }
@@ -319,7 +318,7 @@ PetscErrorCode EasEbeSplitSetUp_Private(EasEbe ebe, PetscInt e0, PetscInt e1)
       PetscCheck(sp->unit[u]->ops->ebe_unit_begin && sp->unit[u]->ops->ebe_unit_end, PETSC_COMM_SELF, PETSC_ERR_SUP, "Split unit %" PetscInt_FMT " (%s) cannot run asynchronously", u, sp->unit[u]->resource);
     maxth = PetscMax(maxth, sp->unit[u]->threads);
   }
-  PetscCheck(nhost > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "-ebe_split_units: at least one CPU unit is needed (seed 001 Alg. 2: the host thread computes CPU elements)");
+  PetscCheck(nhost > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "-ebe_split_units: at least one CPU unit is needed (Lang-Rünger Alg. 2: the host thread computes CPU elements)");
   if (maxth > 1 && omp_get_max_active_levels() < 2) omp_set_max_active_levels(2); /* thread groups: nested teams */
   sp->e0 = e0;
   sp->e1 = e1;
@@ -400,7 +399,7 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
       hostth += sp->unit[u]->threads;
     }
   }
-  /* step 2: seed 001 eq. 23, t_el,copy < l t_el,cpu / p with t_el,cpu the
+  /* step 2: Lang-Rünger eq. 23, t_el,copy < l t_el,cpu / p with t_el,cpu the
      time of one core: (parallel time per element of the CPU units) x p */
   for (PetscInt u = 0; u < U; u++) {
     if (sp->is_host[u] || !include[u] || inv_host <= 0) continue;
@@ -459,7 +458,7 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
     PetscCall(EasModelMigrationAmortized(U, r_all, Ncur, Nnew, d.remaining, cost, &mig, &d.Tbar, &d.Tdist)); /* step 4 */
     d.cost = cost;
     if (!mig)
-      PetscCall(PetscStrncpy(d.why, "keep: not amortized (seed 003 eq. 4.8)", sizeof(d.why)));
+      PetscCall(PetscStrncpy(d.why, "keep: not amortized (Ribeiro eq. 4.8)", sizeof(d.why)));
     else {
       /* dead band; twice as wide for a move reversing the previous one (hysteresis) */
       const PetscInt  dir = Nnew[0] > sp->shares[0] ? 1 : (Nnew[0] < sp->shares[0] ? -1 : 0);
@@ -470,7 +469,7 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
       } else
         sp->lastdir = dir;
     }
-    if (mig) PetscCall(PetscSNPrintf(d.why, sizeof(d.why), "move: gain %.1f%% amortized%s", 100.0 * (d.Tbar - d.Tdist) / d.Tbar, d.gpu_worth ? "" : "; GPU not worth its copies (seed 001 eq. 23)"));
+    if (mig) PetscCall(PetscSNPrintf(d.why, sizeof(d.why), "move: gain %.1f%% amortized%s", 100.0 * (d.Tbar - d.Tdist) / d.Tbar, d.gpu_worth ? "" : "; GPU not worth its copies (Lang-Rünger eq. 23)"));
     d.migrate = mig;
     for (PetscInt u = 0; u < U; u++) d.shares_new[u] = mig ? Nnew[u] : sp->shares[u];
     if (mig) {
@@ -669,7 +668,7 @@ PetscErrorCode EasEbeSplitGetDecisionCount(EasEbe ebe, PetscInt *nd, PetscInt *n
 }
 
 /*@C
-  EasEbeSplitEfficiency - seed 003 eq. 3.6 from the smoothed times:
+  EasEbeSplitEfficiency - Ribeiro eq. 3.6 from the smoothed times:
   T_D = max_u t_u n_u, T_u = t_u N (each unit alone on all elements).
   Errors: a unit without a measured time.
 @*/
@@ -866,11 +865,11 @@ PetscErrorCode EasEbeMeterEnd_Private(EasEbe ebe, EasPhase p, PetscReal work)
   One -eas_trace row per Krylov iteration (collective).  Per unit: elements
   done since the previous row (its share; rank 0's) and the measured
   per-element time (meter compute busy / elements).  Predicted time: the
-  split model max_u t_u n_u (seed 003 eq. 4.4 with the split's smoothed
+  split model max_u t_u n_u (Ribeiro eq. 4.4 with the split's smoothed
   per-element times t_u, the balanced prediction after a move; the previous
   row's measured t_u before any decision, or without a split) plus the mean
   non-apply time of the previous rows; max over ranks.  Predicted energy:
-  seed 000 eq. 1.16 (EasModelProfileShareEnergy) with the meter's profile
+  Vialle et al. eq. 1.16 (EasModelProfileShareEnergy) with the meter's profile
   and the predicted busy fractions of the units weighted by their node
   shares (EasEnergyMeterGetUnitWeight; the non-apply time on the driver
   unit), 1/ppn of the node's idle power per rank, summed over ranks.  No
@@ -920,7 +919,7 @@ PetscErrorCode EasEbeEnergyTraceRow_Private(EasEbe ebe)
           bc += w[u] * PetscMin(1.0, b[u] / Tp);
       }
       PetscCall(EasEnergyMeterGetProfile(ebe->meter, &prof));
-      PetscCall(EasModelProfileShareEnergy(&prof, Tp, 1.0 / (PetscReal)ebe->ppn, PetscMin(1.0, bc), PetscMin(1.0, bg), &pred[1])); /* seed 000 eq. (1.16) */
+      PetscCall(EasModelProfileShareEnergy(&prof, Tp, 1.0 / (PetscReal)ebe->ppn, PetscMin(1.0, bc), PetscMin(1.0, bg), &pred[1])); /* Vialle et al. eq. (1.16) */
       pred[0] = Tp;
     }
   }
@@ -964,7 +963,7 @@ static int EasCompareDouble(const void *a, const void *b)
 }
 
 /*@C
-  EasEbeSplitMeasureEfficiency - the heterogeneous efficiency (seed 003
+  EasEbeSplitMeasureEfficiency - the heterogeneous efficiency (Ribeiro
   eq. 3.6) measured in one run, under the same conditions, on the current
   shares (see include/eas/ebe.h).
 @*/

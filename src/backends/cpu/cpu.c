@@ -282,7 +282,7 @@ static PetscErrorCode EasBcgsSweep3_CPU(EasBackend be, PetscInt n, PetscScalar a
 }
 
 /* EBE apply over [e0,e1): colour by colour, OpenMP over the elements of a
-   colour (no two elements of a colour share a node), seed 001 Alg. 1. */
+   colour (no two elements of a colour share a node), Lang-Rünger Alg. 1. */
 static PetscErrorCode EasEbeApply_CPU(EasBackend be, const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y)
 {
   const PetscInt m = K->nen * K->dof;

@@ -882,7 +882,7 @@ static PetscErrorCode EasAdrJacobian_CUDA(EasBackend be, const EasAdrKParams *P,
   PetscFunctionReturn(0);
 }
 
-/* Seed 001 Alg. 2, device part: u to the GPU, the element kernels of the
+/* Lang-Rünger Alg. 2, device part: u to the GPU, the element kernels of the
    GPU share, y_gpu back, all queued on the stream between two events; the
    host thread returns at once and computes CPU elements meanwhile. */
 static PetscErrorCode EasEbeUnitBegin_CUDA(EasBackend be, const EasEbeKernel *K, PetscInt e0, PetscInt e1, PetscInt n, const PetscScalar *x_host, PetscScalar *x_dev, PetscScalar *y_dev, PetscScalar *y_host)

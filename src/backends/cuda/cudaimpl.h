@@ -76,7 +76,7 @@ typedef struct {
   PetscLogDouble  ms[EAS_CUDA_NKINDS];
   PetscInt        count[EAS_CUDA_NKINDS];
   EasCudaSpMVMode mode;
-  /* EBE split unit (seed 001 Alg. 2): events around one asynchronous part */
+  /* EBE split unit (Lang-Rünger Alg. 2): events around one asynchronous part */
   cudaEvent_t unit_ev[2];
   PetscBool   unit_ev_created;
 } EasBackend_CUDA;
