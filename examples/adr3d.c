@@ -82,8 +82,10 @@ int main(int argc, char **argv)
     suffix: default
     nsize: 2
     args: -adr_n 8 -adr_steps 4 -adr_monitor
-    expect: step +4 t 14400
-    expect: adr3d summary: 2 ranks, 4 steps to t = 14400\.?, last step CONVERGED_DX
+    # the default step derived by hand: h_x = 20/7 km, min(3600, h_x/|V|) = 2857.14 s, 31 steps fill
+    # the day, dt = 86400/31 = 2787.10 s, 4 steps end at 11148.4 s
+    expect: step +4 t 11148\.4
+    expect: adr3d summary: 2 ranks, 4 steps to t = 11148\.4, last step CONVERGED_DX
     expect: energy: [0-9.e+-]+ J \((modelled|measured)\), average power [0-9.e+-]+ W \((modelled|measured)\), EDP [0-9.e+-]+ J s
   test:
     suffix: energy_view
