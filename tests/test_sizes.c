@@ -9,7 +9,10 @@ static const char help[] = "Checked size products and 64-bit kernel offsets (iss
                            "     the ADR Jacobian point writes V[8*ld + r] with ld = 2^30 + 8 and the EBE element apply\n"
                            "     reads element 327311 of Q2 elasticity (m = 81, offset e*m*m > 2^31 - 1). The arrays are\n"
                            "     reserved address space (mmap MAP_NORESERVE): only the pages touched take memory.\n"
-                           "  -case dia_rows: EasDiaSetDiagonals refuses n = 2147483641 rows (ld would be 2^31).\n";
+                           "  -case dia_rows: EasDiaSetDiagonals refuses n = 2147483641 rows (ld would be 2^31).\n"
+                           "  -case mesh: EasEbeSetFromMesh refuses a 2000^3 Q2 elasticity mesh (4001^3 * 3 unknowns).\n"
+                           "  -case adr -n <711>: EasAdrSetUp refuses a box whose 6 np weights pass 2^31 - 1 (711^3;\n"
+                           "     710^3 is the largest cube, README.md Limits) or whose global state does (-n 1100).\n";
 
 #include <eas.h>
 #include "core/size.h"
@@ -141,6 +144,32 @@ static PetscErrorCode CaseDiaRows(void)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode CaseMesh(void)
+{
+  EasEbe ebe;
+
+  PetscFunctionBegin;
+  PetscCall(EasEbeCreate(PETSC_COMM_SELF, &ebe));
+  PetscCall(EasEbeSetFromMesh(ebe, EAS_EBE_ELASTICITY, 2, 2000, 2000, 2000));
+  PetscCall(EasEbeSetUp(ebe));
+  PetscCall(EasEbeDestroy(&ebe));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CaseAdr(void)
+{
+  EasAdr   adr;
+  PetscInt n = 711;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(EasAdrCreate(PETSC_COMM_SELF, &adr));
+  PetscCall(EasAdrSetGrid(adr, n, n, n));
+  PetscCall(EasAdrSetUp(adr));
+  PetscCall(EasAdrDestroy(&adr));
+  PetscFunctionReturn(0);
+}
+
 /* len doubles of reserved address space: pages cost memory only when touched. */
 static PetscErrorCode Reserve(size_t len, double **p)
 {
@@ -245,6 +274,10 @@ int main(int argc, char **argv)
   if (flg) PetscCall(CaseEbeConn());
   PetscCall(PetscStrcmp(kase, "dia_rows", &flg));
   if (flg) PetscCall(CaseDiaRows());
+  PetscCall(PetscStrcmp(kase, "mesh", &flg));
+  if (flg) PetscCall(CaseMesh());
+  PetscCall(PetscStrcmp(kase, "adr", &flg));
+  if (flg) PetscCall(CaseAdr());
   PetscCall(PetscStrcmp(kase, "kernels", &flg));
   if (flg) PetscCall(CaseKernels());
   PetscCall(EasFinalize());
@@ -272,6 +305,21 @@ int main(int argc, char **argv)
     backends: none
     args: -case dia_rows
     expect_error: EasDiaSetDiagonals: n = 2147483641 rows, expected 1 <= n <= 2147483640
+  test:
+    suffix: mesh
+    backends: none
+    args: -case mesh
+    expect_error: global unknowns \(p\*nx\+1\)\*\(p\*ny\+1\)\*\(p\*nz\+1\)\*dof = 4001\*4001\*4001\*3 overflows PetscInt
+  test:
+    suffix: adr_weights
+    backends: none
+    args: -case adr -n 711
+    expect_error: ADR transport weights per rank 6\*nx\*ny\*nz = 6\*711\*711\*711 overflows PetscInt
+  test:
+    suffix: adr_global
+    backends: none
+    args: -case adr -n 1100
+    expect_error: ADR global unknowns 2\*Nx\*Ny\*Nz = 2\*1100\*1100\*1100 overflows PetscInt
   test:
     suffix: kernels
     backends: none

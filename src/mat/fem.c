@@ -208,8 +208,8 @@ static PetscErrorCode EasEbeBuildMesh_Private(EasEbe ebe)
   MPI_Comm      comm;
   PetscMPIInt   rank, size;
   EasEbeProblem prob = ebe->problem;
-  PetscInt      p = ebe->order, q = p + 1, nx = ebe->nx, ny = ebe->ny, nz = ebe->nz, nen, dof, m, NX, NY, NXY, z0, z1, nlz, *color, nconn, nunk;
-  size_t        nael, nxyz;
+  PetscInt      p = ebe->order, q = p + 1, nx = ebe->nx, ny = ebe->ny, nz = ebe->nz, nen, dof, m, NX, NY, NXY, z0, z1, nlz, *color, nconn, nunk, ncoord;
+  size_t        nael;
   PetscReal(*X)[3];
 
   PetscFunctionBegin;
@@ -228,7 +228,7 @@ static PetscErrorCode EasEbeBuildMesh_Private(EasEbe ebe)
   NY += 1;
   PetscCall(EasIntMul(comm, "mesh nodes per z layer (p*nx+1)*(p*ny+1)", &NXY, NX, NY));
   PetscCall(EasIntMul(comm, "mesh node layers p*nz", &nunk, p, nz));
-  PetscCall(EasIntMul(comm, "global unknowns (p*nx+1)*(p*ny+1)*(p*nz+1)*dof", &nunk, NXY, nunk + 1, dof));
+  PetscCall(EasIntMul(comm, "global unknowns (p*nx+1)*(p*ny+1)*(p*nz+1)*dof", &nunk, NX, NY, nunk + 1, dof));
   z0  = (PetscInt)(((PetscInt64)nz * rank) / size);
   z1  = (PetscInt)(((PetscInt64)nz * (rank + 1)) / size);
   nlz = p * (z1 - z0) + 1;
@@ -236,7 +236,7 @@ static PetscErrorCode EasEbeBuildMesh_Private(EasEbe ebe)
   PetscCall(EasIntMul(comm, "local elements nx*ny*nz_local", &ebe->nel, nx, ny, z1 - z0));
   PetscCall(EasIntMul(comm, "connectivity nel*nen", &nconn, ebe->nel, nen));
   PetscCall(EasSizeMul(comm, "element storage nel*m*m", sizeof(PetscScalar), &nael, ebe->nel, m, m));
-  PetscCall(EasSizeMul(comm, "node coordinates 3*nnodes", sizeof(PetscReal), &nxyz, 3, nlz * NXY)); /* nlz*NXY <= the global node count, checked above */
+  PetscCall(EasIntMul(comm, "node coordinates 3*nnodes", &ncoord, 3, nlz * NXY)); /* nlz*NXY <= the global node count, checked above; xyz is indexed 3*n in PetscInt */
   ebe->from_mesh     = PETSC_TRUE;
   ebe->nen           = nen;
   ebe->dof           = dof;
@@ -245,7 +245,7 @@ static PetscErrorCode EasEbeBuildMesh_Private(EasEbe ebe)
   ebe->nglobal_nodes = NXY * (p * nz + 1);
   ebe->grow0         = p * z0 * NXY * dof;
   PetscCall(PetscMalloc1(ebe->nnodes, &ebe->l2g));
-  PetscCall(PetscMalloc1(nxyz, &ebe->xyz));
+  PetscCall(PetscMalloc1(ncoord, &ebe->xyz));
   for (PetscInt k = 0; k < nlz; k++)
     for (PetscInt j = 0; j < NY; j++)
       for (PetscInt i = 0; i < NX; i++) {
