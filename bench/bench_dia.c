@@ -184,7 +184,8 @@ int main(int argc, char **argv)
   MPI_Comm           comm;
   PetscMPIInt        rank, size;
   PetscInt           n = 64, threads, reps = 0, stream_reps = 0, its = 20, runs = 5, stream_n = 1 << 25;
-  PetscInt           N, ndiag = 0, band_nnz = 0, reps_eas = 1, reps_petsc = 1, eas_its = 0, petsc_its = 0;
+  PetscCount         band_nnz = 0; /* EasDiaGetNonzeros: 64-bit */
+  PetscInt           N, ndiag = 0, reps_eas = 1, reps_petsc = 1, eas_its = 0, petsc_its = 0;
   EasBackend         be = NULL;
   EasDia             A  = NULL;
   EasVec             ex = NULL, eb = NULL, ey = NULL, esol = NULL;
@@ -404,7 +405,7 @@ int main(int argc, char **argv)
       petsc_GBs  = bytes_petsc / p_med * 1e-9;
       bound_ms   = bytes_bcgs / (stream_GBs * 1e9) * 1e3;
 
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# adr n=%" PetscInt_FMT ": N=%" PetscInt_FMT " rows, %" PetscInt_FMT " offsets, %" PetscInt_FMT " band entries, AIJ nnz=%.0f; PETSc on %d rank(s), eas %s with %" PetscInt_FMT " thread(s) and STREAM with %" PetscInt_FMT " on rank 0; medians of %" PetscInt_FMT " runs (min..max)\n", n, N, ndiag, band_nnz, (double)info.nz_used, size, resource, eas_threads, threads, runs));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# adr n=%" PetscInt_FMT ": N=%" PetscInt_FMT " rows, %" PetscInt_FMT " offsets, %" PetscCount_FMT " band entries, AIJ nnz=%.0f; PETSc on %d rank(s), eas %s with %" PetscInt_FMT " thread(s) and STREAM with %" PetscInt_FMT " on rank 0; medians of %" PetscInt_FMT " runs (min..max)\n", n, N, ndiag, band_nnz, (double)info.nz_used, size, resource, eas_threads, threads, runs));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# STREAM triad%s: 3 x %" PetscInt_FMT " doubles, 24 B/element = %.1f MB, %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s\n", stream_thp ? " (huge pages)" : "", stream_n, bytes_stream * 1e-6, stream_reps, s_med * 1e3, s_min * 1e3, s_max * 1e3, stream_GBs));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas DIA SpMV: %.0f B/row = %.1f MB per SpMV, %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s = %.3f STREAM\n", 8.0 * ndiag + 16.0, bytes_eas * 1e-6, reps_eas, e_med * 1e3, e_min * 1e3, e_max * 1e3, eas_GBs, eas_GBs / stream_GBs));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# PETSc AIJ MatMult: 12 B/nnz + 20 B/row = %.1f MB per SpMV, %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s = %.3f STREAM\n", bytes_petsc * 1e-6, reps_petsc, p_med * 1e3, p_min * 1e3, p_max * 1e3, petsc_GBs, petsc_GBs / stream_GBs));
