@@ -3,6 +3,7 @@ static const char help[] = "Checked size products and 64-bit kernel offsets (iss
                            "  -case helpers: EasSizeMul / EasIntMul (src/core/size.h) exactly at the overflow boundary\n"
                            "     (the largest product that fits and the next one), without allocating anything.\n"
                            "  -case message: the error names what and the sizes (Q2 elasticity, 400000*81*81).\n"
+                           "  -case message_bytes: the same for size_t (2^61 doubles = 2^64 bytes).\n"
                            "  -case ebe_conn: EasEbeSetElements refuses nel*nen past 2^31 - 1 before it reads the arrays\n"
                            "     (it read conn[e*nen + a] with a wrapped 32-bit index before).\n"
                            "  -case kernels: the shared kernel bodies (src/backends/kernels.h) at offsets past 2^31 - 1:\n"
@@ -106,13 +107,19 @@ static PetscErrorCode CaseHelpers(void)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode CaseMessage(void)
+static PetscErrorCode CaseMessage(PetscBool bytes)
 {
   PetscInt nael;
+  size_t   count;
 
   PetscFunctionBegin;
-  PetscCall(EasIntMul(PETSC_COMM_SELF, "element storage nel*m*m", &nael, 400000, 81, 81));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "not refused: %" PetscInt_FMT "\n", nael));
+  if (bytes) {
+    PetscCall(EasSizeMul(PETSC_COMM_SELF, "test storage a*b*c", sizeof(double), &count, 1048576, 1048576, 2097152));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "not refused: %zu\n", count));
+  } else {
+    PetscCall(EasIntMul(PETSC_COMM_SELF, "element storage nel*m*m", &nael, 400000, 81, 81));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "not refused: %" PetscInt_FMT "\n", nael));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -269,7 +276,9 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(kase, "helpers", &flg));
   if (flg) PetscCall(CaseHelpers());
   PetscCall(PetscStrcmp(kase, "message", &flg));
-  if (flg) PetscCall(CaseMessage());
+  if (flg) PetscCall(CaseMessage(PETSC_FALSE));
+  PetscCall(PetscStrcmp(kase, "message_bytes", &flg));
+  if (flg) PetscCall(CaseMessage(PETSC_TRUE));
   PetscCall(PetscStrcmp(kase, "ebe_conn", &flg));
   if (flg) PetscCall(CaseEbeConn());
   PetscCall(PetscStrcmp(kase, "dia_rows", &flg));
@@ -295,6 +304,11 @@ int main(int argc, char **argv)
     backends: none
     args: -case message
     expect_error: element storage nel\*m\*m = 400000\*81\*81 overflows PetscInt \(32-bit indices, at most 2147483647\)
+  test:
+    suffix: message_bytes
+    backends: none
+    args: -case message_bytes
+    expect_error: test storage a\*b\*c = 1048576\*1048576\*2097152 entries of 8 bytes overflows size_t \(at most 18446744073709551615 bytes\)
   test:
     suffix: ebe_conn
     backends: none

@@ -336,10 +336,10 @@ static inline EAS_HOST_DEVICE int EasAdrKLocalWeights(EasKInt p, const EasAdrKPa
   return out;
 }
 
-static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ld_)
+static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ldv)
 {
   const EasKScalar dt = P->dt;
-  const EasKIdx    ld = ld_, q = p; /* diagonal d at d*ld, dRv at 4p: EasKIdx */
+  const EasKIdx    ld = ldv, q = p; /* diagonal d at d*ld, dRv at 4p: EasKIdx */
   EasKScalar       eff[6], wsum;
 
   (void)EasAdrKLocalWeights(p, P, w, eff, &wsum);
