@@ -9,10 +9,11 @@
 #   make asan           build with address+undefined sanitizers in build-asan/ and run the tests
 #   make valgrind       small runs under valgrind (memory errors and definite leaks fail)
 #   make stress         the asynchronous fault campaign with 100 seeds (long)
-#   make install PREFIX=/path   headers, libeas.{a,so}, eas.pc, bin/eas-plot, share/doc/eas
+#   make install PREFIX=/path   headers, libeas.{a,so}, the CUDA module libeas-cuda.so, eas.pc, bin/eas-plot, share/doc/eas
 #   make format         clang-format the sources
 #
-# Variables: OBJDIR (build), CUDA (1 when nvcc is found, 0 to leave it out),
+# Variables: OBJDIR (build), CUDA (1 when nvcc is found: build the CUDA module
+# libeas-cuda.so beside libeas; 0 to leave it out; libeas is the same either way),
 # SUNDIALS (1 when SUNDIALS' CVODE headers are found, 0 to leave CVODE out),
 # CUDA_HOME (/usr/local/cuda), CUDA_ARCH (75), OPT (-O3 -march=native), PREFIX,
 # PYTHON (/usr/bin/python3: Debian's, with python3-matplotlib, for eas-plot).
@@ -59,8 +60,8 @@ PETSC_INCS   := $(shell pkg-config --cflags-only-I PETSc)
 PETSC_LIBDIR := $(shell pkg-config --variable=libdir PETSc)
 MPI_CFLAGS   := $(shell mpicc --showme:compile)
 WARN         := -Wall -Wextra -Werror=implicit-function-declaration
-CFLAGS_ALL    = $(OPT) -g -fPIC -fopenmp $(WARN) $(SAN) -Iinclude -Isrc $(PETSC_CFLAGS) $(CUDA_DEFS) $(SUNDIALS_DEFS) $(CFLAGS)
-LDLIBS_ALL    = $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) $(CUDA_LIBS) $(SUNDIALS_LIBS) -fopenmp -lm $(LDLIBS)
+CFLAGS_ALL    = $(OPT) -g -fPIC -fopenmp $(WARN) $(SAN) -Iinclude -Isrc $(PETSC_CFLAGS) $(SUNDIALS_DEFS) $(CFLAGS)
+LDLIBS_ALL    = $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) $(SUNDIALS_LIBS) -fopenmp -lm -ldl -lpthread $(LDLIBS)
 # SUNDIALS (Debian's libsundials-dev): CVODE time stepping of the ADR solver
 # (-adr_ts_type cvode) and the CVODE oracle tests; without it, "not compiled in".
 ifeq ($(SUNDIALS),1)
@@ -69,21 +70,31 @@ ifeq ($(SUNDIALS),1)
 endif
 
 CSRC := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
+# The CUDA backend is a module of its own (libeas-cuda.so, dlopen'ed by
+# src/backends/cudamodule.c at the first request for /gpu/cuda): libeas has no
+# CUDA dependency, and an installation built here also runs where there is
+# no CUDA toolkit or driver (/gpu/cuda is then "not available", with why).
 ifeq ($(CUDA),1)
   CUSRC     := $(wildcard src/backends/cuda/*.cu)
-  CUDA_DEFS := -DEAS_HAVE_CUDA
-  CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcusparse -lcublas -lcudart -Wl,-rpath,$(CUDA_HOME)/lib64 -lstdc++
-  NVCCFLAGS ?= -O3 -arch=sm_$(CUDA_ARCH) -std=c++17 -Xcompiler -fPIC,-Wall,-Wextra
+  CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcusparse -lcudart -Wl,-rpath,$(CUDA_HOME)/lib64 -lstdc++
+  NVCCFLAGS ?= -O3 -arch=sm_$(CUDA_ARCH) -std=c++17 -Xcompiler -fPIC,-Wall,-Wextra,-fvisibility=hidden
+  LIB_CUDA  := $(OBJDIR)/lib/libeas-cuda.so
 endif
-OBJS := $(CSRC:%.c=$(OBJDIR)/%.o) $(CUSRC:%.cu=$(OBJDIR)/%.o)
+OBJS   := $(CSRC:%.c=$(OBJDIR)/%.o)
+CUOBJS := $(CUSRC:%.cu=$(OBJDIR)/%.o)
 
 # Rebuild everything when the flags change (e.g. CUDA=0 after CUDA=1).
 FLAGS_STAMP := $(OBJDIR)/.flags
 FLAGS_NOW   := $(CFLAGS_ALL) CUDA=$(CUDA) SUNDIALS=$(SUNDIALS) $(NVCCFLAGS)
 $(shell mkdir -p $(OBJDIR); echo '$(FLAGS_NOW)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_NOW)' > $(FLAGS_STAMP))
 
-LIB_A  := $(OBJDIR)/lib/libeas.a
-LIB_SO := $(OBJDIR)/lib/libeas.so
+# libeas.so -> libeas.so.0 (the SONAME) -> libeas.so.0.1.0 (the file).
+VERSION    := 0.1.0
+SOMAJOR    := 0
+LIB_A      := $(OBJDIR)/lib/libeas.a
+LIB_SO     := $(OBJDIR)/lib/libeas.so
+LIB_SONAME := libeas.so.$(SOMAJOR)
+LIB_SOFILE := libeas.so.$(VERSION)
 
 # tests/fake_nvml.c is not a program: a fake libnvidia-ml for the NVML sensor tests.
 TESTS    := $(patsubst tests/%.c,$(OBJDIR)/tests/%,$(filter-out tests/fake_nvml.c,$(wildcard tests/*.c)))
@@ -95,7 +106,7 @@ MPIEXEC ?= mpirun $(if $(filter 0,$(shell id -u)),--allow-run-as-root) --oversub
 export MPIEXEC
 
 all: lib tests examples benches
-lib: $(LIB_A) $(LIB_SO)
+lib: $(LIB_A) $(LIB_SO) $(LIB_CUDA)
 tests: $(TESTS) $(FAKE_NVML)
 examples: $(EXAMPLES)
 benches: $(BENCHES)
@@ -117,33 +128,43 @@ $(LIB_A): $(OBJS)
 
 $(LIB_SO): $(OBJS)
 	@mkdir -p $(dir $@)
+	@echo "  LD   $(dir $@)$(LIB_SOFILE)"
+	$(Q)$(CC) -shared -Wl,-soname,$(LIB_SONAME) -o $(dir $@)$(LIB_SOFILE) $^ $(LDLIBS_ALL) $(SAN)
+	$(Q)ln -sf $(LIB_SOFILE) $(dir $@)$(LIB_SONAME) && ln -sf $(LIB_SONAME) $@
+
+# The CUDA module: the CUDA objects, cuSPARSE and the CUDA runtime, PETSc; no
+# libeas symbol (it only fills the ops table libeas hands it).
+$(LIB_CUDA): $(CUOBJS)
+	@mkdir -p $(dir $@)
 	@echo "  LD   $@"
-	$(Q)$(CC) -shared -o $@ $^ $(LDLIBS_ALL) $(SAN)
+	$(Q)$(CC) -shared -o $@ $^ $(CUDA_LIBS) $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) $(SAN)
 
 # Programs link the shared library (rpath to the build tree).
-$(OBJDIR)/tests/%: tests/%.c $(LIB_SO) $(HEADERS) $(wildcard tests/*.h)
+$(OBJDIR)/tests/%: tests/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
 # test_fem_nullspace calls LAPACK (syev) through PETSc's BLAS/LAPACK names;
 # libpetsc links LAPACK privately, so the program names it itself.
 $(OBJDIR)/tests/test_fem_nullspace: LDLIBS += $(shell pkg-config --libs lapack 2>/dev/null || echo -llapack -lblas)
-# test_detect, test_ebe_tags and test_dvfs drive internal APIs (PETSC_INTERN, hidden in
-# the shared library): they link the static library.
-$(OBJDIR)/tests/test_detect $(OBJDIR)/tests/test_ebe_tags $(OBJDIR)/tests/test_dvfs: $(OBJDIR)/tests/%: tests/%.c $(LIB_A) $(HEADERS) $(wildcard src/*/*.h)
+# test_detect, test_ebe_tags, test_dvfs and test_cuda_host drive internal APIs
+# (PETSC_INTERN, hidden in the shared library): they link the static library
+# (the CUDA module is then found through the RUNPATH to the build tree).
+STATIC_TESTS := $(addprefix $(OBJDIR)/tests/,test_detect test_ebe_tags test_dvfs test_cuda_host)
+$(STATIC_TESTS): $(OBJDIR)/tests/%: tests/%.c $(LIB_A) $(LIB_CUDA) $(HEADERS) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
-	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ $(LIB_A) $(LDLIBS_ALL) $(SAN)
+	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ $(LIB_A) -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
 # The fake NVML, dlopen'ed by test_energy_sensors (-eas_nvml_library); no PETSc.
 $(FAKE_NVML): tests/fake_nvml.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(OPT) -g -fPIC -shared $(WARN) $(SAN) $< -o $@
-$(OBJDIR)/examples/%: examples/%.c $(LIB_SO) $(HEADERS)
+$(OBJDIR)/examples/%: examples/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
-$(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(HEADERS)
+$(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
@@ -216,13 +237,17 @@ install: lib
 	install -d $(DESTDIR)$(PREFIX)/include/eas $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/eas.h $(DESTDIR)$(PREFIX)/include/
 	$(if $(wildcard include/eas/*.h),install -m 644 include/eas/*.h $(DESTDIR)$(PREFIX)/include/eas/)
-	install -m 644 $(LIB_A) $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(OBJDIR)/lib/$(LIB_SOFILE) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(LIB_SOFILE) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libeas.so
+	$(if $(LIB_CUDA),install -m 755 $(LIB_CUDA) $(DESTDIR)$(PREFIX)/lib/)
 	install -d $(DESTDIR)$(PREFIX)/share/eas
 	install -m 644 share/eas/default_profile.opts $(DESTDIR)$(PREFIX)/share/eas/
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/eas
 	install -m 755 tools/eas-plot $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/eas/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@CUDA_LIBS@|$(CUDA_LIBS) $(SUNDIALS_LIBS)|' -e 's|@VERSION@|0.1.0|' eas.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/eas.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@PRIVATE_LIBS@|$(SUNDIALS_LIBS)|' -e 's|@VERSION@|$(VERSION)|' eas.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/eas.pc
 	@echo "installed eas in $(DESTDIR)$(PREFIX); use: pkg-config --cflags --libs eas"
 
 format:

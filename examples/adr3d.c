@@ -134,7 +134,7 @@ int main(int argc, char **argv)
     nsize: 2
     backends: none
     args: -adr_n 8 -adr_steps 3 -eas_backend auto -eas_criterion energy -eas_sensor model
-    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): no CPU per-element time to compare with \(-eas_calib_t_el_cpu from eas_calibrate, or measured after the first iterations\); gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|not compiled in)
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): no CPU per-element time to compare with \(-eas_calib_t_el_cpu from eas_calibrate, or measured after the first iterations\); gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|CUDA module not loaded)
     expect: ^EasPolicy: /cpu predicted T=[0-9.e+-]+ s E=[0-9.e+-]+ J, measured T=[0-9.e+-]+ s E=[0-9.e+-]+ J \(modelled\), ratios
     expect: ^EasPolicy: the compute phase took [0-9.e+-]+ s \(max over ranks\) of the measured [0-9.e+-]+ s
     expect: last step CONVERGED_DX

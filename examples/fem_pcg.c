@@ -357,7 +357,7 @@ int main(int argc, char **argv)
     nsize: 1 2
     backends: none
     args: -eas_backend auto -eas_criterion energy -fem_steps 2 -fem_n 3 -eas_sensor model
-    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): predicted cpu T=[0-9.e+-]+ s E=[0-9.e+-]+ J; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|not compiled in)
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): predicted cpu T=[0-9.e+-]+ s E=[0-9.e+-]+ J; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|CUDA module not loaded)
     expect: ^fem_pcg: mesh 1: [1-9][0-9]* online decision\(s\) during the solves, 0 changed the answer; latest /cpu
     expect: ^EasPolicy: /cpu predicted T=[0-9.e+-]+ s E=[0-9.e+-]+ J, measured T=[0-9.e+-]+ s E=[0-9.e+-]+ J \(modelled\), ratios
 TEST*/

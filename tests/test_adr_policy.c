@@ -147,6 +147,6 @@ int main(int argc, char **argv)
     nsize: 1 2
     backends: none
     args: -case stay -eas_sensor model
-    expect: ^EasAdr: the policy prefers /gpu/cuda but it is not usable here \((no CUDA device|not compiled in).*\): staying on /cpu
+    expect: ^EasAdr: the policy prefers /gpu/cuda but it is not usable here \((no CUDA device|CUDA module not loaded).*\): staying on /cpu
     expect: after 4 steps: 4 updates, 0 change\(s\), 0 move\(s\), latest /gpu/cuda
 TEST*/

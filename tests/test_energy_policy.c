@@ -215,7 +215,7 @@ int main(int argc, char **argv)
     nsize: 1 2
     backends: none
     args: -case auto -eas_backend auto -eas_criterion edp
-    expect: ^eas: -eas_backend auto: chose /cpu \(criterion edp\): no CPU per-element time to compare with .*; gpu and hybrid excluded: /gpu/cuda is not usable: (not compiled in|no CUDA device)
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion edp\): no CPU per-element time to compare with .*; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|CUDA module not loaded)
     expect: backend created: /cpu/openmp
   test:
     suffix: auto_calibrated

@@ -254,7 +254,7 @@ int main(int argc, char **argv)
     suffix: cuda
     backends: none
     args: -case cuda
-    expect_error: (no CUDA device|not compiled in)
+    expect_error: (no CUDA device|CUDA module not loaded)
   test:
     suffix: zero_diag
     backends: none

@@ -1027,7 +1027,7 @@ static int EasCudaMinArch(void)
 
 /* Whether a CUDA device can be used, without creating a context (a context
    would wake the GPU: this is called when listing backends). */
-PetscErrorCode EasBackendAvailable_CUDA(PetscBool *avail, const char **why)
+static PetscErrorCode EasBackendAvailable_CUDA(PetscBool *avail, const char **why)
 {
   static char reason[256];
   int         count = 0, dev = 0, major = 0, minor = 0;
@@ -1056,15 +1056,34 @@ PetscErrorCode EasBackendAvailable_CUDA(PetscBool *avail, const char **why)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EasBackendInit_CUDA(EasBackend be)
+/* The CUDA devices visible to this process (0 when the runtime finds none). */
+static PetscErrorCode EasBackendDeviceCount_CUDA(int *count)
+{
+  PetscFunctionBegin;
+  *count = 0;
+  if (cudaGetDeviceCount(count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    *count = 0;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The backend on device (chosen by the loader, src/backends/cudamodule.c). */
+static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
 {
   EasBackend_CUDA *cu;
   PetscBool        avail;
   const char      *why;
+  int              major = 0, minor = 0;
+  const int        amin = EasCudaMinArch();
 
   PetscFunctionBegin;
   PetscCall(EasBackendAvailable_CUDA(&avail, &why));
   PetscCheck(avail, PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "%s", why);
+  EasCallCUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  EasCallCUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  PetscCheck(10 * major + minor >= amin, PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "CUDA device %d (-eas_cuda_device) has compute capability %d.%d, eas was compiled for %d.%d and newer", device, major, minor, amin / 10, amin % 10);
+  EasCallCUDA(cudaSetDevice(device));
   be->host_is_device          = PETSC_FALSE;
   be->ops->malloc             = EasMalloc_CUDA;
   be->ops->free               = EasFree_CUDA;
@@ -1099,9 +1118,9 @@ PetscErrorCode EasBackendInit_CUDA(EasBackend be)
 
   /* be->data is set first, so that destroy frees whatever was created if a step fails */
   PetscCall(PetscNew(&cu));
-  be->data = cu;
-  cu->mode = EAS_CUDA_SPMV_NATIVE;
-  EasCallCUDA(cudaGetDevice(&cu->device));
+  be->data   = cu;
+  cu->mode   = EAS_CUDA_SPMV_NATIVE;
+  cu->device = device;
   EasCallCUDA(cudaStreamCreate(&cu->stream));
   cu->stream_created = PETSC_TRUE;
   EasCallCUSPARSE(cusparseCreate(&cu->sparse));
@@ -1118,4 +1137,16 @@ PetscErrorCode EasBackendInit_CUDA(EasBackend be)
     cu->nevents++; /* pairs [0,nevents) exist */
   }
   PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ module entry point */
+
+#define EAS_STR_(x) #x
+#define EAS_STR(x) EAS_STR_(x)
+
+/* The table libeas loads (src/backends/cudamodule.c, backend.h). */
+extern "C" __attribute__((visibility("default"))) const EasCudaModule *EasCudaModuleGet(void)
+{
+  static const EasCudaModule mod = {EAS_CUDA_MODULE_ABI, sizeof(struct _p_EasBackend), sizeof(struct _EasBackendOps), sizeof(EasDiaKernel), sizeof(EasEbeKernel), sizeof(EasAdrKParams), "CUDA " EAS_STR(__CUDACC_VER_MAJOR__) "." EAS_STR(__CUDACC_VER_MINOR__) " (nvcc), cuSPARSE", EasBackendAvailable_CUDA, EasBackendDeviceCount_CUDA, EasBackendInit_CUDA};
+  return &mod;
 }
