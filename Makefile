@@ -2,7 +2,8 @@
 #
 #   make demo           run the main example (installs Debian packages first if missing)
 #   make check          build and run the test suite on every available backend, 1/2/4 ranks
-#   make check-gpu      the same suite on the CUDA backend only (needs a device)
+#   make check-gpu      the whole suite with the GPU cases, where a CUDA device is usable
+#   make gpu-verdict    check-gpu + the GPU benchmarks, then one verdict line (tools/gpu-verdict)
 #   make bench          benchmarks (BENCH lines: eas vs STREAM vs PETSc, same run)
 #   make plots          figures (tools/eas-plot) from a short run, in OBJDIR/plots
 #   make options-doc    regenerate docs/options.md from the drivers' -help
@@ -50,7 +51,7 @@ format:
 clean:
 	rm -rf $(OBJDIR) build-asan build-vg
 help:
-	@sed -n '2,18p' Makefile
+	@sed -n '2,21p' Makefile
 else
 # ---------------------------------------------------------------------------
 CC           := mpicc
@@ -180,9 +181,15 @@ stress: all
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 4 $(OBJDIR)/tests/test_adr_campaign -seeds 100 -adr_problem transport -adr_n 16 -adr_steps 2 -adr_newton_rtol 1e-10 -eas_backend /cpu/serial
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 4 $(OBJDIR)/tests/test_adr_campaign -seeds 100 -adr_n 16 -adr_steps 2 -adr_newton_rtol 1e-10 -eas_backend /cpu/serial
 
+# The whole suite (CPU tests included) where a CUDA device is usable: the
+# tests marked "requires: cuda-device" (cuSPARSE mode, the transpose product
+# on cuSPARSE, EBE splits with a GPU unit through ebe_unit_begin/end, async
+# ADR on the GPU, the GPU twins of the policy tests) run, their no-device
+# twins are skipped.  Fails at once, saying why, where no device is usable.
 check-gpu: all
 	@$(OBJDIR)/examples/eas_info -require /gpu/cuda
-	@bash tests/run.sh $(OBJDIR) --backend /gpu/cuda
+	@bash tests/runner_selftest.sh $(OBJDIR)
+	@bash tests/run.sh $(OBJDIR)
 
 demo: all
 	OMP_NUM_THREADS=2 $(MPIEXEC) -n 1 $(OBJDIR)/examples/ex1 -n 48 -ksp_monitor -ksp_converged_reason -ksp_view -log_view
