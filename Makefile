@@ -36,14 +36,14 @@ SRCDIRS   := src/core src/backends src/backends/cpu src/mat src/solvers src/comm
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c)
 
-.PHONY: all lib check check-gpu demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress
+.PHONY: all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress
 
 # ---------------------------------------------------------------------------
 # First pass: make sure PETSc and MPI are installed (tools/deps.sh installs
 # them with apt-get when run as root, or prints the line to run), then re-run
 # make with the package flags known.
 ifeq ($(EAS_DEPS_OK),)
-all lib check check-gpu demo bench plots options-doc asan valgrind install tests examples benches stress:
+all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install tests examples benches stress:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 $@
 format:
@@ -225,6 +225,11 @@ valgrind:
 
 bench: all
 	@sh bench/run.sh $(OBJDIR)
+
+# Everything the GPU needs checked, then one verdict line (tools/gpu-verdict):
+# says clearly, and exits 2, where no CUDA device is usable.
+gpu-verdict: all
+	@sh tools/gpu-verdict $(OBJDIR)
 
 # docs/options.md from the drivers' -help output (tests/test_options_doc.py
 # fails when it is stale).
