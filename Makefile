@@ -132,6 +132,7 @@ $(LIB_SO): $(OBJS)
 	@echo "  LD   $(dir $@)$(LIB_SOFILE)"
 	$(Q)$(CC) -shared -Wl,-soname,$(LIB_SONAME) -o $(dir $@)$(LIB_SOFILE) $^ $(LDLIBS_ALL) $(SAN)
 	$(Q)ln -sf $(LIB_SOFILE) $(dir $@)$(LIB_SONAME) && ln -sf $(LIB_SONAME) $@
+	$(Q)$(if $(LIB_CUDA),,rm -f $(dir $@)libeas-cuda.so) # CUDA=0: no module left from an earlier CUDA=1 build
 
 # The CUDA module: the CUDA objects, cuSPARSE and the CUDA runtime, PETSc; no
 # libeas symbol (it only fills the ops table libeas hands it).
