@@ -10,6 +10,9 @@ packaging: readelf and the programs' own output):
      EAS_CUDA_MODULE naming a missing file: eas_info reports /gpu/cuda "not
      available" with the reason (CUDA module not loaded, where it looked),
      -require /gpu/cuda fails saying so, and a CPU solve (ex1) still runs;
+     "without the CUDA toolkit": a stand-in module beside that libeas whose
+     library (standing for libcudart) is removed: the loader's message is the
+     reason; a module of another eas build (ABI 999) is refused;
   3. when the module was built (CUDA=1, feature "cuda"): it NEEDS the CUDA
      libraries and exports EasCudaModuleGet only; loaded, /gpu/cuda is either
      usable (feature cuda-device) or "no CUDA device (...)".
@@ -84,6 +87,30 @@ def main():
         if rc != 0 or "CUDA module not loaded (EAS_CUDA_MODULE=%s/nothere/libeas-cuda.so)" % tmp not in out:
             fail("EAS_CUDA_MODULE at a missing file: got (%d):\n%s" % (rc, out))
         print("EAS_CUDA_MODULE at a missing file: " + out.strip())
+        # a module whose CUDA libraries are missing (the toolkit absent): a
+        # stand-in module NEEDING a library that was removed after linking;
+        # and a module from another eas (ABI number differs)
+        cc = os.environ.get("CC", "cc")
+        dep = os.path.join(tmp, "libeas_fake_cudart.so")
+        with open(os.path.join(tmp, "dep.c"), "w") as f:
+            f.write("int eas_fake_cudart(void) { return 1; }\n")
+        with open(os.path.join(tmp, "mod.c"), "w") as f:
+            f.write("int eas_fake_cudart(void);\nstruct m { int abi; };\nstatic struct m mod = {999};\n"
+                    "const struct m *EasCudaModuleGet(void) { return eas_fake_cudart() ? &mod : 0; }\n")
+        for cmd in ([cc, "-shared", "-fPIC", "-o", dep, os.path.join(tmp, "dep.c")],
+                    [cc, "-shared", "-fPIC", "-o", os.path.join(tmp, "libeas-cuda.so"), os.path.join(tmp, "mod.c"), "-L" + tmp, "-leas_fake_cudart", "-Wl,-rpath," + tmp]):
+            rc, out = run(cmd)
+            if rc != 0:
+                fail("building the stand-in module: %s\n%s" % (" ".join(cmd), out))
+        rc, out = run([info, "-unavailable"], env)
+        if rc != 0 or "/gpu/cuda: CUDA module not loaded" not in out or "libeas-cuda.so was built for another eas (module ABI 999" not in out:
+            fail("a module from another eas should be refused with its ABI, got (%d):\n%s" % (rc, out))
+        print("module from another eas: refused (module ABI 999)")
+        os.remove(dep)
+        rc, out = run([info, "-unavailable"], env)
+        if rc != 0 or "libeas-cuda.so cannot be loaded: libeas_fake_cudart.so: cannot open shared object file" not in out:
+            fail("a module whose libraries are missing should report the loader's message, got (%d):\n%s" % (rc, out))
+        print("module whose CUDA libraries are missing: " + out.strip())
     finally:
         shutil.rmtree(tmp)
 
@@ -125,6 +152,8 @@ r"""
     expect: SONAME libeas.so.0, NEEDED .*: no CUDA library
     expect: module hidden \(libeas copied to a directory without it\): /gpu/cuda: CUDA module not loaded
     expect: ex1 on /cpu without the module: runs
+    expect: module from another eas: refused \(module ABI 999\)
+    expect: module whose CUDA libraries are missing: .*cannot open shared object file
     expect: test_cuda_module: ok
 TEST*/
 """
