@@ -198,7 +198,8 @@ demo: all
 
 # valgrind on small runs (OpenMPI's suppressions and tools/valgrind.supp), in
 # its own build tree without -march=native: valgrind 3.19 does not decode
-# AVX-512.  Covers the DIA/BiCGStab core, the ADR solver sync and async (both
+# AVX-512.  Covers the CUDA module's loader (not found: CUDA=0) and the
+# rank -> device map, the DIA/BiCGStab core, the ADR solver sync and async (both
 # detections, the reception thread), a backend move, the EBE pipecg with the
 # async exchange, the fake NVML library (dlopen), the RAPL sampler thread, and
 # the energy policies (mode auto, backend auto, DVFS on a fake cpufreq tree,
@@ -208,6 +209,8 @@ VGCMD = valgrind -q --num-callers=40 --error-exitcode=1 --leak-check=full --erro
 VG = OMP_NUM_THREADS=1 $(VGCMD)
 valgrind:
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 OBJDIR=build-vg CUDA=0 OPT="-O2" all
+	$(VG) build-vg/examples/eas_info -unavailable
+	$(VG) build-vg/tests/test_cuda_host
 	$(VG) build-vg/tests/test_bicgstab -problem adr -n 6 -eas_threads 1
 	$(VG) build-vg/tests/test_dia -n 40 -adr_n 4 -eas_threads 1
 	$(VG) build-vg/tests/test_reasons -eas_threads 1
