@@ -150,8 +150,9 @@ int main(int argc, char **argv)
     suffix: backend_auto
     nsize: 2
     backends: none
+    requires: !cuda-device
     args: -adr_n 8 -adr_steps 3 -eas_backend auto -eas_criterion energy -eas_sensor model
-    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): no CPU per-element time to compare with \(-eas_calib_t_el_cpu from eas_calibrate, or measured after the first iterations\); gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|not compiled in)
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): no CPU per-element time to compare with \(-eas_calib_t_el_cpu from eas_calibrate, or measured after the first iterations\); gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|CUDA module not loaded)
     expect: ^EasPolicy: /cpu predicted T=[0-9.e+-]+ s E=[0-9.e+-]+ J, measured T=[0-9.e+-]+ s E=[0-9.e+-]+ J \(modelled\), ratios
     expect: ^EasPolicy: the compute phase took [0-9.e+-]+ s \(max over ranks\) of the measured [0-9.e+-]+ s
     expect: last step CONVERGED_DX
@@ -278,4 +279,13 @@ int main(int argc, char **argv)
     backends: none
     args: -eas_mode async -eas_async_halo_rtol -1
     expect_error: -eas_async_halo_rtol -1\.? is invalid: expected a factor >= 0
+  test:
+    suffix: backend_auto_gpu
+    nsize: 2
+    backends: none
+    requires: cuda-device
+    args: -adr_n 8 -adr_steps 3 -eas_backend auto -eas_criterion energy -eas_sensor model
+    expect: ^eas: -eas_backend auto: chose
+    expect_count: 0 is not usable
+    expect: last step CONVERGED
 TEST*/

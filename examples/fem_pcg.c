@@ -356,8 +356,24 @@ int main(int argc, char **argv)
     suffix: auto
     nsize: 1 2
     backends: none
+    requires: !cuda-device
     args: -eas_backend auto -eas_criterion energy -fem_steps 2 -fem_n 3 -eas_sensor model
-    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): predicted cpu T=[0-9.e+-]+ s E=[0-9.e+-]+ J; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|not compiled in)
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): predicted cpu T=[0-9.e+-]+ s E=[0-9.e+-]+ J; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|CUDA module not loaded)
     expect: ^fem_pcg: mesh 1: [1-9][0-9]* online decision\(s\) during the solves, 0 changed the answer; latest /cpu
     expect: ^EasPolicy: /cpu predicted T=[0-9.e+-]+ s E=[0-9.e+-]+ J, measured T=[0-9.e+-]+ s E=[0-9.e+-]+ J \(modelled\), ratios
+  test:
+    suffix: auto_gpu
+    nsize: 1 2
+    backends: none
+    requires: cuda-device
+    args: -eas_backend auto -eas_criterion energy -fem_steps 2 -fem_n 3 -eas_sensor model
+    expect: ^eas: -eas_backend auto: chose
+    expect_count: 0 is not usable
+    expect: ^fem_pcg: mesh 1: [1-9][0-9]* online decision\(s\) during the solves
+  test:
+    suffix: split_gpu
+    backends: none
+    requires: cuda-device
+    args: -fem_steps 2 -fem_n 4 -fem_solves 3 -fem_problem poisson -fem_order 2 -ebe_split_units /gpu/cuda,/cpu:1 -ebe_rebalance_interval 5 -fem_monitor
+    expect: mesh 1 solve 2: CONVERGED_RTOL
 TEST*/

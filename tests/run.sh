@@ -16,7 +16,11 @@
 #       expect_count: N ERE   (repeatable: exactly N output lines match ERE;
 #                             N = 0: the output must not match it)
 #       expect_error: ERE     (the run must fail and its output match)
-#       requires: FEATURE     (skipped, and said so, unless eas_info -features lists it)
+#       requires: FEATURE     (skipped, and said so, unless eas_info -features lists it;
+#                             !FEATURE: only where it is not listed; several,
+#                             space-separated: all must hold.  Features: sundials,
+#                             cuda (the CUDA module loads), cuda-device (a usable
+#                             CUDA device: the GPU cases and their no-device twins))
 #   TEST*/
 #
 # Each test runs with -malloc_debug -malloc_dump and fails if memory leaks.
@@ -98,6 +102,21 @@ parse_tests() {
   ' "$1"
 }
 
+# The first unmet requirement of a test, said as the reason it is skipped
+# ("" when all hold): FEATURE must be listed by eas_info -features, !FEATURE not.
+requires_unmet() {
+  local r f
+  for r in $1; do
+    f=${r#!}
+    if [ "$f" = "$r" ]; then
+      echo "$FEATURES" | grep -qx -- "$f" || { echo "$f is not present here (eas_info -features)"; return; }
+    else
+      echo "$FEATURES" | grep -qx -- "$f" && { echo "$f is present here (the test is for machines without it)"; return; }
+    fi
+  done
+  echo ""
+}
+
 run_one() { # name exe np backend args expects experr counts
   local name=$1 exe=$2 np=$3 be=$4 args=$5 expects=$6 experr=$7 counts=$8
   local log="$LOGDIR/$(echo "$name" | tr '/ ' '__').log"
@@ -162,8 +181,9 @@ for src in "$ROOT"/tests/*.c "$ROOT"/examples/*.c "$ROOT"/bench/*.c "$ROOT"/test
   esac
   while IFS=$'\036' read -r suffix nsize backends args expects experr counts requires; do
     [ -n "$suffix" ] || continue
-    if [ -n "$requires" ] && ! echo "$FEATURES" | grep -qx -- "$requires"; then
-      if [ -z "$FILTER" ] || echo "$base/$suffix" | grep -Eq -- "$FILTER"; then echo "skip   $base/$suffix: $requires is not compiled in"; fi
+    unmet=$(requires_unmet "$requires")
+    if [ -n "$unmet" ]; then
+      if [ -z "$FILTER" ] || echo "$base/$suffix" | grep -Eq -- "$FILTER"; then echo "skip   $base/$suffix: $unmet"; fi
       continue
     fi
     case "$backends" in

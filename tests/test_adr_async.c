@@ -128,4 +128,11 @@ int main(int argc, char **argv)
     backends: /cpu/serial
     args: -adr_problem transport -adr_n 8 -eas_async_thread -eas_async_detect decentralized -seeds 5
     expect: 5/5 seeds passed
+  test:
+    suffix: jitter_gpu
+    nsize: 2
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -adr_problem transport -adr_n 8 -seeds 5
+    expect: 5/5 seeds passed
 TEST*/

@@ -203,4 +203,11 @@ int main(int argc, char **argv)
     args: -problem random -n 2000 -pc_type none -ksp_monitor
     expect: 0 KSP Residual norm
     expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: adr16_cusparse
+    nsize: 1 2
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -problem adr -n 16 -eas_cuda_spmv cusparse
+    expect: eas BiCGStab matches PETSc KSPBCGS
 TEST*/

@@ -157,10 +157,39 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode EasBackendInit_CPU(EasBackend);
 PETSC_INTERN PetscErrorCode EasBackendInit_CPUSerial(EasBackend);
-#if defined(EAS_HAVE_CUDA)
-PETSC_INTERN PetscErrorCode EasBackendInit_CUDA(EasBackend);
-PETSC_INTERN PetscErrorCode EasBackendAvailable_CUDA(PetscBool *, const char **);
-#endif
+
+/* The CUDA backend is a loadable module (libeas-cuda.so, built when nvcc is
+   found, installed beside libeas): libeas has no CUDA dependency, and the
+   module is dlopen'ed at the first request for /gpu/cuda (cudamodule.c).  The
+   module exports EAS_CUDA_MODULE_SYMBOL, a function returning this table;
+   libeas refuses a table whose abi or structure sizes differ from its own (a
+   module from another eas build). */
+#define EAS_CUDA_MODULE_ABI 1
+#define EAS_CUDA_MODULE_SYMBOL "EasCudaModuleGet"
+#define EAS_CUDA_MODULE_NAME "libeas-cuda.so"
+typedef struct {
+  int         abi;                                                   /* EAS_CUDA_MODULE_ABI */
+  size_t      size_backend, size_ops, size_dia, size_ebe, size_adrk; /* sizeof of the shared structures */
+  const char *build;                                                 /* what the module was built with (CUDA version, architectures) */
+  /* available: whether a device can be used, without creating a context; why
+     is a static string ("no CUDA device (...)") when not. */
+  PetscErrorCode (*available)(PetscBool *avail, const char **why);
+  /* device_count: the CUDA devices visible to this process (0 on error). */
+  PetscErrorCode (*device_count)(int *count);
+  /* init: the backend on device (chosen by the loader: EasCudaDeviceSelect). */
+  PetscErrorCode (*init)(EasBackend, int device);
+} EasCudaModule;
+typedef const EasCudaModule *(*EasCudaModuleGetFn)(void);
+
+/* cudamodule.c: the registry's entry points for /gpu/cuda (load the module,
+   select the device, call its init) and the loaded module (NULL when it
+   cannot be loaded; *why says why). */
+PETSC_INTERN PetscErrorCode EasBackendInit_CUDAModule(EasBackend);
+PETSC_INTERN PetscErrorCode EasBackendAvailable_CUDAModule(PetscBool *, const char **);
+PETSC_INTERN PetscErrorCode EasCudaModuleLoad(const EasCudaModule **, const char **why);
+PETSC_INTERN PetscErrorCode EasCudaDeviceSelect(PetscInt requested, PetscMPIInt local_rank, PetscMPIInt local_size, int ndev, int *device);
+/* core/init.c: the node-local rank in PETSC_COMM_WORLD (-1 before EasInitialize). */
+PETSC_INTERN PetscErrorCode EasGetNodeRank(PetscMPIInt *rank, PetscMPIInt *size);
 
 /* Log events of the kernels, registered by EasInitializePackage(). */
 PETSC_EXTERN PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;

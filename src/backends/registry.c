@@ -12,23 +12,11 @@ static PetscErrorCode EasAvailable_Always(PetscBool *avail, const char **why)
   return 0;
 }
 
-#if !defined(EAS_HAVE_CUDA)
-static PetscErrorCode EasAvailable_NotCompiled(PetscBool *avail, const char **why)
-{
-  *avail = PETSC_FALSE;
-  if (why) *why = "not compiled in (rebuild with nvcc found, or CUDA=1)";
-  return 0;
-}
-#endif
-
 static const EasBackendEntry eas_backends[] = {
     {"/cpu/openmp", {"/cpu", NULL, NULL}, "CPU, OpenMP threads", EasBackendInit_CPU, EasAvailable_Always},
     {"/cpu/serial", {NULL, NULL, NULL}, "CPU, one thread", EasBackendInit_CPUSerial, EasAvailable_Always},
-#if defined(EAS_HAVE_CUDA)
-    {"/gpu/cuda", {"/gpu", NULL, NULL}, "NVIDIA GPU, CUDA kernels and cuSPARSE", EasBackendInit_CUDA, EasBackendAvailable_CUDA},
-#else
-    {"/gpu/cuda", {"/gpu", NULL, NULL}, "NVIDIA GPU, CUDA kernels and cuSPARSE", NULL, EasAvailable_NotCompiled},
-#endif
+    /* a loadable module (cudamodule.c): "not available" with the reason when it, the CUDA libraries or a device are missing */
+    {"/gpu/cuda", {"/gpu", NULL, NULL}, "NVIDIA GPU, CUDA kernels and cuSPARSE", EasBackendInit_CUDAModule, EasBackendAvailable_CUDAModule},
 };
 #define EAS_NBACKENDS ((PetscInt)(sizeof(eas_backends) / sizeof(eas_backends[0])))
 
@@ -64,8 +52,8 @@ static PetscErrorCode EasBackendKnownNames(char buf[], size_t len)
 /*@C
   EasBackendIsAvailable - whether resource names a backend usable here.
 
-  Output: avail, and why (a static string: "available", "not compiled in
-  ...", "no CUDA device (...)", or "unknown backend").
+  Output: avail, and why (a static string: "available", "CUDA module not
+  loaded (...)", "no CUDA device (...)", or "unknown backend").
 @*/
 PetscErrorCode EasBackendIsAvailable(const char resource[], PetscBool *avail, const char *why[])
 {
@@ -110,8 +98,9 @@ PetscErrorCode EasBackendList(MPI_Comm comm, PetscViewer viewer)
   EasBackendCreate - creates the backend named by resource ("/cpu",
   "/cpu/serial", "/gpu/cuda", ...).
 
-  Errors: unknown name (lists the known ones); not compiled in; "no CUDA
-  device" when CUDA is compiled but unusable here.
+  Errors: unknown name (lists the known ones); "CUDA module not loaded"
+  when the CUDA module, or the CUDA libraries it needs, are missing; "no
+  CUDA device" when it loads but finds no usable device.
 @*/
 PetscErrorCode EasBackendCreate(MPI_Comm comm, const char resource[], EasBackend *be)
 {
@@ -281,5 +270,32 @@ PetscErrorCode EasBackendDestroy(EasBackend *be)
   }
   if ((*be)->ops->destroy) PetscCall((*(*be)->ops->destroy)(*be));
   PetscCall(PetscHeaderDestroy(be));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasHasFeature - whether an optional part is present: "sundials" (compiled
+  in), "cuda" (the CUDA module loads: its code and the CUDA libraries are
+  here), "cuda-device" (and /gpu/cuda is usable: a device and a driver).
+  Unknown names: false.
+@*/
+PetscErrorCode EasHasFeature(const char name[], PetscBool *has)
+{
+  PetscBool m;
+
+  PetscFunctionBegin;
+  *has = PETSC_FALSE;
+  PetscCall(PetscStrcmp(name, "sundials", &m));
+#if defined(EAS_HAVE_SUNDIALS)
+  if (m) *has = PETSC_TRUE;
+#endif
+  PetscCall(PetscStrcmp(name, "cuda", &m));
+  if (m) {
+    const EasCudaModule *mod;
+    PetscCall(EasCudaModuleLoad(&mod, NULL));
+    *has = mod ? PETSC_TRUE : PETSC_FALSE;
+  }
+  PetscCall(PetscStrcmp(name, "cuda-device", &m));
+  if (m) PetscCall(EasBackendAvailable_CUDAModule(has, NULL));
   PetscFunctionReturn(0);
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "../backend.h"
+#include "../launch.h"
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -38,11 +39,11 @@
 #  define EasLogGpuFlops(n) PetscLogFlops(n)
 #endif
 
-#define EAS_CUDA_BLOCK 256           /* threads per block, a power of two */
-#define EAS_CUDA_MAX_RED_BLOCKS 1024 /* blocks of a reduction kernel (fixed: deterministic sums) */
-#define EAS_CUDA_MAX_BLOCKS (1u << 20)
-#define EAS_CUDA_MAX_SMEM_OFF 4096 /* DIA offsets staged in shared memory up to this many */
-#define EAS_CUDA_NTIMERS 64        /* event pairs recorded before the times are collected */
+#define EAS_CUDA_BLOCK 256             /* threads per block, a power of two */
+#define EAS_CUDA_MAX_RED_BLOCKS 1024   /* blocks of a reduction kernel (fixed: deterministic sums) */
+#define EAS_CUDA_MAX_BLOCKS (1u << 20) /* grid cap of the element-wise kernels (grid-stride loops: nothing skipped) */
+#define EAS_CUDA_MAX_SMEM_OFF 4096     /* DIA offsets staged in shared memory up to this many */
+#define EAS_CUDA_NTIMERS 64            /* event pairs recorded before the times are collected */
 
 typedef enum {
   EAS_CUDA_SPMV_NATIVE,
