@@ -171,6 +171,11 @@ PETSC_EXTERN PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeD
 /* Byte counts of the fused sweeps, per row, for ndiag offsets (used by the
    benchmark and the energy model): values 8*ndiag plus the vector passes. */
 #define EAS_BCGS_BYTES_PER_ROW(ndiag) (2.0 * 8.0 * (ndiag) + 17.0 * 8.0)
+/* The bytes really moved between memory and the cache per row and
+   iteration (bench_dia): the 17 passes above plus the write allocate of the
+   5 written vectors that are not read first (p, v in sweep 1, s, t in
+   sweep 2, r in sweep 3): 22 passes, 320 B with 9 offsets. */
+#define EAS_BCGS_BYTES_MOVED_PER_ROW(ndiag) (2.0 * 8.0 * (ndiag) + 22.0 * 8.0)
 
 /* Internal vector access in the backend's memory space (device for CUDA).
    Read: data made valid there; Write: the other copy marked stale. */
