@@ -82,9 +82,26 @@ int main(int argc, char **argv)
     suffix: default
     nsize: 2
     args: -adr_n 8 -adr_steps 4 -adr_monitor
-    expect: step +4 t 14400
-    expect: adr3d summary: 2 ranks, 4 steps to t = 14400\.?, last step CONVERGED_DX
+    # the default step derived by hand: h_x = 20/7 km, min(3600, h_x/|V|) = 2857.14 s, 31 steps fill
+    # the day, dt = 86400/31 = 2787.10 s, 4 steps end at 11148.4 s
+    expect: step +4 t 11148\.4
+    expect: adr3d summary: 2 ranks, 4 steps to t = 11148\.4, last step CONVERGED_DX
     expect: energy: [0-9.e+-]+ J \((modelled|measured)\), average power [0-9.e+-]+ W \((modelled|measured)\), EDP [0-9.e+-]+ J s
+  test:
+    # regression: at 3600 s the 24^3 multisplitting diverged on 2 ranks (DIVERGED_MAX_IT); the grid-bounded
+    # default by hand: h_x = 20/23 km, h_x/|V| = 869.57 s, 100 steps fill the day, dt = 864 s
+    suffix: default_dt_bound
+    nsize: 2
+    backends: /cpu/serial
+    args: -adr_n 24 -adr_steps 1
+    expect: adr3d summary: 2 ranks, 1 steps to t = 864\.?, last step CONVERGED_DX
+  test:
+    # regression: BiCGStab reported a breakdown at iteration 68 of the first solve (16^3, dt 3600 on
+    # one rank), where PETSc's KSPBCGS converges on the same system
+    suffix: bicgstab_no_false_breakdown
+    backends: /cpu/serial
+    args: -adr_n 16 -adr_dt 3600 -adr_steps 1
+    expect: adr3d summary: 1 ranks, 1 steps to t = 3600\.?, last step CONVERGED_DX
   test:
     suffix: energy_view
     nsize: 2

@@ -1,16 +1,19 @@
 static const char help[] = "eas_advise: predicted time, energy and EDP of the configurations this machine offers, from a power profile\n"
                            "and short measured runs, with the min-T, min-E and min-EDP choices and the reason for each.\n"
                            "Measured: the driver's solver on 1 rank x 1 thread (the base: T_1(f0), Ge-Cameron eq. 18), and on all the\n"
-                           "ranks of the run, sync and (ADR) async (the parallel overhead T_N(f0) - T_1(f0)/N, eq. 17).  Predicted\n"
-                           "for N ranks x h threads at frequency f: T = T_1(f0) (f0/f)/(N h) + o_N (eq. 18; o_1 = the base's\n"
-                           "non-compute time, o_N = the overhead measured on all ranks), E = T P_I + (N h/cores) P_C (T_comp (f/f_max)^3\n"
+                           "ranks of the run, sync and (ADR) async (the parallel overhead T_N(f0) - T_1(f0) W_N/W_1, eq. 17).  Predicted\n"
+                           "for N ranks x h threads at frequency f: T = T_1(f0) (f0/f) (W_N/W_1)/h + o_N (eq. 18 with the counted work\n"
+                           "W of the slowest rank: W_N/W_1 = 1/N unless N ranks were measured (the multisplitting Newton does more\n"
+                           "outer iterations on more ranks); o_1 = the base's non-compute time, o_N = the overhead measured on all\n"
+                           "ranks), E = T P_I + (N h/cores) P_C (T_comp (f/f_max)^3\n"
                            "+ o_N) (Vialle et al. eq. 1.16, dynamic power ~ f^3 as Fanfakh's model e-new), EDP = E T.\n"
                            "  -advise_driver adr|ebe   the solver (adr: -adr_* options, -advise_steps <2>; ebe: Q1 Poisson on\n"
                            "                           -advise_ebe_n <12>^3 elements, -advise_its <40> cg iterations)\n"
                            "  -advise_max_ranks <cores>, -advise_threads <1,2,...>   the configurations (ranks x threads <= cores)\n"
                            "  -eas_dvfs_freqs <kHz,...>  the frequencies (default: cpufreq's list; none: the current one only)\n"
                            "  -advise_check            also measure 1 rank x 2 threads (and 2 x 1 on 2 ranks) and print predicted\n"
-                           "                           against measured with the errors\n";
+                           "                           against measured with the errors (N ranks: the compute from the base's time\n"
+                           "                           per counted unit of work x the N-rank run's counted work, not its time)\n";
 
 #include <eas.h>
 #include <unistd.h>
@@ -19,6 +22,7 @@ typedef struct {
   PetscReal T, Tcomp, Tcomm, E; /* the measured window total (s), its compute and exchange phases (s), energy (J) */
   PetscBool Emeasured;
   PetscInt  windows, ranks, threads;
+  PetscReal W; /* the counted work of the slowest rank: ADR rows x (BiCGStab + Newton iterations), EBE elements x cg iterations */
 } Meas;
 
 static char      driver[8] = "adr";
@@ -59,6 +63,13 @@ static PetscErrorCode Run(MPI_Comm comm, PetscInt threads, EasAdrMode mode, Meas
     PetscCall(EasEnergyMeterGetSummary(meter, &S1));
     PetscCall(EasAdrGetConvergedReason(adr, &reason));
     PetscCheck(reason > 0, comm, PETSC_ERR_NOT_CONVERGED, "eas_advise: the measured ADR run did not converge (%s)", EasAdrConvergedReasonName(reason));
+    {
+      EasAdrStats st;
+      PetscInt    xs, ys, zs, nxl, nyl, nzl;
+      PetscCall(EasAdrGetStats(adr, &st));
+      PetscCall(EasAdrGetLocalGrid(adr, &xs, &ys, &zs, &nxl, &nyl, &nzl));
+      m->W = 2.0 * (PetscReal)nxl * nyl * nzl * (PetscReal)(st.inner_its + st.outer_its); /* 2 species per point */
+    }
     PetscCall(EasAdrDestroy(&adr));
     m->windows = steps;
   } else {
@@ -84,6 +95,12 @@ static PetscErrorCode Run(MPI_Comm comm, PetscInt threads, EasAdrMode mode, Meas
     PetscCall(EasKspSolve(ksp, b, x));
     PetscCall(PetscTime(&t1));
     PetscCall(EasEnergyMeterGetSummary(meter, &S1));
+    {
+      PetscInt nel, nen, dof, nnodes, nowned, kits;
+      PetscCall(EasEbeGetSizes(ebe, &nel, &nen, &dof, &nnodes, &nowned));
+      PetscCall(EasKspGetIterationNumber(ksp, &kits));
+      m->W = (PetscReal)nel * (PetscReal)kits;
+    }
     PetscCall(EasVecDestroy(&b));
     PetscCall(EasVecDestroy(&x));
     PetscCall(EasKspDestroy(&ksp));
@@ -93,6 +110,7 @@ static PetscErrorCode Run(MPI_Comm comm, PetscInt threads, EasAdrMode mode, Meas
   PetscCall(EasBackendDestroy(&be));
   T = (PetscReal)(t1 - t0);
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &T, 1, MPIU_REAL, MPIU_MAX, comm));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &m->W, 1, MPIU_REAL, MPIU_MAX, comm));
   m->T         = T;
   m->Tcomp     = (S1.phase_time[EAS_PHASE_SETUP] - S0.phase_time[EAS_PHASE_SETUP]) + (S1.phase_time[EAS_PHASE_COMPUTE] - S0.phase_time[EAS_PHASE_COMPUTE]) + (S1.phase_time[EAS_PHASE_TRANSFER] - S0.phase_time[EAS_PHASE_TRANSFER]);
   m->Tcomm     = S1.phase_time[EAS_PHASE_EXCHANGE] - S0.phase_time[EAS_PHASE_EXCHANGE];
@@ -144,14 +162,18 @@ static void Predict(const Meas *base, const Meas *par, const EasPowerProfile *pr
   const PetscReal p = (PetscReal)(c->N * c->h), p0 = (PetscReal)(base->ranks * base->threads);
   const PetscReal fr    = c->f > 0 ? f0 / c->f : 1.0;                                /* f0/f */
   const PetscReal fdyn  = c->f > 0 && fmax > 0 ? PetscPowReal(c->f / fmax, 3) : 1.0; /* dynamic power at f (Fanfakh: P_dyn ~ F^3) */
-  const PetscReal Tcomp = base->Tcomp / w * p0 / p * fr;                             /* T_1(f)/N of eq. 18, per window */
+  /* the slowest rank's share of the base's work: eq. 18 assumes the same work, W_N = W_1/N; the
+     multisplitting Newton on N ranks does more (more outer iterations), so where the N-rank run was
+     measured, its counted work replaces W_1/N */
+  const PetscReal wr    = par && par->ranks == c->N && base->W > 0 ? par->W / base->W : 1.0 / (PetscReal)c->N;
+  const PetscReal Tcomp = base->Tcomp / w * p0 * wr / (PetscReal)c->h * fr; /* T_1(f) W_N/W_1 of eq. 18, per window */
   PetscReal       o;
 
   c->lower = PETSC_FALSE;
   if (c->N == 1)
     o = (base->T - base->Tcomp - base->Tcomm) / w; /* one rank: no exchange */
   else if (par)
-    o = (par->T - base->Tcomp * p0 / (PetscReal)(par->ranks * par->threads)) / (PetscReal)par->windows; /* eq. 17 at N = the run's ranks */
+    o = (par->T - base->Tcomp * p0 * (base->W > 0 ? par->W / base->W : 1.0 / (PetscReal)(par->ranks * par->threads))) / (PetscReal)par->windows; /* eq. 17 at N = the run's ranks, on the counted work */
   else {
     o        = (base->T - base->Tcomp - base->Tcomm) / w;
     c->lower = PETSC_TRUE;
@@ -293,9 +315,16 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\neas_advise: predicted against measured (the base is 1 rank x 1 thread; energy %s)\n", base.Emeasured ? "measured" : "modelled from the measured busy times"));
     for (PetscInt i = 0; i < nm; i++) {
       Config c = {m[i].ranks, m[i].threads, 0, PETSC_FALSE, 0, 0, 0, PETSC_FALSE};
-      /* from the base alone: with the overhead measured on the same ranks, eq. 18 at f0 would return the measurement itself */
-      Predict(&base, NULL, &prof, f0, fmax, &c);
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "check %" PetscInt_FMT " x %" PetscInt_FMT ": T predicted %.4g s, measured %.4g s (error %+.1f%%); E predicted %.4g J, measured %.4g J (error %+.1f%%)%s\n", c.N, c.h, (double)c.T, (double)m[i].T, (double)(100 * (c.T / m[i].T - 1)), (double)c.E, (double)m[i].E, (double)(100 * (c.E / m[i].E - 1)), c.lower ? " (predicted from 1 rank: no exchange cost, a lower bound)" : ""));
+      if (m[i].ranks == 1) Predict(&base, NULL, &prof, f0, fmax, &c); /* from the base alone */
+      else {
+        /* not from the N-rank run's time (eq. 17 would return it): from the base's time per unit of
+           work x the N-rank run's counted work, plus its measured exchange and the base's other time */
+        Meas q = m[i];
+        q.T    = base.Tcomp * (m[i].W / base.W) + m[i].Tcomm + (base.T - base.Tcomp - base.Tcomm) / (PetscReal)base.windows * (PetscReal)m[i].windows;
+        Predict(&base, &q, &prof, f0, fmax, &c);
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "check %" PetscInt_FMT " x %" PetscInt_FMT ": T predicted %.4g s, measured %.4g s (error %+.1f%%); E predicted %.4g J, measured %.4g J (error %+.1f%%)%s\n", c.N, c.h, (double)c.T, (double)m[i].T, (double)(100 * (c.T / m[i].T - 1)), (double)c.E, (double)m[i].E, (double)(100 * (c.E / m[i].E - 1)), m[i].ranks > 1 ? " (compute from the base x the counted work ratio, exchange as measured)" : ""));
+      if (m[i].ranks > 1) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "check %" PetscInt_FMT " x %" PetscInt_FMT ": counted work of the slowest rank / the base's = %.3f (eq. 18's same-work assumption: %.3f)\n", c.N, c.h, (double)(m[i].W / base.W), (double)(1.0 / (PetscReal)m[i].ranks)));
     }
   }
   PetscCall(PetscFree(cf));
@@ -316,6 +345,14 @@ int main(int argc, char **argv)
     expect: ^min-E +/cpu
     expect: ^min-EDP +/cpu
     expect: ^check 2 x 1: T predicted [0-9.e+-]+ s, measured [0-9.e+-]+ s \(error [-+][0-9.]+%\)
+    expect: ^check 2 x 1: counted work of the slowest rank / the base's = [0-9.]+ \(eq. 18's same-work assumption: 0.500\)
+  test:
+    # the EBE work ratio by hand: 6 x 6 x 6 elements, 3 planes of 36 per rank, the same 10 iterations: 108/216 = 0.5
+    suffix: ebe2
+    nsize: 2
+    backends: none
+    args: -advise_driver ebe -advise_ebe_n 6 -advise_its 10 -advise_max_ranks 2 -advise_threads 1 -eas_sensor model -advise_check
+    expect: ^check 2 x 1: counted work of the slowest rank / the base's = 0.500 \(eq. 18's same-work assumption: 0.500\)
   test:
     suffix: ebe
     backends: none

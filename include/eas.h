@@ -120,6 +120,7 @@ PETSC_EXTERN PetscErrorCode EasBackendIsAvailable(const char resource[], PetscBo
    bytes and logged with PetscLogCpuToGpu/PetscLogGpuToCpu. */
 typedef struct _p_EasVec *EasVec;
 
+/* EasVecCreate - a vector of n local entries on the backend (zeroed). */
 PETSC_EXTERN PetscErrorCode EasVecCreate(EasBackend, PetscInt n, EasVec *);
 PETSC_EXTERN PetscErrorCode EasVecDuplicate(EasVec, EasVec *);
 PETSC_EXTERN PetscErrorCode EasVecDestroy(EasVec *);
@@ -149,6 +150,7 @@ PETSC_EXTERN PetscErrorCode EasVecCopyToVec(EasVec, Vec);
    (PETSC_COMM_SELF): the distributed solvers hold one block per rank. */
 typedef struct _p_EasDia *EasDia;
 
+/* EasDiaCreate - an empty DIA matrix (set its sizes, offsets, values and backend, then EasDiaSetUp). */
 PETSC_EXTERN PetscErrorCode EasDiaCreate(MPI_Comm, EasDia *);
 /* EasDiaSetBackend - the backend that stores and multiplies (default: the
    one named by -eas_backend at SetUp). */
@@ -226,6 +228,7 @@ typedef const char *EasPCType;
 #define EAS_PCJACOBI "jacobi"
 #define EAS_PCPBJACOBI "pbjacobi" /* point-block Jacobi (dof x dof blocks of an EasEbe); jacobi when dof = 1 */
 
+/* EasKspCreate - a Krylov solver on comm (type, tolerances and preconditioner from the setters or options). */
 PETSC_EXTERN PetscErrorCode EasKspCreate(MPI_Comm, EasKsp *);
 PETSC_EXTERN PetscErrorCode EasKspSetType(EasKsp, EasKspType);
 PETSC_EXTERN PetscErrorCode EasKspGetType(EasKsp, EasKspType *);

@@ -224,6 +224,8 @@ PETSC_EXTERN PetscErrorCode EasDvfsDecide(EasDvfs, PetscReal Tcomp, PetscReal Tc
 /* EasDvfsRestore - collective: writes back every cpufreq value this object
    changed (also done on SIGINT/SIGTERM, at a PETSc error and at exit). */
 PETSC_EXTERN PetscErrorCode EasDvfsRestore(EasDvfs);
+/* EasDvfsGetDecision - a copy of the last EPSA decision (decided = false
+   before EasDvfsDecide). */
 PETSC_EXTERN PetscErrorCode EasDvfsGetDecision(EasDvfs, EasDvfsDecision *);
 /* EasDvfsSetSaving - the windows (iterations or steps) run after the
    decision and the energy before/after it per window, for the saving line:
@@ -232,7 +234,9 @@ PETSC_EXTERN PetscErrorCode EasDvfsGetDecision(EasDvfs, EasDvfsDecision *);
 PETSC_EXTERN PetscErrorCode EasDvfsSetSaving(EasDvfs, PetscReal windows, PetscReal Ebefore, PetscReal Eafter, PetscBool measured);
 /* EasDvfsGetSavingLine - the report line of the saving (owned by the object). */
 PETSC_EXTERN PetscErrorCode EasDvfsGetSavingLine(EasDvfs, const char *line[]);
+/* EasDvfsView - the mode, the frequency list and the decision. */
 PETSC_EXTERN PetscErrorCode EasDvfsView(EasDvfs, PetscViewer);
+/* EasDvfsDestroy - restores what was changed, then frees the object. */
 PETSC_EXTERN PetscErrorCode EasDvfsDestroy(EasDvfs *);
 
 /* ============================================================ power budget (Ribeiro) */
@@ -263,6 +267,7 @@ PETSC_EXTERN PetscErrorCode EasPowerBudgetCreate(MPI_Comm, EasPowerBudget *);
 PETSC_EXTERN PetscErrorCode EasPowerBudgetSetFromOptions(EasPowerBudget);
 /* EasPowerBudgetSetBudget - W > 0 (0: off). */
 PETSC_EXTERN PetscErrorCode EasPowerBudgetSetBudget(EasPowerBudget, PetscReal W);
+/* EasPowerBudgetGetBudget - the budget in W (0: off). */
 PETSC_EXTERN PetscErrorCode EasPowerBudgetGetBudget(EasPowerBudget, PetscReal *W);
 /* EasPowerBudgetDecide - collective: this rank's computation time per
    iteration (s, at the current frequency) and whether it runs on a GPU;
@@ -275,8 +280,12 @@ PETSC_EXTERN PetscErrorCode EasPowerBudgetGetBudget(EasPowerBudget, PetscReal *W
 PETSC_EXTERN PetscErrorCode EasPowerBudgetDecide(EasPowerBudget, PetscReal Tcomp, PetscBool gpu);
 /* EasPowerBudgetRestore - collective: writes back the limits changed. */
 PETSC_EXTERN PetscErrorCode EasPowerBudgetRestore(EasPowerBudget);
+/* EasPowerBudgetGetDecision - a copy of the last distribution (decided =
+   false before EasPowerBudgetDecide). */
 PETSC_EXTERN PetscErrorCode EasPowerBudgetGetDecision(EasPowerBudget, EasPowerBudgetDecision *);
+/* EasPowerBudgetView - the budget, the weights and the distribution. */
 PETSC_EXTERN PetscErrorCode EasPowerBudgetView(EasPowerBudget, PetscViewer);
+/* EasPowerBudgetDestroy - restores the limits changed, then frees the object. */
 PETSC_EXTERN PetscErrorCode EasPowerBudgetDestroy(EasPowerBudget *);
 
 /* ============================================================ attaching them */

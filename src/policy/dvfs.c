@@ -312,6 +312,9 @@ PetscErrorCode EasDvfsRestore(EasDvfs d)
   PetscFunctionReturn(0);
 }
 
+/*@C
+  EasDvfsGetDecision - a copy of the last EPSA decision.
+@*/
 PetscErrorCode EasDvfsGetDecision(EasDvfs d, EasDvfsDecision *dec)
 {
   PetscFunctionBegin;

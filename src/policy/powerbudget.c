@@ -315,6 +315,9 @@ PetscErrorCode EasPowerBudgetRestore(EasPowerBudget b)
   PetscFunctionReturn(0);
 }
 
+/*@C
+  EasPowerBudgetGetDecision - a copy of the last distribution.
+@*/
 PetscErrorCode EasPowerBudgetGetDecision(EasPowerBudget b, EasPowerBudgetDecision *dec)
 {
   PetscFunctionBegin;

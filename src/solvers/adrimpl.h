@@ -77,6 +77,7 @@ struct _p_EasAdr {
   void              *initial_ctx, *boundary_ctx;
   /* time */
   PetscReal    t, t0, dt, tfinal;
+  PetscBool    dt_set; /* dt given (EasAdrSetTimeStep, -adr_dt); else the problem's default, bounded at setup */
   PetscInt     max_steps;
   EasAdrTSType ts_type;
   PetscReal    ts_rtol, ts_atol;
