@@ -163,6 +163,14 @@ PETSC_EXTERN PetscErrorCode EasAdrSetMaxSteps(EasAdr, PetscInt steps);
 /* EasAdrSetNewtonTolerances - outer rtol in (0,1) on max_s ||dx_s||/||x_s||
    and the outer iteration limit per step (PETSC_DEFAULT keeps a value). */
 PETSC_EXTERN PetscErrorCode EasAdrSetNewtonTolerances(EasAdr, PetscReal rtol, PetscInt max_it);
+/* EasAdrSetJacobianPrecision - the precision of the local Jacobian's values
+   that the inner BiCGStab reads (-adr_jacobian_precision double|single;
+   EasDiaSetPrecision on the Jacobian and its Jacobi-scaled copy): F, the
+   vectors and the reductions stay double, Newton converges to the same
+   tolerance (docs/adr.md says which is the default and why).  Before
+   EasAdrSetUp. */
+PETSC_EXTERN PetscErrorCode EasAdrSetJacobianPrecision(EasAdr, EasPrecision);
+PETSC_EXTERN PetscErrorCode EasAdrGetJacobianPrecision(EasAdr, EasPrecision *);
 /* EasAdrSetKSPEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
    off): each local Newton step solves its linear system to a relative
    tolerance eta_k from the decrease of the rank's residual ||F_l||

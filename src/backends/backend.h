@@ -23,6 +23,8 @@ typedef struct {
   PetscInt           lo, hi; /* rows [lo,hi) are interior: i+off[d] in [0,n) for all d */
   const PetscInt    *off;    /* ndiag offsets, backend memory */
   const PetscScalar *val;    /* ndiag*ld values, backend memory */
+  const float       *valf;   /* single precision (EasDiaSetPrecision): the ndiag*ld values the
+                                multiply and BiCGStab kernels read, backend memory; NULL: val */
   const PetscInt    *off_host;
   const PetscScalar *val_host;
   void              *ctx; /* backend-owned data (e.g. cuSPARSE CSR copy), from dia_setup */
@@ -88,6 +90,9 @@ struct _EasBackendOps {
   PetscErrorCode (*dia_setup)(EasBackend, EasDiaKernel *);
   PetscErrorCode (*dia_destroy)(EasBackend, EasDiaKernel *);
   PetscErrorCode (*dia_mult)(EasBackend, const EasDiaKernel *, const PetscScalar *x, PetscScalar *y);
+  /* optional: valf[k] = (float)val[k] for the ndiag*ld values (EasDiaSingleEntry); a
+     backend without it has no single-precision DIA (EasDiaSetPrecision) */
+  PetscErrorCode (*dia_single)(EasBackend, const EasDiaKernel *, float *valf);
   PetscErrorCode (*dia_mult_transpose)(EasBackend, const EasDiaKernel *, const PetscScalar *x, PetscScalar *y);
   /* Fused BiCGStab sweeps (three per iteration, 280 B/row with a 9-offset DIA):
      sweep1: p_new = r + beta (p_old - omega v_old); v_new = A p_new;  dots[0] = (rhat, v_new), dots[1] = (v_new, v_new)
@@ -170,12 +175,16 @@ PETSC_EXTERN PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeD
 
 /* Byte counts of the fused sweeps, per row, for ndiag offsets (used by the
    benchmark and the energy model): values 8*ndiag plus the vector passes. */
-#define EAS_BCGS_BYTES_PER_ROW(ndiag) (2.0 * 8.0 * (ndiag) + 17.0 * 8.0)
+#define EAS_BCGS_BYTES_PER_ROW(ndiag) EAS_BCGS_BYTES_PER_ROW_PREC(ndiag, 8.0)
+/* The same with vbytes per stored value: 8 (double), 4 (single precision,
+   EasDiaSetPrecision): 208 B with 9 offsets instead of 280. */
+#define EAS_BCGS_BYTES_PER_ROW_PREC(ndiag, vbytes) (2.0 * (vbytes) * (ndiag) + 17.0 * 8.0)
 /* The bytes really moved between memory and the cache per row and
    iteration (bench_dia): the 17 passes above plus the write allocate of the
    5 written vectors that are not read first (p, v in sweep 1, s, t in
    sweep 2, r in sweep 3): 22 passes, 320 B with 9 offsets. */
-#define EAS_BCGS_BYTES_MOVED_PER_ROW(ndiag) (2.0 * 8.0 * (ndiag) + 22.0 * 8.0)
+#define EAS_BCGS_BYTES_MOVED_PER_ROW(ndiag) EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, 8.0)
+#define EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes) (2.0 * (vbytes) * (ndiag) + 22.0 * 8.0)
 
 /* Internal vector access in the backend's memory space (device for CUDA).
    Read: data made valid there; Write: the other copy marked stale. */

@@ -21,37 +21,54 @@
 typedef int    EasKInt;
 typedef double EasKScalar;
 
-/* Row i of y = A x for DIA storage val[d*ld + i] = A[i][i+off[d]], all
-   diagonals read in one row loop (README.md, Measured figures).  Guarded: columns outside
-   [0,n) are skipped, for the first and last rows. */
-static inline EAS_HOST_DEVICE EasKScalar EasDiaRowGuarded(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *x)
-{
-  EasKScalar sum = 0.0;
-  for (EasKInt d = 0; d < ndiag; d++) {
-    const EasKInt j = i + off[d];
-    if (j >= 0 && j < n) sum += val[(long)d * ld + i] * x[j];
-  }
-  return sum;
-}
+/* The DIA row bodies, written once for each value precision (-adr_jacobian_precision,
+   EasDiaSetPrecision): EAS_DIA_ROW_BODIES(SUF, VT) defines EasDiaRowGuarded##SUF,
+   EasDiaRowInterior##SUF and EasDiaRowTranspose##SUF for values of type VT;
+   the vectors and the sums stay EasKScalar (double) in both.  Instantiated
+   below for double (no suffix) and float (suffix _F).
 
-/* Row i of y = A x for an interior row: every i+off[d] lies in [0,n). */
-static inline EAS_HOST_DEVICE EasKScalar EasDiaRowInterior(EasKInt i, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *x)
-{
-  EasKScalar sum = 0.0;
-  for (EasKInt d = 0; d < ndiag; d++) sum += val[(long)d * ld + i] * x[i + off[d]];
-  return sum;
-}
-
-/* Row i of y = A^T x by index arithmetic (Vialle et al. Fig. 1.8):
-   (A^T x)_i = sum_d A[i-off[d]][i] x[i-off[d]] = sum_d val[d*ld + i-off[d]] x[i-off[d]]. */
-static inline EAS_HOST_DEVICE EasKScalar EasDiaRowTranspose(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *x)
-{
-  EasKScalar sum = 0.0;
-  for (EasKInt d = 0; d < ndiag; d++) {
-    const EasKInt k = i - off[d];
-    if (k >= 0 && k < n) sum += val[(long)d * ld + k] * x[k];
+   EasDiaRowGuarded: row i of y = A x for DIA storage val[d*ld + i] =
+   A[i][i+off[d]], all diagonals read in one row loop (README.md, Measured
+   figures); columns outside [0,n) are skipped, for the first and last rows.
+   EasDiaRowInterior: the same for an interior row, every i+off[d] in [0,n).
+   EasDiaRowTranspose: row i of y = A^T x by index arithmetic (Vialle et al.
+   Fig. 1.8): (A^T x)_i = sum_d A[i-off[d]][i] x[i-off[d]] = sum_d
+   val[d*ld + i-off[d]] x[i-off[d]]. */
+#define EAS_DIA_ROW_BODIES(SUF, VT)                                                                                                                                         \
+  static inline EAS_HOST_DEVICE EasKScalar EasDiaRowGuarded##SUF(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const VT *val, EasKInt ld, const EasKScalar *x)   \
+  {                                                                                                                                                                         \
+    EasKScalar sum = 0.0;                                                                                                                                                   \
+    for (EasKInt d = 0; d < ndiag; d++) {                                                                                                                                   \
+      const EasKInt j = i + off[d];                                                                                                                                         \
+      if (j >= 0 && j < n) sum += (EasKScalar)val[(long)d * ld + i] * x[j];                                                                                                 \
+    }                                                                                                                                                                       \
+    return sum;                                                                                                                                                             \
+  }                                                                                                                                                                         \
+  static inline EAS_HOST_DEVICE EasKScalar EasDiaRowInterior##SUF(EasKInt i, EasKInt ndiag, const EasKInt *off, const VT *val, EasKInt ld, const EasKScalar *x)             \
+  {                                                                                                                                                                         \
+    EasKScalar sum = 0.0;                                                                                                                                                   \
+    for (EasKInt d = 0; d < ndiag; d++) sum += (EasKScalar)val[(long)d * ld + i] * x[i + off[d]];                                                                           \
+    return sum;                                                                                                                                                             \
+  }                                                                                                                                                                         \
+  static inline EAS_HOST_DEVICE EasKScalar EasDiaRowTranspose##SUF(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const VT *val, EasKInt ld, const EasKScalar *x) \
+  {                                                                                                                                                                         \
+    EasKScalar sum = 0.0;                                                                                                                                                   \
+    for (EasKInt d = 0; d < ndiag; d++) {                                                                                                                                   \
+      const EasKInt k = i - off[d];                                                                                                                                         \
+      if (k >= 0 && k < n) sum += (EasKScalar)val[(long)d * ld + k] * x[k];                                                                                                 \
+    }                                                                                                                                                                       \
+    return sum;                                                                                                                                                             \
   }
-  return sum;
+/* clang-format off */
+EAS_DIA_ROW_BODIES(, EasKScalar)
+EAS_DIA_ROW_BODIES(_F, float)
+/* clang-format on */
+
+/* Single-precision values (EasDiaSetPrecision): entry i of the float copy,
+   rounded to nearest. */
+static inline EAS_HOST_DEVICE float EasDiaSingleEntry(EasKScalar v)
+{
+  return (float)v;
 }
 
 /* BiCGStab direction update, one entry: p_new = r + beta (p_old - omega v_old). */

@@ -514,6 +514,31 @@ PetscErrorCode EasAdrSetNewtonTolerances(EasAdr adr, PetscReal rtol, PetscInt ma
 }
 
 /*@C
+  EasAdrSetJacobianPrecision - EAS_PRECISION_DOUBLE or EAS_PRECISION_SINGLE:
+  the values of the local Jacobian (and of its Jacobi-scaled copy) that the
+  inner BiCGStab reads (-adr_jacobian_precision; EasDiaSetPrecision).
+  Before EasAdrSetUp.
+@*/
+PetscErrorCode EasAdrSetJacobianPrecision(EasAdr adr, EasPrecision prec)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetJacobianPrecision"));
+  PetscCheck(prec == EAS_PRECISION_DOUBLE || prec == EAS_PRECISION_SINGLE, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetJacobianPrecision: precision %d is invalid: expected EAS_PRECISION_DOUBLE or EAS_PRECISION_SINGLE", (int)prec);
+  adr->jac_prec = prec;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetJacobianPrecision - the precision of the Jacobian values the inner solver reads. @*/
+PetscErrorCode EasAdrGetJacobianPrecision(EasAdr adr, EasPrecision *prec)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  *prec = adr->jac_prec;
+  PetscFunctionReturn(0);
+}
+
+/*@C
   EasAdrSetKSPEW - Eisenstat-Walker inner tolerances on (-adr_ksp_ew) or off
   (default: every inner solve to -adr_ksp_rtol).  The forcing terms are
   PETSc's -snes_ksp_ew ones (msnewton.c, EasAdrEWForcing; docs/adr.md).
@@ -700,7 +725,8 @@ PetscErrorCode EasAdrSetOptionsPrefix(EasAdr adr, const char prefix[])
   -adr_ny, -adr_nz, -adr_dt, -adr_steps, -adr_tfinal, -adr_advection
   upwind|central, -adr_reaction diurnal|linear, -adr_linear_reaction
   a,b,c,d, -adr_bc dirichlet|neumann, -adr_monitor, -adr_view,
-  -adr_progress, -adr_newton_rtol, -adr_newton_max_it, -adr_ksp_ew,
+  -adr_progress, -adr_newton_rtol, -adr_newton_max_it,
+  -adr_jacobian_precision double|single, -adr_ksp_ew,
   -adr_ksp_ew_version, -adr_ksp_ew_rtol0, -adr_ksp_ew_rtolmax,
   -adr_ksp_ew_gamma, -adr_ksp_ew_alpha, -adr_ksp_ew_alpha2,
   -adr_ksp_ew_threshold, -eas_mode
@@ -760,6 +786,14 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
   PetscCall(PetscOptionsReal("-adr_newton_rtol", "Outer tolerance on max_s ||dx_s||/||x_s||", "EasAdrSetNewtonTolerances", rval, &rval, NULL));
   PetscCall(PetscOptionsInt("-adr_newton_max_it", "Outer iterations per time step", "EasAdrSetNewtonTolerances", ival, &ival, NULL));
   PetscCall(EasAdrSetNewtonTolerances(adr, rval, ival));
+  if (!adr->setupcalled) {
+    PetscCall(PetscOptionsString("-adr_jacobian_precision", "Values of the local Jacobian the inner BiCGStab reads: double or single", "EasAdrSetJacobianPrecision", EasPrecisions[adr->jac_prec], str, sizeof(str), &flg));
+    if (flg) {
+      PetscInt m = 0;
+      PetscCall(EasAdrLookup(adr, EasPrecisions, 2, str, "-adr_jacobian_precision", &m));
+      PetscCall(EasAdrSetJacobianPrecision(adr, (EasPrecision)m));
+    }
+  }
   PetscCall(PetscOptionsBool("-adr_ksp_ew", "Eisenstat-Walker inner tolerances (PETSc's -snes_ksp_ew) instead of -adr_ksp_rtol", "EasAdrSetKSPEW", adr->ew.use, &adr->ew.use, NULL));
   {
     PetscInt  v  = adr->ew.version;
@@ -1192,6 +1226,7 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "stages by the multisplitting Newton (%s), CVODE's convergence test, at most %" PetscInt_FMT " %s per stage\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", adr->ts_max_newton_it, adr->mode == EAS_ADR_ASYNC ? "synchronous checks" : "outer iterations"));
   } else
     PetscCall(PetscViewerASCIIPrintf(viewer, "implicit Euler: t = %g, dt = %g; multisplitting-Newton %s, rtol %g, max_it %" PetscInt_FMT "\n", (double)adr->t, (double)adr->dt, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->newton_rtol, adr->newton_max_it));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "local Jacobian values read by the inner solver: %s precision\n", EasPrecisions[adr->jac_prec]));
   if (adr->ew.use) PetscCall(PetscViewerASCIIPrintf(viewer, "inner tolerances: Eisenstat-Walker version %" PetscInt_FMT ", rtol_0 %g, rtol_max %g, gamma %g, alpha %g, alpha2 %g, threshold %g (per rank, from its ||F_l||)\n", adr->ew.version, (double)adr->ew.rtol_0, (double)adr->ew.rtol_max, (double)adr->ew.gamma, (double)adr->ew.alpha, (double)adr->ew.alpha2, (double)adr->ew.threshold));
   if (adr->mode_auto) {
     const EasAdrAutoInfo *ai = &adr->auto_info;

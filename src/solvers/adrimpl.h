@@ -110,7 +110,8 @@ struct _p_EasAdr {
   DM                da;        /* the grid as a DMDA (dof 2), on a communicator ordered for it */
   MPI_Comm          da_comm;
   /* outer iteration */
-  EasAdrEW      ew; /* -adr_ksp_ew: Eisenstat-Walker inner tolerances */
+  EasAdrEW      ew;       /* -adr_ksp_ew: Eisenstat-Walker inner tolerances */
+  EasPrecision  jac_prec; /* -adr_jacobian_precision: values of the local Jacobian the inner solver reads */
   PetscReal     newton_rtol;
   PetscInt      newton_max_it;
   EasAdrMode    mode;

@@ -48,7 +48,7 @@ static PetscErrorCode EasKspBiCGStabJacobi(EasKsp ksp)
     for (PetscInt d = 0; d < A->ndiag; d++)
       if (A->off[d] == 0) dmain = d;
     PetscCheck(dmain >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "Zero diagonal entry at row 0 (no main diagonal stored): -pc_type jacobi needs a nonzero diagonal (use -pc_type none)");
-    PetscCall(EasDiaGetKernel_Private(A, &k)); /* A's backend copy up to date */
+    PetscCall(EasDiaGetKernelDouble_Private(A, &k)); /* A's backend copy up to date (dia_jacobi reads the double values) */
     PetscCall(EasVecGetBackendArrayWrite(ksp->dinv, &dv));
     PetscCall(EasDiaGetBackendValuesWrite_Private(ksp->Ahat, &bval, NULL));
     PetscCall((*be->ops->dia_jacobi)(be, k, dmain, dv, bval, &zr));
