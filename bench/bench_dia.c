@@ -7,6 +7,7 @@ static const char help[] = "eas DIA SpMV and BiCGStab vs STREAM triad and PETSc 
                            "  -stream_thp      madvise the reference arrays for transparent huge pages (default: plain 4 KiB pages, as eas)\n"
                            "  -its <k>         BiCGStab iterations per timed solve (rtol = atol = 0)\n"
                            "  -runs <r>        timings per quantity; the median is reported\n"
+                           "  -precision double|single  values eas's SpMV and BiCGStab read (EasDiaSetPrecision; PETSc: double)\n"
                            "With 2 ranks PETSc runs on both, eas and STREAM on rank 0 while rank 1 sleeps.\n";
 
 /*
@@ -15,13 +16,15 @@ static const char help[] = "eas DIA SpMV and BiCGStab vs STREAM triad and PETSc 
   this was checked; README.md, Measured figures):
     triad             32 B per element             (reference, bandwidth.h)
     read9             88 B per element             (reference: the SpMV's shape)
-    eas DIA SpMV      8 ndiag + 24 B per row (96 B with 9 offsets): the
+    eas DIA SpMV      v ndiag + 24 B per row (96 B with 9 offsets in double,
+                      v = 8; 60 B in single, v = 4, -precision single): the
                       values, x once (its 9 shifted windows share the
                       cache), y written
     PETSc AIJ MatMult 12 B per nonzero + 28 B per row (row pointer 4, x 8,
                       y 16)
-    eas BiCGStab      EAS_BCGS_BYTES_MOVED_PER_ROW(ndiag) per row and
-                      iteration (320 B with 9 offsets, backend.h)
+    eas BiCGStab      EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, v) per row and
+                      iteration (320 B with 9 offsets in double, 248 B in
+                      single; backend.h)
   bound_ms_per_it = EAS_BCGS_BYTES_MOVED_PER_ROW(ndiag) N / read9 bandwidth.
   A measured GB/s above the reference's, for a working set that streams
   from memory, would mean a wrong count.
@@ -204,6 +207,8 @@ int main(int argc, char **argv)
   char               resource[64];
   PetscInt           eas_threads = 1;
   PetscBool          iscpu = PETSC_FALSE, stream_thp = PETSC_FALSE;
+  PetscInt           prec = EAS_PRECISION_DOUBLE;
+  double             vbytes;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
@@ -218,6 +223,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-stream_thp", &stream_thp, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-its", &its, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-runs", &runs, NULL));
+  PetscCall(PetscOptionsGetEList(NULL, NULL, "-precision", EasPrecisions, 2, &prec, NULL));
+  vbytes = prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0;
   PetscCheck(threads >= 1 && its >= 1 && runs >= 1 && stream_n >= 0 && reps >= 0 && stream_reps >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-threads, -its, -runs must be >= 1, -stream_n, -reps and -stream_reps >= 0");
   PetscCall(PetscMalloc7(runs, &t_stream, runs, &t_ref1, runs, &t_ref2, runs, &t_eas, runs, &t_petsc, runs, &t_ebcgs, runs, &t_pbcgs));
   PetscCall(PetscMemzero(&ref, sizeof(ref)));
@@ -233,6 +240,7 @@ int main(int argc, char **argv)
   PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
   PetscCall(EasDiaSetBackend(A, be));
   PetscCall(EasDiaSetFromGallery(A, "adr", n));
+  PetscCall(EasDiaSetPrecision(A, (EasPrecision)prec)); /* A D^{-1} of the solver inherits it */
   PetscCall(EasDiaGetSize(A, &N, &ndiag));
   PetscCall(EasDiaGetNonzeros(A, &band_nnz));
   PetscCall(EasDiaConvertToMat(A, &S));
@@ -382,16 +390,16 @@ int main(int argc, char **argv)
     if (rank == 0) {
       const double bytes_stream = EAS_BENCH_TRIAD_BYTES * stream_n;
       const double bytes_ref    = EAS_BENCH_READ9_BYTES * stream_n;
-      const double bytes_eas    = (8.0 * ndiag + 24.0) * N;
+      const double bytes_eas    = (vbytes * ndiag + 24.0) * N;
       const double bytes_petsc  = 12.0 * info.nz_used + 28.0 * N;
-      const double bytes_bcgs   = EAS_BCGS_BYTES_MOVED_PER_ROW(ndiag) * N;
+      const double bytes_bcgs   = EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes) * N;
       /* PETSc 3.18 KSPBCGS, right PC, per iteration: 2 MatMult, 2 PCApply
          (Jacobi: x, diagonal, y + write allocate = 4 passes) and 23 vector
          passes (VecDot 2, VecAXPBYPCZ p 4, VecDot 2, VecWAXPY s 4,
          VecDotNorm2 2, VecAXPBYPCZ x 4, VecWAXPY r 4, VecNorm 1): a model */
       const double bytes_pbcgs = 2.0 * bytes_petsc + (2 * 4 + 23) * 8.0 * N;
       /* working sets: SpMV values + x + y; BiCGStab A D^{-1} + 9 vectors (x, r, rhat, p0, p1, v0, v1, s, t) */
-      const double ws_eas = (8.0 * ndiag + 16.0) * N, ws_bcgs = (8.0 * ndiag + 72.0) * N, ws_petsc = 12.0 * info.nz_used + 20.0 * N;
+      const double ws_eas = (vbytes * ndiag + 16.0) * N, ws_bcgs = (vbytes * ndiag + 72.0) * N, ws_petsc = 12.0 * info.nz_used + 20.0 * N;
       const double ws_stream = 24.0 * stream_n, ws_ref = 80.0 * stream_n;
       double       s_med, s_min, s_max, f_med, f_min, f_max, e_med, e_min, e_max, p_med, p_min, p_max, eb_med, eb_min, eb_max, pb_med, pb_min, pb_max;
       double       q_med, q_min, q_max, qb_med, qb_min, qb_max, *t_ref, *q_spmv, *q_bcgs;
@@ -424,14 +432,14 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# last-level cache: L%d %.1f MB (sysfs); \"at bandwidth\" = working set >= %g x LLC\n", ref.llc_level, llc * 1e-6, EAS_BENCH_LLC_FACTOR));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# triad%s: 3 x %" PetscInt_FMT " doubles (%.1f MB = %.1f LLC), 32 B/element moved (write allocate), %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s\n", stream_thp ? " (huge pages)" : "", stream_n, ws_stream * 1e-6, llc > 0 ? ws_stream / llc : 0, stream_reps, s_med * 1e3, s_min * 1e3, s_max * 1e3, stream_GBs));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# read9 (9 read streams, 1 write): 10 x %" PetscInt_FMT " doubles (%.1f MB = %.1f LLC), 88 B/element moved, %" PetscInt_FMT " reps, %" PetscInt_FMT " timings: %.3f ms (%.3f..%.3f) -> %.2f GB/s (the reference)\n", stream_n, ws_ref * 1e-6, llc > 0 ? ws_ref / llc : 0, stream_reps, 2 * runs, f_med * 1e3, f_min * 1e3, f_max * 1e3, ref_GBs));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas DIA SpMV: %.0f B/row moved = %.1f MB per SpMV, working set %.1f MB = %.2f LLC (at bandwidth: %s), %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s; / read9 per run: %.3f (%.3f..%.3f)\n", 8.0 * ndiag + 24.0, bytes_eas * 1e-6, ws_eas * 1e-6, llc > 0 ? ws_eas / llc : 0, EasBenchAtBandwidth(&ref, ws_eas), reps_eas, e_med * 1e3, e_min * 1e3, e_max * 1e3, eas_GBs, q_med, q_min, q_max));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas DIA SpMV: %.0f B/row moved = %.1f MB per SpMV, working set %.1f MB = %.2f LLC (at bandwidth: %s), %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s; / read9 per run: %.3f (%.3f..%.3f)\n", vbytes * ndiag + 24.0, bytes_eas * 1e-6, ws_eas * 1e-6, llc > 0 ? ws_eas / llc : 0, EasBenchAtBandwidth(&ref, ws_eas), reps_eas, e_med * 1e3, e_min * 1e3, e_max * 1e3, eas_GBs, q_med, q_min, q_max));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# PETSc AIJ MatMult: 12 B/nnz + 28 B/row moved = %.1f MB per SpMV, working set %.1f MB = %.2f LLC (at bandwidth: %s), %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s = %.3f read9\n", bytes_petsc * 1e-6, ws_petsc * 1e-6, llc > 0 ? ws_petsc / llc : 0, EasBenchAtBandwidth(&ref, ws_petsc), reps_petsc, p_med * 1e3, p_min * 1e3, p_max * 1e3, petsc_GBs, petsc_GBs / ref_GBs));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# spmv eas/petsc speed = %.2f (time per SpMV PETSc / eas)\n", p_med / e_med));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas BiCGStab+Jacobi: %" PetscInt_FMT " its (%s, ||r|| %.6e), %.0f B/row moved = %.1f MB per it, working set %.1f MB = %.2f LLC (at bandwidth: %s): %.3f ms/it (%.3f..%.3f) -> %.2f GB/s\n", eas_its, KSPConvergedReasons[ereason], (double)ernorm, EAS_BCGS_BYTES_MOVED_PER_ROW(ndiag), bytes_bcgs * 1e-6, ws_bcgs * 1e-6, llc > 0 ? ws_bcgs / llc : 0, EasBenchAtBandwidth(&ref, ws_bcgs), eb_med * 1e3, eb_min * 1e3, eb_max * 1e3, bytes_bcgs / eb_med * 1e-9));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas BiCGStab+Jacobi: %" PetscInt_FMT " its (%s, ||r|| %.6e), %.0f B/row moved = %.1f MB per it, working set %.1f MB = %.2f LLC (at bandwidth: %s): %.3f ms/it (%.3f..%.3f) -> %.2f GB/s\n", eas_its, KSPConvergedReasons[ereason], (double)ernorm, EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes), bytes_bcgs * 1e-6, ws_bcgs * 1e-6, llc > 0 ? ws_bcgs / llc : 0, EasBenchAtBandwidth(&ref, ws_bcgs), eb_med * 1e3, eb_min * 1e3, eb_max * 1e3, bytes_bcgs / eb_med * 1e-9));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# PETSc KSPBCGS+PCJACOBI right: %" PetscInt_FMT " its (%s, ||r|| %.6e), ~%.1f MB per it (model): %.3f ms/it (%.3f..%.3f) -> %.2f GB/s effective\n", petsc_its, KSPConvergedReasons[preason], (double)prnorm, bytes_pbcgs * 1e-6, pb_med * 1e3, pb_min * 1e3, pb_max * 1e3, bytes_pbcgs / pb_med * 1e-9));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# fused bound: %.1f MB / %.2f GB/s (read9) = %.3f ms/it; eas / bound per run: %.3f (%.3f..%.3f)\n", bytes_bcgs * 1e-6, ref_GBs, bound_ms, qb_med, qb_min, qb_max));
       if (size > 1) PetscCall(PetscPrintf(PETSC_COMM_SELF, "# idle ranks: %.2f s waiting, %.3f s CPU\n", idle[0], idle[1]));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=adr_dia n=%" PetscInt_FMT " threads=%" PetscInt_FMT " eas_GBs=%.2f stream_GBs=%.2f petsc_GBs=%.2f eas_ms_per_it=%.3f petsc_ms_per_it=%.3f bound_ms_per_it=%.3f ratio_stream=%.3f ratio_petsc=%.3f ratio_bound=%.3f ref_GBs=%.2f ratio_ref=%.3f llc_MB=%.1f ws_spmv_MB=%.1f ws_bcgs_MB=%.1f at_bandwidth_spmv=%s at_bandwidth_bcgs=%s\n", n, threads, eas_GBs, stream_GBs, petsc_GBs, eb_med * 1e3, pb_med * 1e3, bound_ms, eas_GBs / stream_GBs, pb_med / eb_med, qb_med, ref_GBs, q_med, llc * 1e-6, ws_eas * 1e-6, ws_bcgs * 1e-6, EasBenchAtBandwidth(&ref, ws_eas), EasBenchAtBandwidth(&ref, ws_bcgs)));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=adr_dia n=%" PetscInt_FMT " threads=%" PetscInt_FMT " precision=%s eas_GBs=%.2f stream_GBs=%.2f petsc_GBs=%.2f eas_ms_per_it=%.3f petsc_ms_per_it=%.3f bound_ms_per_it=%.3f ratio_stream=%.3f ratio_petsc=%.3f ratio_bound=%.3f ref_GBs=%.2f ratio_ref=%.3f llc_MB=%.1f ws_spmv_MB=%.1f ws_bcgs_MB=%.1f at_bandwidth_spmv=%s at_bandwidth_bcgs=%s\n", n, threads, EasPrecisions[prec], eas_GBs, stream_GBs, petsc_GBs, eb_med * 1e3, pb_med * 1e3, bound_ms, eas_GBs / stream_GBs, pb_med / eb_med, qb_med, ref_GBs, q_med, llc * 1e-6, ws_eas * 1e-6, ws_bcgs * 1e-6, EasBenchAtBandwidth(&ref, ws_eas), EasBenchAtBandwidth(&ref, ws_bcgs)));
       PetscCall(PetscFree3(t_ref, q_spmv, q_bcgs));
     }
   }
