@@ -4,7 +4,9 @@ static const char help[] = "eas element-by-element operator: EBE apply GB/s vs S
                            "  -problem poisson|elasticity -order 1|2 -n <elements per direction> -threads <t>\n"
                            "  -its <cg iterations per timing> -runs <timings, median> -reps <applies per timing>\n"
                            "  -stream_n <doubles> -split_slow <factor of unit 1> -split_solves <solves>\n"
-                           "Bytes of one apply, as moved (bench/bandwidth.h): the element matrices (8 m^2 per element), the\n"
+                           "  -storage full,single,symmetric_single,symmetric (default: all, the split case on the last)\n"
+                           "Bytes of one apply, as moved (bench/bandwidth.h): the element matrices (8 m^2 per element full,\n"
+                           "4 m(m+1) symmetric, 4 m^2 single, 2 m(m+1) symmetric_single), the\n"
                            "connectivity (sizeof(PetscInt) nen), x once (8 B/unknown; the gathers of neighbouring elements\n"
                            "share the cache), y zeroed (16 B/unknown, write allocate) and accumulated (16 B/unknown).\n"
                            "The reference (read9, 9 read streams and 1 write) is timed next to the apply in each run.\n";
@@ -39,6 +41,8 @@ int main(int argc, char **argv)
   PC          ppc;
   double     *tv, *tr, *tq, t_apply, t_ref, q_ref, gbs_eas, gbs_stream, gbs_ref, bytes, ws, ms_eas, ms_petsc;
   EasBenchRef ref;
+  PetscBool   flg_st      = PETSC_FALSE;
+  PetscInt    storages[4] = {EAS_EBE_STORAGE_FULL, EAS_EBE_STORAGE_SINGLE, EAS_EBE_STORAGE_SYMMETRIC_SINGLE, EAS_EBE_STORAGE_SYMMETRIC}, nst = 4;
   char        res[32];
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
@@ -53,6 +57,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-stream_n", "length of the reference arrays (0: the triad's 3 arrays = 8 x the LLC)", NULL, stream_n, &stream_n, NULL));
   PetscCall(PetscOptionsReal("-split_slow", "slowdown of split unit 1", NULL, slow, &slow, NULL));
   PetscCall(PetscOptionsInt("-split_solves", "solves of the split case", NULL, split_solves, &split_solves, NULL));
+  PetscCall(PetscOptionsEnumArray("-storage", "element storages measured, in order (the last one runs the split case)", NULL, EasEbeStorages, (PetscEnum *)storages, &nst, &flg_st));
+  if (!flg_st) nst = 4;
   PetscOptionsEnd();
   PetscCall(PetscMalloc3(runs, &tv, runs, &tr, runs, &tq));
 
@@ -67,71 +73,97 @@ int main(int argc, char **argv)
   PetscCall(PetscSNPrintf(res, sizeof(res), threads > 1 ? "/cpu" : "/cpu/serial"));
   PetscCall(EasBackendCreate(PETSC_COMM_SELF, res, &be));
   PetscCall(EasBackendSetThreads(be, threads));
-  PetscCall(EasEbeCreate(PETSC_COMM_SELF, &ebe));
-  PetscCall(EasEbeSetBackend(ebe, be));
-  PetscCall(EasEbeSetFromMesh(ebe, (EasEbeProblem)prob, order, n, n, n));
-  PetscCall(EasEbeSetUp(ebe));
-  PetscCall(EasEbeGetSizes(ebe, &nel, &nen, &dof, &nnodes, NULL));
-  m = nen * dof;
-  PetscCall(EasEbeCreateVecs(ebe, &x, &y));
-  PetscCall(EasEbeCreateVecs(ebe, &b, NULL));
-  PetscCall(EasVecSet(x, 1.0));
-  PetscCall(EasEbeMult(ebe, x, y));
-  bytes = (double)nel * (8.0 * m * m + (double)sizeof(PetscInt) * nen) + 40.0 * nnodes * dof;
-  ws    = (double)nel * (8.0 * m * m + (double)sizeof(PetscInt) * nen) + 16.0 * nnodes * dof;
-  for (PetscInt r = 0; r < runs; r++) {
-    double t0;
-    tr[r] = EasBenchRead9(&ref, 2);
-    t0    = omp_get_wtime();
-    for (PetscInt k = 0; k < reps; k++) PetscCall(EasEbeMult(ebe, x, y));
-    tv[r] = (omp_get_wtime() - t0) / reps;
-    tq[r] = (bytes / tv[r]) / (EAS_BENCH_READ9_BYTES * ref.n / tr[r]); /* per run, against the read9 next to it */
-  }
-  t_apply = Median(runs, tv);
-  t_ref   = Median(runs, tr);
-  q_ref   = Median(runs, tq);
-  gbs_eas = bytes / t_apply * 1e-9;
-  gbs_ref = EAS_BENCH_READ9_BYTES * ref.n / t_ref * 1e-9;
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "# %s Q%" PetscInt_FMT " n=%" PetscInt_FMT ": %" PetscInt_FMT " elements of %" PetscInt_FMT "x%" PetscInt_FMT ", %.1f MB moved per apply, working set %.1f MB = %.2f LLC (L%d %.1f MB, sysfs; at bandwidth: %s); triad %.2f GB/s (32 B/element), read9 %.2f GB/s (88 B/element, %" PetscInt_FMT " doubles per array); medians of %" PetscInt_FMT "\n", EasEbeProblems[prob], order, n, nel, m, m, bytes * 1e-6, ws * 1e-6, ref.llc > 0 ? ws / ref.llc : 0, ref.llc_level, ref.llc * 1e-6, EasBenchAtBandwidth(&ref, ws), gbs_stream, gbs_ref, ref.n, runs));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=ebe_apply problem=%s order=%" PetscInt_FMT " n=%" PetscInt_FMT " threads=%" PetscInt_FMT " elements=%" PetscInt_FMT " apply_ms=%.3f eas_GBs=%.2f stream_GBs=%.2f ratio_stream=%.3f ref_GBs=%.2f ratio_ref=%.3f llc_MB=%.1f ws_MB=%.1f at_bandwidth=%s\n", EasEbeProblems[prob], order, n, threads, nel, t_apply * 1e3, gbs_eas, gbs_stream, gbs_eas / gbs_stream, gbs_ref, q_ref, ref.llc * 1e-6, ws * 1e-6, EasBenchAtBandwidth(&ref, ws)));
-  PetscCall(EasBenchRefDestroy(&ref));
+  for (PetscInt is = 0; is < nst; is++) {
+    double vbytes; /* the stored values of one element, by storage */
+    PetscCall(EasEbeCreate(PETSC_COMM_SELF, &ebe));
+    PetscCall(EasEbeSetBackend(ebe, be));
+    PetscCall(EasEbeSetFromMesh(ebe, (EasEbeProblem)prob, order, n, n, n));
+    PetscCall(EasEbeSetStorage(ebe, (EasEbeStorage)storages[is]));
+    PetscCall(EasEbeSetUp(ebe));
+    PetscCall(EasEbeGetSizes(ebe, &nel, &nen, &dof, &nnodes, NULL));
+    m = nen * dof;
+    PetscCall(EasEbeCreateVecs(ebe, &x, &y));
+    PetscCall(EasEbeCreateVecs(ebe, &b, NULL));
+    PetscCall(EasVecSet(x, 1.0));
+    PetscCall(EasEbeMult(ebe, x, y));
+    {
+      const double full = (double)m * m, sym = 0.5 * m * (m + 1.0);
+      switch (storages[is]) {
+      case EAS_EBE_STORAGE_SYMMETRIC:
+        vbytes = 8.0 * sym;
+        break;
+      case EAS_EBE_STORAGE_SINGLE:
+        vbytes = 4.0 * full;
+        break;
+      case EAS_EBE_STORAGE_SYMMETRIC_SINGLE:
+        vbytes = 4.0 * sym;
+        break;
+      default:
+        vbytes = 8.0 * full;
+      }
+    }
+    bytes = (double)nel * (vbytes + (double)sizeof(PetscInt) * nen) + 40.0 * nnodes * dof;
+    ws    = (double)nel * (vbytes + (double)sizeof(PetscInt) * nen) + 16.0 * nnodes * dof;
+    for (PetscInt r = 0; r < runs; r++) {
+      double t0;
+      tr[r] = EasBenchRead9(&ref, 2);
+      t0    = omp_get_wtime();
+      for (PetscInt k = 0; k < reps; k++) PetscCall(EasEbeMult(ebe, x, y));
+      tv[r] = (omp_get_wtime() - t0) / reps;
+      tq[r] = (bytes / tv[r]) / (EAS_BENCH_READ9_BYTES * ref.n / tr[r]); /* per run, against the read9 next to it */
+    }
+    t_apply = Median(runs, tv);
+    t_ref   = Median(runs, tr);
+    q_ref   = Median(runs, tq);
+    gbs_eas = bytes / t_apply * 1e-9;
+    gbs_ref = EAS_BENCH_READ9_BYTES * ref.n / t_ref * 1e-9;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "# %s Q%" PetscInt_FMT " n=%" PetscInt_FMT ", storage %s: %" PetscInt_FMT " elements of %" PetscInt_FMT "x%" PetscInt_FMT ", %.1f MB moved per apply, working set %.1f MB = %.2f LLC (L%d %.1f MB, sysfs; at bandwidth: %s); triad %.2f GB/s (32 B/element), read9 %.2f GB/s (88 B/element, %" PetscInt_FMT " doubles per array); medians of %" PetscInt_FMT "\n", EasEbeProblems[prob], order, n, EasEbeStorages[storages[is]], nel, m, m, bytes * 1e-6, ws * 1e-6, ref.llc > 0 ? ws / ref.llc : 0, ref.llc_level, ref.llc * 1e-6, EasBenchAtBandwidth(&ref, ws), gbs_stream, gbs_ref, ref.n, runs));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=ebe_apply problem=%s order=%" PetscInt_FMT " n=%" PetscInt_FMT " threads=%" PetscInt_FMT " storage=%s elements=%" PetscInt_FMT " apply_ms=%.3f eas_GBs=%.2f stream_GBs=%.2f ratio_stream=%.3f ref_GBs=%.2f ratio_ref=%.3f llc_MB=%.1f ws_MB=%.1f at_bandwidth=%s\n", EasEbeProblems[prob], order, n, threads, EasEbeStorages[storages[is]], nel, t_apply * 1e3, gbs_eas, gbs_stream, gbs_eas / gbs_stream, gbs_ref, q_ref, ref.llc * 1e-6, ws * 1e-6, EasBenchAtBandwidth(&ref, ws)));
 
-  /* cg per iteration vs PETSc KSPCG on the assembled matrix (Jacobi both) */
-  PetscCall(EasEbeAssemble(ebe, &A));
-  PetscCall(MatCreateVecs(A, &xp, &bp));
-  PetscCall(VecSet(bp, 1.0));
-  PetscCall(EasEbeVecFromPetsc(ebe, bp, b));
-  PetscCall(EasKspCreate(PETSC_COMM_SELF, &ksp));
-  PetscCall(EasKspSetType(ksp, EAS_CG));
-  PetscCall(EasKspSetOperatorEbe(ksp, ebe));
-  PetscCall(EasKspSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, its));
-  PetscCall(EasKspSetUp(ksp));
-  PetscCall(KSPCreate(PETSC_COMM_SELF, &pksp));
-  PetscCall(KSPSetOperators(pksp, A, A));
-  PetscCall(KSPSetType(pksp, KSPCG));
-  PetscCall(KSPSetNormType(pksp, KSP_NORM_UNPRECONDITIONED));
-  PetscCall(KSPGetPC(pksp, &ppc));
-  PetscCall(PCSetType(ppc, PCJACOBI));
-  PetscCall(KSPSetTolerances(pksp, 1e-30, 1e-300, PETSC_DEFAULT, its));
-  PetscCall(KSPSetUp(pksp));
-  for (PetscInt r = 0; r < runs; r++) {
-    double t0 = omp_get_wtime();
-    PetscCall(EasKspSolve(ksp, b, x));
-    tv[r] = (omp_get_wtime() - t0) / its;
+    /* cg per iteration vs PETSc KSPCG on the assembled matrix (Jacobi both) */
+    PetscCall(EasEbeAssemble(ebe, &A));
+    PetscCall(MatCreateVecs(A, &xp, &bp));
+    PetscCall(VecSet(bp, 1.0));
+    PetscCall(EasEbeVecFromPetsc(ebe, bp, b));
+    PetscCall(EasKspCreate(PETSC_COMM_SELF, &ksp));
+    PetscCall(EasKspSetType(ksp, EAS_CG));
+    PetscCall(EasKspSetOperatorEbe(ksp, ebe));
+    PetscCall(EasKspSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, its));
+    PetscCall(EasKspSetUp(ksp));
+    PetscCall(KSPCreate(PETSC_COMM_SELF, &pksp));
+    PetscCall(KSPSetOperators(pksp, A, A));
+    PetscCall(KSPSetType(pksp, KSPCG));
+    PetscCall(KSPSetNormType(pksp, KSP_NORM_UNPRECONDITIONED));
+    PetscCall(KSPGetPC(pksp, &ppc));
+    PetscCall(PCSetType(ppc, PCJACOBI));
+    PetscCall(KSPSetTolerances(pksp, 1e-30, 1e-300, PETSC_DEFAULT, its));
+    PetscCall(KSPSetUp(pksp));
+    for (PetscInt r = 0; r < runs; r++) {
+      double t0 = omp_get_wtime();
+      PetscCall(EasKspSolve(ksp, b, x));
+      tv[r] = (omp_get_wtime() - t0) / its;
+    }
+    ms_eas = Median(runs, tv) * 1e3;
+    for (PetscInt r = 0; r < runs; r++) {
+      double t0 = omp_get_wtime();
+      PetscCall(KSPSolve(pksp, bp, xp));
+      tv[r] = (omp_get_wtime() - t0) / its;
+    }
+    ms_petsc = Median(runs, tv) * 1e3;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=ebe_cg problem=%s order=%" PetscInt_FMT " n=%" PetscInt_FMT " threads=%" PetscInt_FMT " storage=%s unknowns=%" PetscInt_FMT " eas_ms_per_it=%.3f petsc_ms_per_it=%.3f ratio_petsc=%.3f\n", EasEbeProblems[prob], order, n, threads, EasEbeStorages[storages[is]], nnodes * dof, ms_eas, ms_petsc, ms_petsc / ms_eas));
+    PetscCall(KSPDestroy(&pksp));
+    PetscCall(VecDestroy(&xp));
+    PetscCall(VecDestroy(&bp));
+    PetscCall(MatDestroy(&A));
+    PetscCall(EasKspDestroy(&ksp));
+    if (is < nst - 1) { /* the last storage's operator goes on to the split case */
+      PetscCall(EasVecDestroy(&x));
+      PetscCall(EasVecDestroy(&y));
+      PetscCall(EasVecDestroy(&b));
+      PetscCall(EasEbeDestroy(&ebe));
+    }
   }
-  ms_eas = Median(runs, tv) * 1e3;
-  for (PetscInt r = 0; r < runs; r++) {
-    double t0 = omp_get_wtime();
-    PetscCall(KSPSolve(pksp, bp, xp));
-    tv[r] = (omp_get_wtime() - t0) / its;
-  }
-  ms_petsc = Median(runs, tv) * 1e3;
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=ebe_cg problem=%s order=%" PetscInt_FMT " n=%" PetscInt_FMT " threads=%" PetscInt_FMT " unknowns=%" PetscInt_FMT " eas_ms_per_it=%.3f petsc_ms_per_it=%.3f ratio_petsc=%.3f\n", EasEbeProblems[prob], order, n, threads, nnodes * dof, ms_eas, ms_petsc, ms_petsc / ms_eas));
-  PetscCall(KSPDestroy(&pksp));
-  PetscCall(VecDestroy(&xp));
-  PetscCall(VecDestroy(&bp));
-  PetscCall(MatDestroy(&A));
-  PetscCall(EasKspDestroy(&ksp));
+  PetscCall(EasBenchRefDestroy(&ref));
 
   /* split over two CPU units of one thread; unit 1 genuinely slower: it does
      -split_slow times the element work of its share (redundant applies in its

@@ -36,14 +36,53 @@ typedef struct {
    [e0,e1) are one contiguous slice (found by bisection on the host copy). */
 typedef struct {
   PetscInt           nel, nen, dof, nnodes;
-  const PetscInt    *conn; /* nel*nen local node indices, backend memory */
-  const PetscScalar *ael;  /* nel*m*m element matrices (m = nen*dof), row-major, backend memory */
-  PetscInt           ncolors;
-  const PetscInt    *color_ptr;       /* ncolors+1, host */
-  const PetscInt    *color_elem;      /* nel, backend memory */
-  const PetscInt    *color_elem_host; /* nel, host */
-  void              *ctx;             /* backend-owned data */
+  const PetscInt    *conn;    /* nel*nen local node indices, backend memory */
+  const PetscScalar *ael;     /* nel*m*m element matrices (m = nen*dof), row-major, backend memory */
+  EasEbeStorage      storage; /* what the apply reads (-ebe_storage): ael (full), or aels */
+  const void        *aels;    /* symmetric: nel*m(m+1)/2 doubles (upper triangles packed by rows);
+                                 single: nel*m*m floats; symmetric_single: nel*m(m+1)/2 floats;
+                                 backend memory */
+  PetscInt        ncolors;
+  const PetscInt *color_ptr;       /* ncolors+1, host */
+  const PetscInt *color_elem;      /* nel, backend memory */
+  const PetscInt *color_elem_host; /* nel, host */
+  void           *ctx;             /* backend-owned data */
 } EasEbeKernel;
+
+/* Element e of y += A x from the storage the operator chose (kernels.h
+   EAS_EBE_APPLY_BODIES); used by the CPU backend and the split's host units. */
+static inline void EasEbeElementApplyStored(const EasEbeKernel *K, PetscInt e, const PetscScalar *x, PetscScalar *y)
+{
+  switch (K->storage) {
+  case EAS_EBE_STORAGE_SYMMETRIC:
+    EasEbeElementApplySym(e, K->nen, K->dof, K->conn, (const PetscScalar *)K->aels, x, y);
+    break;
+  case EAS_EBE_STORAGE_SINGLE:
+    EasEbeElementApply_F(e, K->nen, K->dof, K->conn, (const float *)K->aels, x, y);
+    break;
+  case EAS_EBE_STORAGE_SYMMETRIC_SINGLE:
+    EasEbeElementApplySym_F(e, K->nen, K->dof, K->conn, (const float *)K->aels, x, y);
+    break;
+  default:
+    EasEbeElementApply(e, K->nen, K->dof, K->conn, K->ael, x, y);
+  }
+}
+
+/* Bytes of one element's stored values for a storage, m = nen*dof. */
+static inline double EasEbeStorageBytes(EasEbeStorage st, PetscInt m)
+{
+  const double full = (double)m * m, sym = 0.5 * m * (m + 1.0);
+  switch (st) {
+  case EAS_EBE_STORAGE_SYMMETRIC:
+    return 8.0 * sym;
+  case EAS_EBE_STORAGE_SINGLE:
+    return 4.0 * full;
+  case EAS_EBE_STORAGE_SYMMETRIC_SINGLE:
+    return 4.0 * sym;
+  default:
+    return 8.0 * full;
+  }
+}
 
 /* Slice [*k0,*k1) of colour c's list holding the elements in [e0,e1)
    (bisection on the ascending host list). */

@@ -159,31 +159,74 @@ static inline EAS_HOST_DEVICE void EasDiaColumnScaleRow(EasKInt i, EasKInt n, Ea
 #define EAS_EBE_MAXM 81
 
 /* Element e of y += A x for the element-by-element operator (docs/ebe.md,
-   Lang-Rünger Alg. 1): gather x_el = o2el(x), dense y_el = A_el x_el with A_el
-   stored row-major (m x m, m = nen*dof, dof interleaved per node), scatter
-   y += el2o(y_el).  conn[e*nen + a] is the local node of vertex a; global
-   entry of (node, k) is node*dof + k.  The caller guarantees that no other
-   thread writes the same nodes at the same time (element colouring). */
-static inline EAS_HOST_DEVICE void EasEbeElementApply(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const EasKScalar *ael, const EasKScalar *x, EasKScalar *y)
+   Lang-Rünger Alg. 1): gather x_el = o2el(x), dense y_el = A_el x_el,
+   scatter y += el2o(y_el).  conn[e*nen + a] is the local node of vertex a;
+   global entry of (node, k) is node*dof + k.  The caller guarantees that no
+   other thread writes the same nodes at the same time (element colouring).
+   Written once for each element storage (-ebe_storage, EasEbeSetStorage) by
+   EAS_EBE_APPLY_BODIES(SUF, VT), values of type VT (double: no suffix,
+   float: _F), x, y and the sums EasKScalar:
+     EasEbeElementApply##SUF     A_el stored row-major, m x m (m = nen*dof,
+                                 dof interleaved per node): m^2 values read
+     EasEbeElementApplySym##SUF  A_el symmetric, its upper triangle packed by
+                                 rows (EasEbeSymRowStart), m(m+1)/2 values,
+                                 each read once and used twice: y_i +=
+                                 A_ij x_j and y_j += A_ij x_i (j > i). */
+/* Offset of row i (entries A[i][i..m-1]) in a packed upper triangle of order m. */
+static inline EAS_HOST_DEVICE long EasEbeSymRowStart(EasKInt i, EasKInt m)
 {
-  const EasKInt     m = nen * dof;
-  const EasKInt    *c = conn + (long)e * nen;
-  const EasKScalar *A = ael + (long)e * m * m;
-  EasKScalar        xe[EAS_EBE_MAXM];
-
-  for (EasKInt a = 0; a < nen; a++)
-    for (EasKInt k = 0; k < dof; k++) xe[a * dof + k] = x[(long)c[a] * dof + k]; /* o2el */
-  for (EasKInt a = 0; a < nen; a++) {
-    for (EasKInt k = 0; k < dof; k++) {
-      const EasKInt     i   = a * dof + k;
-      const EasKScalar *row = A + (long)i * m;
-      EasKScalar        s   = 0.0;
-      EAS_SIMD_SUM(s)
-      for (EasKInt j = 0; j < m; j++) s += row[j] * xe[j];
-      y[(long)c[a] * dof + k] += s; /* el2o */
-    }
-  }
+  return (long)i * m - ((long)i * (i - 1)) / 2;
 }
+#define EAS_EBE_APPLY_BODIES(SUF, VT)                                                                                                                                        \
+  static inline EAS_HOST_DEVICE void EasEbeElementApply##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *ael, const EasKScalar *x, EasKScalar *y)    \
+  {                                                                                                                                                                          \
+    const EasKInt  m = nen * dof;                                                                                                                                            \
+    const EasKInt *c = conn + (long)e * nen;                                                                                                                                 \
+    const VT      *A = ael + (long)e * m * m;                                                                                                                                \
+    EasKScalar     xe[EAS_EBE_MAXM];                                                                                                                                         \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
+      for (EasKInt k = 0; k < dof; k++) xe[a * dof + k] = x[(long)c[a] * dof + k]; /* o2el */                                                                                \
+    for (EasKInt a = 0; a < nen; a++) {                                                                                                                                      \
+      for (EasKInt k = 0; k < dof; k++) {                                                                                                                                    \
+        const EasKInt i   = a * dof + k;                                                                                                                                     \
+        const VT     *row = A + (long)i * m;                                                                                                                                 \
+        EasKScalar    s   = 0.0;                                                                                                                                             \
+        EAS_SIMD_SUM(s)                                                                                                                                                      \
+        for (EasKInt j = 0; j < m; j++) s += (EasKScalar)row[j] * xe[j];                                                                                                     \
+        y[(long)c[a] * dof + k] += s; /* el2o */                                                                                                                             \
+      }                                                                                                                                                                      \
+    }                                                                                                                                                                        \
+  }                                                                                                                                                                          \
+  static inline EAS_HOST_DEVICE void EasEbeElementApplySym##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *aps, const EasKScalar *x, EasKScalar *y) \
+  {                                                                                                                                                                          \
+    const EasKInt  m = nen * dof;                                                                                                                                            \
+    const EasKInt *c = conn + (long)e * nen;                                                                                                                                 \
+    const VT      *A = aps + (long)e * ((long)m * (m + 1) / 2);                                                                                                              \
+    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                       \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
+      for (EasKInt k = 0; k < dof; k++) {                                                                                                                                    \
+        xe[a * dof + k] = x[(long)c[a] * dof + k]; /* o2el */                                                                                                                \
+        ye[a * dof + k] = 0.0;                                                                                                                                               \
+      }                                                                                                                                                                      \
+    for (EasKInt i = 0; i < m; i++) {                                                                                                                                        \
+      const VT        *row = A + EasEbeSymRowStart(i, m) - i; /* row[j] = A[i][j], j >= i */                                                                                 \
+      const EasKScalar xi  = xe[i];                                                                                                                                          \
+      EasKScalar       s   = (EasKScalar)row[i] * xi;                                                                                                                        \
+      EAS_SIMD_SUM(s)                                                                                                                                                        \
+      for (EasKInt j = i + 1; j < m; j++) {                                                                                                                                  \
+        const EasKScalar aij = (EasKScalar)row[j];                                                                                                                           \
+        s += aij * xe[j];                                                                                                                                                    \
+        ye[j] += aij * xi;                                                                                                                                                   \
+      }                                                                                                                                                                      \
+      ye[i] += s;                                                                                                                                                            \
+    }                                                                                                                                                                        \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
+      for (EasKInt k = 0; k < dof; k++) y[(long)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                               \
+  }
+/* clang-format off */
+EAS_EBE_APPLY_BODIES(, EasKScalar)
+EAS_EBE_APPLY_BODIES(_F, float)
+/* clang-format on */
 
 /* Element e's contribution to the (point-block) diagonal: bs = 1 adds
    A_el[i][i] to d[node*dof + k]; bs = dof adds the dof x dof block of each

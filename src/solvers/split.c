@@ -346,7 +346,7 @@ static void EasEbeApplyHostUnit(const EasEbeKernel *K, PetscInt e0, PetscInt e1,
     PetscInt k0, k1;
     EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
 #pragma omp for schedule(static)
-    for (PetscInt k = k0; k < k1; k++) EasEbeElementApply(K->color_elem[k], K->nen, K->dof, K->conn, K->ael, x, y);
+    for (PetscInt k = k0; k < k1; k++) EasEbeElementApplyStored(K, K->color_elem[k], x, y);
   }
 }
 
@@ -996,7 +996,7 @@ PetscErrorCode EasEbeSplitMeasureEfficiency(EasEbe ebe, EasVec xv, EasVec yv, Pe
   for (PetscInt r = 0; r < reps; r++) { /* interleaved: alone, alone, ..., together */
     for (PetscInt u = 0; u < U; u++) {
       /* unit u's own team of threads (nested teams are enabled at set-up, so in the split apply it has the same team), the other units idle: no idle thread spins on a core */
-      const double t = EasEbeSplitRunHostUnit(ebe, u, x, scratch);
+      const double t   = EasEbeSplitRunHostUnit(ebe, u, x, scratch);
       ta[u * reps + r] = t;
     }
     PetscCall(EasEbeSplitApply_Private(ebe, x, y)); /* together */
