@@ -189,7 +189,8 @@ int main(int argc, char **argv)
   MPI_Comm           comm;
   PetscMPIInt        rank, size;
   PetscInt           n = 64, threads, reps = 0, stream_reps = 0, its = 20, runs = 5, stream_n = 0;
-  PetscInt           N, ndiag = 0, band_nnz = 0, reps_eas = 1, reps_petsc = 1, eas_its = 0, petsc_its = 0;
+  PetscCount         band_nnz = 0; /* EasDiaGetNonzeros: 64-bit */
+  PetscInt           N, ndiag = 0, reps_eas = 1, reps_petsc = 1, eas_its = 0, petsc_its = 0;
   EasBackend         be = NULL;
   EasDia             A  = NULL;
   EasVec             ex = NULL, eb = NULL, ey = NULL, esol = NULL;
@@ -428,7 +429,7 @@ int main(int argc, char **argv)
       petsc_GBs  = bytes_petsc / p_med * 1e-9;
       bound_ms   = bytes_bcgs / (ref_GBs * 1e9) * 1e3;
 
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# adr n=%" PetscInt_FMT ": N=%" PetscInt_FMT " rows, %" PetscInt_FMT " offsets, %" PetscInt_FMT " band entries, AIJ nnz=%.0f; PETSc on %d rank(s), eas %s with %" PetscInt_FMT " thread(s) and the reference with %" PetscInt_FMT " on rank 0; medians of %" PetscInt_FMT " runs (min..max)\n", n, N, ndiag, band_nnz, (double)info.nz_used, size, resource, eas_threads, threads, runs));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# adr n=%" PetscInt_FMT ": N=%" PetscInt_FMT " rows, %" PetscInt_FMT " offsets, %" PetscCount_FMT " band entries, AIJ nnz=%.0f; PETSc on %d rank(s), eas %s with %" PetscInt_FMT " thread(s) and the reference with %" PetscInt_FMT " on rank 0; medians of %" PetscInt_FMT " runs (min..max)\n", n, N, ndiag, band_nnz, (double)info.nz_used, size, resource, eas_threads, threads, runs));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# last-level cache: L%d %.1f MB (sysfs); \"at bandwidth\" = working set >= %g x LLC\n", ref.llc_level, llc * 1e-6, EAS_BENCH_LLC_FACTOR));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# triad%s: 3 x %" PetscInt_FMT " doubles (%.1f MB = %.1f LLC), 32 B/element moved (write allocate), %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s\n", stream_thp ? " (huge pages)" : "", stream_n, ws_stream * 1e-6, llc > 0 ? ws_stream / llc : 0, stream_reps, s_med * 1e3, s_min * 1e3, s_max * 1e3, stream_GBs));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# read9 (9 read streams, 1 write): 10 x %" PetscInt_FMT " doubles (%.1f MB = %.1f LLC), 88 B/element moved, %" PetscInt_FMT " reps, %" PetscInt_FMT " timings: %.3f ms (%.3f..%.3f) -> %.2f GB/s (the reference)\n", stream_n, ws_ref * 1e-6, llc > 0 ? ws_ref / llc : 0, stream_reps, 2 * runs, f_med * 1e3, f_min * 1e3, f_max * 1e3, ref_GBs));

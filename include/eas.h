@@ -198,7 +198,10 @@ PETSC_EXTERN PetscErrorCode EasDiaSetPrecision(EasDia, EasPrecision);
 PETSC_EXTERN PetscErrorCode EasDiaGetPrecision(EasDia, EasPrecision *);
 PETSC_EXTERN PetscErrorCode EasDiaGetSize(EasDia, PetscInt *n, PetscInt *ndiag);
 PETSC_EXTERN PetscErrorCode EasDiaGetOffsets(EasDia, const PetscInt *off[]);
-PETSC_EXTERN PetscErrorCode EasDiaGetNonzeros(EasDia, PetscInt *nnz);
+/* EasDiaGetNonzeros - band entries inside the matrix, sum over the diagonals
+   of n - |off|, as PetscCount (64-bit: it passes 2^31 - 1 from 2.4e8 rows
+   with 9 diagonals). */
+PETSC_EXTERN PetscErrorCode EasDiaGetNonzeros(EasDia, PetscCount *nnz);
 /* EasDiaGetValuesWrite / EasDiaRestoreValuesWrite - change the values in
    place, the pattern (n, offsets, ld) fixed: *val is the host array of
    ndiag x ld values, val[d*ld + i] = A[i][i+off[d]] with the ascending

@@ -16,10 +16,19 @@
 #  define EAS_HOST_DEVICE
 #endif
 
+#include <stddef.h>
+
 /* Index type of the kernels; equal to PetscInt in the Debian (32-bit) build,
-   checked at compile time in backend.h. */
+   checked at compile time in backend.h.  Row, point, node and element
+   numbers are EasKInt. */
 typedef int    EasKInt;
 typedef double EasKScalar;
+/* Offsets into arrays whose length is a product of sizes (diagonal d of a
+   DIA matrix at d*ld, face f of the ADR weights at f*np, element e's matrix
+   at e*m*m, the padded ADR box) are EasKIdx, 64-bit on 64-bit hosts and
+   devices: such a product passes 2^31 - 1 long before the row count does
+   (9 diagonals of 2.4e8 rows, 6 faces of 3.6e8 points; issue 10, M2). */
+typedef ptrdiff_t EasKIdx;
 
 /* The DIA row bodies, written once for each value precision (-adr_jacobian_precision,
    EasDiaSetPrecision): EAS_DIA_ROW_BODIES(SUF, VT) defines EasDiaRowGuarded##SUF,
@@ -39,23 +48,23 @@ typedef double EasKScalar;
   {                                                                                                                                                                         \
     EasKScalar sum = 0.0;                                                                                                                                                   \
     for (EasKInt d = 0; d < ndiag; d++) {                                                                                                                                   \
-      const EasKInt j = i + off[d];                                                                                                                                         \
-      if (j >= 0 && j < n) sum += (EasKScalar)val[(long)d * ld + i] * x[j];                                                                                                 \
+      const EasKIdx j = (EasKIdx)i + off[d];                                                                                                                                \
+      if (j >= 0 && j < n) sum += (EasKScalar)val[(EasKIdx)d * ld + i] * x[j];                                                                                              \
     }                                                                                                                                                                       \
     return sum;                                                                                                                                                             \
   }                                                                                                                                                                         \
   static inline EAS_HOST_DEVICE EasKScalar EasDiaRowInterior##SUF(EasKInt i, EasKInt ndiag, const EasKInt *off, const VT *val, EasKInt ld, const EasKScalar *x)             \
   {                                                                                                                                                                         \
     EasKScalar sum = 0.0;                                                                                                                                                   \
-    for (EasKInt d = 0; d < ndiag; d++) sum += (EasKScalar)val[(long)d * ld + i] * x[i + off[d]];                                                                           \
+    for (EasKInt d = 0; d < ndiag; d++) sum += (EasKScalar)val[(EasKIdx)d * ld + i] * x[i + off[d]];                                                                        \
     return sum;                                                                                                                                                             \
   }                                                                                                                                                                         \
   static inline EAS_HOST_DEVICE EasKScalar EasDiaRowTranspose##SUF(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const VT *val, EasKInt ld, const EasKScalar *x) \
   {                                                                                                                                                                         \
     EasKScalar sum = 0.0;                                                                                                                                                   \
     for (EasKInt d = 0; d < ndiag; d++) {                                                                                                                                   \
-      const EasKInt k = i - off[d];                                                                                                                                         \
-      if (k >= 0 && k < n) sum += (EasKScalar)val[(long)d * ld + k] * x[k];                                                                                                 \
+      const EasKIdx k = (EasKIdx)i - off[d];                                                                                                                                \
+      if (k >= 0 && k < n) sum += (EasKScalar)val[(EasKIdx)d * ld + k] * x[k];                                                                                              \
     }                                                                                                                                                                       \
     return sum;                                                                                                                                                             \
   }
@@ -85,8 +94,8 @@ static inline EAS_HOST_DEVICE EasKScalar EasBcgsSweep1Row(EasKInt i, EasKInt n, 
 {
   EasKScalar sum = 0.0;
   for (EasKInt d = 0; d < ndiag; d++) {
-    const EasKInt j = i + off[d];
-    if (j >= 0 && j < n) sum += val[(long)d * ld + i] * EasBcgsDirection(r[j], p_old[j], v_old[j], beta, omega);
+    const EasKIdx j = (EasKIdx)i + off[d];
+    if (j >= 0 && j < n) sum += val[(EasKIdx)d * ld + i] * EasBcgsDirection(r[j], p_old[j], v_old[j], beta, omega);
   }
   *p_i = EasBcgsDirection(r[i], p_old[i], v_old[i], beta, omega);
   return sum;
@@ -104,8 +113,8 @@ static inline EAS_HOST_DEVICE EasKScalar EasBcgsSweep2Row(EasKInt i, EasKInt n, 
 {
   EasKScalar sum = 0.0;
   for (EasKInt d = 0; d < ndiag; d++) {
-    const EasKInt j = i + off[d];
-    if (j >= 0 && j < n) sum += val[(long)d * ld + i] * EasBcgsSEntry(r[j], v[j], alpha);
+    const EasKIdx j = (EasKIdx)i + off[d];
+    if (j >= 0 && j < n) sum += val[(EasKIdx)d * ld + i] * EasBcgsSEntry(r[j], v[j], alpha);
   }
   *s_i = EasBcgsSEntry(r[i], v[i], alpha);
   return sum;
@@ -139,8 +148,8 @@ static inline EAS_HOST_DEVICE int EasDiaInvDiagEntry(EasKInt i, const EasKScalar
 static inline EAS_HOST_DEVICE void EasDiaColumnScaleRow(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *s, EasKScalar *out)
 {
   for (EasKInt d = 0; d < ndiag; d++) {
-    const EasKInt j       = i + off[d];
-    out[(long)d * ld + i] = (j >= 0 && j < n) ? val[(long)d * ld + i] * s[j] : 0.0;
+    const EasKIdx j          = (EasKIdx)i + off[d];
+    out[(EasKIdx)d * ld + i] = (j >= 0 && j < n) ? val[(EasKIdx)d * ld + i] * s[j] : 0.0;
   }
 }
 
@@ -173,39 +182,39 @@ static inline EAS_HOST_DEVICE void EasDiaColumnScaleRow(EasKInt i, EasKInt n, Ea
                                  each read once and used twice: y_i +=
                                  A_ij x_j and y_j += A_ij x_i (j > i). */
 /* Offset of row i (entries A[i][i..m-1]) in a packed upper triangle of order m. */
-static inline EAS_HOST_DEVICE long EasEbeSymRowStart(EasKInt i, EasKInt m)
+static inline EAS_HOST_DEVICE EasKIdx EasEbeSymRowStart(EasKInt i, EasKInt m)
 {
-  return (long)i * m - ((long)i * (i - 1)) / 2;
+  return (EasKIdx)i * m - ((EasKIdx)i * (i - 1)) / 2;
 }
 #define EAS_EBE_APPLY_BODIES(SUF, VT)                                                                                                                                        \
   static inline EAS_HOST_DEVICE void EasEbeElementApply##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *ael, const EasKScalar *x, EasKScalar *y)    \
   {                                                                                                                                                                          \
     const EasKInt  m = nen * dof;                                                                                                                                            \
-    const EasKInt *c = conn + (long)e * nen;                                                                                                                                 \
-    const VT      *A = ael + (long)e * m * m;                                                                                                                                \
+    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                              \
+    const VT      *A = ael + (EasKIdx)e * m * m;                                                                                                                             \
     EasKScalar     xe[EAS_EBE_MAXM];                                                                                                                                         \
     for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
-      for (EasKInt k = 0; k < dof; k++) xe[a * dof + k] = x[(long)c[a] * dof + k]; /* o2el */                                                                                \
+      for (EasKInt k = 0; k < dof; k++) xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                             \
     for (EasKInt a = 0; a < nen; a++) {                                                                                                                                      \
       for (EasKInt k = 0; k < dof; k++) {                                                                                                                                    \
         const EasKInt i   = a * dof + k;                                                                                                                                     \
-        const VT     *row = A + (long)i * m;                                                                                                                                 \
+        const VT     *row = A + (EasKIdx)i * m;                                                                                                                              \
         EasKScalar    s   = 0.0;                                                                                                                                             \
         EAS_SIMD_SUM(s)                                                                                                                                                      \
         for (EasKInt j = 0; j < m; j++) s += (EasKScalar)row[j] * xe[j];                                                                                                     \
-        y[(long)c[a] * dof + k] += s; /* el2o */                                                                                                                             \
+        y[(EasKIdx)c[a] * dof + k] += s; /* el2o */                                                                                                                          \
       }                                                                                                                                                                      \
     }                                                                                                                                                                        \
   }                                                                                                                                                                          \
   static inline EAS_HOST_DEVICE void EasEbeElementApplySym##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *aps, const EasKScalar *x, EasKScalar *y) \
   {                                                                                                                                                                          \
     const EasKInt  m = nen * dof;                                                                                                                                            \
-    const EasKInt *c = conn + (long)e * nen;                                                                                                                                 \
-    const VT      *A = aps + (long)e * ((long)m * (m + 1) / 2);                                                                                                              \
+    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                              \
+    const VT      *A = aps + (EasKIdx)e * ((EasKIdx)m * (m + 1) / 2);                                                                                                        \
     EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                       \
     for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
       for (EasKInt k = 0; k < dof; k++) {                                                                                                                                    \
-        xe[a * dof + k] = x[(long)c[a] * dof + k]; /* o2el */                                                                                                                \
+        xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                                                             \
         ye[a * dof + k] = 0.0;                                                                                                                                               \
       }                                                                                                                                                                      \
     for (EasKInt i = 0; i < m; i++) {                                                                                                                                        \
@@ -221,7 +230,7 @@ static inline EAS_HOST_DEVICE long EasEbeSymRowStart(EasKInt i, EasKInt m)
       ye[i] += s;                                                                                                                                                            \
     }                                                                                                                                                                        \
     for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
-      for (EasKInt k = 0; k < dof; k++) y[(long)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                               \
+      for (EasKInt k = 0; k < dof; k++) y[(EasKIdx)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                            \
   }
 /* clang-format off */
 EAS_EBE_APPLY_BODIES(, EasKScalar)
@@ -234,15 +243,15 @@ EAS_EBE_APPLY_BODIES(_F, float)
 static inline EAS_HOST_DEVICE void EasEbeElementDiagonal(EasKInt e, EasKInt nen, EasKInt dof, EasKInt bs, const EasKInt *conn, const EasKScalar *ael, EasKScalar *d)
 {
   const EasKInt     m = nen * dof;
-  const EasKInt    *c = conn + (long)e * nen;
-  const EasKScalar *A = ael + (long)e * m * m;
+  const EasKInt    *c = conn + (EasKIdx)e * nen;
+  const EasKScalar *A = ael + (EasKIdx)e * m * m;
 
   for (EasKInt a = 0; a < nen; a++) {
     if (bs == 1) {
-      for (EasKInt k = 0; k < dof; k++) d[(long)c[a] * dof + k] += A[(long)(a * dof + k) * (m + 1)];
+      for (EasKInt k = 0; k < dof; k++) d[(EasKIdx)c[a] * dof + k] += A[(EasKIdx)(a * dof + k) * (m + 1)];
     } else {
       for (EasKInt k = 0; k < dof; k++)
-        for (EasKInt l = 0; l < dof; l++) d[(long)c[a] * dof * dof + k * dof + l] += A[(long)(a * dof + k) * m + a * dof + l];
+        for (EasKInt l = 0; l < dof; l++) d[(EasKIdx)c[a] * dof * dof + k * dof + l] += A[(EasKIdx)(a * dof + k) * m + a * dof + l];
     }
   }
 }
@@ -250,11 +259,11 @@ static inline EAS_HOST_DEVICE void EasEbeElementDiagonal(EasKInt e, EasKInt nen,
 /* Point-block product, block b: y_b = B_b x_b with B_b row-major bs x bs. */
 static inline EAS_HOST_DEVICE void EasBlockMultEntry(EasKInt b, EasKInt bs, const EasKScalar *B, const EasKScalar *x, EasKScalar *y)
 {
-  const EasKScalar *Bb = B + (long)b * bs * bs;
+  const EasKScalar *Bb = B + (EasKIdx)b * bs * bs;
   for (EasKInt k = 0; k < bs; k++) {
     EasKScalar s = 0.0;
-    for (EasKInt l = 0; l < bs; l++) s += Bb[k * bs + l] * x[(long)b * bs + l];
-    y[(long)b * bs + k] = s;
+    for (EasKInt l = 0; l < bs; l++) s += Bb[k * bs + l] * x[(EasKIdx)b * bs + l];
+    y[(EasKIdx)b * bs + k] = s;
   }
 }
 
@@ -333,19 +342,21 @@ static inline EAS_HOST_DEVICE void EasAdrKReaction(const EasAdrKParams *P, EasKS
    residual). */
 static inline EAS_HOST_DEVICE void EasAdrKFunctionPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *xg, const EasKScalar *xold, EasKScalar *Rv, EasKScalar *dRv, EasKScalar *F, EasKScalar acc[3])
 {
-  const EasKInt nx = P->nx, ny = P->ny, np = P->np;
+  /* offsets in EasKIdx: f*np, 4p and the padded box pass 2^31 - 1 first */
+  const EasKInt nx = P->nx, ny = P->ny;
+  const EasKIdx np = P->np, q = p;
   const EasKInt i = p % nx, j = (p / nx) % ny, k = p / (nx * ny);
-  const EasKInt sy = nx + 2, sz = (nx + 2) * (ny + 2);
-  const EasKInt Q      = (i + 1) + sy * (j + 1) + sz * (k + 1);
-  const EasKInt nbq[6] = {Q - 1, Q + 1, Q - sy, Q + sy, Q - sz, Q + sz};
-  if (P->reaction != EAS_ADRK_REACTION_USER) EasAdrKReaction(P, xg[2 * Q], xg[2 * Q + 1], Rv + 2 * p, dRv + 4 * p);
+  const EasKIdx sy = nx + 2, sz = (EasKIdx)(nx + 2) * (ny + 2);
+  const EasKIdx Q      = (i + 1) + sy * (j + 1) + sz * (k + 1);
+  const EasKIdx nbq[6] = {Q - 1, Q + 1, Q - sy, Q + sy, Q - sz, Q + sz};
+  if (P->reaction != EAS_ADRK_REACTION_USER) EasAdrKReaction(P, xg[2 * Q], xg[2 * Q + 1], Rv + 2 * q, dRv + 4 * q);
   for (int s = 0; s < 2; s++) {
     const EasKScalar c  = xg[2 * Q + s];
     EasKScalar       tr = 0.0;
-    for (int f = 0; f < 6; f++) tr += w[f * np + p] * (xg[2 * nbq[f] + s] - c);
-    F[2 * p + s] = xold[2 * p + s] - c + P->dt * (tr + Rv[2 * p + s]);
-    acc[0] += F[2 * p + s] + dRv[4 * p + 3 * s];
-    acc[1 + s] += F[2 * p + s] * F[2 * p + s];
+    for (int f = 0; f < 6; f++) tr += w[f * np + q] * (xg[2 * nbq[f] + s] - c);
+    F[2 * q + s] = xold[2 * q + s] - c + P->dt * (tr + Rv[2 * q + s]);
+    acc[0] += F[2 * q + s] + dRv[4 * q + 3 * s];
+    acc[1 + s] += F[2 * q + s] * F[2 * q + s];
   }
 }
 
@@ -363,7 +374,8 @@ static inline EAS_HOST_DEVICE void EasAdrKFunctionPoint(EasKInt p, const EasAdrK
    Dirichlet: not in the local block). */
 static inline EAS_HOST_DEVICE int EasAdrKLocalWeights(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, EasKScalar eff[6], EasKScalar *wsum)
 {
-  const EasKInt nx = P->nx, ny = P->ny, nz = P->nz, np = P->np;
+  const EasKInt nx = P->nx, ny = P->ny, nz = P->nz;
+  const EasKIdx np     = P->np;
   const EasKInt ijk[3] = {p % nx, (p / nx) % ny, p / (nx * ny)}, nl[3] = {nx, ny, nz};
   int           out = 0;
 
@@ -372,7 +384,7 @@ static inline EAS_HOST_DEVICE int EasAdrKLocalWeights(EasKInt p, const EasAdrKPa
   for (int f = 0; f < 6; f++) {
     const int        d = f / 2, side = f % 2;
     const int        edge = side ? (ijk[d] == nl[d] - 1) : (ijk[d] == 0);
-    const EasKScalar wf   = w[f * np + p];
+    const EasKScalar wf   = w[f * np + p]; /* f np in EasKIdx */
     *wsum += wf;
     if (!edge)
       eff[f] += wf;
@@ -384,21 +396,22 @@ static inline EAS_HOST_DEVICE int EasAdrKLocalWeights(EasKInt p, const EasAdrKPa
   return out;
 }
 
-static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ld)
+static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ldv)
 {
   const EasKScalar dt = P->dt;
+  const EasKIdx    ld = ldv, q = p; /* diagonal d at d*ld, dRv at 4p: EasKIdx */
   EasKScalar       eff[6], wsum;
 
   (void)EasAdrKLocalWeights(p, P, w, eff, &wsum);
   for (int s = 0; s < 2; s++) {
-    const EasKInt r = 2 * p + s;
+    const EasKIdx r = 2 * q + s;
     const int     y = P->ycoupled ? 1 : 0; /* diagonals after -2nx shift by one without the y couplings */
     V[0 * ld + r]   = -dt * eff[4];
     if (y) V[1 * ld + r] = -dt * eff[2];
     V[(1 + y) * ld + r] = -dt * eff[0];
-    V[(2 + y) * ld + r] = s == 1 ? -dt * dRv[4 * p + 2] : 0.0;
-    V[(3 + y) * ld + r] = 1.0 + dt * wsum - dt * dRv[4 * p + 3 * s];
-    V[(4 + y) * ld + r] = s == 0 ? -dt * dRv[4 * p + 1] : 0.0;
+    V[(2 + y) * ld + r] = s == 1 ? -dt * dRv[4 * q + 2] : 0.0;
+    V[(3 + y) * ld + r] = 1.0 + dt * wsum - dt * dRv[4 * q + 3 * s];
+    V[(4 + y) * ld + r] = s == 0 ? -dt * dRv[4 * q + 1] : 0.0;
     V[(5 + y) * ld + r] = -dt * eff[1];
     if (y) V[7 * ld + r] = -dt * eff[3];
     V[(6 + 2 * y) * ld + r] = -dt * eff[5];

@@ -2,10 +2,11 @@
   EasDia: square DIA matrix on one process, multiplied on its backend.
 */
 #include "diaimpl.h"
+#include "core/size.h"
 
-PetscInt EasDiaLeadingDimension(PetscInt n)
+PetscInt64 EasDiaLeadingDimension(PetscInt n)
 {
-  PetscInt ld = ((PetscMax(n, 1) + 7) / 8) * 8;
+  PetscInt64 ld = (((PetscInt64)PetscMax(n, 1) + 7) / 8) * 8; /* 64-bit: n + 7 passes 2^31 - 1 near the top */
   if (ld % 512 == 0) ld += 8;
   return ld;
 }
@@ -158,12 +159,19 @@ static PetscErrorCode EasDiaAllocate_Private(EasDia A, PetscInt n, PetscInt ndia
   PetscCall(EasDiaReset_Private(A));
   A->nonzerostate++; /* a new pattern (and new values) */
   PetscCall(PetscObjectStateIncrease((PetscObject)A));
-  A->n     = n;
-  A->ndiag = ndiag;
-  A->ld    = EasDiaLeadingDimension(n);
-  PetscCall(PetscMalloc1(PetscMax(ndiag, 1), &A->off));
-  PetscCall(PetscArraycpy(A->off, off, ndiag));
-  PetscCall(PetscCalloc1((size_t)PetscMax(ndiag, 1) * A->ld, &A->val));
+  {
+    const PetscInt64 ld = EasDiaLeadingDimension(n);
+    size_t           nval;
+    /* the kernels take ld as EasKInt: the padded row count must fit PetscInt */
+    PetscCheck(ld <= PETSC_MAX_INT, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "EasDia: n = %" PetscInt_FMT " rows: the padded leading dimension %" PetscInt64_FMT " overflows PetscInt; at most %d rows per DIA matrix (README.md, Limits)", n, ld, EAS_DIA_MAX_ROWS);
+    PetscCall(EasSizeMul(PetscObjectComm((PetscObject)A), "DIA values ndiag*ld", sizeof(PetscScalar), &nval, PetscMax(ndiag, 1), (PetscInt)ld));
+    A->n     = n;
+    A->ndiag = ndiag;
+    A->ld    = (PetscInt)ld;
+    PetscCall(PetscMalloc1(PetscMax(ndiag, 1), &A->off));
+    PetscCall(PetscArraycpy(A->off, off, ndiag));
+    PetscCall(PetscCalloc1(nval, &A->val));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -177,7 +185,7 @@ static PetscErrorCode EasDiaSetOffsets_Private(EasDia A, const char fn[], PetscI
   MPI_Comm  comm = PetscObjectComm((PetscObject)A);
 
   PetscFunctionBegin;
-  PetscCheck(n >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: n = %" PetscInt_FMT " rows, expected n >= 1", fn, n);
+  PetscCheck(n >= 1 && n <= EAS_DIA_MAX_ROWS, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: n = %" PetscInt_FMT " rows, expected 1 <= n <= %d (the padded leading dimension must fit PetscInt; README.md, Limits)", fn, n, EAS_DIA_MAX_ROWS);
   PetscCheck(ndiag >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: ndiag = %" PetscInt_FMT ", expected at least one diagonal", fn, ndiag);
   PetscValidIntPointer(off, 4);
   PetscCall(PetscMalloc1(ndiag, &perm));
@@ -258,15 +266,17 @@ PetscErrorCode EasDiaSetFromTriplets_Private(EasDia A, PetscInt n, PetscCount nn
   PetscInt *slot, ndiag = 0, *off;
   MPI_Comm  comm = PetscObjectComm((PetscObject)A);
   PetscReal fill;
+  size_t    nslot;
 
   PetscFunctionBegin;
-  PetscCheck(n >= 1, comm, PETSC_ERR_ARG_SIZ, "%s: the matrix has %" PetscInt_FMT " rows, expected at least 1", what, n);
-  /* slot[o + n - 1] = index of offset o, or -1 */
-  PetscCall(PetscMalloc1(2 * n - 1, &slot));
-  for (PetscInt o = 0; o < 2 * n - 1; o++) slot[o] = -1;
+  PetscCheck(n >= 1 && n <= EAS_DIA_MAX_ROWS, comm, PETSC_ERR_ARG_SIZ, "%s: the matrix has %" PetscInt_FMT " rows, expected 1 to %d (README.md, Limits)", what, n, EAS_DIA_MAX_ROWS);
+  /* slot[o + n - 1] = index of offset o, or -1; 2n - 1 slots, indexed in 64-bit */
+  PetscCall(EasSizeMul(comm, "DIA offset slots 2*n", sizeof(PetscInt), &nslot, 2, n));
+  PetscCall(PetscMalloc1(nslot - 1, &slot));
+  for (size_t o = 0; o < nslot - 1; o++) slot[o] = -1;
   for (PetscCount k = 0; k < nnz; k++) {
-    const PetscInt o = col[k] - row[k];
-    if (slot[o + n - 1] < 0) slot[o + n - 1] = ndiag++;
+    const PetscInt64 o = (PetscInt64)col[k] - row[k] + n - 1;
+    if (slot[o] < 0) slot[o] = ndiag++;
   }
   if (!ndiag) { /* the zero matrix: keep the main diagonal */
     slot[n - 1] = ndiag++;
@@ -278,14 +288,14 @@ PetscErrorCode EasDiaSetFromTriplets_Private(EasDia A, PetscInt n, PetscCount nn
   }
   PetscCall(PetscMalloc1(ndiag, &off));
   ndiag = 0;
-  for (PetscInt o = 0; o < 2 * n - 1; o++)
+  for (size_t o = 0; o < nslot - 1; o++)
     if (slot[o] >= 0) {
       slot[o]      = ndiag; /* ascending order */
-      off[ndiag++] = o - (n - 1);
+      off[ndiag++] = (PetscInt)((PetscInt64)o - (n - 1));
     }
   PetscCall(EasDiaAllocate_Private(A, n, ndiag, off));
   for (PetscCount k = 0; k < nnz; k++) {
-    const PetscInt d = slot[col[k] - row[k] + n - 1];
+    const PetscInt d = slot[(PetscInt64)col[k] - row[k] + n - 1];
     A->val[(size_t)d * A->ld + row[k]] += v[k];
   }
   PetscCall(PetscFree(off));
@@ -634,12 +644,12 @@ PetscErrorCode EasDiaGetOffsets(EasDia A, const PetscInt *off[])
   EasDiaGetNonzeros - the number of stored entries inside the matrix
   (n - |off| per diagonal), the nonzero count of the banded pattern.
 @*/
-PetscErrorCode EasDiaGetNonzeros(EasDia A, PetscInt *nnz)
+PetscErrorCode EasDiaGetNonzeros(EasDia A, PetscCount *nnz)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
-  *nnz = 0;
-  for (PetscInt d = 0; d < A->ndiag; d++) *nnz += A->n - PetscAbsInt(A->off[d]);
+  *nnz = 0; /* PetscCount (64-bit): 9 diagonals of 2.4e8 rows pass 2^31 - 1 */
+  for (PetscInt d = 0; d < A->ndiag; d++) *nnz += (PetscCount)A->n - PetscAbsInt(A->off[d]);
   PetscFunctionReturn(0);
 }
 
@@ -785,7 +795,7 @@ PetscErrorCode EasDiaView(EasDia A, PetscViewer viewer)
 {
   PetscBool         isascii;
   PetscViewerFormat format;
-  PetscInt          nnz;
+  PetscCount        nnz;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
@@ -797,7 +807,7 @@ PetscErrorCode EasDiaView(EasDia A, PetscViewer viewer)
   PetscCall(PetscObjectPrintClassNamePrefixType((PetscObject)A, viewer));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(EasDiaGetNonzeros(A, &nnz));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "rows %" PetscInt_FMT ", diagonals %" PetscInt_FMT ", leading dimension %" PetscInt_FMT ", band entries %" PetscInt_FMT ", fill %.3g (bound %g)\n", A->n, A->ndiag, A->ld, nnz, nnz ? (double)A->ndiag * A->n / nnz : 0.0, (double)A->max_fill));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "rows %" PetscInt_FMT ", diagonals %" PetscInt_FMT ", leading dimension %" PetscInt_FMT ", band entries %" PetscCount_FMT ", fill %.3g (bound %g)\n", A->n, A->ndiag, A->ld, nnz, nnz ? (double)A->ndiag * A->n / nnz : 0.0, (double)A->max_fill));
   PetscCall(PetscViewerASCIIPrintf(viewer, "offsets:"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
   for (PetscInt d = 0; d < A->ndiag; d++) PetscCall(PetscViewerASCIIPrintf(viewer, " %" PetscInt_FMT, A->off[d]));

@@ -30,8 +30,12 @@ struct _p_EasDia {
 
 /* Leading dimension for n rows: a multiple of 8 (64-byte lines) that is not
    a multiple of 512, so consecutive diagonals do not alias in 4 KiB pages
-   (README.md, Measured figures: 15% at n = 128). */
-PETSC_INTERN PetscInt EasDiaLeadingDimension(PetscInt n);
+   (README.md, Measured figures: 15% at n = 128).  Computed in 64-bit; the
+   kernels take it as EasKInt, so n is at most EAS_DIA_MAX_ROWS: the largest
+   multiple of 8 below 2^31 - 1 is 2^31 - 8 = 2147483640, not a multiple of
+   512, so n = 2147483640 gives ld = n and n = 2147483641 would need 2^31. */
+PETSC_INTERN PetscInt64 EasDiaLeadingDimension(PetscInt n);
+#define EAS_DIA_MAX_ROWS 2147483640
 /* Builds the DIA storage from row-wise (i, j, v) triplets after checking the
    fill bound; used by the Mat and Matrix Market converters. what names the
    source in errors. */

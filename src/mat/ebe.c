@@ -6,6 +6,7 @@
   compute units in ../solvers/split.c.
 */
 #include "ebeimpl.h"
+#include "core/size.h"
 
 const char *const EasEbeProblems[]   = {"poisson", "elasticity", "EasEbeProblem", "EAS_EBE_", NULL};
 const char *const EasEbeModes[]      = {"sync", "async", "EasEbeMode", "EAS_EBE_", NULL};
@@ -146,7 +147,8 @@ PetscErrorCode EasEbeSetElements(EasEbe ebe, PetscInt nel, PetscInt nen, PetscIn
 {
   MPI_Comm    comm;
   PetscMPIInt size;
-  PetscInt    m = nen * dof, *color;
+  PetscInt    m = nen * dof, *color, nconn, nunk;
+  size_t      nael;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
@@ -156,6 +158,10 @@ PetscErrorCode EasEbeSetElements(EasEbe ebe, PetscInt nel, PetscInt nen, PetscIn
   PetscCheck(nel >= 0 && nen > 0 && dof > 0 && nnodes > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "EasEbeSetElements: expected nel >= 0, nen > 0, dof > 0, nnodes > 0; got nel=%" PetscInt_FMT " nen=%" PetscInt_FMT " dof=%" PetscInt_FMT " nnodes=%" PetscInt_FMT, nel, nen, dof, nnodes);
   PetscCheck(m <= EAS_EBE_MAXM, comm, PETSC_ERR_SUP, "EasEbeSetElements: element matrices of order nen*dof = %" PetscInt_FMT " exceed the supported %d", m, EAS_EBE_MAXM);
   PetscCheck(nel == 0 || (conn && ael), comm, PETSC_ERR_ARG_NULL, "EasEbeSetElements: NULL connectivity or element matrices");
+  /* the sizes before the arrays are read (core/size.h; README.md, Limits) */
+  PetscCall(EasIntMul(comm, "EasEbeSetElements: connectivity nel*nen", &nconn, nel, nen));
+  PetscCall(EasIntMul(comm, "EasEbeSetElements: unknowns nnodes*dof", &nunk, nnodes, dof));
+  PetscCall(EasSizeMul(comm, "EasEbeSetElements: element storage nel*m*m", sizeof(PetscScalar), &nael, nel, m, m));
   for (PetscInt e = 0; e < nel; e++) {
     for (PetscInt a = 0; a < nen; a++) {
       const PetscInt v = conn[e * nen + a];
@@ -170,10 +176,10 @@ PetscErrorCode EasEbeSetElements(EasEbe ebe, PetscInt nel, PetscInt nen, PetscIn
   ebe->nnodes = ebe->nowned = nnodes;
   ebe->nglobal_nodes        = nnodes;
   ebe->from_mesh            = PETSC_FALSE;
-  PetscCall(PetscMalloc1(PetscMax(nel * nen, 1), &ebe->conn));
-  PetscCall(PetscMalloc1(PetscMax(nel * m * m, 1), &ebe->ael));
-  PetscCall(PetscArraycpy(ebe->conn, conn, nel * nen));
-  PetscCall(PetscArraycpy(ebe->ael, ael, nel * m * m));
+  PetscCall(PetscMalloc1(PetscMax(nconn, 1), &ebe->conn));
+  PetscCall(PetscMalloc1(PetscMax(nael, 1), &ebe->ael)); /* nel*m*m in size_t (issue 10, C2) */
+  PetscCall(PetscArraycpy(ebe->conn, conn, nconn));
+  PetscCall(PetscArraycpy(ebe->ael, ael, nael));
   PetscCall(PetscObjectChangeTypeName((PetscObject)ebe, "user"));
   PetscCall(PetscMalloc1(nnodes, &ebe->l2g));
   for (PetscInt i = 0; i < nnodes; i++) ebe->l2g[i] = i;
@@ -336,7 +342,9 @@ static PetscErrorCode EasEbeStorageSetUp_Private(EasEbe ebe)
 PetscErrorCode EasEbeSetUp(EasEbe ebe)
 {
   EasBackend be;
-  PetscInt   m, bsmax;
+  PetscInt   m;
+  MPI_Comm   comm = PetscObjectComm((PetscObject)ebe);
+  size_t     nconn, nael, nbuf[2];
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
@@ -353,7 +361,10 @@ PetscErrorCode EasEbeSetUp(EasEbe ebe)
     PetscCall(EasEbeMeterBegin_Private(ebe, EAS_PHASE_SETUP));
   }
   PetscCheck(be->ops->ebe_apply && be->ops->ebe_diagonal, PETSC_COMM_SELF, PETSC_ERR_SUP, "Backend %s has no element-by-element kernels", be->resource);
-  m                      = ebe->nen * ebe->dof;
+  m = ebe->nen * ebe->dof;
+  PetscCall(EasSizeMul(comm, "EBE connectivity nel*nen", sizeof(PetscInt), &nconn, ebe->nel, ebe->nen));
+  PetscCall(EasSizeMul(comm, "EBE element storage nel*m*m", sizeof(PetscScalar), &nael, ebe->nel, m, m));
+  for (int s = 0; s < 2; s++) PetscCall(EasSizeMul(comm, "EBE exchange buffer nifc*dof*dof", sizeof(PetscScalar), &nbuf[s], ebe->nifc[s], ebe->dof, ebe->dof));
   ebe->k.nel             = ebe->nel;
   ebe->k.nen             = ebe->nen;
   ebe->k.dof             = ebe->dof;
@@ -367,24 +378,23 @@ PetscErrorCode EasEbeSetUp(EasEbe ebe)
     ebe->k.color_elem = ebe->color_elem;
   } else {
     void *p;
-    PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * PetscMax(ebe->nel * ebe->nen, 1), &p));
-    PetscCall((*be->ops->copy_htod)(be, p, ebe->conn, sizeof(PetscInt) * ebe->nel * ebe->nen));
+    PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * PetscMax(nconn, 1), &p));
+    PetscCall((*be->ops->copy_htod)(be, p, ebe->conn, sizeof(PetscInt) * nconn));
     ebe->k.conn = (const PetscInt *)p;
-    PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(ebe->nel * m * m, 1), &p));
-    PetscCall((*be->ops->copy_htod)(be, p, ebe->ael, sizeof(PetscScalar) * ebe->nel * m * m));
+    PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(nael, 1), &p));
+    PetscCall((*be->ops->copy_htod)(be, p, ebe->ael, sizeof(PetscScalar) * nael));
     ebe->k.ael = (const PetscScalar *)p;
     PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * PetscMax(ebe->nel, 1), &p));
     PetscCall((*be->ops->copy_htod)(be, p, ebe->color_elem, sizeof(PetscInt) * ebe->nel));
     ebe->k.color_elem = (const PetscInt *)p;
-    be->bytes_htod += (PetscLogDouble)(sizeof(PetscInt) * ebe->nel * (ebe->nen + 1) + sizeof(PetscScalar) * ebe->nel * m * m);
+    be->bytes_htod += (PetscLogDouble)(sizeof(PetscInt) * (nconn + (size_t)ebe->nel) + sizeof(PetscScalar) * nael);
   }
   PetscCall(EasEbeStorageSetUp_Private(ebe));
-  bsmax = ebe->dof * ebe->dof;
   for (int s = 0; s < 2; s++) {
     PetscCall(PetscFree(ebe->sbuf[s]));
     PetscCall(PetscFree(ebe->rbuf[s]));
-    PetscCall(PetscMalloc1(PetscMax(ebe->nifc[s] * bsmax, 1), &ebe->sbuf[s]));
-    PetscCall(PetscMalloc1(PetscMax(ebe->nifc[s] * bsmax, 1), &ebe->rbuf[s]));
+    PetscCall(PetscMalloc1(PetscMax(nbuf[s], 1), &ebe->sbuf[s]));
+    PetscCall(PetscMalloc1(PetscMax(nbuf[s], 1), &ebe->rbuf[s]));
   }
   ebe->setupcalled = PETSC_TRUE;
   /* the split covers all local elements, or the interior ones in async mode */
@@ -447,11 +457,15 @@ PetscErrorCode EasEbeExchangeBegin_Private(EasEbe ebe, const PetscScalar *a, Pet
   for (int s = 0; s < 4; s++) req[s] = MPI_REQUEST_NULL;
   for (int s = 0; s < 2; s++) {
     const PetscInt ni = ebe->nifc[s];
+    PetscInt       cnt;
+    PetscMPIInt    mcnt;
     if (ebe->nbr[s] == MPI_PROC_NULL) continue;
+    PetscCall(EasIntMul(comm, "EBE exchange count nifc*bs", &cnt, ni, bs)); /* bs = dof*dof for point blocks */
+    PetscCall(PetscMPIIntCast(cnt, &mcnt));
     for (PetscInt i = 0; i < ni; i++)
-      for (PetscInt k = 0; k < bs; k++) ebe->sbuf[s][i * bs + k] = a[ebe->ifc[s][i] * bs + k];
-    PetscCallMPI(MPI_Irecv(ebe->rbuf[s], (PetscMPIInt)(ni * bs), MPIU_SCALAR, ebe->nbr[s], ebe->tag, comm, &req[2 * s]));
-    PetscCallMPI(MPI_Isend(ebe->sbuf[s], (PetscMPIInt)(ni * bs), MPIU_SCALAR, ebe->nbr[s], ebe->tag, comm, &req[2 * s + 1]));
+      for (PetscInt k = 0; k < bs; k++) ebe->sbuf[s][i * bs + k] = a[(size_t)ebe->ifc[s][i] * bs + k];
+    PetscCallMPI(MPI_Irecv(ebe->rbuf[s], mcnt, MPIU_SCALAR, ebe->nbr[s], ebe->tag, comm, &req[2 * s]));
+    PetscCallMPI(MPI_Isend(ebe->sbuf[s], mcnt, MPIU_SCALAR, ebe->nbr[s], ebe->tag, comm, &req[2 * s + 1]));
   }
   PetscFunctionReturn(0);
 }
@@ -463,7 +477,7 @@ PetscErrorCode EasEbeExchangeEnd_Private(EasEbe ebe, PetscScalar *a, PetscInt bs
   for (int s = 0; s < 2; s++) {
     if (ebe->nbr[s] == MPI_PROC_NULL) continue;
     for (PetscInt i = 0; i < ebe->nifc[s]; i++)
-      for (PetscInt k = 0; k < bs; k++) a[ebe->ifc[s][i] * bs + k] += ebe->rbuf[s][i * bs + k];
+      for (PetscInt k = 0; k < bs; k++) a[(size_t)ebe->ifc[s][i] * bs + k] += ebe->rbuf[s][i * bs + k];
   }
   PetscFunctionReturn(0);
 }
@@ -625,9 +639,11 @@ PetscErrorCode EasEbeGetDiagonal(EasEbe ebe, EasVec d)
 PetscErrorCode EasEbeGetPointBlockDiagonal_Private(EasEbe ebe, PetscScalar **D)
 {
   const PetscInt bs = ebe->dof;
+  size_t         nd;
 
   PetscFunctionBegin;
-  PetscCall(PetscCalloc1(PetscMax(ebe->nnodes * bs * bs, 1), D));
+  PetscCall(EasSizeMul(PetscObjectComm((PetscObject)ebe), "point-block diagonal nnodes*dof*dof", sizeof(PetscScalar), &nd, ebe->nnodes, bs, bs));
+  PetscCall(PetscCalloc1(PetscMax(nd, 1), D));
   for (PetscInt e = 0; e < ebe->nel; e++) EasEbeElementDiagonal(e, ebe->nen, ebe->dof, bs, ebe->conn, ebe->ael, *D);
   PetscCall(EasEbeExchange_Private(ebe, *D, bs * bs));
   PetscFunctionReturn(0);

@@ -8,6 +8,7 @@
   81x81 element matrices of Lang-Rünger (sec. 5).
 */
 #include "femimpl.h"
+#include "core/size.h"
 
 PETSC_INTERN PetscErrorCode EasEbeSetColors_Private(EasEbe, const PetscInt *, PetscInt);
 PETSC_INTERN PetscErrorCode EasEbeReset_Private(EasEbe);
@@ -207,7 +208,8 @@ static PetscErrorCode EasEbeBuildMesh_Private(EasEbe ebe)
   MPI_Comm      comm;
   PetscMPIInt   rank, size;
   EasEbeProblem prob = ebe->problem;
-  PetscInt      p = ebe->order, q = p + 1, nx = ebe->nx, ny = ebe->ny, nz = ebe->nz, nen, dof, m, NX, NY, NXY, z0, z1, nlz, *color;
+  PetscInt      p = ebe->order, q = p + 1, nx = ebe->nx, ny = ebe->ny, nz = ebe->nz, nen, dof, m, NX, NY, NXY, z0, z1, nlz, *color, nconn, nunk, ncoord;
+  size_t        nael;
   PetscReal(*X)[3];
 
   PetscFunctionBegin;
@@ -219,15 +221,23 @@ static PetscErrorCode EasEbeBuildMesh_Private(EasEbe ebe)
   nen = q * q * q;
   dof = prob == EAS_EBE_POISSON ? 1 : 3;
   m   = nen * dof;
-  NX  = p * nx + 1;
-  NY  = p * ny + 1;
-  NXY = NX * NY;
+  /* every size product checked (core/size.h): PetscInt is 32-bit */
+  PetscCall(EasIntMul(comm, "mesh nodes in x p*nx", &NX, p, nx));
+  PetscCall(EasIntMul(comm, "mesh nodes in y p*ny", &NY, p, ny));
+  NX += 1;
+  NY += 1;
+  PetscCall(EasIntMul(comm, "mesh nodes per z layer (p*nx+1)*(p*ny+1)", &NXY, NX, NY));
+  PetscCall(EasIntMul(comm, "mesh node layers p*nz", &nunk, p, nz));
+  PetscCall(EasIntMul(comm, "global unknowns (p*nx+1)*(p*ny+1)*(p*nz+1)*dof", &nunk, NX, NY, nunk + 1, dof));
   z0  = (PetscInt)(((PetscInt64)nz * rank) / size);
   z1  = (PetscInt)(((PetscInt64)nz * (rank + 1)) / size);
   nlz = p * (z1 - z0) + 1;
 
+  PetscCall(EasIntMul(comm, "local elements nx*ny*nz_local", &ebe->nel, nx, ny, z1 - z0));
+  PetscCall(EasIntMul(comm, "connectivity nel*nen", &nconn, ebe->nel, nen));
+  PetscCall(EasSizeMul(comm, "element storage nel*m*m", sizeof(PetscScalar), &nael, ebe->nel, m, m));
+  PetscCall(EasIntMul(comm, "node coordinates 3*nnodes", &ncoord, 3, nlz * NXY)); /* nlz*NXY <= the global node count, checked above; xyz is indexed 3*n in PetscInt */
   ebe->from_mesh     = PETSC_TRUE;
-  ebe->nel           = nx * ny * (z1 - z0);
   ebe->nen           = nen;
   ebe->dof           = dof;
   ebe->nnodes        = nlz * NXY;
@@ -235,7 +245,7 @@ static PetscErrorCode EasEbeBuildMesh_Private(EasEbe ebe)
   ebe->nglobal_nodes = NXY * (p * nz + 1);
   ebe->grow0         = p * z0 * NXY * dof;
   PetscCall(PetscMalloc1(ebe->nnodes, &ebe->l2g));
-  PetscCall(PetscMalloc1(3 * ebe->nnodes, &ebe->xyz));
+  PetscCall(PetscMalloc1(ncoord, &ebe->xyz));
   for (PetscInt k = 0; k < nlz; k++)
     for (PetscInt j = 0; j < NY; j++)
       for (PetscInt i = 0; i < NX; i++) {
@@ -267,15 +277,15 @@ static PetscErrorCode EasEbeBuildMesh_Private(EasEbe ebe)
   ebe->ifc_e[1][0] = rank < size - 1 ? PetscMax(ebe->nel - nx * ny, ebe->ifc_e[0][1]) : ebe->nel;
   ebe->ifc_e[1][1] = ebe->nel;
 
-  PetscCall(PetscMalloc1(PetscMax(ebe->nel * nen, 1), &ebe->conn));
-  PetscCall(PetscMalloc1(PetscMax(ebe->nel * m * m, 1), &ebe->ael));
+  PetscCall(PetscMalloc1(PetscMax(nconn, 1), &ebe->conn));
+  PetscCall(PetscMalloc1(PetscMax(nael, 1), &ebe->ael)); /* nel*m*m in size_t: 327311 Q2 elasticity elements (m = 81) pass 2^31 - 1 */
   PetscCall(PetscMalloc1(PetscMax(ebe->nel, 1), &color));
   PetscCall(PetscMalloc1(nen, &X));
   for (PetscInt ez = z0; ez < z1; ez++)
     for (PetscInt ey = 0; ey < ny; ey++)
       for (PetscInt ex = 0; ex < nx; ex++) {
         const PetscInt e = ex + nx * (ey + ny * (ez - z0));
-        PetscInt      *c = ebe->conn + e * nen;
+        PetscInt      *c = ebe->conn + (size_t)e * nen;
         PetscScalar   *A = ebe->ael + (size_t)e * m * m;
         for (PetscInt cz = 0; cz < q; cz++)
           for (PetscInt cy = 0; cy < q; cy++)
@@ -411,7 +421,7 @@ PetscErrorCode EasEbeGetElement(EasEbe ebe, PetscInt e, PetscInt nodes[], PetscS
   PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
   PetscCheck(ebe->conn, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ORDER, "EasEbeGetElement: no elements; call EasEbeSetElements() or EasEbeSetFromMesh() first");
   PetscCheck(e >= 0 && e < ebe->nel, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEbeGetElement: element %" PetscInt_FMT " is not in [0, %" PetscInt_FMT ")", e, ebe->nel);
-  if (nodes) PetscCall(PetscArraycpy(nodes, ebe->conn + e * ebe->nen, ebe->nen));
+  if (nodes) PetscCall(PetscArraycpy(nodes, ebe->conn + (size_t)e * ebe->nen, ebe->nen));
   if (A) PetscCall(PetscArraycpy(A, ebe->ael + (size_t)e * m * m, m * m));
   PetscFunctionReturn(0);
 }

@@ -51,7 +51,7 @@ PetscErrorCode EasEbeComputeRHS(EasEbe ebe, EasEbeFieldFn f, EasEbeFieldFn g, vo
   PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
   PetscCall(EasEbeCheckMesh_Private(ebe, b, "EasEbeComputeRHS"));
   PetscCall(EasFemGauss_Private(nq, gx, gw));
-  PetscCall(PetscMalloc3(ebe->nnodes, &fix, ebe->nnodes * dof, &G, m * m, &K));
+  PetscCall(PetscMalloc3(ebe->nnodes, &fix, (size_t)ebe->nnodes * dof, &G, (size_t)m * m, &K));
   for (PetscInt n = 0; n < ebe->nnodes; n++) { /* g at the prescribed nodes */
     fix[n] = EasFemNodeIsPrescribed_Private(ebe, n);
     for (PetscInt k = 0; k < dof; k++) G[n * dof + k] = 0;

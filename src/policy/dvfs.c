@@ -245,7 +245,7 @@ PetscErrorCode EasDvfsDecide(EasDvfs d, PetscReal Tcomp, PetscReal Tcomm)
   PetscCall(DvfsFrequencies(d));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(PetscMalloc4(2 * size, &all, size, &Tc, size, &Tm, size, &Fi));
+  PetscCall(PetscMalloc4((size_t)2 * size, &all, size, &Tc, size, &Tm, size, &Fi));
   loc[0] = Tcomp;
   loc[1] = Tcomm;
   PetscCallMPI(MPI_Allgather(loc, 2, MPIU_REAL, all, 2, MPIU_REAL, comm));

@@ -248,7 +248,7 @@ PetscErrorCode EasPowerBudgetDecide(EasPowerBudget b, PetscReal Tcomp, PetscBool
   loc[3] = fmin;
   loc[4] = fmax;
   loc[5] = fcur;
-  PetscCall(PetscMalloc1(6 * size, &all));
+  PetscCall(PetscMalloc1((size_t)6 * size, &all));
   PetscCallMPI(MPI_Allgather(loc, 6, MPIU_REAL, all, 6, MPIU_REAL, comm));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &gpuW, 1, MPIU_REAL, MPIU_SUM, comm));
   for (PetscMPIInt r = 0; r < size; r++)

@@ -12,6 +12,7 @@
     adrts.c        the time stepping around it (implicit Euler, CVODE)
 */
 #include "adrimpl.h"
+#include "core/size.h"
 #include <omp.h>
 
 PetscClassId  EAS_ADR_CLASSID;
@@ -964,6 +965,15 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     const PetscReal span = adr->tfinal - adr->t, dtmax = PetscMin(3600.0, adr->h[0] / 1.0e-3);
     if (span > 0 && dtmax < adr->dt) adr->dt = span / PetscCeilReal(span / dtmax - 1e-9);
   }
+  /* sizes checked (core/size.h; README.md, Limits): the six transport
+     weights are one backend vector of 6 np entries, the padded box is
+     indexed in PetscInt, and the global state is a PETSc vector */
+  {
+    PetscInt chk;
+    PetscCall(EasIntMul(adr->cart, "ADR global unknowns 2*Nx*Ny*Nz", &chk, 2, adr->N[0], adr->N[1], adr->N[2]));
+    PetscCall(EasIntMul(adr->cart, "ADR transport weights per rank 6*nx*ny*nz", &chk, 6, adr->nl[0], adr->nl[1], adr->nl[2]));
+    PetscCall(EasIntMul(adr->cart, "ADR padded box per rank 2*(nx+2)*(ny+2)*(nz+2)", &chk, 2, adr->nl[0] + 2, adr->nl[1] + 2, adr->nl[2] + 2));
+  }
   adr->np = adr->nl[0] * adr->nl[1] * adr->nl[2];
   adr->n  = 2 * adr->np;
   PetscCall(PetscMalloc1(adr->size + 1, &adr->rank_rstart));
@@ -975,10 +985,11 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
   PetscCall(PetscFree(ns));
 
   /* local arrays */
-  PetscCall(PetscCalloc4(adr->n, &adr->x, adr->n, &adr->xold, adr->n, &adr->F, 2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &adr->xg));
-  PetscCall(PetscCalloc3(2 * adr->np, &adr->Rv, 4 * adr->np, &adr->dRv, 3 * adr->np, &adr->coords));
+  /* the counts fit PetscInt (checked above); computed in size_t all the same */
+  PetscCall(PetscCalloc4(adr->n, &adr->x, adr->n, &adr->xold, adr->n, &adr->F, (size_t)2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &adr->xg));
+  PetscCall(PetscCalloc3((size_t)2 * adr->np, &adr->Rv, (size_t)4 * adr->np, &adr->dRv, (size_t)3 * adr->np, &adr->coords));
   PetscCall(PetscCalloc1(6 * (size_t)adr->np, &adr->w[0])); /* one array: w[f] = w[0] + f np, the kernels' layout */
-  for (PetscInt f = 1; f < 6; f++) adr->w[f] = adr->w[0] + f * adr->np;
+  for (PetscInt f = 1; f < 6; f++) adr->w[f] = adr->w[0] + (size_t)f * adr->np;
   for (PetscInt k = 0; k < adr->nl[2]; k++)
     for (PetscInt j = 0; j < adr->nl[1]; j++)
       for (PetscInt i = 0; i < adr->nl[0]; i++) EasAdrCoordinates(adr, adr->xs[0] + i, adr->xs[1] + j, adr->xs[2] + k, adr->coords + 3 * (i + adr->nl[0] * (j + adr->nl[1] * k)));

@@ -91,7 +91,7 @@ static PetscErrorCode EasAdrParsePoints(EasAdr adr, const char str[])
     if (*p == ';') n++;
   PetscCall(PetscFree(adr->points));
   PetscCall(PetscFree(adr->point_idx));
-  PetscCall(PetscMalloc1(3 * n, &adr->points));
+  PetscCall(PetscMalloc1((size_t)3 * n, &adr->points)); /* n points, counted in the string */
   p = str;
   while (*p) {
     char  *end;
@@ -155,7 +155,7 @@ static PetscErrorCode EasAdrMonitorPoints(EasAdr adr)
 
   PetscFunctionBegin;
   if (!adr->point_idx) { /* nearest grid points, once the grid is known */
-    PetscCall(PetscMalloc1(3 * adr->npoints, &adr->point_idx));
+    PetscCall(PetscMalloc1((size_t)3 * adr->npoints, &adr->point_idx));
     for (PetscInt q = 0; q < adr->npoints; q++)
       for (PetscInt d = 0; d < 3; d++) {
         const PetscReal x = adr->points[3 * q + d];
@@ -163,7 +163,7 @@ static PetscErrorCode EasAdrMonitorPoints(EasAdr adr)
         adr->point_idx[3 * q + d] = adr->N[d] == 1 ? 0 : PetscMin(adr->N[d] - 1, PetscMax(0, (PetscInt)PetscFloorReal((x - adr->lo[d]) / adr->h[d] - adr->shift[d] + 0.5)));
       }
   }
-  PetscCall(PetscCalloc1(2 * adr->npoints, &v));
+  PetscCall(PetscCalloc1((size_t)2 * adr->npoints, &v));
   for (PetscInt q = 0; q < adr->npoints; q++) {
     const PetscInt *g    = adr->point_idx + 3 * q;
     PetscBool       mine = PETSC_TRUE;

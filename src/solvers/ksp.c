@@ -331,7 +331,7 @@ static PetscErrorCode EasKspInvertBlocks_Private(EasKsp ksp, PetscInt nb, PetscI
   PetscScalar *a, *inv;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc2(bs * bs, &a, bs * bs, &inv)); /* any dof: no fixed-size stack arrays */
+  PetscCall(PetscMalloc2((size_t)bs * bs, &a, (size_t)bs * bs, &inv)); /* any dof: heap, no fixed-size stack arrays (issue 10, C3) */
   for (PetscInt b = 0; b < nb; b++) {
     PetscScalar *Bb   = B + (size_t)b * bs * bs;
     PetscReal    amax = 0;
@@ -404,7 +404,9 @@ PetscErrorCode EasKspSetUpPC_Private(EasKsp ksp)
     PetscCheck(ksp->ebe, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type pbjacobi needs an element-by-element operator with dof > 1 (EasKspSetOperatorEbe)");
     PetscCall(EasEbeGetPointBlockDiagonal_Private(ksp->ebe, &D));
     PetscCall(EasKspInvertBlocks_Private(ksp, nb, bs, D));
-    PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(nb * bs * bs, 1), (void **)&ksp->pbinv));
+    /* nb*bs*bs in size_t: the product passes 2^31 - 1 before nb*bs does
+       (EasEbeGetPointBlockDiagonal_Private checked it with EasSizeMul) */
+    PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax((size_t)nb * bs * bs, 1), (void **)&ksp->pbinv));
     PetscCall((*be->ops->copy_htod)(be, ksp->pbinv, D, sizeof(PetscScalar) * nb * bs * bs));
     PetscCall(PetscFree(D));
     PetscFunctionReturn(0);

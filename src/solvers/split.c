@@ -280,8 +280,9 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
       if (ebe->meter && u < ebe->nmunits) PetscCall(EasEnergyMeterBegin(ebe->meter, EAS_PHASE_TRANSFER, ebe->munit[u]));
       t0 = MPI_Wtime();
       if (!sp->conn_dev[u]) {
-        PetscCall((*b->ops->malloc)(b, sizeof(PetscInt) * PetscMax(ebe->nel * ebe->nen, 1), (void **)&sp->conn_dev[u]));
-        PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(ebe->nel * m * m, 1), (void **)&sp->ael_dev[u]));
+        /* sizes in size_t (issue 10, C2; EasEbeSetUp checked them with EasSizeMul) */
+        PetscCall((*b->ops->malloc)(b, sizeof(PetscInt) * PetscMax((size_t)ebe->nel * ebe->nen, 1), (void **)&sp->conn_dev[u]));
+        PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax((size_t)ebe->nel * m * m, 1), (void **)&sp->ael_dev[u]));
         PetscCall((*b->ops->malloc)(b, sizeof(PetscInt) * PetscMax(ebe->nel, 1), (void **)&sp->cel_dev[u]));
         PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->xdev[u]));
         PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->ydev[u]));
@@ -328,7 +329,7 @@ PetscErrorCode EasEbeSplitSetUp_Private(EasEbe ebe, PetscInt e0, PetscInt e1)
     PetscCall(EasModelBalancedShares(sp->nunits - 1, rate + 1, N - shares[0], shares + 1));
   } else
     PetscCall(EasModelBalancedShares(sp->nunits, rate, N, shares));
-  PetscCall(PetscCalloc2(sp->window * sp->nunits, &sp->busy, sp->window * sp->nunits, &sp->count));
+  PetscCall(PetscCalloc2((size_t)sp->window * sp->nunits, &sp->busy, (size_t)sp->window * sp->nunits, &sp->count));
   sp->nsamples = sp->since = 0;
   PetscCall(EasEbeSplitApplyShares(ebe, shares));
   sp->setup = PETSC_TRUE;
@@ -986,9 +987,9 @@ PetscErrorCode EasEbeSplitMeasureEfficiency(EasEbe ebe, EasVec xv, EasVec yv, Pe
   for (PetscInt u = 0; u < U; u++) {
     PetscCheck(sp->is_host[u], PETSC_COMM_SELF, PETSC_ERR_SUP, "EasEbeSplitMeasureEfficiency: unit %" PetscInt_FMT " (%s) is a device unit: the alone/together measurement covers host units only", u, sp->unit[u]->resource);
     PetscCheck(sp->shares[u] > 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "EasEbeSplitMeasureEfficiency: unit %" PetscInt_FMT " has no elements: nothing to measure", u);
-    if (sp->slow[u] > 1.0 && !sp->sbuf[u]) PetscCall(PetscMalloc1(PetscMax(ebe->nnodes * ebe->dof, 1), &sp->sbuf[u]));
+    if (sp->slow[u] > 1.0 && !sp->sbuf[u]) PetscCall(PetscMalloc1(PetscMax((size_t)ebe->nnodes * ebe->dof, 1), &sp->sbuf[u]));
   }
-  PetscCall(PetscMalloc3(PetscMax(ebe->nnodes * ebe->dof, 1), &scratch, reps * U, &ta, reps, &td));
+  PetscCall(PetscMalloc3(PetscMax((size_t)ebe->nnodes * ebe->dof, 1), &scratch, (size_t)reps * U, &ta, reps, &td));
   interval     = sp->interval; /* no rebalancing while measuring: the shares are what is measured */
   sp->interval = PETSC_MAX_INT;
   PetscCall(EasVecGetArrayRead(xv, &x));
