@@ -218,9 +218,17 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
 
 static PetscErrorCode EasKspView_BiCGStab(EasKsp ksp, PetscViewer viewer)
 {
+  EasPrecision prec = EAS_PRECISION_DOUBLE;
+  EasDia       A    = ksp->Ahat ? ksp->Ahat : ksp->A;
+  PetscInt     nd   = 9;
+
   PetscFunctionBegin;
-  (void)ksp;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "BiCGStab, three fused sweeps per iteration (%g bytes/row with 9 offsets)\n", EAS_BCGS_BYTES_PER_ROW(9)));
+  if (A) {
+    PetscCall(EasDiaGetPrecision(A, &prec));
+    nd = A->ndiag;
+  }
+  /* the byte count follows the values the sweeps read (EasDiaSetPrecision) */
+  PetscCall(PetscViewerASCIIPrintf(viewer, "BiCGStab, three fused sweeps per iteration (%g bytes/row counted, %g moved with the write allocates, with %" PetscInt_FMT " offsets and %s values)\n", EAS_BCGS_BYTES_PER_ROW_PREC(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0), EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0), nd, EasPrecisions[prec]));
   PetscFunctionReturn(0);
 }
 
