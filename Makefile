@@ -34,7 +34,7 @@ Q          = $(if $(filter 1,$(V)),,@)
 
 SRCDIRS   := src/core src/backends src/backends/cpu src/mat src/solvers src/comm src/energy src/policy
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
-FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c)
+FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c bench/*.h)
 
 .PHONY: all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress
 
@@ -166,7 +166,7 @@ $(OBJDIR)/examples/%: examples/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
-$(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS)
+$(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard bench/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)

@@ -6,7 +6,12 @@ static const char help[] = "bench_adr: the eas ADR solver (docs/adr.md).\n"
                            "  Each figure is the median of -reps runs (sync and async alternate).  -inner full,inexact\n"
                            "  runs the inner BiCGStab to -adr_ksp_rtol (full) and/or at most 2 iterations per outer\n"
                            "  iteration (inexact Newton, -adr_ksp_max_it 2).\n"
-                           "  -n <24> -steps <3> -delays 0,100,1000 -problem diurnal|transport -reps <3> -inner full\n";
+                           "  On 1 rank -ew 0,1 (default) compares like with like: eas without Eisenstat-Walker inner\n"
+                           "  tolerances vs PETSc without, eas with -adr_ksp_ew vs PETSc with -snes_ksp_ew (the same\n"
+                           "  version and parameters, -adr_ksp_ew_*), one BENCH line each (ew=0|1).\n"
+                           "  -jacobian double,single (default both): the precision of the local Jacobian eas's inner\n"
+                           "  solver reads (-adr_jacobian_precision; PETSc: double), one BENCH line per (jacobian, ew).\n"
+                           "  -n <24> -steps <3> -delays 0,100,1000 -problem diurnal|transport -reps <3> -inner full -ew 0,1\n";
 
 #include <eas.h>
 #include <petscsnes.h>
@@ -67,7 +72,7 @@ static PetscErrorCode SetOpt(const char name[], PetscReal v)
 }
 
 /* one eas run; returns wall time of EasAdrSolve (max over ranks) and iterations */
-static PetscErrorCode RunEas(const char problem[], PetscInt n, PetscInt steps, EasAdrMode mode, PetscReal delay, PetscReal *time, PetscInt *outer, PetscInt *inner, PetscInt64 *stale, EasAdrConvergedReason *reason)
+static PetscErrorCode RunEas(const char problem[], PetscInt n, PetscInt steps, EasAdrMode mode, PetscReal delay, PetscInt ew, PetscInt prec, PetscReal *time, PetscInt *outer, PetscInt *inner, PetscInt64 *stale, EasAdrConvergedReason *reason)
 {
   EasAdr      adr;
   EasAdrStats st;
@@ -80,6 +85,8 @@ static PetscErrorCode RunEas(const char problem[], PetscInt n, PetscInt steps, E
   PetscCall(EasAdrSetMaxSteps(adr, steps));
   PetscCall(EasAdrSetFromOptions(adr));
   PetscCall(EasAdrSetMode(adr, mode));
+  if (ew >= 0) PetscCall(EasAdrSetKSPEW(adr, ew ? PETSC_TRUE : PETSC_FALSE));    /* else as -adr_ksp_ew says */
+  if (prec >= 0) PetscCall(EasAdrSetJacobianPrecision(adr, (EasPrecision)prec)); /* else as -adr_jacobian_precision says */
   PetscCall(EasAdrSetUp(adr));
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   PetscCall(EasAdrSolve(adr, PETSC_DEFAULT));
@@ -96,7 +103,8 @@ static PetscErrorCode RunEas(const char problem[], PetscInt n, PetscInt steps, E
 int main(int argc, char **argv)
 {
   PetscMPIInt size;
-  PetscInt    n = 24, steps = 3, ndel = 8, reps = 3, ninner = 2;
+  PetscInt    n = 24, steps = 3, ndel = 8, reps = 3, ninner = 2, ews[2] = {0, 1}, new = 2, njac = 2;
+  char       *jacs[2]     = {NULL, NULL};
   char       *inner[2]    = {NULL, NULL};
   PetscReal   delays[8]   = {0, 100, 1000};
   char        problem[32] = "diurnal";
@@ -111,6 +119,15 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-delays", delays, &ndel, &flg));
   if (!flg) ndel = 3;
   PetscCheck(reps >= 1 && reps <= 64, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reps %" PetscInt_FMT ": expected 1..64", reps);
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-ew", ews, &new, &flg));
+  if (!flg) new = 2;
+  for (PetscInt i = 0; i < new; i++) PetscCheck(ews[i] == 0 || ews[i] == 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ew %" PetscInt_FMT ": expected 0 or 1 (a list: 0,1)", ews[i]);
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-jacobian", jacs, &njac, &flg));
+  if (!flg) {
+    njac = 2;
+    PetscCall(PetscStrallocpy("double", &jacs[0]));
+    PetscCall(PetscStrallocpy("single", &jacs[1]));
+  }
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-inner", inner, &ninner, &flg));
   if (!flg) {
     ninner = 1;
@@ -133,8 +150,8 @@ int main(int argc, char **argv)
         PetscInt64            stale = 0;
         EasAdrConvergedReason rs, ra;
         for (PetscInt r = 0; r < reps; r++) {
-          PetscCall(RunEas(problem, n, steps, EAS_ADR_SYNC, delays[d], &ts[r], &os, &is, &stale, &rs));
-          PetscCall(RunEas(problem, n, steps, EAS_ADR_ASYNC, delays[d], &ta[r], &oa, &ia, &stale, &ra));
+          PetscCall(RunEas(problem, n, steps, EAS_ADR_SYNC, delays[d], -1, -1, &ts[r], &os, &is, &stale, &rs));
+          PetscCall(RunEas(problem, n, steps, EAS_ADR_ASYNC, delays[d], -1, -1, &ta[r], &oa, &ia, &stale, &ra));
         }
         PetscCall(PetscSortReal(reps, ts));
         PetscCall(PetscSortReal(reps, ta));
@@ -143,77 +160,96 @@ int main(int argc, char **argv)
       if (inexact) PetscCall(PetscOptionsClearValue(NULL, "-adr_ksp_max_it"));
     }
   } else {
-    EasAdr                adr;
-    EasAdrConvergedReason reason;
-    PetscLogDouble        te, tp, t0;
-    PetscInt              eo, ei, newton = 0, lin = 0;
-    PetscInt64            stale;
-    PetscReal             rtol, krtol, t0s, dt;
-    Ctx                   c;
-    SNES                  snes;
-    KSP                   ksp;
-    PC                    pc;
-    Mat                   J;
-    Vec                   X;
-    SNESLineSearch        ls;
+    for (PetscInt ij = 0; ij < njac * new; ij++) {
+      const PetscInt        ie = ij % new;
+      PetscInt              prec;
+      PetscBool             match;
+      EasAdr                adr;
+      EasAdrConvergedReason reason;
+      PetscLogDouble        te, tp, t0;
+      PetscInt              eo = 0, ei = 0, newton = 0, lin = 0, ewv;
+      PetscInt64            stale;
+      PetscReal             rtol, krtol, t0s, dt, r0, rm, g, al, al2, th;
+      Ctx                   c;
+      SNES                  snes;
+      KSP                   ksp;
+      PC                    pc;
+      Mat                   J;
+      Vec                   X;
+      SNESLineSearch        ls;
 
-    PetscCall(RunEas(problem, n, steps, EAS_ADR_SYNC, 0, &te, &eo, &ei, &stale, &reason));
-    /* PETSc on the same system, same tolerances */
-    PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
-    PetscCall(EasAdrSetProblem(adr, problem));
-    PetscCall(EasAdrSetGrid(adr, n, n, n));
-    PetscCall(EasAdrSetFromOptions(adr));
-    PetscCall(EasAdrSetUp(adr));
-    PetscCall(EasAdrCreateGlobalVec(adr, &X));
-    PetscCall(VecDuplicate(X, &c.Xold));
-    PetscCall(EasAdrGetSolution(adr, X));
-    PetscCall(EasAdrGetTime(adr, &t0s));
-    PetscCall(EasAdrGetTimeStep(adr, &dt));
-    rtol = 1e-8;
-    PetscCall(PetscOptionsGetReal(NULL, NULL, "-adr_newton_rtol", &rtol, NULL));
-    krtol = 1e-8;
-    PetscCall(PetscOptionsGetReal(NULL, NULL, "-adr_ksp_rtol", &krtol, NULL));
-    c.adr  = adr;
-    c.dt   = dt;
-    c.rtol = rtol;
-    PetscCall(EasAdrCreateJacobianMat(adr, &J));
-    PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
-    PetscCall(SNESSetOptionsPrefix(snes, "peer_"));
-    PetscCall(SNESSetType(snes, SNESNEWTONLS));
-    PetscCall(SNESSetFunction(snes, NULL, FormFunction, &c));
-    PetscCall(SNESSetJacobian(snes, J, J, FormJacobian, &c));
-    PetscCall(SNESSetConvergenceTest(snes, Converged, &c, NULL));
-    PetscCall(SNESGetLineSearch(snes, &ls));
-    PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC)); /* eas takes full Newton steps */
-    PetscCall(SNESGetKSP(snes, &ksp));
-    PetscCall(KSPSetType(ksp, KSPBCGS));
-    PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
-    PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCSetType(pc, PCJACOBI));
-    PetscCall(KSPSetTolerances(ksp, krtol, 1e-50, 1e12, 2000));
-    PetscCall(SNESSetFromOptions(snes));
-    PetscCall(PetscTime(&t0));
-    for (PetscInt k = 0; k < steps; k++) {
-      PetscInt its, lits;
-      c.t = t0s + (k + 1) * dt;
-      PetscCall(VecCopy(X, c.Xold));
-      PetscCall(SNESSolve(snes, NULL, X));
-      PetscCall(SNESGetIterationNumber(snes, &its));
-      PetscCall(SNESGetLinearSolveIterations(snes, &lits));
-      newton += its;
-      lin += lits;
+      PetscCall(PetscStrcmp(jacs[ij / new], "single", &match));
+      prec = match ? EAS_PRECISION_SINGLE : EAS_PRECISION_DOUBLE;
+      if (!match) {
+        PetscCall(PetscStrcmp(jacs[ij / new], "double", &match));
+        PetscCheck(match, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-jacobian %s: expected double or single (a list: double,single)", jacs[ij / new]);
+      }
+      PetscCall(RunEas(problem, n, steps, EAS_ADR_SYNC, 0, ews[ie], prec, &te, &eo, &ei, &stale, &reason));
+      /* PETSc on the same system, same tolerances, EW with eas's choices when eas has it */
+      PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
+      PetscCall(EasAdrSetProblem(adr, problem));
+      PetscCall(EasAdrSetGrid(adr, n, n, n));
+      PetscCall(EasAdrSetFromOptions(adr));
+      PetscCall(EasAdrSetUp(adr));
+      PetscCall(EasAdrGetKSPEWParameters(adr, &ewv, &r0, &rm, &g, &al, &al2, &th));
+      PetscCall(EasAdrCreateGlobalVec(adr, &X));
+      PetscCall(VecDuplicate(X, &c.Xold));
+      PetscCall(EasAdrGetSolution(adr, X));
+      PetscCall(EasAdrGetTime(adr, &t0s));
+      PetscCall(EasAdrGetTimeStep(adr, &dt));
+      rtol = 1e-8;
+      PetscCall(PetscOptionsGetReal(NULL, NULL, "-adr_newton_rtol", &rtol, NULL));
+      krtol = 1e-8;
+      PetscCall(PetscOptionsGetReal(NULL, NULL, "-adr_ksp_rtol", &krtol, NULL));
+      c.adr  = adr;
+      c.dt   = dt;
+      c.rtol = rtol;
+      PetscCall(EasAdrCreateJacobianMat(adr, &J));
+      PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
+      PetscCall(SNESSetOptionsPrefix(snes, "peer_"));
+      PetscCall(SNESSetType(snes, SNESNEWTONLS));
+      PetscCall(SNESSetFunction(snes, NULL, FormFunction, &c));
+      PetscCall(SNESSetJacobian(snes, J, J, FormJacobian, &c));
+      PetscCall(SNESSetConvergenceTest(snes, Converged, &c, NULL));
+      /* the SNES rtol is used only by EW version 3 (its oversolving safeguard): eas uses -adr_newton_rtol there */
+      PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+      PetscCall(SNESGetLineSearch(snes, &ls));
+      PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC)); /* eas takes full Newton steps */
+      PetscCall(SNESGetKSP(snes, &ksp));
+      PetscCall(KSPSetType(ksp, KSPBCGS));
+      PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+      PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+      PetscCall(KSPGetPC(ksp, &pc));
+      PetscCall(PCSetType(pc, PCJACOBI));
+      PetscCall(KSPSetTolerances(ksp, krtol, 1e-50, 1e12, 2000));
+      if (ews[ie]) {
+        PetscCall(SNESKSPSetUseEW(snes, PETSC_TRUE));
+        PetscCall(SNESKSPSetParametersEW(snes, ewv, r0, rm, g, al, al2, th));
+      }
+      PetscCall(SNESSetFromOptions(snes));
+      PetscCall(PetscTime(&t0));
+      for (PetscInt k = 0; k < steps; k++) {
+        PetscInt its, lits;
+        c.t = t0s + (k + 1) * dt;
+        PetscCall(VecCopy(X, c.Xold));
+        PetscCall(SNESSolve(snes, NULL, X));
+        PetscCall(SNESGetIterationNumber(snes, &its));
+        PetscCall(SNESGetLinearSolveIterations(snes, &lits));
+        newton += its;
+        lin += lits;
+      }
+      PetscCall(PetscTimeSubtract(&t0));
+      tp = -t0;
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%.3f eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s\n", problem, n, steps, EasPrecisions[prec], ews[ie], 1e3 * te / steps, 1e3 * tp / steps, tp / te, eo, newton, ei, lin, EasAdrConvergedReasonName(reason)));
+      PetscCall(SNESDestroy(&snes));
+      PetscCall(MatDestroy(&J));
+      PetscCall(VecDestroy(&X));
+      PetscCall(VecDestroy(&c.Xold));
+      PetscCall(EasAdrDestroy(&adr));
     }
-    PetscCall(PetscTimeSubtract(&t0));
-    tp = -t0;
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%.3f eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s\n", problem, n, steps, 1e3 * te / steps, 1e3 * tp / steps, tp / te, eo, newton, ei, lin, EasAdrConvergedReasonName(reason)));
-    PetscCall(SNESDestroy(&snes));
-    PetscCall(MatDestroy(&J));
-    PetscCall(VecDestroy(&X));
-    PetscCall(VecDestroy(&c.Xold));
-    PetscCall(EasAdrDestroy(&adr));
   }
   for (PetscInt iv = 0; iv < ninner; iv++) PetscCall(PetscFree(inner[iv]));
+  for (PetscInt iv = 0; iv < njac; iv++) PetscCall(PetscFree(jacs[iv]));
   PetscCall(EasFinalize());
   return 0;
 }

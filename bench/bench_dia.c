@@ -2,23 +2,39 @@ static const char help[] = "eas DIA SpMV and BiCGStab vs STREAM triad and PETSc 
                            "  -n <grid>        ADR gallery grid (2n^3 rows)\n"
                            "  -threads <t>     OpenMP threads of eas and STREAM (rank 0); default: the number of ranks\n"
                            "  -reps <k>        SpMV repetitions per timing (default: enough for ~0.3 s)\n"
-                           "  -stream_reps <k> triads per timing (default: enough for ~0.3 s)\n"
-                           "  -stream_n <len>  STREAM array length (default 2^25 doubles = 256 MiB)\n"
-                           "  -stream_thp      madvise the STREAM arrays for transparent huge pages (default: plain 4 KiB pages, as eas)\n"
+                           "  -stream_reps <k> reference kernels (triad, read9) per timing (default: enough for ~0.15 s)\n"
+                           "  -stream_n <len>  length of the reference arrays (default: the triad's 3 arrays = 8 x the LLC)\n"
+                           "  -stream_thp      madvise the reference arrays for transparent huge pages (default: plain 4 KiB pages, as eas)\n"
                            "  -its <k>         BiCGStab iterations per timed solve (rtol = atol = 0)\n"
                            "  -runs <r>        timings per quantity; the median is reported\n"
+                           "  -precision double|single  values eas's SpMV and BiCGStab read (EasDiaSetPrecision; PETSc: double)\n"
                            "With 2 ranks PETSc runs on both, eas and STREAM on rank 0 while rank 1 sleeps.\n";
 
 /*
-  Byte counts (README.md, Measured figures):
-    STREAM triad     24 B per element
-    eas DIA SpMV     8 ndiag + 16 B per row (88 B with 9 offsets)
-    PETSc AIJ MatMult 12 B per nonzero + 20 B per row
-    eas BiCGStab     EAS_BCGS_BYTES_PER_ROW(ndiag) per row and iteration (the fused bound)
-  bound_ms_per_it = EAS_BCGS_BYTES_PER_ROW(ndiag) N / STREAM bandwidth.
+  Byte counts, as really moved between memory and the cache (write allocate
+  included: a written stream costs 16 B per double; bandwidth.h says how
+  this was checked; README.md, Measured figures):
+    triad             32 B per element             (reference, bandwidth.h)
+    read9             88 B per element             (reference: the SpMV's shape)
+    eas DIA SpMV      v ndiag + 24 B per row (96 B with 9 offsets in double,
+                      v = 8; 60 B in single, v = 4, -precision single): the
+                      values, x once (its 9 shifted windows share the
+                      cache), y written
+    PETSc AIJ MatMult 12 B per nonzero + 28 B per row (row pointer 4, x 8,
+                      y 16)
+    eas BiCGStab      EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, v) per row and
+                      iteration (320 B with 9 offsets in double, 248 B in
+                      single; backend.h)
+  bound_ms_per_it = EAS_BCGS_BYTES_MOVED_PER_ROW(ndiag) N / read9 bandwidth.
+  A measured GB/s above the reference's, for a working set that streams
+  from memory, would mean a wrong count.
 
-  The quantities are measured interleaved (one timing of each per run) so a
-  change of the host's memory speed during the run hits all of them.
+  The reference is measured in this process, interleaved with the kernel it
+  is a reference for: per run a triad, a read9 and the SpMV, then a read9
+  and the BiCGStab; the ratios are taken per run (each kernel against the
+  read9 next to it) and their medians reported.  Each working set is
+  compared with the last-level cache (sysfs): "at bandwidth" only when it is
+  at least 4 x the LLC.
 */
 #include <eas.h>
 #include "backends/backend.h" /* EAS_BCGS_BYTES_PER_ROW */
@@ -26,6 +42,7 @@ static const char help[] = "eas DIA SpMV and BiCGStab vs STREAM triad and PETSc 
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/mman.h>
+#include "bandwidth.h"
 
 static int CmpDouble(const void *a, const void *b)
 {
@@ -87,18 +104,6 @@ static PetscErrorCode IdleSync(MPI_Comm comm)
   idle_wall += MPI_Wtime() - w0;
   idle_cpu += CpuSeconds() - c0;
   PetscFunctionReturn(0);
-}
-
-/* nrep triads a = b + s c with t threads; returns the elapsed seconds */
-static double Triad(PetscInt n, double *restrict a, const double *restrict b, const double *restrict c, int t, PetscInt nrep)
-{
-  const double s  = 3.0;
-  double       t0 = MPI_Wtime();
-  for (PetscInt r = 0; r < nrep; r++) {
-#pragma omp parallel for schedule(static) num_threads(t)
-    for (PetscInt i = 0; i < n; i++) a[i] = b[i] + s * c[i];
-  }
-  return MPI_Wtime() - t0;
 }
 
 static PetscErrorCode EasSpMVTime(EasDia A, EasVec x, EasVec y, PetscInt nrep, double *sec)
@@ -183,7 +188,7 @@ int main(int argc, char **argv)
 {
   MPI_Comm           comm;
   PetscMPIInt        rank, size;
-  PetscInt           n = 64, threads, reps = 0, stream_reps = 0, its = 20, runs = 5, stream_n = 1 << 25;
+  PetscInt           n = 64, threads, reps = 0, stream_reps = 0, its = 20, runs = 5, stream_n = 0;
   PetscCount         band_nnz = 0; /* EasDiaGetNonzeros: 64-bit */
   PetscInt           N, ndiag = 0, reps_eas = 1, reps_petsc = 1, eas_its = 0, petsc_its = 0;
   EasBackend         be = NULL;
@@ -197,12 +202,14 @@ int main(int argc, char **argv)
   MatInfo            info;
   KSPConvergedReason ereason = KSP_CONVERGED_ITERATING, preason;
   PetscReal          ernorm  = 0, prnorm;
-  double            *sa = NULL, *sb = NULL, *sc = NULL;
-  double            *t_stream, *t_eas, *t_petsc, *t_ebcgs, *t_pbcgs;
+  EasBenchRef        ref;
+  double            *t_stream, *t_ref1, *t_ref2, *t_eas, *t_petsc, *t_ebcgs, *t_pbcgs;
   const char        *res;
   char               resource[64];
   PetscInt           eas_threads = 1;
   PetscBool          iscpu = PETSC_FALSE, stream_thp = PETSC_FALSE;
+  PetscInt           prec = EAS_PRECISION_DOUBLE;
+  double             vbytes;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   comm = PETSC_COMM_WORLD;
@@ -217,8 +224,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-stream_thp", &stream_thp, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-its", &its, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-runs", &runs, NULL));
-  PetscCheck(threads >= 1 && its >= 1 && runs >= 1 && stream_n >= 1 && reps >= 0 && stream_reps >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-threads, -its, -runs, -stream_n must be >= 1, -reps and -stream_reps >= 0");
-  PetscCall(PetscMalloc5(runs, &t_stream, runs, &t_eas, runs, &t_petsc, runs, &t_ebcgs, runs, &t_pbcgs));
+  PetscCall(PetscOptionsGetEList(NULL, NULL, "-precision", EasPrecisions, 2, &prec, NULL));
+  vbytes = prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0;
+  PetscCheck(threads >= 1 && its >= 1 && runs >= 1 && stream_n >= 0 && reps >= 0 && stream_reps >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-threads, -its, -runs must be >= 1, -stream_n, -reps and -stream_reps >= 0");
+  PetscCall(PetscMalloc7(runs, &t_stream, runs, &t_ref1, runs, &t_ref2, runs, &t_eas, runs, &t_petsc, runs, &t_ebcgs, runs, &t_pbcgs));
+  PetscCall(PetscMemzero(&ref, sizeof(ref)));
 
   /* ---- matrices: the DIA gallery matrix on every rank (deterministic), AIJ from it */
   PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, NULL, &be));
@@ -231,6 +241,7 @@ int main(int argc, char **argv)
   PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
   PetscCall(EasDiaSetBackend(A, be));
   PetscCall(EasDiaSetFromGallery(A, "adr", n));
+  PetscCall(EasDiaSetPrecision(A, (EasPrecision)prec)); /* A D^{-1} of the solver inherits it */
   PetscCall(EasDiaGetSize(A, &N, &ndiag));
   PetscCall(EasDiaGetNonzeros(A, &band_nnz));
   PetscCall(EasDiaConvertToMat(A, &S));
@@ -303,37 +314,26 @@ int main(int argc, char **argv)
       }
       PetscCall(EasVecRestoreArrayRead(eb, &e));
       PetscCall(VecRestoreArrayRead(pb0, &p));
-      PetscCheck(dmax <= 1e-12 * bmax, PETSC_COMM_SELF, PETSC_ERR_PLIB, "eas and PETSc matrices differ: max |A1 (eas) - A1 (PETSc)| = %g (max |A1| %g)", dmax, bmax);
+      PetscCheck(dmax <= (prec == EAS_PRECISION_SINGLE ? 1e-6 : 1e-12) * bmax, PETSC_COMM_SELF, PETSC_ERR_PLIB, "eas and PETSc matrices differ: max |A1 (eas) - A1 (PETSc)| = %g (max |A1| %g)", dmax, bmax);
     }
     PetscCall(VecScatterDestroy(&sct));
     PetscCall(VecDestroy(&pb0));
   }
 
-  /* ---- STREAM arrays on rank 0, first touch with the threads that use them */
+  /* ---- reference arrays on rank 0 (bandwidth.h), first touch with the threads that use them */
   if (rank == 0) {
-    const int t = (int)threads;
-    PetscCall(PetscMalloc1(stream_n, &sa));
-    PetscCall(PetscMalloc1(stream_n, &sb));
-    PetscCall(PetscMalloc1(stream_n, &sc));
-    if (stream_thp) {
-      AdviseHugePages(sa, sizeof(double) * stream_n);
-      AdviseHugePages(sb, sizeof(double) * stream_n);
-      AdviseHugePages(sc, sizeof(double) * stream_n);
-    }
-#pragma omp parallel for schedule(static) num_threads(t)
-    for (PetscInt i = 0; i < stream_n; i++) {
-      sa[i] = 0.0;
-      sb[i] = 1.0;
-      sc[i] = 2.0;
-    }
+    PetscCall(EasBenchRefCreate(stream_n, (int)threads, &ref));
+    stream_n = ref.n;
+    if (stream_thp)
+      for (int k = 0; k < 10; k++) AdviseHugePages(ref.a[k], sizeof(double) * stream_n);
   }
 
   /* ---- calibration: one call of each kernel after a warm-up */
   if (rank == 0) {
     double once;
-    (void)Triad(stream_n, sa, sb, sc, (int)threads, 1);
-    once = Triad(stream_n, sa, sb, sc, (int)threads, 1);
-    if (!stream_reps) stream_reps = RepsFor(once, 0.3);
+    (void)EasBenchRead9(&ref, 1);
+    once = EasBenchRead9(&ref, 1);
+    if (!stream_reps) stream_reps = RepsFor(once, 0.15);
     PetscCall(EasSpMVTime(A, ex, ey, 1, &once));
     PetscCall(EasSpMVTime(A, ex, ey, 1, &once));
     reps_eas = reps ? reps : RepsFor(once, 0.3);
@@ -349,7 +349,8 @@ int main(int argc, char **argv)
   /* ---- the runs: one timing of every quantity per run */
   for (PetscInt r = 0; r < runs; r++) {
     if (rank == 0) {
-      t_stream[r] = Triad(stream_n, sa, sb, sc, (int)threads, stream_reps) / stream_reps;
+      t_stream[r] = EasBenchTriad(&ref, stream_reps);
+      t_ref1[r]   = EasBenchRead9(&ref, stream_reps);
       PetscCall(EasSpMVTime(A, ex, ey, reps_eas, &t_eas[r]));
       t_eas[r] /= reps_eas;
     }
@@ -357,7 +358,9 @@ int main(int argc, char **argv)
     PetscCall(PetscSpMVTime(M, px, py, reps_petsc, &t_petsc[r]));
     t_petsc[r] /= reps_petsc;
     if (rank == 0) {
-      double t0 = MPI_Wtime();
+      double t0;
+      t_ref2[r] = EasBenchRead9(&ref, stream_reps);
+      t0        = MPI_Wtime();
       PetscCall(EasKspSolve(eksp, eb, esol));
       t_ebcgs[r] = MPI_Wtime() - t0;
       PetscCall(EasKspGetIterationNumber(eksp, &eas_its));
@@ -386,42 +389,64 @@ int main(int argc, char **argv)
     if (size > 1) PetscCallMPI(MPI_Reduce(rank ? idle : MPI_IN_PLACE, idle, 2, MPI_DOUBLE, MPI_MAX, 0, comm));
     /* only the ranks other than 0 really idle; rank 0 waits ~0 in IdleSync */
     if (rank == 0) {
-      const double bytes_stream = 24.0 * stream_n;
-      const double bytes_eas    = (8.0 * ndiag + 16.0) * N;
-      const double bytes_petsc  = 12.0 * info.nz_used + 20.0 * N;
-      const double bytes_bcgs   = EAS_BCGS_BYTES_PER_ROW(ndiag) * N;
-      /* PETSc 3.18 KSPBCGS, right PC: 2 MatMult + 2 PCApply (3 passes) + 24 vector passes */
-      const double bytes_pbcgs = 2.0 * bytes_petsc + (2 * 3 + 21) * 8.0 * N;
-      double       s_med, s_min, s_max, e_med, e_min, e_max, p_med, p_min, p_max, eb_med, eb_min, eb_max, pb_med, pb_min, pb_max;
-      double       stream_GBs, eas_GBs, petsc_GBs, bound_ms;
+      const double bytes_stream = EAS_BENCH_TRIAD_BYTES * stream_n;
+      const double bytes_ref    = EAS_BENCH_READ9_BYTES * stream_n;
+      const double bytes_eas    = (vbytes * ndiag + 24.0) * N;
+      const double bytes_petsc  = 12.0 * info.nz_used + 28.0 * N;
+      const double bytes_bcgs   = EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes) * N;
+      /* PETSc 3.18 KSPBCGS, right PC, per iteration: 2 MatMult, 2 PCApply
+         (Jacobi: x, diagonal, y + write allocate = 4 passes) and 23 vector
+         passes (VecDot 2, VecAXPBYPCZ p 4, VecDot 2, VecWAXPY s 4,
+         VecDotNorm2 2, VecAXPBYPCZ x 4, VecWAXPY r 4, VecNorm 1): a model */
+      const double bytes_pbcgs = 2.0 * bytes_petsc + (2 * 4 + 23) * 8.0 * N;
+      /* working sets: SpMV values + x + y; BiCGStab A D^{-1} + 9 vectors (x, r, rhat, p0, p1, v0, v1, s, t) */
+      const double ws_eas = (vbytes * ndiag + 16.0) * N, ws_bcgs = (vbytes * ndiag + 72.0) * N, ws_petsc = 12.0 * info.nz_used + 20.0 * N;
+      const double ws_stream = 24.0 * stream_n, ws_ref = 80.0 * stream_n;
+      double       s_med, s_min, s_max, f_med, f_min, f_max, e_med, e_min, e_max, p_med, p_min, p_max, eb_med, eb_min, eb_max, pb_med, pb_min, pb_max;
+      double       q_med, q_min, q_max, qb_med, qb_min, qb_max, *t_ref, *q_spmv, *q_bcgs;
+      double       stream_GBs, ref_GBs, eas_GBs, petsc_GBs, bound_ms;
+      const double llc = ref.llc;
 
+      /* per-run ratios against the read9 timed next to the kernel */
+      PetscCall(PetscMalloc3(2 * runs, &t_ref, runs, &q_spmv, runs, &q_bcgs));
+      for (PetscInt r = 0; r < runs; r++) {
+        q_spmv[r]       = (bytes_eas / t_eas[r]) / (bytes_ref / t_ref1[r]);
+        q_bcgs[r]       = t_ebcgs[r] / (bytes_bcgs / (bytes_ref / t_ref2[r]));
+        t_ref[r]        = t_ref1[r];
+        t_ref[runs + r] = t_ref2[r];
+      }
       Stats(t_stream, runs, &s_med, &s_min, &s_max);
+      Stats(t_ref, 2 * runs, &f_med, &f_min, &f_max);
       Stats(t_eas, runs, &e_med, &e_min, &e_max);
       Stats(t_petsc, runs, &p_med, &p_min, &p_max);
       Stats(t_ebcgs, runs, &eb_med, &eb_min, &eb_max);
       Stats(t_pbcgs, runs, &pb_med, &pb_min, &pb_max);
+      Stats(q_spmv, runs, &q_med, &q_min, &q_max);
+      Stats(q_bcgs, runs, &qb_med, &qb_min, &qb_max);
       stream_GBs = bytes_stream / s_med * 1e-9;
+      ref_GBs    = bytes_ref / f_med * 1e-9;
       eas_GBs    = bytes_eas / e_med * 1e-9;
       petsc_GBs  = bytes_petsc / p_med * 1e-9;
-      bound_ms   = bytes_bcgs / (stream_GBs * 1e9) * 1e3;
+      bound_ms   = bytes_bcgs / (ref_GBs * 1e9) * 1e3;
 
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# adr n=%" PetscInt_FMT ": N=%" PetscInt_FMT " rows, %" PetscInt_FMT " offsets, %" PetscCount_FMT " band entries, AIJ nnz=%.0f; PETSc on %d rank(s), eas %s with %" PetscInt_FMT " thread(s) and STREAM with %" PetscInt_FMT " on rank 0; medians of %" PetscInt_FMT " runs (min..max)\n", n, N, ndiag, band_nnz, (double)info.nz_used, size, resource, eas_threads, threads, runs));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# STREAM triad%s: 3 x %" PetscInt_FMT " doubles, 24 B/element = %.1f MB, %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s\n", stream_thp ? " (huge pages)" : "", stream_n, bytes_stream * 1e-6, stream_reps, s_med * 1e3, s_min * 1e3, s_max * 1e3, stream_GBs));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas DIA SpMV: %.0f B/row = %.1f MB per SpMV, %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s = %.3f STREAM\n", 8.0 * ndiag + 16.0, bytes_eas * 1e-6, reps_eas, e_med * 1e3, e_min * 1e3, e_max * 1e3, eas_GBs, eas_GBs / stream_GBs));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# PETSc AIJ MatMult: 12 B/nnz + 20 B/row = %.1f MB per SpMV, %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s = %.3f STREAM\n", bytes_petsc * 1e-6, reps_petsc, p_med * 1e3, p_min * 1e3, p_max * 1e3, petsc_GBs, petsc_GBs / stream_GBs));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# adr n=%" PetscInt_FMT ": N=%" PetscInt_FMT " rows, %" PetscInt_FMT " offsets, %" PetscCount_FMT " band entries, AIJ nnz=%.0f; PETSc on %d rank(s), eas %s with %" PetscInt_FMT " thread(s) and the reference with %" PetscInt_FMT " on rank 0; medians of %" PetscInt_FMT " runs (min..max)\n", n, N, ndiag, band_nnz, (double)info.nz_used, size, resource, eas_threads, threads, runs));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# last-level cache: L%d %.1f MB (sysfs); \"at bandwidth\" = working set >= %g x LLC\n", ref.llc_level, llc * 1e-6, EAS_BENCH_LLC_FACTOR));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# triad%s: 3 x %" PetscInt_FMT " doubles (%.1f MB = %.1f LLC), 32 B/element moved (write allocate), %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s\n", stream_thp ? " (huge pages)" : "", stream_n, ws_stream * 1e-6, llc > 0 ? ws_stream / llc : 0, stream_reps, s_med * 1e3, s_min * 1e3, s_max * 1e3, stream_GBs));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# read9 (9 read streams, 1 write): 10 x %" PetscInt_FMT " doubles (%.1f MB = %.1f LLC), 88 B/element moved, %" PetscInt_FMT " reps, %" PetscInt_FMT " timings: %.3f ms (%.3f..%.3f) -> %.2f GB/s (the reference)\n", stream_n, ws_ref * 1e-6, llc > 0 ? ws_ref / llc : 0, stream_reps, 2 * runs, f_med * 1e3, f_min * 1e3, f_max * 1e3, ref_GBs));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas DIA SpMV: %.0f B/row moved = %.1f MB per SpMV, working set %.1f MB = %.2f LLC (at bandwidth: %s), %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s; / read9 per run: %.3f (%.3f..%.3f)\n", vbytes * ndiag + 24.0, bytes_eas * 1e-6, ws_eas * 1e-6, llc > 0 ? ws_eas / llc : 0, EasBenchAtBandwidth(&ref, ws_eas), reps_eas, e_med * 1e3, e_min * 1e3, e_max * 1e3, eas_GBs, q_med, q_min, q_max));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# PETSc AIJ MatMult: 12 B/nnz + 28 B/row moved = %.1f MB per SpMV, working set %.1f MB = %.2f LLC (at bandwidth: %s), %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s = %.3f read9\n", bytes_petsc * 1e-6, ws_petsc * 1e-6, llc > 0 ? ws_petsc / llc : 0, EasBenchAtBandwidth(&ref, ws_petsc), reps_petsc, p_med * 1e3, p_min * 1e3, p_max * 1e3, petsc_GBs, petsc_GBs / ref_GBs));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# spmv eas/petsc speed = %.2f (time per SpMV PETSc / eas)\n", p_med / e_med));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas BiCGStab+Jacobi: %" PetscInt_FMT " its (%s, ||r|| %.6e), %.0f B/row = %.1f MB per it: %.3f ms/it (%.3f..%.3f) -> %.2f GB/s effective\n", eas_its, KSPConvergedReasons[ereason], (double)ernorm, EAS_BCGS_BYTES_PER_ROW(ndiag), bytes_bcgs * 1e-6, eb_med * 1e3, eb_min * 1e3, eb_max * 1e3, bytes_bcgs / eb_med * 1e-9));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas BiCGStab+Jacobi: %" PetscInt_FMT " its (%s, ||r|| %.6e), %.0f B/row moved = %.1f MB per it, working set %.1f MB = %.2f LLC (at bandwidth: %s): %.3f ms/it (%.3f..%.3f) -> %.2f GB/s\n", eas_its, KSPConvergedReasons[ereason], (double)ernorm, EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes), bytes_bcgs * 1e-6, ws_bcgs * 1e-6, llc > 0 ? ws_bcgs / llc : 0, EasBenchAtBandwidth(&ref, ws_bcgs), eb_med * 1e3, eb_min * 1e3, eb_max * 1e3, bytes_bcgs / eb_med * 1e-9));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# PETSc KSPBCGS+PCJACOBI right: %" PetscInt_FMT " its (%s, ||r|| %.6e), ~%.1f MB per it (model): %.3f ms/it (%.3f..%.3f) -> %.2f GB/s effective\n", petsc_its, KSPConvergedReasons[preason], (double)prnorm, bytes_pbcgs * 1e-6, pb_med * 1e3, pb_min * 1e3, pb_max * 1e3, bytes_pbcgs / pb_med * 1e-9));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# fused bound: %.1f MB / %.2f GB/s = %.3f ms/it\n", bytes_bcgs * 1e-6, stream_GBs, bound_ms));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# fused bound: %.1f MB / %.2f GB/s (read9) = %.3f ms/it; eas / bound per run: %.3f (%.3f..%.3f)\n", bytes_bcgs * 1e-6, ref_GBs, bound_ms, qb_med, qb_min, qb_max));
       if (size > 1) PetscCall(PetscPrintf(PETSC_COMM_SELF, "# idle ranks: %.2f s waiting, %.3f s CPU\n", idle[0], idle[1]));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=adr_dia n=%" PetscInt_FMT " threads=%" PetscInt_FMT " eas_GBs=%.2f stream_GBs=%.2f petsc_GBs=%.2f eas_ms_per_it=%.3f petsc_ms_per_it=%.3f bound_ms_per_it=%.3f ratio_stream=%.3f ratio_petsc=%.3f ratio_bound=%.3f\n", n, threads, eas_GBs, stream_GBs, petsc_GBs, eb_med * 1e3, pb_med * 1e3, bound_ms, eas_GBs / stream_GBs, pb_med / eb_med, eb_med * 1e3 / bound_ms));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=adr_dia n=%" PetscInt_FMT " threads=%" PetscInt_FMT " precision=%s eas_GBs=%.2f stream_GBs=%.2f petsc_GBs=%.2f eas_ms_per_it=%.3f petsc_ms_per_it=%.3f bound_ms_per_it=%.3f ratio_stream=%.3f ratio_petsc=%.3f ratio_bound=%.3f ref_GBs=%.2f ratio_ref=%.3f llc_MB=%.1f ws_spmv_MB=%.1f ws_bcgs_MB=%.1f at_bandwidth_spmv=%s at_bandwidth_bcgs=%s\n", n, threads, EasPrecisions[prec], eas_GBs, stream_GBs, petsc_GBs, eb_med * 1e3, pb_med * 1e3, bound_ms, eas_GBs / stream_GBs, pb_med / eb_med, qb_med, ref_GBs, q_med, llc * 1e-6, ws_eas * 1e-6, ws_bcgs * 1e-6, EasBenchAtBandwidth(&ref, ws_eas), EasBenchAtBandwidth(&ref, ws_bcgs)));
+      PetscCall(PetscFree3(t_ref, q_spmv, q_bcgs));
     }
   }
 
   /* ---- clean up */
-  PetscCall(PetscFree(sa));
-  PetscCall(PetscFree(sb));
-  PetscCall(PetscFree(sc));
+  if (rank == 0) PetscCall(EasBenchRefDestroy(&ref));
   PetscCall(EasKspDestroy(&eksp));
   PetscCall(EasVecDestroy(&ex));
   PetscCall(EasVecDestroy(&eb));
@@ -435,7 +460,7 @@ int main(int argc, char **argv)
   PetscCall(VecDestroy(&py));
   PetscCall(VecDestroy(&psol));
   PetscCall(MatDestroy(&M));
-  PetscCall(PetscFree5(t_stream, t_eas, t_petsc, t_ebcgs, t_pbcgs));
+  PetscCall(PetscFree7(t_stream, t_ref1, t_ref2, t_eas, t_petsc, t_ebcgs, t_pbcgs));
   PetscCall(EasFinalize());
   return 0;
 }

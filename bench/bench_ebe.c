@@ -4,11 +4,16 @@ static const char help[] = "eas element-by-element operator: EBE apply GB/s vs S
                            "  -problem poisson|elasticity -order 1|2 -n <elements per direction> -threads <t>\n"
                            "  -its <cg iterations per timing> -runs <timings, median> -reps <applies per timing>\n"
                            "  -stream_n <doubles> -split_slow <factor of unit 1> -split_solves <solves>\n"
-                           "Bytes of one apply: the element matrices (8 m^2 per element), the connectivity (4 nen),\n"
-                           "the gathered x (8 m) and the scattered y (read and write, 16 m).\n";
+                           "  -storage full,single,symmetric_single,symmetric (default: all, the split case on the last)\n"
+                           "Bytes of one apply, as moved (bench/bandwidth.h): the element matrices (8 m^2 per element full,\n"
+                           "4 m(m+1) symmetric, 4 m^2 single, 2 m(m+1) symmetric_single), the\n"
+                           "connectivity (sizeof(PetscInt) nen), x once (8 B/unknown; the gathers of neighbouring elements\n"
+                           "share the cache), y zeroed (16 B/unknown, write allocate) and accumulated (16 B/unknown).\n"
+                           "The reference (read9, 9 read streams and 1 write) is timed next to the apply in each run.\n";
 
 #include <eas.h>
 #include <omp.h>
+#include "bandwidth.h"
 
 static int CmpReal(const void *a, const void *b)
 {
@@ -22,32 +27,23 @@ static double Median(PetscInt n, double *v)
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* nrep triads a = b + s c with t threads; returns the elapsed seconds */
-static double Triad(PetscInt n, double *restrict a, const double *restrict b, const double *restrict c, int t, PetscInt nrep)
-{
-  const double s  = 3.0;
-  double       t0 = omp_get_wtime();
-  for (PetscInt r = 0; r < nrep; r++) {
-#pragma omp parallel for schedule(static) num_threads(t)
-    for (PetscInt i = 0; i < n; i++) a[i] = b[i] + s * c[i];
-  }
-  return omp_get_wtime() - t0;
-}
-
 int main(int argc, char **argv)
 {
-  PetscInt   prob = 1, order = 2, n = 8, threads = 1, its = 30, runs = 5, reps = 10, stream_n = 4000000, split_solves = 20, nel, nen, dof, nnodes, m;
-  PetscReal  slow = 2.0;
-  EasBackend be;
-  EasEbe     ebe;
-  EasVec     x, y, b;
-  EasKsp     ksp;
-  Mat        A;
-  Vec        bp, xp;
-  KSP        pksp;
-  PC         ppc;
-  double    *tv, *sa, *sb, *sc, t_apply, t_stream, gbs_eas, gbs_stream, bytes, ms_eas, ms_petsc;
-  char       res[32];
+  PetscInt    prob = 1, order = 2, n = 8, threads = 1, its = 30, runs = 5, reps = 10, stream_n = 0, split_solves = 20, nel, nen, dof, nnodes, m;
+  PetscReal   slow = 2.0;
+  EasBackend  be;
+  EasEbe      ebe;
+  EasVec      x, y, b;
+  EasKsp      ksp;
+  Mat         A;
+  Vec         bp, xp;
+  KSP         pksp;
+  PC          ppc;
+  double     *tv, *tr, *tq, t_apply, t_ref, q_ref, gbs_eas, gbs_stream, gbs_ref, bytes, ws, ms_eas, ms_petsc;
+  EasBenchRef ref;
+  PetscBool   flg_st      = PETSC_FALSE;
+  PetscInt    storages[4] = {EAS_EBE_STORAGE_FULL, EAS_EBE_STORAGE_SINGLE, EAS_EBE_STORAGE_SYMMETRIC_SINGLE, EAS_EBE_STORAGE_SYMMETRIC}, nst = 4;
+  char        res[32];
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscOptionsBegin(PETSC_COMM_SELF, NULL, "bench_ebe", NULL);
@@ -58,87 +54,116 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-its", "CG iterations per timing", NULL, its, &its, NULL));
   PetscCall(PetscOptionsInt("-runs", "timings (median)", NULL, runs, &runs, NULL));
   PetscCall(PetscOptionsInt("-reps", "applies per timing", NULL, reps, &reps, NULL));
-  PetscCall(PetscOptionsInt("-stream_n", "STREAM array length", NULL, stream_n, &stream_n, NULL));
+  PetscCall(PetscOptionsInt("-stream_n", "length of the reference arrays (0: the triad's 3 arrays = 8 x the LLC)", NULL, stream_n, &stream_n, NULL));
   PetscCall(PetscOptionsReal("-split_slow", "slowdown of split unit 1", NULL, slow, &slow, NULL));
   PetscCall(PetscOptionsInt("-split_solves", "solves of the split case", NULL, split_solves, &split_solves, NULL));
+  PetscCall(PetscOptionsEnumArray("-storage", "element storages measured, in order (the last one runs the split case)", NULL, EasEbeStorages, (PetscEnum *)storages, &nst, &flg_st));
+  if (!flg_st) nst = 4;
   PetscOptionsEnd();
-  PetscCall(PetscMalloc1(runs, &tv));
+  PetscCall(PetscMalloc3(runs, &tv, runs, &tr, runs, &tq));
 
-  /* STREAM triad, same threads */
-  PetscCall(PetscMalloc3(stream_n, &sa, stream_n, &sb, stream_n, &sc));
-#pragma omp parallel for schedule(static) num_threads((int)threads)
-  for (PetscInt i = 0; i < stream_n; i++) {
-    sa[i] = 0;
-    sb[i] = 1;
-    sc[i] = 2;
-  }
-  (void)Triad(stream_n, sa, sb, sc, (int)threads, 1);
-  for (PetscInt r = 0; r < runs; r++) tv[r] = Triad(stream_n, sa, sb, sc, (int)threads, 5) / 5;
-  t_stream   = Median(runs, tv);
-  gbs_stream = 24.0 * stream_n / t_stream * 1e-9;
-  PetscCall(PetscFree3(sa, sb, sc));
+  /* the bandwidth reference, same threads (bandwidth.h): the triad once here, read9 next to each apply timing */
+  PetscCall(EasBenchRefCreate(stream_n, (int)threads, &ref));
+  (void)EasBenchTriad(&ref, 1);
+  for (PetscInt r = 0; r < runs; r++) tv[r] = EasBenchTriad(&ref, 3);
+  gbs_stream = EAS_BENCH_TRIAD_BYTES * ref.n / Median(runs, tv) * 1e-9;
+  (void)EasBenchRead9(&ref, 1);
 
   /* EBE apply */
   PetscCall(PetscSNPrintf(res, sizeof(res), threads > 1 ? "/cpu" : "/cpu/serial"));
   PetscCall(EasBackendCreate(PETSC_COMM_SELF, res, &be));
   PetscCall(EasBackendSetThreads(be, threads));
-  PetscCall(EasEbeCreate(PETSC_COMM_SELF, &ebe));
-  PetscCall(EasEbeSetBackend(ebe, be));
-  PetscCall(EasEbeSetFromMesh(ebe, (EasEbeProblem)prob, order, n, n, n));
-  PetscCall(EasEbeSetUp(ebe));
-  PetscCall(EasEbeGetSizes(ebe, &nel, &nen, &dof, &nnodes, NULL));
-  m = nen * dof;
-  PetscCall(EasEbeCreateVecs(ebe, &x, &y));
-  PetscCall(EasEbeCreateVecs(ebe, &b, NULL));
-  PetscCall(EasVecSet(x, 1.0));
-  PetscCall(EasEbeMult(ebe, x, y));
-  for (PetscInt r = 0; r < runs; r++) {
-    double t0 = omp_get_wtime();
-    for (PetscInt k = 0; k < reps; k++) PetscCall(EasEbeMult(ebe, x, y));
-    tv[r] = (omp_get_wtime() - t0) / reps;
-  }
-  t_apply = Median(runs, tv);
-  bytes   = (double)nel * (8.0 * m * m + 4.0 * nen + 8.0 * m + 16.0 * m);
-  gbs_eas = bytes / t_apply * 1e-9;
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "# %s Q%" PetscInt_FMT " n=%" PetscInt_FMT ": %" PetscInt_FMT " elements of %" PetscInt_FMT "x%" PetscInt_FMT ", %.1f MB per apply; STREAM triad %.2f GB/s (%" PetscInt_FMT " doubles), load average at start: see run.sh\n", EasEbeProblems[prob], order, n, nel, m, m, bytes * 1e-6, gbs_stream, stream_n));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=ebe_apply problem=%s order=%" PetscInt_FMT " n=%" PetscInt_FMT " threads=%" PetscInt_FMT " elements=%" PetscInt_FMT " apply_ms=%.3f eas_GBs=%.2f stream_GBs=%.2f ratio_stream=%.3f\n", EasEbeProblems[prob], order, n, threads, nel, t_apply * 1e3, gbs_eas, gbs_stream, gbs_eas / gbs_stream));
+  for (PetscInt is = 0; is < nst; is++) {
+    double vbytes; /* the stored values of one element, by storage */
+    PetscCall(EasEbeCreate(PETSC_COMM_SELF, &ebe));
+    PetscCall(EasEbeSetBackend(ebe, be));
+    PetscCall(EasEbeSetFromMesh(ebe, (EasEbeProblem)prob, order, n, n, n));
+    PetscCall(EasEbeSetStorage(ebe, (EasEbeStorage)storages[is]));
+    PetscCall(EasEbeSetUp(ebe));
+    PetscCall(EasEbeGetSizes(ebe, &nel, &nen, &dof, &nnodes, NULL));
+    m = nen * dof;
+    PetscCall(EasEbeCreateVecs(ebe, &x, &y));
+    PetscCall(EasEbeCreateVecs(ebe, &b, NULL));
+    PetscCall(EasVecSet(x, 1.0));
+    PetscCall(EasEbeMult(ebe, x, y));
+    {
+      const double full = (double)m * m, sym = 0.5 * m * (m + 1.0);
+      switch (storages[is]) {
+      case EAS_EBE_STORAGE_SYMMETRIC:
+        vbytes = 8.0 * sym;
+        break;
+      case EAS_EBE_STORAGE_SINGLE:
+        vbytes = 4.0 * full;
+        break;
+      case EAS_EBE_STORAGE_SYMMETRIC_SINGLE:
+        vbytes = 4.0 * sym;
+        break;
+      default:
+        vbytes = 8.0 * full;
+      }
+    }
+    bytes = (double)nel * (vbytes + (double)sizeof(PetscInt) * nen) + 40.0 * nnodes * dof;
+    ws    = (double)nel * (vbytes + (double)sizeof(PetscInt) * nen) + 16.0 * nnodes * dof;
+    for (PetscInt r = 0; r < runs; r++) {
+      double t0;
+      tr[r] = EasBenchRead9(&ref, 2);
+      t0    = omp_get_wtime();
+      for (PetscInt k = 0; k < reps; k++) PetscCall(EasEbeMult(ebe, x, y));
+      tv[r] = (omp_get_wtime() - t0) / reps;
+      tq[r] = (bytes / tv[r]) / (EAS_BENCH_READ9_BYTES * ref.n / tr[r]); /* per run, against the read9 next to it */
+    }
+    t_apply = Median(runs, tv);
+    t_ref   = Median(runs, tr);
+    q_ref   = Median(runs, tq);
+    gbs_eas = bytes / t_apply * 1e-9;
+    gbs_ref = EAS_BENCH_READ9_BYTES * ref.n / t_ref * 1e-9;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "# %s Q%" PetscInt_FMT " n=%" PetscInt_FMT ", storage %s: %" PetscInt_FMT " elements of %" PetscInt_FMT "x%" PetscInt_FMT ", %.1f MB moved per apply, working set %.1f MB = %.2f LLC (L%d %.1f MB, sysfs; at bandwidth: %s); triad %.2f GB/s (32 B/element), read9 %.2f GB/s (88 B/element, %" PetscInt_FMT " doubles per array); medians of %" PetscInt_FMT "\n", EasEbeProblems[prob], order, n, EasEbeStorages[storages[is]], nel, m, m, bytes * 1e-6, ws * 1e-6, ref.llc > 0 ? ws / ref.llc : 0, ref.llc_level, ref.llc * 1e-6, EasBenchAtBandwidth(&ref, ws), gbs_stream, gbs_ref, ref.n, runs));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=ebe_apply problem=%s order=%" PetscInt_FMT " n=%" PetscInt_FMT " threads=%" PetscInt_FMT " storage=%s elements=%" PetscInt_FMT " apply_ms=%.3f eas_GBs=%.2f stream_GBs=%.2f ratio_stream=%.3f ref_GBs=%.2f ratio_ref=%.3f llc_MB=%.1f ws_MB=%.1f at_bandwidth=%s\n", EasEbeProblems[prob], order, n, threads, EasEbeStorages[storages[is]], nel, t_apply * 1e3, gbs_eas, gbs_stream, gbs_eas / gbs_stream, gbs_ref, q_ref, ref.llc * 1e-6, ws * 1e-6, EasBenchAtBandwidth(&ref, ws)));
 
-  /* cg per iteration vs PETSc KSPCG on the assembled matrix (Jacobi both) */
-  PetscCall(EasEbeAssemble(ebe, &A));
-  PetscCall(MatCreateVecs(A, &xp, &bp));
-  PetscCall(VecSet(bp, 1.0));
-  PetscCall(EasEbeVecFromPetsc(ebe, bp, b));
-  PetscCall(EasKspCreate(PETSC_COMM_SELF, &ksp));
-  PetscCall(EasKspSetType(ksp, EAS_CG));
-  PetscCall(EasKspSetOperatorEbe(ksp, ebe));
-  PetscCall(EasKspSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, its));
-  PetscCall(EasKspSetUp(ksp));
-  PetscCall(KSPCreate(PETSC_COMM_SELF, &pksp));
-  PetscCall(KSPSetOperators(pksp, A, A));
-  PetscCall(KSPSetType(pksp, KSPCG));
-  PetscCall(KSPSetNormType(pksp, KSP_NORM_UNPRECONDITIONED));
-  PetscCall(KSPGetPC(pksp, &ppc));
-  PetscCall(PCSetType(ppc, PCJACOBI));
-  PetscCall(KSPSetTolerances(pksp, 1e-30, 1e-300, PETSC_DEFAULT, its));
-  PetscCall(KSPSetUp(pksp));
-  for (PetscInt r = 0; r < runs; r++) {
-    double t0 = omp_get_wtime();
-    PetscCall(EasKspSolve(ksp, b, x));
-    tv[r] = (omp_get_wtime() - t0) / its;
+    /* cg per iteration vs PETSc KSPCG on the assembled matrix (Jacobi both) */
+    PetscCall(EasEbeAssemble(ebe, &A));
+    PetscCall(MatCreateVecs(A, &xp, &bp));
+    PetscCall(VecSet(bp, 1.0));
+    PetscCall(EasEbeVecFromPetsc(ebe, bp, b));
+    PetscCall(EasKspCreate(PETSC_COMM_SELF, &ksp));
+    PetscCall(EasKspSetType(ksp, EAS_CG));
+    PetscCall(EasKspSetOperatorEbe(ksp, ebe));
+    PetscCall(EasKspSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, its));
+    PetscCall(EasKspSetUp(ksp));
+    PetscCall(KSPCreate(PETSC_COMM_SELF, &pksp));
+    PetscCall(KSPSetOperators(pksp, A, A));
+    PetscCall(KSPSetType(pksp, KSPCG));
+    PetscCall(KSPSetNormType(pksp, KSP_NORM_UNPRECONDITIONED));
+    PetscCall(KSPGetPC(pksp, &ppc));
+    PetscCall(PCSetType(ppc, PCJACOBI));
+    PetscCall(KSPSetTolerances(pksp, 1e-30, 1e-300, PETSC_DEFAULT, its));
+    PetscCall(KSPSetUp(pksp));
+    for (PetscInt r = 0; r < runs; r++) {
+      double t0 = omp_get_wtime();
+      PetscCall(EasKspSolve(ksp, b, x));
+      tv[r] = (omp_get_wtime() - t0) / its;
+    }
+    ms_eas = Median(runs, tv) * 1e3;
+    for (PetscInt r = 0; r < runs; r++) {
+      double t0 = omp_get_wtime();
+      PetscCall(KSPSolve(pksp, bp, xp));
+      tv[r] = (omp_get_wtime() - t0) / its;
+    }
+    ms_petsc = Median(runs, tv) * 1e3;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=ebe_cg problem=%s order=%" PetscInt_FMT " n=%" PetscInt_FMT " threads=%" PetscInt_FMT " storage=%s unknowns=%" PetscInt_FMT " eas_ms_per_it=%.3f petsc_ms_per_it=%.3f ratio_petsc=%.3f\n", EasEbeProblems[prob], order, n, threads, EasEbeStorages[storages[is]], nnodes * dof, ms_eas, ms_petsc, ms_petsc / ms_eas));
+    PetscCall(KSPDestroy(&pksp));
+    PetscCall(VecDestroy(&xp));
+    PetscCall(VecDestroy(&bp));
+    PetscCall(MatDestroy(&A));
+    PetscCall(EasKspDestroy(&ksp));
+    if (is < nst - 1) { /* the last storage's operator goes on to the split case */
+      PetscCall(EasVecDestroy(&x));
+      PetscCall(EasVecDestroy(&y));
+      PetscCall(EasVecDestroy(&b));
+      PetscCall(EasEbeDestroy(&ebe));
+    }
   }
-  ms_eas = Median(runs, tv) * 1e3;
-  for (PetscInt r = 0; r < runs; r++) {
-    double t0 = omp_get_wtime();
-    PetscCall(KSPSolve(pksp, bp, xp));
-    tv[r] = (omp_get_wtime() - t0) / its;
-  }
-  ms_petsc = Median(runs, tv) * 1e3;
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=ebe_cg problem=%s order=%" PetscInt_FMT " n=%" PetscInt_FMT " threads=%" PetscInt_FMT " unknowns=%" PetscInt_FMT " eas_ms_per_it=%.3f petsc_ms_per_it=%.3f ratio_petsc=%.3f\n", EasEbeProblems[prob], order, n, threads, nnodes * dof, ms_eas, ms_petsc, ms_petsc / ms_eas));
-  PetscCall(KSPDestroy(&pksp));
-  PetscCall(VecDestroy(&xp));
-  PetscCall(VecDestroy(&bp));
-  PetscCall(MatDestroy(&A));
-  PetscCall(EasKspDestroy(&ksp));
+  PetscCall(EasBenchRefDestroy(&ref));
 
   /* split over two CPU units of one thread; unit 1 genuinely slower: it does
      -split_slow times the element work of its share (redundant applies in its
@@ -179,7 +204,7 @@ int main(int argc, char **argv)
   PetscCall(EasVecDestroy(&b));
   PetscCall(EasEbeDestroy(&ebe));
   PetscCall(EasBackendDestroy(&be));
-  PetscCall(PetscFree(tv));
+  PetscCall(PetscFree3(tv, tr, tq));
   PetscCall(EasFinalize());
   return 0;
 }

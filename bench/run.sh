@@ -1,12 +1,13 @@
 #!/bin/sh
-# eas benchmarks: one BENCH line per case, eas vs STREAM triad vs PETSc, all
-# measured in the same process run (byte counts in bench/bench_dia.c).
+# eas benchmarks: one BENCH line per case, eas vs an in-process bandwidth
+# reference (triad and read9, bench/bandwidth.h) vs PETSc, all measured in the
+# same process run (byte counts in bench/bench_dia.c, write allocate included).
 #
 #   sh bench/run.sh OBJDIR            (what `make bench` runs)
 #
 # Per grid size n (ADR gallery, 2n^3 rows) two cases, each using 2 cores:
-#   1 rank,  -threads 1: eas, STREAM and PETSc on one core each
-#   2 ranks, -threads 2: PETSc on both ranks; eas and STREAM with 2 OpenMP
+#   1 rank,  -threads 1: eas, the reference and PETSc on one core each
+#   2 ranks, -threads 2: PETSc on both ranks; eas and the reference with 2 OpenMP
 #                        threads on rank 0 while rank 1 sleeps
 # Environment: MPIEXEC (exported by make), EAS_BENCH_SIZES ("64 96 128"),
 # EAS_BENCH_RUNS (7: medians of that many timings), EAS_BENCH_ARGS (extra
@@ -35,7 +36,7 @@ status=0
 for n in $SIZES; do
   its=$(its_for "$n")
   for np in 1 2; do
-    echo "## n=$n, $np rank(s), eas and STREAM with $np thread(s) on rank 0, $its BiCGStab iterations per solve"
+    echo "## n=$n, $np rank(s), eas and the reference with $np thread(s) on rank 0, $its BiCGStab iterations per solve"
     out=$(OMP_NUM_THREADS=$np $MPIEXEC -n "$np" "$EXE" -n "$n" -threads "$np" -its "$its" -runs "$RUNS" $EXTRA 2>&1)
     rc=$?
     echo "$out"
@@ -48,18 +49,23 @@ for n in $SIZES; do
 done
 
 echo
-echo "# summary (targets: eas SpMV >= 0.95 STREAM; BiCGStab <= 1.15 x fused bound; >= 2 x faster than PETSc per iteration)"
+echo "# summary: bytes as really moved (write allocate included), reference = read9 (9 read streams, 1 write) timed"
+echo "# next to each kernel in the same process, per-run ratios, medians; \"bw\" = working set >= 4 x LLC (else partly"
+echo "# cache-resident: no bandwidth claim). Targets at bandwidth: SpMV >= 0.95 ref, BiCGStab <= 1.15 bound, >= 2 x PETSc"
+echo "# per iteration. A ratio above 1 at bandwidth means a wrong byte count (flagged COUNT?)."
 awk '
   function v(k,   i, a) { for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "?" }
   function mark(ok) { return ok ? "ok" : "MISS" }
-  BEGIN { f = "%4s %3s | %7s %7s %6s %-4s | %7s %6s | %8s %8s %8s | %6s %-4s | %6s %-4s\n"
-          printf f, "n", "thr", "eas", "STREAM", "eas/", "", "PETSc", "SpMV", "eas", "PETSc", "bound", "PETSc/", "", "eas/", ""
-          printf f, "", "", "GB/s", "GB/s", "STREAM", "", "GB/s", "eas/P", "ms/it", "ms/it", "ms/it", "eas", "", "bound", "" }
+  function bw(at, ok, q) { if (at != "yes") return "(cache)"; if (q > 1.05) return "COUNT?"; return mark(ok) }
+  BEGIN { f = "%4s %3s | %7s %-3s %7s | %6s %6s | %6s %6s %-7s | %6s %6s | %8s %8s %8s | %6s %-4s | %6s %-7s\n"
+          printf f, "n", "thr", "SpMV ws", "", "BiCGS ws", "triad", "read9", "eas", "eas/", "", "PETSc", "SpMV", "eas", "PETSc", "bound", "PETSc/", "", "eas/", ""
+          printf f, "", "", "/LLC", "bw", "/LLC", "GB/s", "GB/s", "GB/s", "ref", "", "GB/s", "eas/P", "ms/it", "ms/it", "ms/it", "eas", "", "bound", "" }
   /^# spmv eas\/petsc speed = / { sp = $6; next }
   /^BENCH / {
-    rs = v("ratio_stream"); rp = v("ratio_petsc"); rb = v("ratio_bound")
-    printf f, v("n"), v("threads"), v("eas_GBs"), v("stream_GBs"), rs, mark(rs >= 0.95), v("petsc_GBs"), sp,
-           v("eas_ms_per_it"), v("petsc_ms_per_it"), v("bound_ms_per_it"), rp, mark(rp >= 2.0), rb, mark(rb <= 1.15)
+    rr = v("ratio_ref"); rp = v("ratio_petsc"); rb = v("ratio_bound"); llc = v("llc_MB")
+    printf f, v("n"), v("threads"), sprintf("%.1f", v("ws_spmv_MB") / llc), v("at_bandwidth_spmv"), sprintf("%.1f", v("ws_bcgs_MB") / llc),
+           v("stream_GBs"), v("ref_GBs"), v("eas_GBs"), rr, bw(v("at_bandwidth_spmv"), rr >= 0.95, rr), v("petsc_GBs"), sp,
+           v("eas_ms_per_it"), v("petsc_ms_per_it"), v("bound_ms_per_it"), rp, mark(rp >= 2.0), rb, bw(v("at_bandwidth_bcgs"), rb <= 1.15, 1 / rb)
   }' "$LOG"
 
 # ADR solver (issue 3): eas vs PETSc SNES+KSPBCGS per step on 1 rank; sync vs

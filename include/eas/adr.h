@@ -163,6 +163,28 @@ PETSC_EXTERN PetscErrorCode EasAdrSetMaxSteps(EasAdr, PetscInt steps);
 /* EasAdrSetNewtonTolerances - outer rtol in (0,1) on max_s ||dx_s||/||x_s||
    and the outer iteration limit per step (PETSC_DEFAULT keeps a value). */
 PETSC_EXTERN PetscErrorCode EasAdrSetNewtonTolerances(EasAdr, PetscReal rtol, PetscInt max_it);
+/* EasAdrSetJacobianPrecision - the precision of the local Jacobian's values
+   that the inner BiCGStab reads (-adr_jacobian_precision double|single;
+   EasDiaSetPrecision on the Jacobian and its Jacobi-scaled copy): F, the
+   vectors and the reductions stay double, Newton converges to the same
+   tolerance (docs/adr.md says which is the default and why).  Before
+   EasAdrSetUp. */
+PETSC_EXTERN PetscErrorCode EasAdrSetJacobianPrecision(EasAdr, EasPrecision);
+PETSC_EXTERN PetscErrorCode EasAdrGetJacobianPrecision(EasAdr, EasPrecision *);
+/* EasAdrSetKSPEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
+   off): each local Newton step solves its linear system to a relative
+   tolerance eta_k from the decrease of the rank's residual ||F_l||
+   (docs/adr.md), not to -adr_ksp_rtol. */
+PETSC_EXTERN PetscErrorCode EasAdrSetKSPEW(EasAdr, PetscBool);
+PETSC_EXTERN PetscErrorCode EasAdrGetKSPEW(EasAdr, PetscBool *);
+/* EasAdrSetKSPEWParameters - PETSc's SNESKSPSetParametersEW choices:
+   version 1, 2 (default) or 3, rtol_0 in [0,1) (0.3), rtol_max in [0,1)
+   (0.9), gamma in [0,1] (1), alpha in (1,2] ((1+sqrt 5)/2), alpha2 in
+   (1,2] ((1+sqrt 5)/2), threshold in (0,1) (0.1); PETSC_DEFAULT keeps a
+   value.  Options -adr_ksp_ew_version, _rtol0, _rtolmax, _gamma, _alpha,
+   _alpha2, _threshold. */
+PETSC_EXTERN PetscErrorCode EasAdrSetKSPEWParameters(EasAdr, PetscInt version, PetscReal rtol_0, PetscReal rtol_max, PetscReal gamma, PetscReal alpha, PetscReal alpha2, PetscReal threshold);
+PETSC_EXTERN PetscErrorCode EasAdrGetKSPEWParameters(EasAdr, PetscInt *version, PetscReal *rtol_0, PetscReal *rtol_max, PetscReal *gamma, PetscReal *alpha, PetscReal *alpha2, PetscReal *threshold);
 /* EasAdrSetMode - EAS_ADR_SYNC, EAS_ADR_ASYNC or EAS_ADR_AUTO (docs/energy.md -eas_mode auto).  EAS_ADR_AUTO with the frontier rule (default):
    the first time step runs sync, the second async (on one rank there is
    no async: sync without trial), each measured by the solver's meter (its

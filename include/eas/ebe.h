@@ -138,7 +138,27 @@ PETSC_EXTERN PetscErrorCode EasEbeComputeError(EasEbe, EasVec x, EasEbeFieldFn u
 PETSC_EXTERN PetscErrorCode EasEbeGetManufacturedSolution(EasEbe, EasEbeFieldFn *u, EasEbeFieldFn *f, void **ctx);
 /* EasEbeSetMode - sync or async interface exchange (-ebe_mode). */
 PETSC_EXTERN PetscErrorCode EasEbeSetMode(EasEbe, EasEbeMode);
-/* EasEbeSetFromOptions - -ebe_mode sync|async, -ebe_view, and the split
+
+/* Element matrix storage (-ebe_storage, EasEbeSetStorage): what the apply
+   reads per element of order m = nen*dof. */
+typedef enum {
+  EAS_EBE_STORAGE_FULL,            /* m^2 doubles, row-major */
+  EAS_EBE_STORAGE_SYMMETRIC,       /* the upper triangle packed, m(m+1)/2 doubles */
+  EAS_EBE_STORAGE_SINGLE,          /* m^2 floats (vectors and sums double) */
+  EAS_EBE_STORAGE_SYMMETRIC_SINGLE /* m(m+1)/2 floats */
+} EasEbeStorage;
+PETSC_EXTERN const char *const EasEbeStorages[];
+/* EasEbeSetStorage - before EasEbeSetUp.  Default (not set): symmetric when
+   every element matrix is symmetric to 1e-12 (relative to its largest
+   entry), else full; single stays an option.  The symmetric storages need
+   symmetric element matrices (error naming -ebe_storage otherwise); the
+   full matrices are kept too (diagonal, assembly, CUDA).  Backends other
+   than the CPU ones apply full storage only (error at SetUp). */
+PETSC_EXTERN PetscErrorCode EasEbeSetStorage(EasEbe, EasEbeStorage);
+/* EasEbeGetStorage - the storage (after SetUp: the one chosen). */
+PETSC_EXTERN PetscErrorCode EasEbeGetStorage(EasEbe, EasEbeStorage *);
+/* EasEbeSetFromOptions - -ebe_mode sync|async, -ebe_storage
+   full|symmetric|single|symmetric_single, -ebe_view, and the split
    options: -ebe_split_units <res[:threads],...>, -ebe_split auto|fixed,
    -ebe_gpu_share <r in [0,1]>, -ebe_rebalance_interval <k>,
    -ebe_split_window <w>, -ebe_split_tol <t>, -ebe_split_damping <d>,

@@ -23,6 +23,8 @@ typedef struct {
   PetscInt           lo, hi; /* rows [lo,hi) are interior: i+off[d] in [0,n) for all d */
   const PetscInt    *off;    /* ndiag offsets, backend memory */
   const PetscScalar *val;    /* ndiag*ld values, backend memory */
+  const float       *valf;   /* single precision (EasDiaSetPrecision): the ndiag*ld values the
+                                multiply and BiCGStab kernels read, backend memory; NULL: val */
   const PetscInt    *off_host;
   const PetscScalar *val_host;
   void              *ctx; /* backend-owned data (e.g. cuSPARSE CSR copy), from dia_setup */
@@ -34,14 +36,53 @@ typedef struct {
    [e0,e1) are one contiguous slice (found by bisection on the host copy). */
 typedef struct {
   PetscInt           nel, nen, dof, nnodes;
-  const PetscInt    *conn; /* nel*nen local node indices, backend memory */
-  const PetscScalar *ael;  /* nel*m*m element matrices (m = nen*dof), row-major, backend memory */
-  PetscInt           ncolors;
-  const PetscInt    *color_ptr;       /* ncolors+1, host */
-  const PetscInt    *color_elem;      /* nel, backend memory */
-  const PetscInt    *color_elem_host; /* nel, host */
-  void              *ctx;             /* backend-owned data */
+  const PetscInt    *conn;    /* nel*nen local node indices, backend memory */
+  const PetscScalar *ael;     /* nel*m*m element matrices (m = nen*dof), row-major, backend memory */
+  EasEbeStorage      storage; /* what the apply reads (-ebe_storage): ael (full), or aels */
+  const void        *aels;    /* symmetric: nel*m(m+1)/2 doubles (upper triangles packed by rows);
+                                 single: nel*m*m floats; symmetric_single: nel*m(m+1)/2 floats;
+                                 backend memory */
+  PetscInt        ncolors;
+  const PetscInt *color_ptr;       /* ncolors+1, host */
+  const PetscInt *color_elem;      /* nel, backend memory */
+  const PetscInt *color_elem_host; /* nel, host */
+  void           *ctx;             /* backend-owned data */
 } EasEbeKernel;
+
+/* Element e of y += A x from the storage the operator chose (kernels.h
+   EAS_EBE_APPLY_BODIES); used by the CPU backend and the split's host units. */
+static inline void EasEbeElementApplyStored(const EasEbeKernel *K, PetscInt e, const PetscScalar *x, PetscScalar *y)
+{
+  switch (K->storage) {
+  case EAS_EBE_STORAGE_SYMMETRIC:
+    EasEbeElementApplySym(e, K->nen, K->dof, K->conn, (const PetscScalar *)K->aels, x, y);
+    break;
+  case EAS_EBE_STORAGE_SINGLE:
+    EasEbeElementApply_F(e, K->nen, K->dof, K->conn, (const float *)K->aels, x, y);
+    break;
+  case EAS_EBE_STORAGE_SYMMETRIC_SINGLE:
+    EasEbeElementApplySym_F(e, K->nen, K->dof, K->conn, (const float *)K->aels, x, y);
+    break;
+  default:
+    EasEbeElementApply(e, K->nen, K->dof, K->conn, K->ael, x, y);
+  }
+}
+
+/* Bytes of one element's stored values for a storage, m = nen*dof. */
+static inline double EasEbeStorageBytes(EasEbeStorage st, PetscInt m)
+{
+  const double full = (double)m * m, sym = 0.5 * m * (m + 1.0);
+  switch (st) {
+  case EAS_EBE_STORAGE_SYMMETRIC:
+    return 8.0 * sym;
+  case EAS_EBE_STORAGE_SINGLE:
+    return 4.0 * full;
+  case EAS_EBE_STORAGE_SYMMETRIC_SINGLE:
+    return 4.0 * sym;
+  default:
+    return 8.0 * full;
+  }
+}
 
 /* Slice [*k0,*k1) of colour c's list holding the elements in [e0,e1)
    (bisection on the ascending host list). */
@@ -88,6 +129,9 @@ struct _EasBackendOps {
   PetscErrorCode (*dia_setup)(EasBackend, EasDiaKernel *);
   PetscErrorCode (*dia_destroy)(EasBackend, EasDiaKernel *);
   PetscErrorCode (*dia_mult)(EasBackend, const EasDiaKernel *, const PetscScalar *x, PetscScalar *y);
+  /* optional: valf[k] = (float)val[k] for the ndiag*ld values (EasDiaSingleEntry); a
+     backend without it has no single-precision DIA (EasDiaSetPrecision) */
+  PetscErrorCode (*dia_single)(EasBackend, const EasDiaKernel *, float *valf);
   PetscErrorCode (*dia_mult_transpose)(EasBackend, const EasDiaKernel *, const PetscScalar *x, PetscScalar *y);
   /* Fused BiCGStab sweeps (three per iteration, 280 B/row with a 9-offset DIA):
      sweep1: p_new = r + beta (p_old - omega v_old); v_new = A p_new;  dots[0] = (rhat, v_new), dots[1] = (v_new, v_new)
@@ -199,7 +243,16 @@ PETSC_EXTERN PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeD
 
 /* Byte counts of the fused sweeps, per row, for ndiag offsets (used by the
    benchmark and the energy model): values 8*ndiag plus the vector passes. */
-#define EAS_BCGS_BYTES_PER_ROW(ndiag) (2.0 * 8.0 * (ndiag) + 17.0 * 8.0)
+#define EAS_BCGS_BYTES_PER_ROW(ndiag) EAS_BCGS_BYTES_PER_ROW_PREC(ndiag, 8.0)
+/* The same with vbytes per stored value: 8 (double), 4 (single precision,
+   EasDiaSetPrecision): 208 B with 9 offsets instead of 280. */
+#define EAS_BCGS_BYTES_PER_ROW_PREC(ndiag, vbytes) (2.0 * (vbytes) * (ndiag) + 17.0 * 8.0)
+/* The bytes really moved between memory and the cache per row and
+   iteration (bench_dia): the 17 passes above plus the write allocate of the
+   5 written vectors that are not read first (p, v in sweep 1, s, t in
+   sweep 2, r in sweep 3): 22 passes, 320 B with 9 offsets. */
+#define EAS_BCGS_BYTES_MOVED_PER_ROW(ndiag) EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, 8.0)
+#define EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes) (2.0 * (vbytes) * (ndiag) + 22.0 * 8.0)
 
 /* Internal vector access in the backend's memory space (device for CUDA).
    Read: data made valid there; Write: the other copy marked stale. */

@@ -30,37 +30,54 @@ typedef double EasKScalar;
    (9 diagonals of 2.4e8 rows, 6 faces of 3.6e8 points; issue 10, M2). */
 typedef ptrdiff_t EasKIdx;
 
-/* Row i of y = A x for DIA storage val[d*ld + i] = A[i][i+off[d]], all
-   diagonals read in one row loop (README.md, Measured figures).  Guarded: columns outside
-   [0,n) are skipped, for the first and last rows. */
-static inline EAS_HOST_DEVICE EasKScalar EasDiaRowGuarded(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *x)
-{
-  EasKScalar sum = 0.0;
-  for (EasKInt d = 0; d < ndiag; d++) {
-    const EasKIdx j = (EasKIdx)i + off[d]; /* i + off[d] may pass 2^31 - 1 for the last rows */
-    if (j >= 0 && j < n) sum += val[(EasKIdx)d * ld + i] * x[j];
-  }
-  return sum;
-}
+/* The DIA row bodies, written once for each value precision (-adr_jacobian_precision,
+   EasDiaSetPrecision): EAS_DIA_ROW_BODIES(SUF, VT) defines EasDiaRowGuarded##SUF,
+   EasDiaRowInterior##SUF and EasDiaRowTranspose##SUF for values of type VT;
+   the vectors and the sums stay EasKScalar (double) in both.  Instantiated
+   below for double (no suffix) and float (suffix _F).
 
-/* Row i of y = A x for an interior row: every i+off[d] lies in [0,n). */
-static inline EAS_HOST_DEVICE EasKScalar EasDiaRowInterior(EasKInt i, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *x)
-{
-  EasKScalar sum = 0.0;
-  for (EasKInt d = 0; d < ndiag; d++) sum += val[(EasKIdx)d * ld + i] * x[i + off[d]];
-  return sum;
-}
-
-/* Row i of y = A^T x by index arithmetic (Vialle et al. Fig. 1.8):
-   (A^T x)_i = sum_d A[i-off[d]][i] x[i-off[d]] = sum_d val[d*ld + i-off[d]] x[i-off[d]]. */
-static inline EAS_HOST_DEVICE EasKScalar EasDiaRowTranspose(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *x)
-{
-  EasKScalar sum = 0.0;
-  for (EasKInt d = 0; d < ndiag; d++) {
-    const EasKIdx k = (EasKIdx)i - off[d];
-    if (k >= 0 && k < n) sum += val[(EasKIdx)d * ld + k] * x[k];
+   EasDiaRowGuarded: row i of y = A x for DIA storage val[d*ld + i] =
+   A[i][i+off[d]], all diagonals read in one row loop (README.md, Measured
+   figures); columns outside [0,n) are skipped, for the first and last rows.
+   EasDiaRowInterior: the same for an interior row, every i+off[d] in [0,n).
+   EasDiaRowTranspose: row i of y = A^T x by index arithmetic (Vialle et al.
+   Fig. 1.8): (A^T x)_i = sum_d A[i-off[d]][i] x[i-off[d]] = sum_d
+   val[d*ld + i-off[d]] x[i-off[d]]. */
+#define EAS_DIA_ROW_BODIES(SUF, VT)                                                                                                                                         \
+  static inline EAS_HOST_DEVICE EasKScalar EasDiaRowGuarded##SUF(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const VT *val, EasKInt ld, const EasKScalar *x)   \
+  {                                                                                                                                                                         \
+    EasKScalar sum = 0.0;                                                                                                                                                   \
+    for (EasKInt d = 0; d < ndiag; d++) {                                                                                                                                   \
+      const EasKIdx j = (EasKIdx)i + off[d];                                                                                                                                \
+      if (j >= 0 && j < n) sum += (EasKScalar)val[(EasKIdx)d * ld + i] * x[j];                                                                                              \
+    }                                                                                                                                                                       \
+    return sum;                                                                                                                                                             \
+  }                                                                                                                                                                         \
+  static inline EAS_HOST_DEVICE EasKScalar EasDiaRowInterior##SUF(EasKInt i, EasKInt ndiag, const EasKInt *off, const VT *val, EasKInt ld, const EasKScalar *x)             \
+  {                                                                                                                                                                         \
+    EasKScalar sum = 0.0;                                                                                                                                                   \
+    for (EasKInt d = 0; d < ndiag; d++) sum += (EasKScalar)val[(EasKIdx)d * ld + i] * x[i + off[d]];                                                                        \
+    return sum;                                                                                                                                                             \
+  }                                                                                                                                                                         \
+  static inline EAS_HOST_DEVICE EasKScalar EasDiaRowTranspose##SUF(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const VT *val, EasKInt ld, const EasKScalar *x) \
+  {                                                                                                                                                                         \
+    EasKScalar sum = 0.0;                                                                                                                                                   \
+    for (EasKInt d = 0; d < ndiag; d++) {                                                                                                                                   \
+      const EasKIdx k = (EasKIdx)i - off[d];                                                                                                                                \
+      if (k >= 0 && k < n) sum += (EasKScalar)val[(EasKIdx)d * ld + k] * x[k];                                                                                              \
+    }                                                                                                                                                                       \
+    return sum;                                                                                                                                                             \
   }
-  return sum;
+/* clang-format off */
+EAS_DIA_ROW_BODIES(, EasKScalar)
+EAS_DIA_ROW_BODIES(_F, float)
+/* clang-format on */
+
+/* Single-precision values (EasDiaSetPrecision): entry i of the float copy,
+   rounded to nearest. */
+static inline EAS_HOST_DEVICE float EasDiaSingleEntry(EasKScalar v)
+{
+  return (float)v;
 }
 
 /* BiCGStab direction update, one entry: p_new = r + beta (p_old - omega v_old). */
@@ -151,31 +168,74 @@ static inline EAS_HOST_DEVICE void EasDiaColumnScaleRow(EasKInt i, EasKInt n, Ea
 #define EAS_EBE_MAXM 81
 
 /* Element e of y += A x for the element-by-element operator (docs/ebe.md,
-   Lang-Rünger Alg. 1): gather x_el = o2el(x), dense y_el = A_el x_el with A_el
-   stored row-major (m x m, m = nen*dof, dof interleaved per node), scatter
-   y += el2o(y_el).  conn[e*nen + a] is the local node of vertex a; global
-   entry of (node, k) is node*dof + k.  The caller guarantees that no other
-   thread writes the same nodes at the same time (element colouring). */
-static inline EAS_HOST_DEVICE void EasEbeElementApply(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const EasKScalar *ael, const EasKScalar *x, EasKScalar *y)
+   Lang-Rünger Alg. 1): gather x_el = o2el(x), dense y_el = A_el x_el,
+   scatter y += el2o(y_el).  conn[e*nen + a] is the local node of vertex a;
+   global entry of (node, k) is node*dof + k.  The caller guarantees that no
+   other thread writes the same nodes at the same time (element colouring).
+   Written once for each element storage (-ebe_storage, EasEbeSetStorage) by
+   EAS_EBE_APPLY_BODIES(SUF, VT), values of type VT (double: no suffix,
+   float: _F), x, y and the sums EasKScalar:
+     EasEbeElementApply##SUF     A_el stored row-major, m x m (m = nen*dof,
+                                 dof interleaved per node): m^2 values read
+     EasEbeElementApplySym##SUF  A_el symmetric, its upper triangle packed by
+                                 rows (EasEbeSymRowStart), m(m+1)/2 values,
+                                 each read once and used twice: y_i +=
+                                 A_ij x_j and y_j += A_ij x_i (j > i). */
+/* Offset of row i (entries A[i][i..m-1]) in a packed upper triangle of order m. */
+static inline EAS_HOST_DEVICE EasKIdx EasEbeSymRowStart(EasKInt i, EasKInt m)
 {
-  const EasKInt     m = nen * dof;
-  const EasKInt    *c = conn + (EasKIdx)e * nen;
-  const EasKScalar *A = ael + (EasKIdx)e * m * m;
-  EasKScalar        xe[EAS_EBE_MAXM];
-
-  for (EasKInt a = 0; a < nen; a++)
-    for (EasKInt k = 0; k < dof; k++) xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */
-  for (EasKInt a = 0; a < nen; a++) {
-    for (EasKInt k = 0; k < dof; k++) {
-      const EasKInt     i   = a * dof + k;
-      const EasKScalar *row = A + (EasKIdx)i * m;
-      EasKScalar        s   = 0.0;
-      EAS_SIMD_SUM(s)
-      for (EasKInt j = 0; j < m; j++) s += row[j] * xe[j];
-      y[(EasKIdx)c[a] * dof + k] += s; /* el2o */
-    }
-  }
+  return (EasKIdx)i * m - ((EasKIdx)i * (i - 1)) / 2;
 }
+#define EAS_EBE_APPLY_BODIES(SUF, VT)                                                                                                                                        \
+  static inline EAS_HOST_DEVICE void EasEbeElementApply##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *ael, const EasKScalar *x, EasKScalar *y)    \
+  {                                                                                                                                                                          \
+    const EasKInt  m = nen * dof;                                                                                                                                            \
+    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                              \
+    const VT      *A = ael + (EasKIdx)e * m * m;                                                                                                                             \
+    EasKScalar     xe[EAS_EBE_MAXM];                                                                                                                                         \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
+      for (EasKInt k = 0; k < dof; k++) xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                             \
+    for (EasKInt a = 0; a < nen; a++) {                                                                                                                                      \
+      for (EasKInt k = 0; k < dof; k++) {                                                                                                                                    \
+        const EasKInt i   = a * dof + k;                                                                                                                                     \
+        const VT     *row = A + (EasKIdx)i * m;                                                                                                                              \
+        EasKScalar    s   = 0.0;                                                                                                                                             \
+        EAS_SIMD_SUM(s)                                                                                                                                                      \
+        for (EasKInt j = 0; j < m; j++) s += (EasKScalar)row[j] * xe[j];                                                                                                     \
+        y[(EasKIdx)c[a] * dof + k] += s; /* el2o */                                                                                                                          \
+      }                                                                                                                                                                      \
+    }                                                                                                                                                                        \
+  }                                                                                                                                                                          \
+  static inline EAS_HOST_DEVICE void EasEbeElementApplySym##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *aps, const EasKScalar *x, EasKScalar *y) \
+  {                                                                                                                                                                          \
+    const EasKInt  m = nen * dof;                                                                                                                                            \
+    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                              \
+    const VT      *A = aps + (EasKIdx)e * ((EasKIdx)m * (m + 1) / 2);                                                                                                        \
+    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                       \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
+      for (EasKInt k = 0; k < dof; k++) {                                                                                                                                    \
+        xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                                                             \
+        ye[a * dof + k] = 0.0;                                                                                                                                               \
+      }                                                                                                                                                                      \
+    for (EasKInt i = 0; i < m; i++) {                                                                                                                                        \
+      const VT        *row = A + EasEbeSymRowStart(i, m) - i; /* row[j] = A[i][j], j >= i */                                                                                 \
+      const EasKScalar xi  = xe[i];                                                                                                                                          \
+      EasKScalar       s   = (EasKScalar)row[i] * xi;                                                                                                                        \
+      EAS_SIMD_SUM(s)                                                                                                                                                        \
+      for (EasKInt j = i + 1; j < m; j++) {                                                                                                                                  \
+        const EasKScalar aij = (EasKScalar)row[j];                                                                                                                           \
+        s += aij * xe[j];                                                                                                                                                    \
+        ye[j] += aij * xi;                                                                                                                                                   \
+      }                                                                                                                                                                      \
+      ye[i] += s;                                                                                                                                                            \
+    }                                                                                                                                                                        \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
+      for (EasKInt k = 0; k < dof; k++) y[(EasKIdx)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                            \
+  }
+/* clang-format off */
+EAS_EBE_APPLY_BODIES(, EasKScalar)
+EAS_EBE_APPLY_BODIES(_F, float)
+/* clang-format on */
 
 /* Element e's contribution to the (point-block) diagonal: bs = 1 adds
    A_el[i][i] to d[node*dof + k]; bs = dof adds the dof x dof block of each

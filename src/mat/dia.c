@@ -93,6 +93,39 @@ PetscErrorCode EasDiaSetFromOptions(EasDia A)
   PetscFunctionReturn(0);
 }
 
+const char *const EasPrecisions[] = {"double", "single", "EasPrecision", "EAS_PRECISION_", NULL};
+
+/*@C
+  EasDiaSetPrecision - EAS_PRECISION_DOUBLE (default) or EAS_PRECISION_SINGLE:
+  the multiply and the BiCGStab kernels then read a float copy of the values
+  (backend memory, made from the double values after every change; vectors,
+  sums and dot products stay double).  Any time; the copy is made or freed
+  at the next use.  Errors: not a precision.
+@*/
+PetscErrorCode EasDiaSetPrecision(EasDia A, EasPrecision prec)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
+  PetscCheck(prec == EAS_PRECISION_DOUBLE || prec == EAS_PRECISION_SINGLE, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "EasDiaSetPrecision: precision %d is invalid: expected EAS_PRECISION_DOUBLE or EAS_PRECISION_SINGLE", (int)prec);
+  if (prec == A->prec) PetscFunctionReturn(0);
+  A->prec = prec;
+  if (A->valf) {
+    PetscCall((*A->be->ops->free)(A->be, (void *)A->valf));
+    A->valf = NULL;
+  }
+  A->k.valf = NULL;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasDiaGetPrecision - the precision of the values the kernels read. @*/
+PetscErrorCode EasDiaGetPrecision(EasDia A, EasPrecision *prec)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
+  *prec = A->prec;
+  PetscFunctionReturn(0);
+}
+
 /* Frees the backend copy and marks the matrix not set up. */
 static PetscErrorCode EasDiaReset_Private(EasDia A)
 {
@@ -104,6 +137,8 @@ static PetscErrorCode EasDiaReset_Private(EasDia A)
       PetscCall((*be->ops->free)(be, (void *)A->k.off));
       PetscCall((*be->ops->free)(be, (void *)A->k.val));
     }
+    if (A->valf) PetscCall((*be->ops->free)(be, (void *)A->valf));
+    A->valf = NULL;
     PetscCall(PetscMemzero(&A->k, sizeof(A->k)));
   }
   A->setupcalled = PETSC_FALSE;
@@ -390,11 +425,39 @@ PetscErrorCode EasDiaSetUp(EasDia A)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EasDiaGetKernel_Private(EasDia A, const EasDiaKernel **k)
+PetscErrorCode EasDiaGetKernelDouble_Private(EasDia A, const EasDiaKernel **k)
 {
   PetscFunctionBegin;
   PetscCall(EasDiaSetUp(A));
   *k = &A->k;
+  PetscFunctionReturn(0);
+}
+
+/* The kernel view; in single precision the float copy made current first
+   (one pass: 8 B read and 4 B written per stored value). */
+PetscErrorCode EasDiaGetKernel_Private(EasDia A, const EasDiaKernel **k)
+{
+  PetscObjectState state;
+  EasBackend       be;
+
+  PetscFunctionBegin;
+  PetscCall(EasDiaSetUp(A));
+  *k = &A->k;
+  if (A->prec != EAS_PRECISION_SINGLE) PetscFunctionReturn(0);
+  be = A->be;
+  PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+  if (A->valf && state == A->valf_state) PetscFunctionReturn(0);
+  PetscCheck(be->ops->dia_single, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Single-precision DIA values (EasDiaSetPrecision, -adr_jacobian_precision single) are not available on backend %s: use double", be->resource);
+  PetscCall(PetscLogEventBegin(EAS_DiaSetUp, A, 0, 0, 0));
+  if (!A->valf) {
+    void *p;
+    PetscCall((*be->ops->malloc)(be, (size_t)A->ndiag * A->ld * sizeof(float), &p));
+    A->valf = (float *)p;
+  }
+  PetscCall((*be->ops->dia_single)(be, &A->k, A->valf));
+  A->k.valf     = A->valf;
+  A->valf_state = state;
+  PetscCall(PetscLogEventEnd(EAS_DiaSetUp, A, 0, 0, 0));
   PetscFunctionReturn(0);
 }
 
@@ -751,6 +814,7 @@ PetscErrorCode EasDiaView(EasDia A, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "\n"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   if (A->be) PetscCall(PetscViewerASCIIPrintf(viewer, "backend: %s\n", A->be->resource));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "value precision: %s\n", EasPrecisions[A->prec]));
   if (format == PETSC_VIEWER_ASCII_MATLAB || format == PETSC_VIEWER_ASCII_DENSE) {
     for (PetscInt i = 0; i < A->n; i++) {
       PetscCall(PetscViewerASCIIPrintf(viewer, "row %" PetscInt_FMT ":", i));
@@ -790,6 +854,7 @@ PetscErrorCode EasDiaDuplicateColumnScaled_Private(EasDia A, const PetscScalar *
   PetscCall(EasDiaCreate(PetscObjectComm((PetscObject)A), &b));
   if (A->be) PetscCall(EasDiaSetBackend(b, A->be));
   b->max_fill = A->max_fill;
+  b->prec     = A->prec; /* A D^{-1} is read by the same kernels as A would be */
   PetscCall(EasDiaAllocate_Private(b, A->n, A->ndiag, A->off));
   PetscCall(EasDiaColumnScaleValues_Private(A, s, b));
   *B = b;

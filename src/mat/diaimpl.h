@@ -11,6 +11,13 @@ struct _p_EasDia {
   PetscReal    max_fill;
   PetscBool    setupcalled;
   EasDiaKernel k; /* backend view, valid after SetUp */
+  /* value precision (EasDiaSetPrecision): single keeps, in backend memory,
+     a float copy of the values that the multiply and BiCGStab kernels read
+     (k.valf), made from val when the kernel view is asked for after the
+     values changed (valf_state: the object state it was made at) */
+  EasPrecision     prec;
+  float           *valf;
+  PetscObjectState valf_state;
   /* Values and pattern: every change of the values increases the object
      state (PetscObjectStateGet); a new pattern (n, offsets) also increases
      nonzerostate.  A solver that built data from the values compares both
@@ -34,6 +41,9 @@ PETSC_INTERN PetscInt64 EasDiaLeadingDimension(PetscInt n);
    source in errors. */
 PETSC_INTERN PetscErrorCode EasDiaSetFromTriplets_Private(EasDia, PetscInt n, PetscCount nnz, const PetscInt *row, const PetscInt *col, const PetscScalar *v, const char what[]);
 PETSC_INTERN PetscErrorCode EasDiaGetKernel_Private(EasDia, const EasDiaKernel **);
+/* The kernel view without making the single-precision copy current: for
+   kernels that read only the double values (the Jacobi scaling). */
+PETSC_INTERN PetscErrorCode EasDiaGetKernelDouble_Private(EasDia, const EasDiaKernel **);
 /* B = A diag(s): column j scaled by s[j] (host array of n entries); B gets
    A's backend.  Used for right Jacobi preconditioning, A D^{-1}. */
 PETSC_INTERN PetscErrorCode EasDiaDuplicateColumnScaled_Private(EasDia A, const PetscScalar *s, EasDia *B);

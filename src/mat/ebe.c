@@ -44,6 +44,7 @@ PetscErrorCode EasEbeReset_Private(EasEbe ebe)
     if (ebe->k.color_elem) PetscCall((*be->ops->free)(be, (void *)ebe->k.color_elem));
   }
   PetscCall(PetscMemzero(&ebe->k, sizeof(ebe->k)));
+  PetscCall(PetscFree(ebe->aels));
   PetscCall(PetscFree(ebe->conn));
   PetscCall(PetscFree(ebe->ael));
   PetscCall(PetscFree(ebe->color_ptr));
@@ -211,6 +212,12 @@ PetscErrorCode EasEbeSetFromOptions(EasEbe ebe)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
   PetscObjectOptionsBegin((PetscObject)ebe);
+  {
+    PetscEnum st  = (PetscEnum)ebe->storage;
+    PetscBool flg = PETSC_FALSE;
+    PetscCall(PetscOptionsEnum("-ebe_storage", "Element matrix storage the apply reads: full, symmetric (upper triangle packed), single (float), symmetric_single (default: symmetric when every element matrix is)", "EasEbeSetStorage", EasEbeStorages, st, &st, &flg));
+    if (flg) PetscCall(EasEbeSetStorage(ebe, (EasEbeStorage)st));
+  }
   PetscCall(PetscOptionsEnum("-ebe_mode", "Interface exchange: sync (blocking) or async (overlapped with interior elements)", "EasEbeSetMode", EasEbeModes, (PetscEnum)ebe->mode, (PetscEnum *)&ebe->mode, NULL));
   PetscCall(EasEbeSplitSetFromOptions_Private(ebe, PetscOptionsObject));
   {
@@ -226,6 +233,105 @@ PetscErrorCode EasEbeSetFromOptions(EasEbe ebe)
   }
   PetscOptionsEnd();
   if (ebe->meter) PetscCall(EasEnergyMeterSetFromOptions(ebe->meter));
+  PetscFunctionReturn(0);
+}
+
+const char *const EasEbeStorages[] = {"full", "symmetric", "single", "symmetric_single", "EasEbeStorage", "EAS_EBE_STORAGE_", NULL};
+
+/*@C
+  EasEbeSetStorage - the element storage the apply reads (-ebe_storage):
+  full, symmetric (upper triangle packed by rows, m(m+1)/2 values, each read
+  once and used twice), single (float values), symmetric_single.  Default:
+  symmetric when every element matrix is symmetric, else full.  Before
+  EasEbeSetUp.  Errors: not a storage; after SetUp.
+@*/
+PetscErrorCode EasEbeSetStorage(EasEbe ebe, EasEbeStorage st)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCheck(st >= EAS_EBE_STORAGE_FULL && st <= EAS_EBE_STORAGE_SYMMETRIC_SINGLE, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_OUTOFRANGE, "-ebe_storage %d is invalid: expected full, symmetric, single or symmetric_single", (int)st);
+  PetscCheck(!ebe->setupcalled, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ORDER, "-ebe_storage / EasEbeSetStorage() must come before EasEbeSetUp()");
+  ebe->storage     = st;
+  ebe->storage_set = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasEbeGetStorage - the element storage (after SetUp: the one chosen). @*/
+PetscErrorCode EasEbeGetStorage(EasEbe ebe, EasEbeStorage *st)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  *st = ebe->storage;
+  PetscFunctionReturn(0);
+}
+
+/* Whether every element matrix is symmetric to rtol relative to its largest entry. */
+static PetscErrorCode EasEbeIsSymmetric_Private(EasEbe ebe, PetscReal rtol, PetscBool *sym)
+{
+  const PetscInt m = ebe->nen * ebe->dof;
+
+  PetscFunctionBegin;
+  *sym = PETSC_TRUE;
+  for (PetscInt e = 0; e < ebe->nel && *sym; e++) {
+    const PetscScalar *A    = ebe->ael + (size_t)e * m * m;
+    PetscReal          amax = 0.0;
+    for (PetscInt i = 0; i < m * m; i++) amax = PetscMax(amax, PetscAbsScalar(A[i]));
+    for (PetscInt i = 0; i < m && *sym; i++)
+      for (PetscInt j = 0; j < i; j++)
+        if (PetscAbsScalar(A[i * m + j] - A[j * m + i]) > rtol * amax) {
+          *sym = PETSC_FALSE;
+          break;
+        }
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The storage the apply reads: chosen (symmetric when every element matrix
+   is) unless set, then packed/converted on the host from the full matrices
+   (symmetric: the upper triangle A[i][j], j >= i, as the rows are stored). */
+static PetscErrorCode EasEbeStorageSetUp_Private(EasEbe ebe)
+{
+  const PetscInt m = ebe->nen * ebe->dof, ms = m * (m + 1) / 2;
+  const size_t   nel = (size_t)ebe->nel;
+  EasBackend     be  = ebe->be;
+  PetscBool      sym = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  if (!ebe->storage_set || ebe->storage == EAS_EBE_STORAGE_SYMMETRIC || ebe->storage == EAS_EBE_STORAGE_SYMMETRIC_SINGLE) PetscCall(EasEbeIsSymmetric_Private(ebe, 1e-12, &sym));
+  if (!ebe->storage_set)
+    ebe->storage = (sym && be->host_is_device) ? EAS_EBE_STORAGE_SYMMETRIC : EAS_EBE_STORAGE_FULL;
+  else if (ebe->storage == EAS_EBE_STORAGE_SYMMETRIC || ebe->storage == EAS_EBE_STORAGE_SYMMETRIC_SINGLE)
+    PetscCheck(sym, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_WRONG, "-ebe_storage %s needs symmetric element matrices (to 1e-12 relative); use full or single", EasEbeStorages[ebe->storage]);
+  ebe->k.storage = ebe->storage;
+  ebe->k.aels    = NULL;
+  PetscCall(PetscFree(ebe->aels));
+  if (ebe->storage == EAS_EBE_STORAGE_FULL) PetscFunctionReturn(0);
+  PetscCheck(be->host_is_device, PetscObjectComm((PetscObject)ebe), PETSC_ERR_SUP, "-ebe_storage %s is not available on backend %s (full only)", EasEbeStorages[ebe->storage], be->resource);
+  switch (ebe->storage) {
+  case EAS_EBE_STORAGE_SYMMETRIC: {
+    PetscScalar *p;
+    PetscCall(PetscMalloc1(PetscMax(nel * ms, 1), &p));
+    for (size_t e = 0; e < nel; e++)
+      for (PetscInt i = 0; i < m; i++)
+        for (PetscInt j = i; j < m; j++) p[e * ms + EasEbeSymRowStart(i, m) + (j - i)] = ebe->ael[(e * m + i) * m + j];
+    ebe->aels = p;
+  } break;
+  case EAS_EBE_STORAGE_SINGLE: {
+    float *p;
+    PetscCall(PetscMalloc1(PetscMax(nel * m * m, 1), &p));
+    for (size_t k = 0; k < nel * m * m; k++) p[k] = (float)ebe->ael[k];
+    ebe->aels = p;
+  } break;
+  default: {
+    float *p;
+    PetscCall(PetscMalloc1(PetscMax(nel * ms, 1), &p));
+    for (size_t e = 0; e < nel; e++)
+      for (PetscInt i = 0; i < m; i++)
+        for (PetscInt j = i; j < m; j++) p[e * ms + EasEbeSymRowStart(i, m) + (j - i)] = (float)ebe->ael[(e * m + i) * m + j];
+    ebe->aels = p;
+  }
+  }
+  ebe->k.aels = ebe->aels;
   PetscFunctionReturn(0);
 }
 
@@ -283,6 +389,7 @@ PetscErrorCode EasEbeSetUp(EasEbe ebe)
     ebe->k.color_elem = (const PetscInt *)p;
     be->bytes_htod += (PetscLogDouble)(sizeof(PetscInt) * (nconn + (size_t)ebe->nel) + sizeof(PetscScalar) * nael);
   }
+  PetscCall(EasEbeStorageSetUp_Private(ebe));
   for (int s = 0; s < 2; s++) {
     PetscCall(PetscFree(ebe->sbuf[s]));
     PetscCall(PetscFree(ebe->rbuf[s]));

@@ -90,9 +90,14 @@ struct _p_EasEbe {
   PetscInt     nglobal_nodes;
   EasEbeMode   mode;
   EasEbeKernel k; /* backend view, after SetUp */
-  PetscBool    setupcalled;
-  EasEbeSplit *split;
-  EasVec       scratch; /* for the test slowdown */
+  /* -ebe_storage: requested (storage_set) or chosen at SetUp; aels the host
+     copy of the packed/float values (the backend's on device backends) */
+  EasEbeStorage storage;
+  PetscBool     storage_set;
+  void         *aels;
+  PetscBool     setupcalled;
+  EasEbeSplit  *split;
+  EasVec        scratch; /* for the test slowdown */
   /* energy meter (optional, src/solvers/split.c): meter unit of each split
      unit (munit[0] = the operator's backend without a split), the driver
      unit (host thread: exchanges, reductions, vector work), trace state */

@@ -143,18 +143,27 @@ PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
   adr->N[0] = adr->N[1] = adr->N[2] = 16;
   adr->newton_rtol                  = 1e-8;
   adr->newton_max_it                = 50;
-  adr->mode                         = EAS_ADR_SYNC;
-  adr->persist                      = 1;
-  adr->max_checks                   = 20;
-  adr->async_max_it                 = 2000;
-  adr->async_halo_rtol              = 1.0;
-  adr->async_detect                 = EAS_DETECT_IALLREDUCE;
-  adr->async_detect_timeout         = 120;
-  adr->comm_seed                    = 1;
-  adr->auto_threshold               = 0.3;
-  adr->auto_rule                    = EAS_ADR_AUTO_FRONTIER;
-  adr->auto_crit                    = EAS_CRITERION_ENERGY;
-  adr->unit                         = -1;
+  /* Eisenstat-Walker: PETSc's defaults (SNESKSPSetParametersEW) */
+  adr->ew.use               = PETSC_FALSE;
+  adr->ew.version           = 2;
+  adr->ew.rtol_0            = 0.3;
+  adr->ew.rtol_max          = 0.9;
+  adr->ew.gamma             = 1.0;
+  adr->ew.alpha             = 0.5 * (1.0 + PetscSqrtReal(5.0));
+  adr->ew.alpha2            = adr->ew.alpha;
+  adr->ew.threshold         = 0.1;
+  adr->mode                 = EAS_ADR_SYNC;
+  adr->persist              = 1;
+  adr->max_checks           = 20;
+  adr->async_max_it         = 2000;
+  adr->async_halo_rtol      = 1.0;
+  adr->async_detect         = EAS_DETECT_IALLREDUCE;
+  adr->async_detect_timeout = 120;
+  adr->comm_seed            = 1;
+  adr->auto_threshold       = 0.3;
+  adr->auto_rule            = EAS_ADR_AUTO_FRONTIER;
+  adr->auto_crit            = EAS_CRITERION_ENERGY;
+  adr->unit                 = -1;
   adr->unit_kind[0] = adr->unit_kind[1] = -1;
   adr->progress                         = PETSC_FALSE;
   adr->ts_type                          = EAS_ADR_TS_BEULER;
@@ -222,7 +231,7 @@ PetscErrorCode EasAdrSetProblem(EasAdr adr, const char problem[])
   adr->reaction  = NULL;
   adr->initial = adr->boundary = NULL;
   adr->t = adr->t0 = 0;
-  adr->dt_set        = PETSC_FALSE;
+  adr->dt_set      = PETSC_FALSE;
   if (adr->problem == EAS_ADR_PROBLEM_DIURNAL) {
     PetscCall(EasAdrSetBox(adr, 0, 20, 0, 20, 30, 50));
     adr->reaction_type = EAS_ADR_REACTION_DIURNAL;
@@ -506,6 +515,114 @@ PetscErrorCode EasAdrSetNewtonTolerances(EasAdr adr, PetscReal rtol, PetscInt ma
 }
 
 /*@C
+  EasAdrSetJacobianPrecision - EAS_PRECISION_DOUBLE or EAS_PRECISION_SINGLE:
+  the values of the local Jacobian (and of its Jacobi-scaled copy) that the
+  inner BiCGStab reads (-adr_jacobian_precision; EasDiaSetPrecision).
+  Before EasAdrSetUp.
+@*/
+PetscErrorCode EasAdrSetJacobianPrecision(EasAdr adr, EasPrecision prec)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetJacobianPrecision"));
+  PetscCheck(prec == EAS_PRECISION_DOUBLE || prec == EAS_PRECISION_SINGLE, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetJacobianPrecision: precision %d is invalid: expected EAS_PRECISION_DOUBLE or EAS_PRECISION_SINGLE", (int)prec);
+  adr->jac_prec = prec;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetJacobianPrecision - the precision of the Jacobian values the inner solver reads. @*/
+PetscErrorCode EasAdrGetJacobianPrecision(EasAdr adr, EasPrecision *prec)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  *prec = adr->jac_prec;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrSetKSPEW - Eisenstat-Walker inner tolerances on (-adr_ksp_ew) or off
+  (default: every inner solve to -adr_ksp_rtol).  The forcing terms are
+  PETSc's -snes_ksp_ew ones (msnewton.c, EasAdrEWForcing; docs/adr.md).
+@*/
+PetscErrorCode EasAdrSetKSPEW(EasAdr adr, PetscBool use)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  adr->ew.use = use;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetKSPEW - whether the Eisenstat-Walker inner tolerances are on. @*/
+PetscErrorCode EasAdrGetKSPEW(EasAdr adr, PetscBool *use)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  *use = adr->ew.use;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrSetKSPEWParameters - the Eisenstat-Walker choices of PETSc's
+  SNESKSPSetParametersEW (same ranges; PETSC_DEFAULT keeps a value): version
+  1, 2 or 3 (-adr_ksp_ew_version), rtol_0 in [0, 1) (-adr_ksp_ew_rtol0),
+  rtol_max in [0, 1) (-adr_ksp_ew_rtolmax), gamma in [0, 1]
+  (-adr_ksp_ew_gamma), alpha in (1, 2] (-adr_ksp_ew_alpha), alpha2 in (1, 2]
+  (-adr_ksp_ew_alpha2), threshold in (0, 1) (-adr_ksp_ew_threshold).
+@*/
+PetscErrorCode EasAdrSetKSPEWParameters(EasAdr adr, PetscInt version, PetscReal rtol_0, PetscReal rtol_max, PetscReal gamma, PetscReal alpha, PetscReal alpha2, PetscReal threshold)
+{
+  MPI_Comm comm;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  comm = PetscObjectComm((PetscObject)adr);
+  if (version != PETSC_DEFAULT) {
+    PetscCheck(version >= 1 && version <= 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "-adr_ksp_ew_version %" PetscInt_FMT " is invalid: expected 1, 2 or 3", version);
+    adr->ew.version = version;
+  }
+  if (rtol_0 != (PetscReal)PETSC_DEFAULT) {
+    PetscCheck(rtol_0 >= 0 && rtol_0 < 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-adr_ksp_ew_rtol0 %g is invalid: expected a relative tolerance in [0, 1)", (double)rtol_0);
+    adr->ew.rtol_0 = rtol_0;
+  }
+  if (rtol_max != (PetscReal)PETSC_DEFAULT) {
+    PetscCheck(rtol_max >= 0 && rtol_max < 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-adr_ksp_ew_rtolmax %g is invalid: expected a relative tolerance in [0, 1)", (double)rtol_max);
+    adr->ew.rtol_max = rtol_max;
+  }
+  if (gamma != (PetscReal)PETSC_DEFAULT) {
+    PetscCheck(gamma >= 0 && gamma <= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-adr_ksp_ew_gamma %g is invalid: expected a factor in [0, 1]", (double)gamma);
+    adr->ew.gamma = gamma;
+  }
+  if (alpha != (PetscReal)PETSC_DEFAULT) {
+    PetscCheck(alpha > 1 && alpha <= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-adr_ksp_ew_alpha %g is invalid: expected a power in (1, 2]", (double)alpha);
+    adr->ew.alpha = alpha;
+  }
+  if (alpha2 != (PetscReal)PETSC_DEFAULT) {
+    PetscCheck(alpha2 > 1 && alpha2 <= 2, comm, PETSC_ERR_ARG_OUTOFRANGE, "-adr_ksp_ew_alpha2 %g is invalid: expected a power in (1, 2]", (double)alpha2);
+    adr->ew.alpha2 = alpha2;
+  }
+  if (threshold != (PetscReal)PETSC_DEFAULT) {
+    PetscCheck(threshold > 0 && threshold < 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-adr_ksp_ew_threshold %g is invalid: expected a value in (0, 1)", (double)threshold);
+    adr->ew.threshold = threshold;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetKSPEWParameters - the Eisenstat-Walker choices (NULL skips one). @*/
+PetscErrorCode EasAdrGetKSPEWParameters(EasAdr adr, PetscInt *version, PetscReal *rtol_0, PetscReal *rtol_max, PetscReal *gamma, PetscReal *alpha, PetscReal *alpha2, PetscReal *threshold)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  if (version) *version = adr->ew.version;
+  if (rtol_0) *rtol_0 = adr->ew.rtol_0;
+  if (rtol_max) *rtol_max = adr->ew.rtol_max;
+  if (gamma) *gamma = adr->ew.gamma;
+  if (alpha) *alpha = adr->ew.alpha;
+  if (alpha2) *alpha2 = adr->ew.alpha2;
+  if (threshold) *threshold = adr->ew.threshold;
+  PetscFunctionReturn(0);
+}
+
+/*@C
   EasAdrSetMode - EAS_ADR_SYNC or EAS_ADR_ASYNC (Vialle et al. sec. 1.7.4),
   or EAS_ADR_AUTO: trial steps, then the mode of the later steps (adrts.c,
   EasAdrModeAutoDecide; include/eas/adr.h).
@@ -609,7 +726,11 @@ PetscErrorCode EasAdrSetOptionsPrefix(EasAdr adr, const char prefix[])
   -adr_ny, -adr_nz, -adr_dt, -adr_steps, -adr_tfinal, -adr_advection
   upwind|central, -adr_reaction diurnal|linear, -adr_linear_reaction
   a,b,c,d, -adr_bc dirichlet|neumann, -adr_monitor, -adr_view,
-  -adr_progress, -adr_newton_rtol, -adr_newton_max_it, -eas_mode
+  -adr_progress, -adr_newton_rtol, -adr_newton_max_it,
+  -adr_jacobian_precision double|single, -adr_ksp_ew,
+  -adr_ksp_ew_version, -adr_ksp_ew_rtol0, -adr_ksp_ew_rtolmax,
+  -adr_ksp_ew_gamma, -adr_ksp_ew_alpha, -adr_ksp_ew_alpha2,
+  -adr_ksp_ew_threshold, -eas_mode
   sync|async|auto, -eas_mode_auto_threshold, -eas_async_detect iallreduce|decentralized,
   -eas_async_detect_timeout, -eas_async_persist, -eas_async_max_checks, -eas_async_max_it, -eas_async_thread, -eas_comm_delay_us,
   -eas_comm_jitter_us, -eas_comm_seed; then the inner solver's -adr_ksp_*,
@@ -666,6 +787,27 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
   PetscCall(PetscOptionsReal("-adr_newton_rtol", "Outer tolerance on max_s ||dx_s||/||x_s||", "EasAdrSetNewtonTolerances", rval, &rval, NULL));
   PetscCall(PetscOptionsInt("-adr_newton_max_it", "Outer iterations per time step", "EasAdrSetNewtonTolerances", ival, &ival, NULL));
   PetscCall(EasAdrSetNewtonTolerances(adr, rval, ival));
+  if (!adr->setupcalled) {
+    PetscCall(PetscOptionsString("-adr_jacobian_precision", "Values of the local Jacobian the inner BiCGStab reads: double or single", "EasAdrSetJacobianPrecision", EasPrecisions[adr->jac_prec], str, sizeof(str), &flg));
+    if (flg) {
+      PetscInt m = 0;
+      PetscCall(EasAdrLookup(adr, EasPrecisions, 2, str, "-adr_jacobian_precision", &m));
+      PetscCall(EasAdrSetJacobianPrecision(adr, (EasPrecision)m));
+    }
+  }
+  PetscCall(PetscOptionsBool("-adr_ksp_ew", "Eisenstat-Walker inner tolerances (PETSc's -snes_ksp_ew) instead of -adr_ksp_rtol", "EasAdrSetKSPEW", adr->ew.use, &adr->ew.use, NULL));
+  {
+    PetscInt  v  = adr->ew.version;
+    PetscReal r0 = adr->ew.rtol_0, rm = adr->ew.rtol_max, g = adr->ew.gamma, a = adr->ew.alpha, a2 = adr->ew.alpha2, th = adr->ew.threshold;
+    PetscCall(PetscOptionsInt("-adr_ksp_ew_version", "Eisenstat-Walker version 1, 2 or 3", "EasAdrSetKSPEWParameters", v, &v, NULL));
+    PetscCall(PetscOptionsReal("-adr_ksp_ew_rtol0", "Eisenstat-Walker first inner rtol of a step, [0, 1)", "EasAdrSetKSPEWParameters", r0, &r0, NULL));
+    PetscCall(PetscOptionsReal("-adr_ksp_ew_rtolmax", "Eisenstat-Walker largest inner rtol, [0, 1)", "EasAdrSetKSPEWParameters", rm, &rm, NULL));
+    PetscCall(PetscOptionsReal("-adr_ksp_ew_gamma", "Eisenstat-Walker gamma (versions 2, 3), [0, 1]", "EasAdrSetKSPEWParameters", g, &g, NULL));
+    PetscCall(PetscOptionsReal("-adr_ksp_ew_alpha", "Eisenstat-Walker alpha (versions 2, 3), (1, 2]", "EasAdrSetKSPEWParameters", a, &a, NULL));
+    PetscCall(PetscOptionsReal("-adr_ksp_ew_alpha2", "Eisenstat-Walker safeguard power (version 1), (1, 2]", "EasAdrSetKSPEWParameters", a2, &a2, NULL));
+    PetscCall(PetscOptionsReal("-adr_ksp_ew_threshold", "Eisenstat-Walker safeguard threshold (versions 1, 2), (0, 1)", "EasAdrSetKSPEWParameters", th, &th, NULL));
+    PetscCall(EasAdrSetKSPEWParameters(adr, v, r0, rm, g, a, a2, th));
+  }
   PetscCall(PetscOptionsString("-eas_mode", "Outer iteration mode: sync, async or auto (trial steps, then -eas_mode_auto_rule decides)", "EasAdrSetMode", adr->mode_auto ? "auto" : (adr->mode == EAS_ADR_ASYNC ? "async" : "sync"), str, sizeof(str), &flg));
   if (flg) {
     const char *const modes[] = {"sync", "async", "auto"};
@@ -1095,6 +1237,8 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "stages by the multisplitting Newton (%s), CVODE's convergence test, at most %" PetscInt_FMT " %s per stage\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", adr->ts_max_newton_it, adr->mode == EAS_ADR_ASYNC ? "synchronous checks" : "outer iterations"));
   } else
     PetscCall(PetscViewerASCIIPrintf(viewer, "implicit Euler: t = %g, dt = %g; multisplitting-Newton %s, rtol %g, max_it %" PetscInt_FMT "\n", (double)adr->t, (double)adr->dt, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->newton_rtol, adr->newton_max_it));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "local Jacobian values read by the inner solver: %s precision\n", EasPrecisions[adr->jac_prec]));
+  if (adr->ew.use) PetscCall(PetscViewerASCIIPrintf(viewer, "inner tolerances: Eisenstat-Walker version %" PetscInt_FMT ", rtol_0 %g, rtol_max %g, gamma %g, alpha %g, alpha2 %g, threshold %g (per rank, from its ||F_l||)\n", adr->ew.version, (double)adr->ew.rtol_0, (double)adr->ew.rtol_max, (double)adr->ew.gamma, (double)adr->ew.alpha, (double)adr->ew.alpha2, (double)adr->ew.threshold));
   if (adr->mode_auto) {
     const EasAdrAutoInfo *ai = &adr->auto_info;
     if (!adr->auto_decided)

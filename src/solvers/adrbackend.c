@@ -57,7 +57,8 @@ PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr adr)
   PetscCall(EasDiaCreate(PETSC_COMM_SELF, &adr->J));
   PetscCall(EasDiaSetBackend(adr->J, adr->be));
   PetscCall(EasDiaSetPattern(adr->J, adr->n, nd, off));
-  { /* the identity until the first Newton iteration fills it */
+  PetscCall(EasDiaSetPrecision(adr->J, adr->jac_prec)); /* -adr_jacobian_precision; A D^{-1} inherits it */
+  {                                                     /* the identity until the first Newton iteration fills it */
     PetscScalar *v;
     PetscInt     ld;
     PetscCall(EasDiaGetValuesWrite(adr->J, &v, &ld));

@@ -29,6 +29,16 @@ typedef enum {
   EAS_ADR_CENTRAL
 } EasAdrAdvection;
 
+/* Eisenstat-Walker inner tolerances (-adr_ksp_ew, msnewton.c): PETSc's
+   -snes_ksp_ew choices and, per rank and stage, the forcing term's history. */
+typedef struct {
+  PetscBool use;
+  PetscInt  version;                                           /* 1, 2 or 3 */
+  PetscReal rtol_0, rtol_max, gamma, alpha, alpha2, threshold; /* the parameters */
+  PetscInt  iter;                                              /* local Newton steps of the stage so far */
+  PetscReal norm_first, norm_last, rtol_last, lresid_last;     /* ||F_0||, ||F_{k-1}||, eta_{k-1}, ||F_{k-1} - J dx_{k-1}|| */
+} EasAdrEW;
+
 /* The implicit stage system the multisplitting Newton solves (msnewton.c):
      F(x) = a - x + gamma f(t, x) = 0,   a in adr->xold,
    implicit Euler: a = x_old, gamma = dt (Vialle et al. eq. 1.43); CVODE's BDF
@@ -100,6 +110,8 @@ struct _p_EasAdr {
   DM                da;        /* the grid as a DMDA (dof 2), on a communicator ordered for it */
   MPI_Comm          da_comm;
   /* outer iteration */
+  EasAdrEW      ew;       /* -adr_ksp_ew: Eisenstat-Walker inner tolerances */
+  EasPrecision  jac_prec; /* -adr_jacobian_precision: values of the local Jacobian the inner solver reads */
   PetscReal     newton_rtol;
   PetscInt      newton_max_it;
   EasAdrMode    mode;

@@ -48,7 +48,7 @@ static PetscErrorCode EasKspBiCGStabJacobi(EasKsp ksp)
     for (PetscInt d = 0; d < A->ndiag; d++)
       if (A->off[d] == 0) dmain = d;
     PetscCheck(dmain >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "Zero diagonal entry at row 0 (no main diagonal stored): -pc_type jacobi needs a nonzero diagonal (use -pc_type none)");
-    PetscCall(EasDiaGetKernel_Private(A, &k)); /* A's backend copy up to date */
+    PetscCall(EasDiaGetKernelDouble_Private(A, &k)); /* A's backend copy up to date (dia_jacobi reads the double values) */
     PetscCall(EasVecGetBackendArrayWrite(ksp->dinv, &dv));
     PetscCall(EasDiaGetBackendValuesWrite_Private(ksp->Ahat, &bval, NULL));
     PetscCall((*be->ops->dia_jacobi)(be, k, dmain, dv, bval, &zr));
@@ -218,9 +218,17 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
 
 static PetscErrorCode EasKspView_BiCGStab(EasKsp ksp, PetscViewer viewer)
 {
+  EasPrecision prec = EAS_PRECISION_DOUBLE;
+  EasDia       A    = ksp->Ahat ? ksp->Ahat : ksp->A;
+  PetscInt     nd   = 9;
+
   PetscFunctionBegin;
-  (void)ksp;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "BiCGStab, three fused sweeps per iteration (%g bytes/row with 9 offsets)\n", EAS_BCGS_BYTES_PER_ROW(9)));
+  if (A) {
+    PetscCall(EasDiaGetPrecision(A, &prec));
+    nd = A->ndiag;
+  }
+  /* the byte count follows the values the sweeps read (EasDiaSetPrecision) */
+  PetscCall(PetscViewerASCIIPrintf(viewer, "BiCGStab, three fused sweeps per iteration (%g bytes/row counted, %g moved with the write allocates, with %" PetscInt_FMT " offsets and %s values)\n", EAS_BCGS_BYTES_PER_ROW_PREC(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0), EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0), nd, EasPrecisions[prec]));
   PetscFunctionReturn(0);
 }
 

@@ -66,6 +66,49 @@ static EasAdrConvergedReason EasAdrFailReason(int fail)
   }
 }
 
+/*
+  EasAdrEWForcing - the Eisenstat-Walker relative tolerance eta_k of the
+  inner solve of local Newton step k of the stage (-adr_ksp_ew), PETSc's
+  -snes_ksp_ew choices (S. C. Eisenstat and H. F. Walker, "Choosing the
+  forcing terms in an inexact Newton method", SIAM J. Sci. Comput. 17
+  (1996); version 3 is PETSc's, by L. Chacon), with fnorm = ||F_l(x_k)||,
+  this rank's residual before the step (its inner system is its own):
+    k = 0:      eta_0 = rtol_0
+    version 1:  eta_k = | ||F_k|| - ||F_{k-1} - J_{k-1} dx_{k-1}|| | / ||F_{k-1}||   (EW choice 1)
+                safeguard: eta_{k-1}^alpha2 > threshold => eta_k = max(eta_k, eta_{k-1}^alpha2)
+    version 2:  eta_k = gamma (||F_k|| / ||F_{k-1}||)^alpha                          (EW choice 2)
+                safeguard: gamma eta_{k-1}^alpha > threshold => eta_k = max(eta_k, gamma eta_{k-1}^alpha)
+    version 3:  eta_k = min(rtol_0, max(gamma (||F_k|| / ||F_{k-1}||)^alpha, gamma eta_{k-1}^alpha)),
+                then   min(rtol_0, max(eta_k, gamma rtol ||F_0|| / ||F_k||))  (no oversolving;
+                rtol: -adr_newton_rtol where PETSc has the SNES rtol)
+    always:     eta_k = min(eta_k, rtol_max).
+  A zero residual (nothing to solve) or a zero previous one keeps rtol_0.
+*/
+static PetscReal EasAdrEWForcing(const EasAdr adr, PetscReal fnorm)
+{
+  const EasAdrEW *ew  = &adr->ew;
+  PetscReal       eta = ew->rtol_0, stol;
+
+  if (ew->iter > 0 && fnorm > 0 && ew->norm_last > 0) {
+    if (ew->version == 1) {
+      eta  = PetscAbsReal(fnorm - ew->lresid_last) / ew->norm_last;
+      stol = PetscPowReal(ew->rtol_last, ew->alpha2);
+      if (stol > ew->threshold) eta = PetscMax(eta, stol);
+    } else if (ew->version == 2) {
+      eta  = ew->gamma * PetscPowReal(fnorm / ew->norm_last, ew->alpha);
+      stol = ew->gamma * PetscPowReal(ew->rtol_last, ew->alpha);
+      if (stol > ew->threshold) eta = PetscMax(eta, stol);
+    } else {
+      eta  = ew->gamma * PetscPowReal(fnorm / ew->norm_last, ew->alpha);
+      stol = ew->gamma * PetscPowReal(ew->rtol_last, ew->alpha);
+      eta  = PetscMin(ew->rtol_0, PetscMax(eta, stol));
+      stol = ew->gamma * ew->norm_first * adr->newton_rtol / fnorm;
+      eta  = PetscMin(ew->rtol_0, PetscMax(eta, stol));
+    }
+  }
+  return PetscMin(eta, ew->rtol_max);
+}
+
 /* One local Newton step on the stage system with the current halo:
    sums[0..1] = ||dx_s||^2, sums[2..3] = ||x_s||^2, sums[4..5] = ||F_s||^2
    (the residual before the step), sums[6] = sum_i (dx_i ewt_i)^2 with the
@@ -78,7 +121,7 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
   const PetscScalar *dxa;
   KSPConvergedReason kr;
   PetscInt           its;
-  PetscReal          s[4] = {0, 0, 0, 0}, ws = 0;
+  PetscReal          s[4] = {0, 0, 0, 0}, ws = 0, fnorm = 0, eta = 0, rtol_user = 0;
   const PetscReal   *ewt = adr->stage.ewt;
 
   PetscFunctionBegin;
@@ -90,11 +133,27 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
     PetscFunctionReturn(0);
   }
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_COMPUTE));
+  if (adr->ew.use) { /* -adr_ksp_ew: this solve to eta_k, the user's rtol restored after it */
+    fnorm = PetscSqrtReal(sums[4] + sums[5]);
+    eta   = EasAdrEWForcing(adr, fnorm);
+    PetscCall(EasKspGetTolerances(adr->ksp, &rtol_user, NULL, NULL, NULL));
+    PetscCall(EasKspSetTolerances(adr->ksp, eta, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+    if (adr->ew.iter == 0) adr->ew.norm_first = fnorm;
+  }
   PetscCall(PetscLogEventBegin(EAS_AdrInner, adr, 0, 0, 0));
   PetscCall(EasKspSolve(adr->ksp, adr->b, adr->dx));
   PetscCall(PetscLogEventEnd(EAS_AdrInner, adr, 0, 0, 0));
   PetscCall(EasKspGetConvergedReason(adr->ksp, &kr));
   PetscCall(EasKspGetIterationNumber(adr->ksp, &its));
+  if (adr->ew.use) {
+    PetscReal lres;
+    PetscCall(EasKspSetTolerances(adr->ksp, rtol_user, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+    PetscCall(EasKspGetResidualNorm(adr->ksp, &lres)); /* ||F_l - J_ll dx||: BiCGStab's residual is the true one (right Jacobi) */
+    adr->ew.lresid_last = lres;
+    adr->ew.norm_last   = fnorm;
+    adr->ew.rtol_last   = eta;
+    adr->ew.iter++;
+  }
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_COMPUTE, (PetscReal)adr->n * its));
   adr->stats.inner_its += its;
   adr->last_inner += its;
@@ -297,7 +356,8 @@ PetscErrorCode EasAdrStageSolveSync_Private(EasAdr adr)
   const PetscReal dt = adr->stage.gamma, t = adr->stage.t;
 
   PetscFunctionBegin;
-  adr->reason = EAS_ADR_CONVERGED_ITERATING;
+  adr->reason  = EAS_ADR_CONVERGED_ITERATING;
+  adr->ew.iter = 0; /* -adr_ksp_ew: eta_0 = rtol_0 at every stage's first step, as every SNESSolve */
   for (PetscInt it = 0; it < adr->stage.max_it; it++) {
     PetscReal      rel  = 0;
     int            fail = 0;
@@ -456,7 +516,8 @@ PetscErrorCode EasAdrStageSolveAsync_Private(EasAdr adr)
   PetscInt first = 0;
 
   PetscFunctionBegin;
-  adr->reason = EAS_ADR_CONVERGED_ITERATING;
+  adr->reason  = EAS_ADR_CONVERGED_ITERATING;
+  adr->ew.iter = 0; /* -adr_ksp_ew: eta_0 = rtol_0 at every stage's first step */
   if (adr->stage.test) {
     /* A stage test that tracks a Newton iteration (CVODE's: its first
        iteration's update is the whole correction, later ones estimate the

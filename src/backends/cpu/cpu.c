@@ -127,17 +127,37 @@ static inline void EasThreadRange(PetscInt lo, PetscInt hi, PetscInt *ib, PetscI
 }
 
 /* Rows [b,e) of y = A x: the shared guarded body where a row reaches outside
-   the matrix, the shared interior body (vectorized over rows) elsewhere. */
+   the matrix, the shared interior body (vectorized over rows) elsewhere; the
+   bodies of the matrix's value precision (kernels.h EAS_DIA_ROW_BODIES:
+   double val, or the float copy valf of EasDiaSetPrecision). */
+#define EAS_DIA_ROWS(SUF, VAL)                                                                                    \
+  do {                                                                                                            \
+    for (PetscInt i = b; i < c0; i++) y[i] = EasDiaRowGuarded##SUF(i, n, ND, off, VAL, ld, x);                    \
+    _Pragma("omp simd") for (PetscInt i = c0; i < c1; i++) y[i] = EasDiaRowInterior##SUF(i, ND, off, VAL, ld, x); \
+    for (PetscInt i = c1; i < e; i++) y[i] = EasDiaRowGuarded##SUF(i, n, ND, off, VAL, ld, x);                    \
+  } while (0)
 static inline __attribute__((always_inline)) void EasDiaRows(const PetscInt ND, PetscInt b, PetscInt e, const EasDiaKernel *A, const PetscScalar *x, PetscScalar *y)
 {
-  const PetscInt     c0 = PetscMin(PetscMax(b, A->lo), e), c1 = PetscMax(PetscMin(e, A->hi), c0), n = A->n, ld = A->ld;
-  const PetscInt    *off = A->off;
+  const PetscInt  c0 = PetscMin(PetscMax(b, A->lo), e), c1 = PetscMax(PetscMin(e, A->hi), c0), n = A->n, ld = A->ld;
+  const PetscInt *off = A->off;
+
+  if (A->valf)
+    EAS_DIA_ROWS(_F, A->valf);
+  else
+    EAS_DIA_ROWS(, A->val);
+}
+#undef EAS_DIA_ROWS
+
+/* valf = (float) val, the single-precision copy (EasDiaSetPrecision) */
+static PetscErrorCode EasDiaSingle_CPU(EasBackend be, const EasDiaKernel *A, float *valf)
+{
+  const size_t       len = (size_t)A->ndiag * (size_t)A->ld;
   const PetscScalar *val = A->val;
 
-  for (PetscInt i = b; i < c0; i++) y[i] = EasDiaRowGuarded(i, n, ND, off, val, ld, x);
-#pragma omp simd
-  for (PetscInt i = c0; i < c1; i++) y[i] = EasDiaRowInterior(i, ND, off, val, ld, x);
-  for (PetscInt i = c1; i < e; i++) y[i] = EasDiaRowGuarded(i, n, ND, off, val, ld, x);
+  PetscFunctionBegin;
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
+  for (size_t k = 0; k < len; k++) valf[k] = EasDiaSingleEntry(val[k]);
+  PetscFunctionReturn(0);
 }
 
 /* Lagged fused sweep (inside a parallel region): u[j] = F(j) is formed once,
@@ -192,7 +212,7 @@ static PetscErrorCode EasDiaMultTranspose_CPU(EasBackend be, const EasDiaKernel 
 
   PetscFunctionBegin;
 #pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
-  for (PetscInt i = 0; i < n; i++) y[i] = EasDiaRowTranspose(i, n, nd, A->off, A->val, ld, x);
+  for (PetscInt i = 0; i < n; i++) y[i] = A->valf ? EasDiaRowTranspose_F(i, n, nd, A->off, A->valf, ld, x) : EasDiaRowTranspose(i, n, nd, A->off, A->val, ld, x);
   PetscCall(PetscLogFlops(2.0 * nd * n));
   PetscFunctionReturn(0);
 }
@@ -294,7 +314,7 @@ static PetscErrorCode EasEbeApply_CPU(EasBackend be, const EasEbeKernel *K, Pets
     PetscInt k0, k1;
     EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
 #pragma omp for schedule(static)
-    for (PetscInt k = k0; k < k1; k++) EasEbeElementApply(K->color_elem[k], K->nen, K->dof, K->conn, K->ael, x, y);
+    for (PetscInt k = k0; k < k1; k++) EasEbeElementApplyStored(K, K->color_elem[k], x, y);
   }
   PetscCall(PetscLogFlops(2.0 * m * m * (e1 - e0)));
   PetscFunctionReturn(0);
@@ -437,6 +457,7 @@ static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads
   be->ops->pointwise_mult     = EasVecPointwiseMult_CPU;
   be->ops->dot_local          = EasVecDot_CPU;
   be->ops->dia_mult           = EasDiaMult_CPU;
+  be->ops->dia_single         = EasDiaSingle_CPU;
   be->ops->dia_mult_transpose = EasDiaMultTranspose_CPU;
   be->ops->bcgs_sweep1        = EasBcgsSweep1_CPU;
   be->ops->bcgs_sweep2        = EasBcgsSweep2_CPU;
