@@ -134,6 +134,16 @@ struct _EasBackendOps {
      adr_jacobian: the 9 diagonals of the local Jacobian into V (ld). */
   PetscErrorCode (*adr_function)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3]);
   PetscErrorCode (*adr_jacobian)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *V, PetscInt ld);
+  /* host staging buffers (optional; EasBackendHostAlloc falls back to
+     PetscMalloc): host memory the backend copies from and to
+     asynchronously (cudaMallocHost on CUDA: a copy from pageable memory is
+     synchronous).  The x_host and y_host of ebe_unit_begin must be these. */
+  PetscErrorCode (*host_alloc)(EasBackend, size_t bytes, void **);
+  PetscErrorCode (*host_free)(EasBackend, void *);
+  /* mark_stale (optional, /cpu/memcheck): the generic layer calls it (via
+     EasBackendMarkStale) when a copy, host or backend, stops being current;
+     memcheck fills it with NaN so that reading a stale copy shows. */
+  PetscErrorCode (*mark_stale)(EasBackend, void *copy, size_t bytes);
 };
 
 struct _p_EasBackend {
@@ -157,10 +167,23 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode EasBackendInit_CPU(EasBackend);
 PETSC_INTERN PetscErrorCode EasBackendInit_CPUSerial(EasBackend);
+PETSC_INTERN PetscErrorCode EasBackendInit_Memcheck(EasBackend);
 #if defined(EAS_HAVE_CUDA)
 PETSC_INTERN PetscErrorCode EasBackendInit_CUDA(EasBackend);
 PETSC_INTERN PetscErrorCode EasBackendAvailable_CUDA(PetscBool *, const char **);
 #endif
+
+/* A copy (host or backend memory) of bytes at p stopped being current. */
+static inline PetscErrorCode EasBackendMarkStale(EasBackend be, void *p, size_t bytes)
+{
+  if (be->ops->mark_stale && p && bytes) return (*be->ops->mark_stale)(be, p, bytes);
+  return 0;
+}
+
+/* Host staging buffers of the backend (ops host_alloc/host_free, else
+   PetscMalloc/PetscFree), at least one byte. */
+PETSC_INTERN PetscErrorCode EasBackendHostAlloc(EasBackend, size_t bytes, void **p);
+PETSC_INTERN PetscErrorCode EasBackendHostFree(EasBackend, void **p);
 
 /* Log events of the kernels, registered by EasInitializePackage(). */
 PETSC_EXTERN PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;

@@ -462,6 +462,7 @@ PetscErrorCode EasDiaRestoreValuesWrite(EasDia A, PetscScalar **val)
   A->values_out = 0;
   *val          = NULL;
   if (A->setupcalled && (!A->be->host_is_device || A->be->ops->dia_setup)) A->dev_stale = PETSC_TRUE;
+  if (A->setupcalled && !A->be->host_is_device) PetscCall(EasBackendMarkStale(A->be, (void *)A->k.val, (size_t)A->ndiag * A->ld * sizeof(PetscScalar)));
   PetscCall(PetscObjectStateIncrease((PetscObject)A));
   PetscFunctionReturn(0);
 }
@@ -540,7 +541,10 @@ PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia A, PetscScalar **v
 
   PetscFunctionBegin;
   PetscCheck(A->values_out == 3 && *val == A->k.val, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "EasDiaRestoreBackendValuesWrite_Private: not the array of EasDiaGetBackendValuesWrite_Private");
-  if (!be->host_is_device) A->host_stale = PETSC_TRUE; /* copied back only when the host reads them */
+  if (!be->host_is_device) { /* copied back only when the host reads them */
+    A->host_stale = PETSC_TRUE;
+    PetscCall(EasBackendMarkStale(be, A->val, (size_t)A->ndiag * A->ld * sizeof(PetscScalar)));
+  }
   if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
   if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
   A->dev_stale  = PETSC_FALSE;
@@ -795,6 +799,7 @@ PetscErrorCode EasDiaColumnScaleValues_Private(EasDia A, const PetscScalar *s, E
   for (PetscInt i = 0; i < A->n; i++) EasDiaColumnScaleRow(i, A->n, A->ndiag, A->off, A->val, A->ld, s, B->val); /* the backends' body */
   B->host_stale = PETSC_FALSE;
   if (B->setupcalled && (!B->be->host_is_device || B->be->ops->dia_setup)) B->dev_stale = PETSC_TRUE;
+  if (B->setupcalled && !B->be->host_is_device) PetscCall(EasBackendMarkStale(B->be, (void *)B->k.val, (size_t)B->ndiag * B->ld * sizeof(PetscScalar)));
   PetscCall(PetscObjectStateIncrease((PetscObject)B));
   PetscFunctionReturn(0);
 }
