@@ -86,6 +86,13 @@ int main(int argc, char **argv)
     expect: adr3d summary: 2 ranks, 4 steps to t = 14400\.?, last step CONVERGED_DX
     expect: energy: [0-9.e+-]+ J \((modelled|measured)\), average power [0-9.e+-]+ W \((modelled|measured)\), EDP [0-9.e+-]+ J s
   test:
+    suffix: private_copy
+    nsize: 2
+    backends: /cpu/memcheck
+    args: -adr_n 8 -adr_steps 4 -adr_monitor -eas_memcheck_spmv csr
+    expect: step +4 t 14400
+    expect: adr3d summary: 2 ranks, 4 steps to t = 14400\.?, last step CONVERGED_DX
+  test:
     suffix: energy_view
     nsize: 2
     backends: /cpu/serial

@@ -272,4 +272,10 @@ int main(int argc, char **argv)
     nsize: 1
     args: -n 6 -zero_row 3
     expect_error: Zero diagonal entry at row 3: -pc_type jacobi needs a nonzero diagonal
+  test:
+    suffix: private_copy
+    nsize: 1 2
+    backends: /cpu/memcheck
+    args: -n 8 -eas_memcheck_spmv csr
+    expect: values-only update matches a fresh solver and PETSc
 TEST*/

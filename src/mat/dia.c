@@ -303,6 +303,21 @@ PetscErrorCode EasDiaSetFromMat(EasDia A, Mat M)
   PetscFunctionReturn(0);
 }
 
+/* Lets the backend build its private data (e.g. the cuSPARSE CSR copy)
+   from the current values: the host copy when it is current, else the
+   backend's (val_host = NULL tells the backend to read A->k.val).  Issue 10
+   C1: after a rewrite on the device the host copy is stale, and building
+   the private copy from it ran every later product on the old values. */
+static PetscErrorCode EasDiaBackendSetUp_Private(EasDia A)
+{
+  EasBackend be = A->be;
+
+  PetscFunctionBegin;
+  A->k.val_host = A->host_stale ? NULL : A->val; /* kept NULL until EasDiaSyncHost_Private: a lazy build reads it too */
+  if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
+  PetscFunctionReturn(0);
+}
+
 /* After new values (EasDiaRestoreValuesWrite): uploads them into the
    existing backend copy (same size, no reallocation) and lets the backend
    rebuild its own data (e.g. the cuSPARSE CSR copy). */
@@ -320,7 +335,7 @@ static PetscErrorCode EasDiaRefreshBackend_Private(EasDia A)
     PetscCall(PetscLogCpuToGpu((PetscLogDouble)bval));
   }
   if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
-  if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
+  PetscCall(EasDiaBackendSetUp_Private(A));
   A->dev_stale = PETSC_FALSE;
   PetscCall(PetscLogEventEnd(EAS_DiaSetUp, A, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -374,7 +389,7 @@ PetscErrorCode EasDiaSetUp(EasDia A)
     A->k.off = (const PetscInt *)doff;
     A->k.val = (const PetscScalar *)dval;
   }
-  if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
+  PetscCall(EasDiaBackendSetUp_Private(A));
   A->setupcalled = PETSC_TRUE;
   PetscCall(PetscLogEventEnd(EAS_DiaSetUp, A, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -414,6 +429,7 @@ PetscErrorCode EasDiaSyncHost_Private(EasDia A)
     PetscCall(PetscLogGpuToCpu((PetscLogDouble)bval));
   }
   A->host_stale = PETSC_FALSE;
+  A->k.val_host = A->val;
   PetscFunctionReturn(0);
 }
 
@@ -546,7 +562,7 @@ PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia A, PetscScalar **v
     PetscCall(EasBackendMarkStale(be, A->val, (size_t)A->ndiag * A->ld * sizeof(PetscScalar)));
   }
   if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
-  if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
+  PetscCall(EasDiaBackendSetUp_Private(A));
   A->dev_stale  = PETSC_FALSE;
   A->values_out = 0;
   *val          = NULL;

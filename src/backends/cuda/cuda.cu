@@ -14,6 +14,7 @@
     and collected lazily (at synchronizing calls or when the ring is full).
 */
 #include "cudaimpl.h"
+#include "../devcommon.h"
 #include <stdio.h>
 
 static const char *const EasCudaSpMVModes[] = {"native", "cusparse"};
@@ -402,71 +403,31 @@ static PetscErrorCode EasDiaCtxFree_CUDA(EasDiaCtx_CUDA *ctx)
   PetscFunctionReturn(0);
 }
 
-/* Builds the CSR copy of A on the host from the DIA data (columns outside
-   [0,n) skipped, exact zeros dropped, columns ascending), uploads it and
-   prepares cusparseSpMV for A x and A^T x. */
+/* Builds the CSR copy of A on the host (devcommon.c, shared with
+   /cpu/memcheck's csr mode: from the host values when current, else from
+   the device's), uploads it and prepares cusparseSpMV for A x and A^T x. */
 static PetscErrorCode EasDiaBuildCSR_CUDA(EasBackend be, const EasDiaKernel *A, EasDiaCtx_CUDA *ctx)
 {
-  EasBackend_CUDA   *cu = (EasBackend_CUDA *)be->data;
-  const PetscInt     n = A->n, nd = A->ndiag, ld = A->ld;
-  const PetscInt    *off      = A->off_host;
-  const PetscScalar *val      = A->val_host;
-  PetscInt          *off_copy = NULL, *perm, *rowptr, *colind;
-  PetscScalar       *val_copy = NULL, *vals, *scratch = NULL;
-  PetscInt64         nnz = 0;
-  const double       one = 1.0, zero = 0.0;
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const PetscInt   n = A->n, nd = A->ndiag;
+  PetscInt        *rowptr, *colind, nnz;
+  PetscScalar     *vals, *scratch = NULL;
+  const double     one = 1.0, zero = 0.0;
 
   PetscFunctionBegin;
   PetscCall(EasDiaCtxFree_CUDA(ctx));
-  /* host copies of the DIA data, downloaded if the generic layer kept none */
-  if (!off && nd) {
-    PetscCall(PetscMalloc1(nd, &off_copy));
-    PetscCall(EasCopyDtoH_CUDA(be, off_copy, A->off, (size_t)nd * sizeof(PetscInt)));
-    off = off_copy;
-  }
-  if (!val && nd) {
-    PetscCall(PetscMalloc1((size_t)nd * ld, &val_copy));
-    PetscCall(EasCopyDtoH_CUDA(be, val_copy, A->val, (size_t)nd * ld * sizeof(PetscScalar)));
-    val = val_copy;
-  }
-  /* diagonals in ascending offset order, so that each row's columns ascend */
-  PetscCall(PetscMalloc1(nd > 0 ? nd : 1, &perm));
-  for (PetscInt d = 0; d < nd; d++) perm[d] = d;
-  if (nd) PetscCall(PetscSortIntWithPermutation(nd, off, perm));
-  PetscCall(PetscMalloc1(n + 1, &rowptr));
-  rowptr[0] = 0;
-  for (PetscInt i = 0; i < n; i++) {
-    for (PetscInt k = 0; k < nd; k++) {
-      const PetscInt d = perm[k], j = i + off[d];
-      if (j >= 0 && j < n && val[(size_t)d * ld + i] != 0.0) nnz++;
-    }
-    PetscCheck(nnz <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "CSR copy of the DIA matrix has more than %d nonzeros (32-bit cuSPARSE indices)", PETSC_MAX_INT);
-    rowptr[i + 1] = (PetscInt)nnz;
-  }
-  PetscCall(PetscMalloc2(nnz > 0 ? nnz : 1, &colind, nnz > 0 ? nnz : 1, &vals));
-  for (PetscInt i = 0, p = 0; i < n; i++) {
-    for (PetscInt k = 0; k < nd; k++) {
-      const PetscInt    d = perm[k], j = i + off[d];
-      const PetscScalar a = (j >= 0 && j < n) ? val[(size_t)d * ld + i] : 0.0;
-      if (a != 0.0) {
-        colind[p] = j;
-        vals[p++] = a;
-      }
-    }
-  }
+  PetscCall(EasDiaBuildCSRHost(be, A, &nnz, &rowptr, &colind, &vals));
   /* upload */
-  ctx->nnz = (PetscInt)nnz;
+  ctx->nnz = nnz;
   EasCallCUDA(cudaMalloc((void **)&ctx->rowptr, (size_t)(n + 1) * sizeof(int)));
   EasCallCUDA(cudaMalloc((void **)&ctx->colind, (size_t)(nnz > 0 ? nnz : 1) * sizeof(int)));
   EasCallCUDA(cudaMalloc((void **)&ctx->vals, (size_t)(nnz > 0 ? nnz : 1) * sizeof(EasKScalar)));
   PetscCall(EasCopyHtoD_CUDA(be, ctx->rowptr, rowptr, (size_t)(n + 1) * sizeof(int)));
   PetscCall(EasCopyHtoD_CUDA(be, ctx->colind, colind, (size_t)nnz * sizeof(int)));
   PetscCall(EasCopyHtoD_CUDA(be, ctx->vals, vals, (size_t)nnz * sizeof(EasKScalar)));
-  PetscCall(PetscFree2(colind, vals));
   PetscCall(PetscFree(rowptr));
-  PetscCall(PetscFree(perm));
-  PetscCall(PetscFree(off_copy));
-  PetscCall(PetscFree(val_copy));
+  PetscCall(PetscFree(colind));
+  PetscCall(PetscFree(vals));
   /* descriptors and work buffers (the vectors' values are set at each product;
      a scratch vector stands in for them while sizing the buffers) */
   EasCallCUSPARSE(cusparseCreateCsr(&ctx->mat, n, n, nnz, ctx->rowptr, ctx->colind, ctx->vals, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
