@@ -353,6 +353,13 @@ int main(int argc, char **argv)
     expect: mesh 1 solve 2: CONVERGED_RTOL
     expect: ^ +1 +6 +216 .* 14[0-4]/7[2-6] .*1\.00e-06/2\.00e-06 +0\.9[0-9]+
   test:
+    suffix: split_device
+    nsize: 1 2
+    backends: /cpu/openmp
+    args: -fem_steps 2 -fem_n 4 -fem_solves 2 -fem_problem poisson -fem_order 2 -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_rebalance_interval 5 -fem_monitor
+    expect: mesh 1 solve 1: CONVERGED_RTOL
+    expect: ^ +1 +6 +216 +2197 .*CONVERGED_RTOL
+  test:
     suffix: auto
     nsize: 1 2
     backends: none

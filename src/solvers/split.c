@@ -69,16 +69,18 @@ static PetscErrorCode EasEbeSplitFreeBuffers(EasEbeSplit *sp)
 {
   PetscFunctionBegin;
   for (PetscInt u = 0; u < EAS_EBE_MAXUNITS; u++) {
-    PetscCall(PetscFree(sp->ybuf[u]));
     PetscCall(PetscFree(sp->sbuf[u]));
     if (sp->unit[u] && !sp->is_host[u]) {
       EasBackend b = sp->unit[u];
+      PetscCall(EasBackendHostFree(b, (void **)&sp->ybuf[u]));
+      PetscCall(EasBackendHostFree(b, (void **)&sp->xbuf[u]));
       if (sp->xdev[u]) PetscCall((*b->ops->free)(b, sp->xdev[u]));
       if (sp->ydev[u]) PetscCall((*b->ops->free)(b, sp->ydev[u]));
       if (sp->conn_dev[u]) PetscCall((*b->ops->free)(b, sp->conn_dev[u]));
       if (sp->ael_dev[u]) PetscCall((*b->ops->free)(b, sp->ael_dev[u]));
       if (sp->cel_dev[u]) PetscCall((*b->ops->free)(b, sp->cel_dev[u]));
     }
+    PetscCall(PetscFree(sp->ybuf[u])); /* a host unit's (NULL if freed above) */
     sp->xdev[u] = sp->ydev[u] = NULL;
     sp->conn_dev[u]           = NULL;
     sp->ael_dev[u]            = NULL;
@@ -272,7 +274,11 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
         sp->hi[u] = PetscMax(sp->hi[u], (ebe->conn[e * ebe->nen + a] + 1) * ebe->dof);
       }
     if (sp->lo[u] > sp->hi[u]) sp->lo[u] = sp->hi[u] = 0;
-    if (!sp->ybuf[u]) PetscCall(PetscMalloc1(PetscMax(n, 1), &sp->ybuf[u]));
+    if (!sp->ybuf[u] && sp->is_host[u]) PetscCall(PetscMalloc1(PetscMax(n, 1), &sp->ybuf[u]));
+    if (!sp->ybuf[u] && !sp->is_host[u]) { /* Lang-Rünger Alg. 2 overlaps only if the unit's copies are asynchronous: host staging (pinned) buffers */
+      PetscCall(EasBackendHostAlloc(sp->unit[u], sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->ybuf[u]));
+      PetscCall(EasBackendHostAlloc(sp->unit[u], sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->xbuf[u]));
+    }
     if (!sp->is_host[u] && shares[u] > 0 && (sp->dev_e0[u] != sp->start[u] || sp->dev_e1[u] != s)) {
       EasBackend     b = sp->unit[u];
       PetscLogDouble t0, t1;
@@ -525,7 +531,8 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
     kd.ael        = sp->ael_dev[u];
     kd.color_elem = sp->cel_dev[u];
     if (metered) PetscCall(EasEnergyMeterBegin(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u]));
-    PetscCall((*sp->unit[u]->ops->ebe_unit_begin)(sp->unit[u], &kd, sp->start[u], sp->start[u] + sp->shares[u], n, x, sp->xdev[u], sp->ydev[u], sp->ybuf[u]));
+    PetscCall(PetscArraycpy(sp->xbuf[u], x, n)); /* x is pageable: the unit copies from its staging buffer */
+    PetscCall((*sp->unit[u]->ops->ebe_unit_begin)(sp->unit[u], &kd, sp->start[u], sp->start[u] + sp->shares[u], n, sp->xbuf[u], sp->xdev[u], sp->ydev[u], sp->ybuf[u]));
   }
   for (PetscInt u = 0; u < U; u++)
     if (sp->slow[u] > 1.0 && !sp->sbuf[u]) PetscCall(PetscMalloc1(PetscMax(n, 1), &sp->sbuf[u]));
@@ -996,7 +1003,7 @@ PetscErrorCode EasEbeSplitMeasureEfficiency(EasEbe ebe, EasVec xv, EasVec yv, Pe
   for (PetscInt r = 0; r < reps; r++) { /* interleaved: alone, alone, ..., together */
     for (PetscInt u = 0; u < U; u++) {
       /* unit u's own team of threads (nested teams are enabled at set-up, so in the split apply it has the same team), the other units idle: no idle thread spins on a core */
-      const double t = EasEbeSplitRunHostUnit(ebe, u, x, scratch);
+      const double t   = EasEbeSplitRunHostUnit(ebe, u, x, scratch);
       ta[u * reps + r] = t;
     }
     PetscCall(EasEbeSplitApply_Private(ebe, x, y)); /* together */

@@ -316,6 +316,29 @@ static PetscErrorCode EasCopyDtoH_CUDA(EasBackend be, void *dst, const void *src
   PetscFunctionReturn(0);
 }
 
+/* Pinned host staging buffers (issue 10 M1: cudaMemcpyAsync from or to
+   pageable memory is synchronous, so the split's GPU unit never overlapped
+   the CPU units), registered for the unit's checks (devcommon.c). */
+static PetscErrorCode EasHostAlloc_CUDA(EasBackend be, size_t bytes, void **p)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  EasCallCUDA(cudaMallocHost(p, bytes));
+  PetscCall(EasMemRegistryAdd(&cu->staging, *p, bytes));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasHostFree_CUDA(EasBackend be, void *p)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  PetscCall(EasMemRegistryRemove(&cu->staging, p, NULL, "CUDA pinned host staging (host_free)"));
+  EasCallCUDA(cudaFreeHost(p));
+  PetscFunctionReturn(0);
+}
+
 /* ------------------------------------------------------------------ vectors */
 
 static PetscErrorCode EasVecSet_CUDA(EasBackend be, PetscInt n, PetscScalar alpha, PetscScalar *y)
@@ -852,6 +875,7 @@ static PetscErrorCode EasEbeUnitBegin_CUDA(EasBackend be, const EasEbeKernel *K,
   const size_t     bytes = (size_t)n * sizeof(PetscScalar);
 
   PetscFunctionBegin;
+  PetscCall(EasUnitBegin_Shared(be, &cu->unit, &cu->staging, K, e0, e1, n, x_host, y_host)); /* sequencing, pinned buffers, transfer and flop counts */
   if (!cu->unit_ev_created) {
     EasCallCUDA(cudaEventCreate(&cu->unit_ev[0]));
     EasCallCUDA(cudaEventCreate(&cu->unit_ev[1]));
@@ -863,11 +887,6 @@ static PetscErrorCode EasEbeUnitBegin_CUDA(EasBackend be, const EasEbeKernel *K,
   PetscCall(EasEbeLaunch_CUDA(cu, K, e0, e1, x_dev, y_dev));
   EasCallCUDA(cudaMemcpyAsync(y_host, y_dev, bytes, cudaMemcpyDeviceToHost, cu->stream));
   EasCallCUDA(cudaEventRecord(cu->unit_ev[1], cu->stream));
-  be->bytes_htod += (PetscLogDouble)bytes;
-  be->bytes_dtoh += (PetscLogDouble)bytes;
-  be->n_htod++;
-  be->n_dtoh++;
-  PetscCall(EasLogGpuFlops(2.0 * K->nen * K->dof * K->nen * K->dof * (e1 - e0)));
   PetscFunctionReturn(0);
 }
 
@@ -878,7 +897,7 @@ static PetscErrorCode EasEbeUnitEnd_CUDA(EasBackend be, PetscLogDouble *seconds)
 
   PetscFunctionBegin;
   *seconds = 0.0;
-  if (!cu->unit_ev_created) PetscFunctionReturn(0);
+  PetscCall(EasUnitEnd_Shared(be, &cu->unit));
   EasCallCUDA(cudaEventSynchronize(cu->unit_ev[1]));
   EasCallCUDA(cudaEventElapsedTime(&ms, cu->unit_ev[0], cu->unit_ev[1]));
   *seconds = 1e-3 * (PetscLogDouble)ms;
@@ -967,6 +986,7 @@ static PetscErrorCode EasBackendDestroy_CUDA(EasBackend be)
   if (cu->h_result) EasCallCUDA(cudaFreeHost(cu->h_result));
   if (cu->d_iflag) EasCallCUDA(cudaFree(cu->d_iflag));
   if (cu->stream_created) EasCallCUDA(cudaStreamDestroy(cu->stream));
+  PetscCall(EasMemRegistryDestroy(&cu->staging));
   PetscCall(PetscFree(be->data));
   PetscFunctionReturn(0);
 }
@@ -1057,6 +1077,8 @@ PetscErrorCode EasBackendInit_CUDA(EasBackend be)
   be->ops->pipecg_update      = EasPipeCgUpdate_CUDA;
   be->ops->ebe_unit_begin     = EasEbeUnitBegin_CUDA;
   be->ops->ebe_unit_end       = EasEbeUnitEnd_CUDA;
+  be->ops->host_alloc         = EasHostAlloc_CUDA;
+  be->ops->host_free          = EasHostFree_CUDA;
 
   /* be->data is set first, so that destroy frees whatever was created if a step fails */
   PetscCall(PetscNew(&cu));
