@@ -367,4 +367,12 @@ int main(int argc, char **argv)
     expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): predicted cpu T=[0-9.e+-]+ s E=[0-9.e+-]+ J; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|not compiled in)
     expect: ^fem_pcg: mesh 1: [1-9][0-9]* online decision\(s\) during the solves, 0 changed the answer; latest /cpu
     expect: ^EasPolicy: /cpu predicted T=[0-9.e+-]+ s E=[0-9.e+-]+ J, measured T=[0-9.e+-]+ s E=[0-9.e+-]+ J \(modelled\), ratios
+  test:
+    suffix: auto_hybrid
+    nsize: 1 2
+    backends: none
+    args: -eas_backend auto -eas_policy_device /cpu/memcheck -eas_criterion time -eas_power_profile tests/data/profile_hybrid_wins.opts -fem_steps 2 -fem_n 3 -eas_sensor model -fem_monitor
+    expect: ^eas: -eas_backend auto: chose hybrid \(criterion time\): predicted cpu T=[0-9.e+-]+ s .*; gpu \(/cpu/memcheck\) T=[0-9.e+-]+ s .*; hybrid \(r=0\.5\) T=
+    expect: mesh 0 solve 0: CONVERGED_RTOL in [0-9]+ its, .*shares \(rank 0\) [1-9][0-9]{0,6}/[1-9][0-9]{0,6},
+    expect: mesh 1 solve 0: CONVERGED_RTOL
 TEST*/
