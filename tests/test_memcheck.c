@@ -144,9 +144,9 @@ int main(int argc, char **argv)
     PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * nel * m * m, (void **)&ael_d));
     PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * n, (void **)&x_d));
     PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * n, (void **)&y_d));
-    PetscCall((*be->ops->copy_htod)(be, conn_d, conn, sizeof(PetscInt) * nel * nen));
-    PetscCall((*be->ops->copy_htod)(be, cel_d, cel, sizeof(PetscInt) * nel));
-    PetscCall((*be->ops->copy_htod)(be, ael_d, ael, sizeof(PetscScalar) * nel * m * m));
+    PetscCall(EasBackendCopyHtoD(be, conn_d, conn, sizeof(PetscInt) * nel * nen));
+    PetscCall(EasBackendCopyHtoD(be, cel_d, cel, sizeof(PetscInt) * nel));
+    PetscCall(EasBackendCopyHtoD(be, ael_d, ael, sizeof(PetscScalar) * nel * m * m));
     PetscCall((*be->ops->host_alloc)(be, sizeof(PetscScalar) * n, (void **)&xs));
     PetscCall((*be->ops->host_alloc)(be, sizeof(PetscScalar) * n, (void **)&ys));
     PetscCall(PetscArraycpy(xs, x, n));

@@ -180,6 +180,14 @@ static inline PetscErrorCode EasBackendMarkStale(EasBackend be, void *p, size_t 
   return 0;
 }
 
+/* Copies between host and backend memory with the backend's ops, booked in
+   bytes_htod/n_htod, bytes_dtoh/n_dtoh and PETSc's CpuToGpu/GpuToCpu counts
+   (nothing is booked on host-memory backends, where the op is a memcpy).
+   Every host<->device copy of the generic layer goes through these, so
+   /cpu/memcheck can check that every copy is counted. */
+PETSC_EXTERN PetscErrorCode EasBackendCopyHtoD(EasBackend, void *dst, const void *src, size_t bytes);
+PETSC_EXTERN PetscErrorCode EasBackendCopyDtoH(EasBackend, void *dst, const void *src, size_t bytes);
+
 /* Host staging buffers of the backend (ops host_alloc/host_free, else
    PetscMalloc/PetscFree), at least one byte. */
 PETSC_INTERN PetscErrorCode EasBackendHostAlloc(EasBackend, size_t bytes, void **p);

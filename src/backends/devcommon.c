@@ -95,17 +95,13 @@ PetscErrorCode EasDiaBuildCSRHost(EasBackend be, const EasDiaKernel *A, PetscInt
   if (!off && nd) {
     const size_t b = (size_t)nd * sizeof(PetscInt);
     PetscCall(PetscMalloc1(nd, &off_copy));
-    PetscCall((*be->ops->copy_dtoh)(be, off_copy, A->off, b));
-    be->bytes_dtoh += (PetscLogDouble)b;
-    be->n_dtoh++;
+    PetscCall(EasBackendCopyDtoH(be, off_copy, A->off, b));
     off = off_copy;
   }
   if (!val && nd) {
     const size_t b = (size_t)nd * ld * sizeof(PetscScalar);
     PetscCall(PetscMalloc1((size_t)nd * ld, &val_copy));
-    PetscCall((*be->ops->copy_dtoh)(be, val_copy, A->val, b));
-    be->bytes_dtoh += (PetscLogDouble)b;
-    be->n_dtoh++;
+    PetscCall(EasBackendCopyDtoH(be, val_copy, A->val, b));
     val = val_copy;
   }
   /* diagonals in ascending offset order, so that each row's columns ascend */

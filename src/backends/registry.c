@@ -208,6 +208,33 @@ PetscErrorCode EasBackendSetFromOptions(EasBackend be)
   PetscFunctionReturn(0);
 }
 
+/* Booked copies (backend.h). */
+PetscErrorCode EasBackendCopyHtoD(EasBackend be, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCall((*be->ops->copy_htod)(be, dst, src, bytes));
+  if (!be->host_is_device) {
+    be->bytes_htod += (PetscLogDouble)bytes;
+    be->n_htod++;
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBackendCopyDtoH(EasBackend be, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCall((*be->ops->copy_dtoh)(be, dst, src, bytes));
+  if (!be->host_is_device) {
+    be->bytes_dtoh += (PetscLogDouble)bytes;
+    be->n_dtoh++;
+    PetscCall(PetscLogGpuToCpu((PetscLogDouble)bytes));
+  }
+  PetscFunctionReturn(0);
+}
+
 /* Host staging buffers (backend.h). */
 PetscErrorCode EasBackendHostAlloc(EasBackend be, size_t bytes, void **p)
 {

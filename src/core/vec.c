@@ -101,11 +101,8 @@ static PetscErrorCode EasVecSyncHost(EasVec v)
   if (v->valid & EAS_VALID_HOST) PetscFunctionReturn(0);
   if (!v->h) PetscCall(PetscMalloc1(PetscMax(v->n, 1), &v->h));
   PetscCall(PetscLogEventBegin(EAS_DtoH, 0, 0, 0, 0));
-  PetscCall((*be->ops->copy_dtoh)(be, v->h, v->d, bytes));
+  PetscCall(EasBackendCopyDtoH(be, v->h, v->d, bytes));
   PetscCall(PetscLogEventEnd(EAS_DtoH, 0, 0, 0, 0));
-  PetscCall(PetscLogGpuToCpu((PetscLogDouble)bytes));
-  be->bytes_dtoh += (PetscLogDouble)bytes;
-  be->n_dtoh++;
   v->valid = EAS_VALID_BOTH;
   PetscFunctionReturn(0);
 }
@@ -119,11 +116,8 @@ static PetscErrorCode EasVecSyncDevice(EasVec v)
   PetscFunctionBegin;
   if (v->valid & EAS_VALID_DEVICE) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(EAS_HtoD, 0, 0, 0, 0));
-  PetscCall((*be->ops->copy_htod)(be, v->d, v->h, bytes));
+  PetscCall(EasBackendCopyHtoD(be, v->d, v->h, bytes));
   PetscCall(PetscLogEventEnd(EAS_HtoD, 0, 0, 0, 0));
-  PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
-  be->bytes_htod += (PetscLogDouble)bytes;
-  be->n_htod++;
   v->valid = EAS_VALID_BOTH;
   PetscFunctionReturn(0);
 }

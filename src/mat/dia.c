@@ -329,10 +329,7 @@ static PetscErrorCode EasDiaRefreshBackend_Private(EasDia A)
   PetscCall(PetscLogEventBegin(EAS_DiaSetUp, A, 0, 0, 0));
   if (!be->host_is_device) {
     const size_t bval = (size_t)A->ndiag * A->ld * sizeof(PetscScalar);
-    PetscCall((*be->ops->copy_htod)(be, (void *)A->k.val, A->val, bval));
-    be->bytes_htod += (PetscLogDouble)bval;
-    be->n_htod++;
-    PetscCall(PetscLogCpuToGpu((PetscLogDouble)bval));
+    PetscCall(EasBackendCopyHtoD(be, (void *)A->k.val, A->val, bval));
   }
   if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
   PetscCall(EasDiaBackendSetUp_Private(A));
@@ -381,11 +378,8 @@ PetscErrorCode EasDiaSetUp(EasDia A)
     const size_t boff = (size_t)A->ndiag * sizeof(PetscInt), bval = (size_t)A->ndiag * A->ld * sizeof(PetscScalar);
     PetscCall((*be->ops->malloc)(be, boff, &doff));
     PetscCall((*be->ops->malloc)(be, bval, &dval));
-    PetscCall((*be->ops->copy_htod)(be, doff, A->off, boff));
-    PetscCall((*be->ops->copy_htod)(be, dval, A->val, bval));
-    be->bytes_htod += (PetscLogDouble)(boff + bval);
-    be->n_htod += 2;
-    PetscCall(PetscLogCpuToGpu((PetscLogDouble)(boff + bval)));
+    PetscCall(EasBackendCopyHtoD(be, doff, A->off, boff));
+    PetscCall(EasBackendCopyHtoD(be, dval, A->val, bval));
     A->k.off = (const PetscInt *)doff;
     A->k.val = (const PetscScalar *)dval;
   }
@@ -423,10 +417,7 @@ PetscErrorCode EasDiaSyncHost_Private(EasDia A)
   if (!A->host_stale) PetscFunctionReturn(0);
   {
     const size_t bval = (size_t)A->ndiag * A->ld * sizeof(PetscScalar);
-    PetscCall((*be->ops->copy_dtoh)(be, A->val, A->k.val, bval));
-    be->bytes_dtoh += (PetscLogDouble)bval;
-    be->n_dtoh++;
-    PetscCall(PetscLogGpuToCpu((PetscLogDouble)bval));
+    PetscCall(EasBackendCopyDtoH(be, A->val, A->k.val, bval));
   }
   A->host_stale = PETSC_FALSE;
   A->k.val_host = A->val;

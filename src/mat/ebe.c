@@ -262,15 +262,14 @@ PetscErrorCode EasEbeSetUp(EasEbe ebe)
   } else {
     void *p;
     PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * PetscMax(ebe->nel * ebe->nen, 1), &p));
-    PetscCall((*be->ops->copy_htod)(be, p, ebe->conn, sizeof(PetscInt) * ebe->nel * ebe->nen));
+    PetscCall(EasBackendCopyHtoD(be, p, ebe->conn, sizeof(PetscInt) * ebe->nel * ebe->nen));
     ebe->k.conn = (const PetscInt *)p;
     PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(ebe->nel * m * m, 1), &p));
-    PetscCall((*be->ops->copy_htod)(be, p, ebe->ael, sizeof(PetscScalar) * ebe->nel * m * m));
+    PetscCall(EasBackendCopyHtoD(be, p, ebe->ael, sizeof(PetscScalar) * ebe->nel * m * m));
     ebe->k.ael = (const PetscScalar *)p;
     PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * PetscMax(ebe->nel, 1), &p));
-    PetscCall((*be->ops->copy_htod)(be, p, ebe->color_elem, sizeof(PetscInt) * ebe->nel));
+    PetscCall(EasBackendCopyHtoD(be, p, ebe->color_elem, sizeof(PetscInt) * ebe->nel));
     ebe->k.color_elem = (const PetscInt *)p;
-    be->bytes_htod += (PetscLogDouble)(sizeof(PetscInt) * ebe->nel * (ebe->nen + 1) + sizeof(PetscScalar) * ebe->nel * m * m);
   }
   bsmax = ebe->dof * ebe->dof;
   for (int s = 0; s < 2; s++) {

@@ -405,7 +405,7 @@ PetscErrorCode EasKspSetUpPC_Private(EasKsp ksp)
     PetscCall(EasEbeGetPointBlockDiagonal_Private(ksp->ebe, &D));
     PetscCall(EasKspInvertBlocks_Private(ksp, nb, bs, D));
     PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(nb * bs * bs, 1), (void **)&ksp->pbinv));
-    PetscCall((*be->ops->copy_htod)(be, ksp->pbinv, D, sizeof(PetscScalar) * nb * bs * bs));
+    PetscCall(EasBackendCopyHtoD(be, ksp->pbinv, D, sizeof(PetscScalar) * nb * bs * bs));
     PetscCall(PetscFree(D));
     PetscFunctionReturn(0);
   }

@@ -291,12 +291,11 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
         PetscCall((*b->ops->malloc)(b, sizeof(PetscInt) * PetscMax(ebe->nel, 1), (void **)&sp->cel_dev[u]));
         PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->xdev[u]));
         PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->ydev[u]));
-        PetscCall((*b->ops->copy_htod)(b, sp->cel_dev[u], ebe->color_elem, sizeof(PetscInt) * ebe->nel));
+        PetscCall(EasBackendCopyHtoD(b, sp->cel_dev[u], ebe->color_elem, sizeof(PetscInt) * ebe->nel));
       }
       /* Lang-Rünger eq. 14: the element matrices (and connectivity) of the share */
-      PetscCall((*b->ops->copy_htod)(b, sp->conn_dev[u] + (size_t)e0 * ebe->nen, ebe->conn + (size_t)e0 * ebe->nen, sizeof(PetscInt) * ne * ebe->nen));
-      PetscCall((*b->ops->copy_htod)(b, sp->ael_dev[u] + (size_t)e0 * m * m, ebe->ael + (size_t)e0 * m * m, sizeof(PetscScalar) * ne * m * m));
-      b->bytes_htod += (PetscLogDouble)ne * (sizeof(PetscInt) * ebe->nen + sizeof(PetscScalar) * m * m);
+      PetscCall(EasBackendCopyHtoD(b, sp->conn_dev[u] + (size_t)e0 * ebe->nen, ebe->conn + (size_t)e0 * ebe->nen, sizeof(PetscInt) * ne * ebe->nen));
+      PetscCall(EasBackendCopyHtoD(b, sp->ael_dev[u] + (size_t)e0 * m * m, ebe->ael + (size_t)e0 * m * m, sizeof(PetscScalar) * ne * m * m));
       t1               = MPI_Wtime();
       sp->t_copy_el[u] = (t1 - t0) / ne;
       if (ebe->meter && u < ebe->nmunits) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_TRANSFER, ebe->munit[u], (PetscReal)ne)); /* t_copy, Lang-Rünger eq. 14 */

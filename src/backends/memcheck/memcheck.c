@@ -13,8 +13,9 @@
     stale (EasBackendMarkStale: host or device copy of a vector, a matrix's
     values) is filled with NaN, so a read of a stale copy gives NaN and the
     test fails instead of running on old values.
-  - Copies are explicit memcpy and counted (the generic layer books them in
-    bytes_htod/dtoh; the backend also counts what it was asked to copy).
+  - Copies are explicit memcpy and counted: the backend counts what it
+    copies, and at its destruction this must equal what was booked in
+    bytes_htod/dtoh (EasBackendCopyHtoD/DtoH), else an error.
   - The arithmetic is the CPU backend's ops (cpu.c, the kernels.h bodies),
     called after the checks.  -eas_memcheck_spmv csr multiplies DIA
     matrices through a backend-private CSR copy built at dia_setup (the
@@ -53,6 +54,7 @@ typedef struct {
   EasMemRegistry        staging; /* host staging buffers */
   EasMemcheckSpMVMode   mode;
   PetscInt              nchecked, npoisoned, ncopies_htod, ncopies_dtoh;
+  PetscLogDouble        raw_htod, raw_dtoh; /* bytes the backend copied, booked or not */
   /* the asynchronous unit */
   EasUnitState    unit;
   EasMemcheckJob  job;
@@ -185,6 +187,7 @@ static PetscErrorCode EasCopyHtoD_Memcheck(EasBackend be, void *dst, const void 
   EasMcCheckHost("copy_htod", "src", src, bytes);
   memcpy(dst, src, bytes);
   mc->ncopies_htod++;
+  mc->raw_htod += (PetscLogDouble)bytes;
   PetscFunctionReturn(0);
 }
 
@@ -198,6 +201,7 @@ static PetscErrorCode EasCopyDtoH_Memcheck(EasBackend be, void *dst, const void 
   EasMcCheckHost("copy_dtoh", "dst", dst, bytes);
   memcpy(dst, src, bytes);
   mc->ncopies_dtoh++;
+  mc->raw_dtoh += (PetscLogDouble)bytes;
   PetscFunctionReturn(0);
 }
 
@@ -317,11 +321,9 @@ static PetscErrorCode EasDiaBuildCSR_Memcheck(EasBackend be, const EasDiaKernel 
   PetscCall(EasMalloc_Memcheck(be, (size_t)(A->n + 1) * EAS_IN, (void **)&ctx->rowptr));
   PetscCall(EasMalloc_Memcheck(be, (size_t)nnz * EAS_IN, (void **)&ctx->colind));
   PetscCall(EasMalloc_Memcheck(be, (size_t)nnz * EAS_SC, (void **)&ctx->vals));
-  PetscCall(EasCopyHtoD_Memcheck(be, ctx->rowptr, rowptr, (size_t)(A->n + 1) * EAS_IN));
-  PetscCall(EasCopyHtoD_Memcheck(be, ctx->colind, colind, (size_t)nnz * EAS_IN));
-  PetscCall(EasCopyHtoD_Memcheck(be, ctx->vals, vals, (size_t)nnz * EAS_SC));
-  be->bytes_htod += (PetscLogDouble)((size_t)(A->n + 1 + nnz) * EAS_IN + (size_t)nnz * EAS_SC);
-  be->n_htod += 3;
+  PetscCall(EasBackendCopyHtoD(be, ctx->rowptr, rowptr, (size_t)(A->n + 1) * EAS_IN));
+  PetscCall(EasBackendCopyHtoD(be, ctx->colind, colind, (size_t)nnz * EAS_IN));
+  PetscCall(EasBackendCopyHtoD(be, ctx->vals, vals, (size_t)nnz * EAS_SC));
   PetscCall(PetscFree(rowptr));
   PetscCall(PetscFree(colind));
   PetscCall(PetscFree(vals));
@@ -680,6 +682,8 @@ static PetscErrorCode EasEbeUnitBegin_Memcheck(EasBackend be, const EasEbeKernel
   pthread_mutex_unlock(&mc->mutex);
   mc->ncopies_htod++;
   mc->ncopies_dtoh++;
+  mc->raw_htod += (PetscLogDouble)n * EAS_SC;
+  mc->raw_dtoh += (PetscLogDouble)n * EAS_SC;
   PetscFunctionReturn(0);
 }
 
@@ -770,13 +774,14 @@ static PetscErrorCode EasBackendView_Memcheck(EasBackend be, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &iascii));
   if (!iascii) PetscFunctionReturn(0);
   PetscCall(PetscViewerASCIIPrintf(viewer, "memcheck: %" PetscInt_FMT " live backend allocations, %" PetscInt_FMT " staging buffers; %" PetscInt_FMT " pointer arguments checked, %" PetscInt_FMT " stale copies poisoned (NaN)\n", mc->dev.n, mc->staging.n, mc->nchecked, mc->npoisoned));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "memcheck: backend copies host->device %" PetscInt_FMT ", device->host %" PetscInt_FMT "; DIA products: %s; OpenMP threads %" PetscInt_FMT "\n", mc->ncopies_htod, mc->ncopies_dtoh, EasMemcheckSpMVModes[mc->mode], be->threads));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "memcheck: backend copies host->device %" PetscInt_FMT " (%.0f bytes), device->host %" PetscInt_FMT " (%.0f bytes); DIA products: %s; OpenMP threads %" PetscInt_FMT "\n", mc->ncopies_htod, (double)mc->raw_htod, mc->ncopies_dtoh, (double)mc->raw_dtoh, EasMemcheckSpMVModes[mc->mode], be->threads));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode EasBackendDestroy_Memcheck(EasBackend be)
 {
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  PetscLogDouble       raw_htod, raw_dtoh;
 
   PetscFunctionBegin;
   if (!mc) PetscFunctionReturn(0);
@@ -793,7 +798,11 @@ static PetscErrorCode EasBackendDestroy_Memcheck(EasBackend be)
   if (mc->dev.n || mc->staging.n) PetscCall(PetscInfo(be, "/cpu/memcheck destroyed with %" PetscInt_FMT " backend allocations and %" PetscInt_FMT " staging buffers still live\n", mc->dev.n, mc->staging.n));
   PetscCall(EasMemRegistryDestroy(&mc->dev));
   PetscCall(EasMemRegistryDestroy(&mc->staging));
+  raw_htod = mc->raw_htod;
+  raw_dtoh = mc->raw_dtoh;
   PetscCall(PetscFree(be->data));
+  /* every copy was booked (EasBackendCopyHtoD/DtoH; the unit's in EasUnitBegin_Shared) */
+  PetscCheck(raw_htod == be->bytes_htod && raw_dtoh == be->bytes_dtoh, PETSC_COMM_SELF, PETSC_ERR_PLIB, "/cpu/memcheck: %.0f bytes were copied host->device and %.0f device->host, but %.0f and %.0f were booked (bytes_htod, bytes_dtoh): a copy bypassed EasBackendCopyHtoD/DtoH", (double)raw_htod, (double)raw_dtoh, (double)be->bytes_htod, (double)be->bytes_dtoh);
   PetscFunctionReturn(0);
 }
 
