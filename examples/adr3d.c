@@ -103,6 +103,13 @@ int main(int argc, char **argv)
     args: -adr_n 16 -adr_dt 3600 -adr_steps 1
     expect: adr3d summary: 1 ranks, 1 steps to t = 3600\.?, last step CONVERGED_DX
   test:
+    suffix: private_copy
+    nsize: 2
+    backends: /cpu/memcheck
+    args: -adr_n 8 -adr_steps 4 -adr_monitor -eas_memcheck_spmv csr
+    expect: step +4 t 11148\.4
+    expect: adr3d summary: 2 ranks, 4 steps to t = 11148\.4, last step CONVERGED_DX
+  test:
     suffix: energy_view
     nsize: 2
     backends: /cpu/serial

@@ -11,7 +11,7 @@ int main(int argc, char **argv)
   char        require[64] = ""; /* the default -help shows: uninitialized, it printed stack garbage (a flaky docs/options.md) */
   PetscBool   avail_only = PETSC_FALSE, unavail_only = PETSC_FALSE, req, features = PETSC_FALSE;
   PetscMPIInt level;
-  const char *names[] = {"/cpu/openmp", "/cpu/serial", "/gpu/cuda"};
+  const char *names[] = {"/cpu/openmp", "/cpu/serial", "/cpu/memcheck", "/gpu/cuda"};
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "eas_info options", "Sys");

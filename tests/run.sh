@@ -9,8 +9,10 @@
 #     test:
 #       suffix: name          (unique within the file)
 #       nsize: 1 2 4          (rank counts; default 1)
-#       backends: all | cpu | none   (all: every available backend; cpu: the
-#                             CPU backends; none: run once without -eas_backend)
+#       backends: all | cpu | none   (all: every available backend, /cpu/memcheck
+#                             included; cpu: the host-memory CPU backends
+#                             /cpu/openmp, /cpu/serial; none: run once without
+#                             -eas_backend)
 #       args: -opt value ...
 #       expect: ERE           (repeatable: each must match the output)
 #       expect_count: N ERE   (repeatable: exactly N output lines match ERE;
@@ -188,7 +190,7 @@ for src in "$ROOT"/tests/*.c "$ROOT"/examples/*.c "$ROOT"/bench/*.c "$ROOT"/test
     fi
     case "$backends" in
       all) bes=$AVAILABLE ;;
-      cpu) bes=$(echo "$AVAILABLE" | grep '^/cpu') ;;
+      cpu) bes=$(echo "$AVAILABLE" | grep '^/cpu' | grep -vx /cpu/memcheck) ;;
       none) bes="-" ; [ -n "$ONLY_BACKEND" ] && bes="" ;;
       *) bes="" ; for b in $backends; do echo "$AVAILABLE" | grep -qx -- "$b" && bes="$bes $b"; done ;;
     esac

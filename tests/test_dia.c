@@ -217,5 +217,10 @@ int main(int argc, char **argv)
     backends: /gpu/cuda
     requires: cuda-device
     args: -eas_cuda_spmv cusparse
+  test:
+    suffix: products_csr
+    nsize: 1 2
+    backends: /cpu/memcheck
+    args: -eas_memcheck_spmv csr
     expect: all DIA checks passed
 TEST*/

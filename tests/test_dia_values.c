@@ -278,5 +278,10 @@ int main(int argc, char **argv)
     backends: /gpu/cuda
     requires: cuda-device
     args: -n 8 -eas_cuda_spmv cusparse
+  test:
+    suffix: private_copy
+    nsize: 1 2
+    backends: /cpu/memcheck
+    args: -n 8 -eas_memcheck_spmv csr
     expect: values-only update matches a fresh solver and PETSc
 TEST*/

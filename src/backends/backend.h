@@ -178,6 +178,16 @@ struct _EasBackendOps {
      adr_jacobian: the 9 diagonals of the local Jacobian into V (ld). */
   PetscErrorCode (*adr_function)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3]);
   PetscErrorCode (*adr_jacobian)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *V, PetscInt ld);
+  /* host staging buffers (optional; EasBackendHostAlloc falls back to
+     PetscMalloc): host memory the backend copies from and to
+     asynchronously (cudaMallocHost on CUDA: a copy from pageable memory is
+     synchronous).  The x_host and y_host of ebe_unit_begin must be these. */
+  PetscErrorCode (*host_alloc)(EasBackend, size_t bytes, void **);
+  PetscErrorCode (*host_free)(EasBackend, void *);
+  /* mark_stale (optional, /cpu/memcheck): the generic layer calls it (via
+     EasBackendMarkStale) when a copy, host or backend, stops being current;
+     memcheck fills it with NaN so that reading a stale copy shows. */
+  PetscErrorCode (*mark_stale)(EasBackend, void *copy, size_t bytes);
 };
 
 struct _p_EasBackend {
@@ -234,6 +244,27 @@ PETSC_INTERN PetscErrorCode EasCudaModuleLoad(const EasCudaModule **, const char
 PETSC_INTERN PetscErrorCode EasCudaDeviceSelect(PetscInt requested, PetscMPIInt local_rank, PetscMPIInt local_size, int ndev, int *device);
 /* core/init.c: the node-local rank in PETSC_COMM_WORLD (-1 before EasInitialize). */
 PETSC_INTERN PetscErrorCode EasGetNodeRank(PetscMPIInt *rank, PetscMPIInt *size);
+PETSC_INTERN PetscErrorCode EasBackendInit_Memcheck(EasBackend);
+
+/* A copy (host or backend memory) of bytes at p stopped being current. */
+static inline PetscErrorCode EasBackendMarkStale(EasBackend be, void *p, size_t bytes)
+{
+  if (be->ops->mark_stale && p && bytes) return (*be->ops->mark_stale)(be, p, bytes);
+  return 0;
+}
+
+/* Copies between host and backend memory with the backend's ops, booked in
+   bytes_htod/n_htod, bytes_dtoh/n_dtoh and PETSc's CpuToGpu/GpuToCpu counts
+   (nothing is booked on host-memory backends, where the op is a memcpy).
+   Every host<->device copy of the generic layer goes through these, so
+   /cpu/memcheck can check that every copy is counted. */
+PETSC_EXTERN PetscErrorCode EasBackendCopyHtoD(EasBackend, void *dst, const void *src, size_t bytes);
+PETSC_EXTERN PetscErrorCode EasBackendCopyDtoH(EasBackend, void *dst, const void *src, size_t bytes);
+
+/* Host staging buffers of the backend (ops host_alloc/host_free, else
+   PetscMalloc/PetscFree), at least one byte. */
+PETSC_INTERN PetscErrorCode EasBackendHostAlloc(EasBackend, size_t bytes, void **p);
+PETSC_INTERN PetscErrorCode EasBackendHostFree(EasBackend, void **p);
 
 /* Log events of the kernels, registered by EasInitializePackage(). */
 PETSC_EXTERN PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;

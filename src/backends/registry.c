@@ -15,6 +15,7 @@ static PetscErrorCode EasAvailable_Always(PetscBool *avail, const char **why)
 static const EasBackendEntry eas_backends[] = {
     {"/cpu/openmp", {"/cpu", NULL, NULL}, "CPU, OpenMP threads", EasBackendInit_CPU, EasAvailable_Always},
     {"/cpu/serial", {NULL, NULL, NULL}, "CPU, one thread", EasBackendInit_CPUSerial, EasAvailable_Always},
+    {"/cpu/memcheck", {NULL, NULL, NULL}, "CPU, device-like memory checks", EasBackendInit_Memcheck, EasAvailable_Always},
     /* a loadable module (cudamodule.c): "not available" with the reason when it, the CUDA libraries or a device are missing */
     {"/gpu/cuda", {"/gpu", NULL, NULL}, "NVIDIA GPU, CUDA kernels and cuSPARSE", EasBackendInit_CUDAModule, EasBackendAvailable_CUDAModule},
 };
@@ -112,7 +113,7 @@ PetscErrorCode EasBackendCreate(MPI_Comm comm, const char resource[], EasBackend
   PetscFunctionBegin;
   PetscValidPointer(be, 3);
   PetscCall(EasInitializePackage());
-  PetscCheck(resource && resource[0], comm, PETSC_ERR_ARG_NULL, "Backend resource string is empty; expected one of /cpu, /cpu/serial, /gpu/cuda");
+  PetscCheck(resource && resource[0], comm, PETSC_ERR_ARG_NULL, "Backend resource string is empty; expected one of /cpu, /cpu/serial, /cpu/memcheck, /gpu/cuda");
   PetscCall(EasBackendFind(resource, &e));
   if (!e) {
     char known[256];
@@ -142,11 +143,11 @@ PetscErrorCode EasBackendCreateFromOptions(MPI_Comm comm, const char prefix[], E
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, prefix, "eas backend selection", "Sys");
-  PetscCall(PetscOptionsString("-eas_backend", "Backend resource: /cpu, /cpu/serial, /gpu/cuda, or auto (chosen by the energy policies under -eas_criterion)", "EasBackendCreate", resource, resource, sizeof(resource), &flg));
+  PetscCall(PetscOptionsString("-eas_backend", "Backend resource: /cpu, /cpu/serial, /cpu/memcheck, /gpu/cuda, or auto (chosen by the energy policies under -eas_criterion)", "EasBackendCreate", resource, resource, sizeof(resource), &flg));
   PetscOptionsEnd();
   PetscCall(PetscStrcmp(resource, "auto", &flg));
   /* "auto" is a decision of the energy policies, a layer above the backends (include/eas/policy.h) */
-  PetscCheck(!flg, comm, PETSC_ERR_ARG_WRONG, "-eas_backend auto is chosen by the energy policies, not by the backend registry: create the backend with EasPolicyCreateBackend (EasPolicyAttachAdrFromOptions for an EasAdr, EasPolicyConfigureEbe for an EasEbe), or name a backend: /cpu, /cpu/serial, /gpu/cuda");
+  PetscCheck(!flg, comm, PETSC_ERR_ARG_WRONG, "-eas_backend auto is chosen by the energy policies, not by the backend registry: create the backend with EasPolicyCreateBackend (EasPolicyAttachAdrFromOptions for an EasAdr, EasPolicyConfigureEbe for an EasEbe), or name a backend: /cpu, /cpu/serial, /cpu/memcheck, /gpu/cuda");
   PetscCall(EasBackendCreate(comm, resource, be));
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*be, prefix));
   PetscCall(EasBackendSetFromOptions(*be));
@@ -193,6 +194,59 @@ PetscErrorCode EasBackendSetFromOptions(EasBackend be)
   }
   if (be->ops->set_from_options) PetscCall((*be->ops->set_from_options)(be, PetscOptionsObject));
   PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+/* Booked copies (backend.h). */
+PetscErrorCode EasBackendCopyHtoD(EasBackend be, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCall((*be->ops->copy_htod)(be, dst, src, bytes));
+  if (!be->host_is_device) {
+    be->bytes_htod += (PetscLogDouble)bytes;
+    be->n_htod++;
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBackendCopyDtoH(EasBackend be, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCall((*be->ops->copy_dtoh)(be, dst, src, bytes));
+  if (!be->host_is_device) {
+    be->bytes_dtoh += (PetscLogDouble)bytes;
+    be->n_dtoh++;
+    PetscCall(PetscLogGpuToCpu((PetscLogDouble)bytes));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Host staging buffers (backend.h). */
+PetscErrorCode EasBackendHostAlloc(EasBackend be, size_t bytes, void **p)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  bytes = bytes ? bytes : 1;
+  if (be->ops->host_alloc)
+    PetscCall((*be->ops->host_alloc)(be, bytes, p));
+  else
+    PetscCall(PetscMalloc(bytes, p));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBackendHostFree(EasBackend be, void **p)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  if (!*p) PetscFunctionReturn(0);
+  if (be->ops->host_free)
+    PetscCall((*be->ops->host_free)(be, *p));
+  else
+    PetscCall(PetscFree(*p));
+  *p = NULL;
   PetscFunctionReturn(0);
 }
 

@@ -14,6 +14,7 @@
     and collected lazily (at synchronizing calls or when the ring is full).
 */
 #include "cudaimpl.h"
+#include "../devcommon.h"
 #include <stdio.h>
 
 static const char *const EasCudaSpMVModes[] = {"native", "cusparse"};
@@ -318,6 +319,29 @@ static PetscErrorCode EasCopyDtoH_CUDA(EasBackend be, void *dst, const void *src
   PetscFunctionReturn(0);
 }
 
+/* Pinned host staging buffers (issue 10 M1: cudaMemcpyAsync from or to
+   pageable memory is synchronous, so the split's GPU unit never overlapped
+   the CPU units), registered for the unit's checks (devcommon.c). */
+static PetscErrorCode EasHostAlloc_CUDA(EasBackend be, size_t bytes, void **p)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  EasCallCUDA(cudaMallocHost(p, bytes));
+  PetscCall(EasMemRegistryAdd(&cu->staging, *p, bytes));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasHostFree_CUDA(EasBackend be, void *p)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  PetscCall(EasMemRegistryRemove(&cu->staging, p, NULL, "CUDA pinned host staging (host_free)"));
+  EasCallCUDA(cudaFreeHost(p));
+  PetscFunctionReturn(0);
+}
+
 /* ------------------------------------------------------------------ vectors */
 
 static PetscErrorCode EasVecSet_CUDA(EasBackend be, PetscInt n, PetscScalar alpha, PetscScalar *y)
@@ -408,62 +432,27 @@ static PetscErrorCode EasDiaCtxFree_CUDA(EasDiaCtx_CUDA *ctx)
 /* Temporaries of the CSR build, freed by EasDiaBuildCSR_CUDA whether the
    build succeeds or fails (an error inside must not leak them). */
 typedef struct {
-  PetscInt    *off_copy, *perm, *rowptr, *colind;
-  PetscScalar *val_copy, *vals;
+  PetscInt    *rowptr, *colind;
+  PetscScalar *vals;
   EasKScalar  *scratch; /* device */
 } EasCSRBuild_CUDA;
 
-/* The work of EasDiaBuildCSR_CUDA; every allocation goes into t (host) or
-   ctx (device, freed by EasDiaCtxFree_CUDA at the next build or dia_destroy). */
+/* The work of EasDiaBuildCSR_CUDA: the CSR copy of A built on the host
+   (devcommon.c, shared with /cpu/memcheck's csr mode: from the host values
+   when current, else from the device's), uploaded, and cusparseSpMV prepared
+   for A x and A^T x.  Every allocation goes into t (host) or ctx (device,
+   freed by EasDiaCtxFree_CUDA at the next build or dia_destroy). */
 static PetscErrorCode EasDiaBuildCSR_Private(EasBackend be, const EasDiaKernel *A, EasDiaCtx_CUDA *ctx, EasCSRBuild_CUDA *t)
 {
-  EasBackend_CUDA   *cu = (EasBackend_CUDA *)be->data;
-  const PetscInt     n = A->n, nd = A->ndiag, ld = A->ld;
-  const PetscInt    *off = A->off_host;
-  const PetscScalar *val = A->val_host;
-  PetscInt64         nnz = 0;
-  const double       one = 1.0, zero = 0.0;
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const PetscInt   n = A->n, nd = A->ndiag;
+  PetscInt         nnz;
+  const double     one = 1.0, zero = 0.0;
 
   PetscFunctionBegin;
-  /* host copies of the DIA data, downloaded if the generic layer kept none */
-  if (!off && nd) {
-    PetscCall(PetscMalloc1(nd, &t->off_copy));
-    PetscCall(EasCopyDtoH_CUDA(be, t->off_copy, A->off, (size_t)nd * sizeof(PetscInt)));
-    off = t->off_copy;
-  }
-  if (!val && nd) {
-    PetscCall(PetscMalloc1((size_t)nd * ld, &t->val_copy));
-    PetscCall(EasCopyDtoH_CUDA(be, t->val_copy, A->val, (size_t)nd * ld * sizeof(PetscScalar)));
-    val = t->val_copy;
-  }
-  /* diagonals in ascending offset order, so that each row's columns ascend */
-  PetscCall(PetscMalloc1(nd > 0 ? nd : 1, &t->perm));
-  for (PetscInt d = 0; d < nd; d++) t->perm[d] = d;
-  if (nd) PetscCall(PetscSortIntWithPermutation(nd, off, t->perm));
-  PetscCall(PetscMalloc1(n + 1, &t->rowptr));
-  t->rowptr[0] = 0;
-  for (PetscInt i = 0; i < n; i++) {
-    for (PetscInt k = 0; k < nd; k++) {
-      const PetscInt d = t->perm[k], j = i + off[d];
-      if (j >= 0 && j < n && val[(size_t)d * ld + i] != 0.0) nnz++;
-    }
-    PetscCheck(nnz <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "CSR copy of the DIA matrix has more than %d nonzeros (32-bit cuSPARSE indices)", PETSC_MAX_INT);
-    t->rowptr[i + 1] = (PetscInt)nnz;
-  }
-  PetscCall(PetscMalloc1(nnz > 0 ? nnz : 1, &t->colind));
-  PetscCall(PetscMalloc1(nnz > 0 ? nnz : 1, &t->vals));
-  for (PetscInt i = 0, p = 0; i < n; i++) {
-    for (PetscInt k = 0; k < nd; k++) {
-      const PetscInt    d = t->perm[k], j = i + off[d];
-      const PetscScalar a = (j >= 0 && j < n) ? val[(size_t)d * ld + i] : 0.0;
-      if (a != 0.0) {
-        t->colind[p] = j;
-        t->vals[p++] = a;
-      }
-    }
-  }
+  PetscCall(EasDiaBuildCSRHost(be, A, &nnz, &t->rowptr, &t->colind, &t->vals));
   /* upload */
-  ctx->nnz = (PetscInt)nnz;
+  ctx->nnz = nnz;
   EasCallCUDA(cudaMalloc((void **)&ctx->rowptr, (size_t)(n + 1) * sizeof(int)));
   EasCallCUDA(cudaMalloc((void **)&ctx->colind, (size_t)(nnz > 0 ? nnz : 1) * sizeof(int)));
   EasCallCUDA(cudaMalloc((void **)&ctx->vals, (size_t)(nnz > 0 ? nnz : 1) * sizeof(EasKScalar)));
@@ -486,14 +475,14 @@ static PetscErrorCode EasDiaBuildCSR_Private(EasBackend be, const EasDiaKernel *
   PetscFunctionReturn(0);
 }
 
-/* Builds the CSR copy of A on the host from the DIA data (columns outside
-   [0,n) skipped, exact zeros dropped, columns ascending), uploads it and
-   prepares cusparseSpMV for A x and A^T x.  The temporaries are freed on
+/* Builds the CSR copy of A on the host from the current DIA values (columns
+   outside [0,n) skipped, exact zeros dropped, columns ascending), uploads it
+   and prepares cusparseSpMV for A x and A^T x.  The temporaries are freed on
    every path; on an error, the partial device data stays in ctx (not built)
    and is freed by the next build or dia_destroy. */
 static PetscErrorCode EasDiaBuildCSR_CUDA(EasBackend be, const EasDiaKernel *A, EasDiaCtx_CUDA *ctx)
 {
-  EasCSRBuild_CUDA t = {NULL, NULL, NULL, NULL, NULL, NULL, NULL};
+  EasCSRBuild_CUDA t = {NULL, NULL, NULL, NULL};
   PetscErrorCode   ierr;
   cudaError_t      cerr = cudaSuccess;
 
@@ -501,9 +490,6 @@ static PetscErrorCode EasDiaBuildCSR_CUDA(EasBackend be, const EasDiaKernel *A, 
   PetscCall(EasDiaCtxFree_CUDA(ctx));
   ierr = EasDiaBuildCSR_Private(be, A, ctx, &t);
   if (t.scratch) cerr = cudaFree(t.scratch);
-  PetscCall(PetscFree(t.off_copy));
-  PetscCall(PetscFree(t.val_copy));
-  PetscCall(PetscFree(t.perm));
   PetscCall(PetscFree(t.rowptr));
   PetscCall(PetscFree(t.colind));
   PetscCall(PetscFree(t.vals));
@@ -941,6 +927,7 @@ static PetscErrorCode EasEbeUnitBegin_CUDA(EasBackend be, const EasEbeKernel *K,
   const size_t     bytes = (size_t)n * sizeof(PetscScalar);
 
   PetscFunctionBegin;
+  PetscCall(EasUnitBegin_Shared(be, &cu->unit, &cu->staging, K, e0, e1, n, x_host, y_host)); /* sequencing, pinned buffers, transfer and flop counts */
   if (!cu->unit_ev_created) {
     EasCallCUDA(cudaEventCreate(&cu->unit_ev[0]));
     EasCallCUDA(cudaEventCreate(&cu->unit_ev[1]));
@@ -952,11 +939,6 @@ static PetscErrorCode EasEbeUnitBegin_CUDA(EasBackend be, const EasEbeKernel *K,
   PetscCall(EasEbeLaunch_CUDA(cu, K, e0, e1, x_dev, y_dev));
   EasCallCUDA(cudaMemcpyAsync(y_host, y_dev, bytes, cudaMemcpyDeviceToHost, cu->stream));
   EasCallCUDA(cudaEventRecord(cu->unit_ev[1], cu->stream));
-  be->bytes_htod += (PetscLogDouble)bytes;
-  be->bytes_dtoh += (PetscLogDouble)bytes;
-  be->n_htod++;
-  be->n_dtoh++;
-  PetscCall(EasLogGpuFlops(2.0 * K->nen * K->dof * K->nen * K->dof * (e1 - e0)));
   PetscFunctionReturn(0);
 }
 
@@ -967,7 +949,7 @@ static PetscErrorCode EasEbeUnitEnd_CUDA(EasBackend be, PetscLogDouble *seconds)
 
   PetscFunctionBegin;
   *seconds = 0.0;
-  if (!cu->unit_ev_created) PetscFunctionReturn(0);
+  PetscCall(EasUnitEnd_Shared(be, &cu->unit));
   EasCallCUDA(cudaEventSynchronize(cu->unit_ev[1]));
   EasCallCUDA(cudaEventElapsedTime(&ms, cu->unit_ev[0], cu->unit_ev[1]));
   *seconds = 1e-3 * (PetscLogDouble)ms;
@@ -1056,6 +1038,7 @@ static PetscErrorCode EasBackendDestroy_CUDA(EasBackend be)
   if (cu->h_result) EasCallCUDA(cudaFreeHost(cu->h_result));
   if (cu->d_iflag) EasCallCUDA(cudaFree(cu->d_iflag));
   if (cu->stream_created) EasCallCUDA(cudaStreamDestroy(cu->stream));
+  PetscCall(EasMemRegistryDestroy(&cu->staging));
   PetscCall(PetscFree(be->data));
   PetscFunctionReturn(0);
 }
@@ -1165,6 +1148,8 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
   be->ops->pipecg_update      = EasPipeCgUpdate_CUDA;
   be->ops->ebe_unit_begin     = EasEbeUnitBegin_CUDA;
   be->ops->ebe_unit_end       = EasEbeUnitEnd_CUDA;
+  be->ops->host_alloc         = EasHostAlloc_CUDA;
+  be->ops->host_free          = EasHostFree_CUDA;
 
   /* be->data is set first, so that destroy frees whatever was created if a step fails */
   PetscCall(PetscNew(&cu));

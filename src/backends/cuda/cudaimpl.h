@@ -9,6 +9,7 @@
 
 #include "../backend.h"
 #include "../launch.h"
+#include "../devcommon.h"
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -78,8 +79,10 @@ typedef struct {
   PetscInt        count[EAS_CUDA_NKINDS];
   EasCudaSpMVMode mode;
   /* EBE split unit (Lang-Rünger Alg. 2): events around one asynchronous part */
-  cudaEvent_t unit_ev[2];
-  PetscBool   unit_ev_created;
+  cudaEvent_t    unit_ev[2];
+  PetscBool      unit_ev_created;
+  EasUnitState   unit;    /* begin/end sequencing (devcommon.c, shared with /cpu/memcheck) */
+  EasMemRegistry staging; /* pinned host staging buffers (host_alloc: cudaMallocHost) */
 } EasBackend_CUDA;
 
 /* Per-matrix data (EasDiaKernel.ctx): a CSR copy for cuSPARSE, built at
