@@ -90,25 +90,44 @@ int main(int argc, char **argv)
   test:
     suffix: diurnal
     nsize: 1 2 4
-    backends: cpu
+    backends: all
     args: -adr_n 12 -steps 3
     expect: single-precision Jacobian: same Newton iterations and solution
   test:
     suffix: transport
     nsize: 1 2 4
-    backends: /cpu/serial
+    backends: /cpu/serial /cpu/memcheck
     args: -adr_problem transport -adr_n 12 -steps 3
     expect: single-precision Jacobian: same Newton iterations and solution
   test:
     suffix: diurnal_async
     nsize: 2 4
-    backends: /cpu/serial
+    backends: /cpu/serial /cpu/memcheck
     args: -adr_n 12 -steps 3 -eas_mode async -spread -its_tol 2
     expect: single-precision Jacobian: same Newton iterations and solution
   test:
     suffix: transport_async
     nsize: 2 4
-    backends: /cpu/serial
+    backends: /cpu/serial /cpu/memcheck
+    args: -adr_problem transport -adr_n 12 -steps 3 -eas_mode async -adr_advection central -spread -its_tol 2
+    expect: single-precision Jacobian: same Newton iterations and solution
+  test:
+    suffix: csr_refused
+    backends: /cpu/memcheck
+    args: -adr_n 6 -steps 1 -eas_memcheck_spmv csr
+    expect_error: Single-precision DIA values \(-adr_jacobian_precision single, EasDiaSetPrecision\) are read by the DIA kernels only
+  test:
+    suffix: gpu
+    nsize: 1 2
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -adr_n 12 -steps 3
+    expect: single-precision Jacobian: same Newton iterations and solution
+  test:
+    suffix: transport_async_gpu
+    nsize: 2
+    backends: /gpu/cuda
+    requires: cuda-device
     args: -adr_problem transport -adr_n 12 -steps 3 -eas_mode async -adr_advection central -spread -its_tol 2
     expect: single-precision Jacobian: same Newton iterations and solution
   test:

@@ -162,7 +162,24 @@ int main(int argc, char **argv)
 /*TEST
   test:
     suffix: gallery
-    backends: cpu
+    backends: all
     args: -n 8
     expect: single-precision DIA values: checks passed
+  test:
+    suffix: csr_refused
+    backends: /cpu/memcheck
+    args: -n 8 -eas_memcheck_spmv csr
+    expect_error: Single-precision DIA values .* not by the CSR copy of -eas_memcheck_spmv csr: use -eas_memcheck_spmv native, or -adr_jacobian_precision double
+  test:
+    suffix: gpu
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -n 8
+    expect: single-precision DIA values: checks passed
+  test:
+    suffix: cusparse_refused
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -n 8 -eas_cuda_spmv cusparse
+    expect_error: Single-precision DIA values .* not by the CSR copy of -eas_cuda_spmv cusparse: use -eas_cuda_spmv native, or -adr_jacobian_precision double
 TEST*/

@@ -3,7 +3,7 @@ static const char help[] = "EBE element storage (-ebe_storage full|symmetric|sin
                            "(made from the full double element matrices): 1e-14 relative for full and symmetric, 1e-6 for\n"
                            "the float storages; then eas cg + Jacobi to rtol 1e-8 with each storage must take the\n"
                            "iterations of full storage +-2% (at least +-1).  The default storage of symmetric elements\n"
-                           "is symmetric on the CPU backends.\n"
+                           "is symmetric on every backend (the same bodies on the CPU, /cpu/memcheck and CUDA).\n"
                            "  -problem poisson|elasticity -order 1|2 -n <elements per direction>\n";
 
 #include <eas.h>
@@ -47,14 +47,16 @@ static PetscErrorCode CgIterations(EasEbe ebe, Vec bp, PetscInt *its)
 
 int main(int argc, char **argv)
 {
-  PetscInt      prob = 1, order = 2, n = 3, its_full = 0;
-  EasEbe        ebe;
-  EasEbeStorage st;
-  Mat           A;
-  Vec           xp, yp, yq, bp;
-  PetscRandom   rnd;
-  EasBackend    be;
-  PetscBool     host;
+  PetscInt       prob = 1, order = 2, n = 3, its_full = 0;
+  EasEbe         ebe;
+  EasEbeStorage  st;
+  Mat            A;
+  Vec            xp, yp, yq, bp;
+  PetscRandom    rnd;
+  EasBackend     be;
+  PetscBool      host;
+  const char    *res;
+  PetscLogDouble htod_full = 0;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "EBE storage test", NULL);
@@ -70,8 +72,9 @@ int main(int argc, char **argv)
   PetscCall(EasEbeGetStorage(ebe, &st));
   PetscCall(EasEbeGetBackend(ebe, &be));
   PetscCall(EasBackendIsHost(be, &host));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "default storage: %s\n", EasEbeStorages[st]));
-  PetscCheck(st == (host ? EAS_EBE_STORAGE_SYMMETRIC : EAS_EBE_STORAGE_FULL), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "default storage %s", EasEbeStorages[st]);
+  PetscCall(EasBackendGetResource(be, &res));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "default storage on %s (%s memory): %s\n", res, host ? "host" : "device", EasEbeStorages[st]));
+  PetscCheck(st == EAS_EBE_STORAGE_SYMMETRIC, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "default storage %s, expected symmetric", EasEbeStorages[st]);
   PetscCall(EasEbeAssemble(ebe, &A));
   PetscCall(MatCreateVecs(A, &xp, &yp));
   PetscCall(VecDuplicate(yp, &yq));
@@ -86,8 +89,19 @@ int main(int argc, char **argv)
     EasVec          x, y;
     PetscReal       err, ref;
     PetscInt        its;
-    if (!host && s != EAS_EBE_STORAGE_FULL) break; /* device backends: full storage only */
     PetscCall(Build(prob, order, n, s, &ebe));
+    if (!host) { /* device backends: SetUp uploads the storage's values besides the full ones, nel x (m^2 or m(m+1)/2) x (8 or 4) bytes more than full storage */
+      PetscLogDouble htod, extra;
+      PetscInt       nel, nen, dof, m;
+      EasBackend     bs;
+      PetscCall(EasEbeGetBackend(ebe, &bs));
+      PetscCall(EasBackendGetTransferBytes(bs, &htod, NULL));
+      PetscCall(EasEbeGetSizes(ebe, &nel, &nen, &dof, NULL, NULL));
+      m     = nen * dof;
+      extra = s == EAS_EBE_STORAGE_FULL ? 0.0 : (PetscLogDouble)nel * (s == EAS_EBE_STORAGE_SYMMETRIC || s == EAS_EBE_STORAGE_SYMMETRIC_SINGLE ? 0.5 * m * (m + 1) : (double)m * m) * (s == EAS_EBE_STORAGE_SINGLE || s == EAS_EBE_STORAGE_SYMMETRIC_SINGLE ? 4.0 : 8.0);
+      if (s == EAS_EBE_STORAGE_FULL) htod_full = htod;
+      PetscCheck(htod - htod_full == extra, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-ebe_storage %s: SetUp copied %.0f bytes to the backend, full storage %.0f: expected %.0f more", EasEbeStorages[s], (double)htod, (double)htod_full, (double)extra);
+    }
     PetscCall(EasEbeCreateVecs(ebe, &x, &y));
     PetscCall(EasEbeVecFromPetsc(ebe, xp, x));
     PetscCall(EasEbeMult(ebe, x, y));
@@ -129,7 +143,7 @@ int main(int argc, char **argv)
   test:
     suffix: async
     nsize: 2
-    backends: /cpu/openmp
+    backends: /cpu/openmp /cpu/memcheck
     args: -problem elasticity -order 1 -n 4 -ebe_mode async
     expect: EBE storages match
   test:
@@ -137,5 +151,26 @@ int main(int argc, char **argv)
     nsize: 1
     backends: /cpu/openmp
     args: -problem poisson -order 2 -n 3 -ebe_split_units /cpu:1,/cpu:1
+    expect: EBE storages match
+  test:
+    suffix: split_memcheck
+    nsize: 1 2
+    backends: /cpu/openmp
+    args: -problem elasticity -order 2 -n 3 -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_gpu_share 0.5
+    expect: EBE storages match
+  test:
+    suffix: gpu
+    nsize: 1 2
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -problem elasticity -order 2 -n 3
+    expect: default storage on /gpu/cuda \(device memory\): symmetric
+    expect: EBE storages match
+  test:
+    suffix: split_gpu
+    nsize: 1
+    backends: /cpu/openmp
+    requires: cuda-device
+    args: -problem poisson -order 2 -n 3 -ebe_split_units /gpu/cuda,/cpu:1 -ebe_gpu_share 0.5
     expect: EBE storages match
 TEST*/

@@ -157,6 +157,8 @@ int main(int argc, char **argv)
     K.nnodes          = nel * nen;
     K.conn            = conn_d;
     K.ael             = ael_d;
+    K.storage         = EAS_EBE_STORAGE_FULL; /* the unit reads the storage's values */
+    K.aels            = NULL;
     K.ncolors         = 1;
     K.color_ptr       = cptr;
     K.color_elem      = cel_d;

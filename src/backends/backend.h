@@ -50,22 +50,12 @@ typedef struct {
 } EasEbeKernel;
 
 /* Element e of y += A x from the storage the operator chose (kernels.h
-   EAS_EBE_APPLY_BODIES); used by the CPU backend and the split's host units. */
+   EasEbeElementApplyStorage, EAS_EBE_APPLY_BODIES); used by the CPU
+   backend, the split's host units and /cpu/memcheck's unit. */
+typedef char       EasEbeStorageCodesAgree[(EAS_EBE_STORAGE_FULL == EAS_EBE_ST_FULL && EAS_EBE_STORAGE_SYMMETRIC == EAS_EBE_ST_SYMMETRIC && EAS_EBE_STORAGE_SINGLE == EAS_EBE_ST_SINGLE && EAS_EBE_STORAGE_SYMMETRIC_SINGLE == EAS_EBE_ST_SYMMETRIC_SINGLE) ? 1 : -1]; /* kernels.h codes = EasEbeStorage */
 static inline void EasEbeElementApplyStored(const EasEbeKernel *K, PetscInt e, const PetscScalar *x, PetscScalar *y)
 {
-  switch (K->storage) {
-  case EAS_EBE_STORAGE_SYMMETRIC:
-    EasEbeElementApplySym(e, K->nen, K->dof, K->conn, (const PetscScalar *)K->aels, x, y);
-    break;
-  case EAS_EBE_STORAGE_SINGLE:
-    EasEbeElementApply_F(e, K->nen, K->dof, K->conn, (const float *)K->aels, x, y);
-    break;
-  case EAS_EBE_STORAGE_SYMMETRIC_SINGLE:
-    EasEbeElementApplySym_F(e, K->nen, K->dof, K->conn, (const float *)K->aels, x, y);
-    break;
-  default:
-    EasEbeElementApply(e, K->nen, K->dof, K->conn, K->ael, x, y);
-  }
+  EasEbeElementApplyStorage(e, K->nen, K->dof, K->conn, (int)K->storage, K->ael, K->aels, x, y);
 }
 
 /* Bytes of one element's stored values for a storage, m = nen*dof. */

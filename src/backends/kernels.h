@@ -102,39 +102,47 @@ static inline EAS_HOST_DEVICE EasKScalar EasBcgsDirection(EasKScalar r, EasKScal
   return r + beta * (p_old - omega * v_old);
 }
 
-/* Row i of v = A p_new where p_new is formed on the fly from r, p_old, v_old
-   (BiCGStab sweep 1; the neighbours' p_new are recomputed, not re-read, so
-   the sweep reads r, p_old, v_old once and writes p_new and v_new once).
-   Returns v_new[i] and stores p_new[i] in *p_i. */
-static inline EAS_HOST_DEVICE EasKScalar EasBcgsSweep1Row(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, EasKScalar beta, EasKScalar omega, const EasKScalar *r, const EasKScalar *p_old, const EasKScalar *v_old, EasKScalar *p_i)
-{
-  EasKScalar sum = 0.0;
-  for (EasKInt d = 0; d < ndiag; d++) {
-    const EasKIdx j = (EasKIdx)i + off[d];
-    if (j >= 0 && j < n) sum += val[(EasKIdx)d * ld + i] * EasBcgsDirection(r[j], p_old[j], v_old[j], beta, omega);
-  }
-  *p_i = EasBcgsDirection(r[i], p_old[i], v_old[i], beta, omega);
-  return sum;
-}
-
 /* BiCGStab intermediate residual, one entry: s = r - alpha v. */
 static inline EAS_HOST_DEVICE EasKScalar EasBcgsSEntry(EasKScalar r, EasKScalar v, EasKScalar alpha)
 {
   return r - alpha * v;
 }
 
-/* Row i of t = A s where s = r - alpha v is formed on the fly (sweep 2).
-   Returns t[i] and stores s[i] in *s_i. */
-static inline EAS_HOST_DEVICE EasKScalar EasBcgsSweep2Row(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const EasKScalar *val, EasKInt ld, EasKScalar alpha, const EasKScalar *r, const EasKScalar *v, EasKScalar *s_i)
-{
-  EasKScalar sum = 0.0;
-  for (EasKInt d = 0; d < ndiag; d++) {
-    const EasKIdx j = (EasKIdx)i + off[d];
-    if (j >= 0 && j < n) sum += val[(EasKIdx)d * ld + i] * EasBcgsSEntry(r[j], v[j], alpha);
+/* The fused BiCGStab sweep rows, written once for each value precision by
+   EAS_BCGS_SWEEP_BODIES(SUF, VT) (double: no suffix, float: _F, the values
+   of EasDiaSetPrecision; vectors and sums EasKScalar), as the DIA rows:
+   EasBcgsSweep1Row##SUF: row i of v = A p_new where p_new is formed on the
+   fly from r, p_old, v_old (BiCGStab sweep 1; the neighbours' p_new are
+   recomputed, not re-read, so the sweep reads r, p_old, v_old once and
+   writes p_new and v_new once).  Returns v_new[i] and stores p_new[i] in *p_i.
+   EasBcgsSweep2Row##SUF: row i of t = A s where s = r - alpha v is formed
+   on the fly (sweep 2).  Returns t[i] and stores s[i] in *s_i. */
+#define EAS_BCGS_SWEEP_BODIES(SUF, VT)                                                                                                                                                                                                                                          \
+  static inline EAS_HOST_DEVICE EasKScalar EasBcgsSweep1Row##SUF(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const VT *val, EasKInt ld, EasKScalar beta, EasKScalar omega, const EasKScalar *r, const EasKScalar *p_old, const EasKScalar *v_old, EasKScalar *p_i) \
+  {                                                                                                                                                                                                                                                                             \
+    EasKScalar sum = 0.0;                                                                                                                                                                                                                                                       \
+    for (EasKInt d = 0; d < ndiag; d++) {                                                                                                                                                                                                                                       \
+      const EasKIdx j = (EasKIdx)i + off[d];                                                                                                                                                                                                                                    \
+      if (j >= 0 && j < n) sum += (EasKScalar)val[(EasKIdx)d * ld + i] * EasBcgsDirection(r[j], p_old[j], v_old[j], beta, omega);                                                                                                                                               \
+    }                                                                                                                                                                                                                                                                           \
+    *p_i = EasBcgsDirection(r[i], p_old[i], v_old[i], beta, omega);                                                                                                                                                                                                             \
+    return sum;                                                                                                                                                                                                                                                                 \
+  }                                                                                                                                                                                                                                                                             \
+  static inline EAS_HOST_DEVICE EasKScalar EasBcgsSweep2Row##SUF(EasKInt i, EasKInt n, EasKInt ndiag, const EasKInt *off, const VT *val, EasKInt ld, EasKScalar alpha, const EasKScalar *r, const EasKScalar *v, EasKScalar *s_i)                                               \
+  {                                                                                                                                                                                                                                                                             \
+    EasKScalar sum = 0.0;                                                                                                                                                                                                                                                       \
+    for (EasKInt d = 0; d < ndiag; d++) {                                                                                                                                                                                                                                       \
+      const EasKIdx j = (EasKIdx)i + off[d];                                                                                                                                                                                                                                    \
+      if (j >= 0 && j < n) sum += (EasKScalar)val[(EasKIdx)d * ld + i] * EasBcgsSEntry(r[j], v[j], alpha);                                                                                                                                                                      \
+    }                                                                                                                                                                                                                                                                           \
+    *s_i = EasBcgsSEntry(r[i], v[i], alpha);                                                                                                                                                                                                                                    \
+    return sum;                                                                                                                                                                                                                                                                 \
   }
-  *s_i = EasBcgsSEntry(r[i], v[i], alpha);
-  return sum;
-}
+
+/* clang-format off */
+EAS_BCGS_SWEEP_BODIES(, EasKScalar)
+EAS_BCGS_SWEEP_BODIES(_F, float)
+/* clang-format on */
 
 /* Sweep 3, one entry: x <- x + alpha p + omega s;  r <- s - omega t.
    Returns the new r_i; the caller accumulates (rhat, r) and (r, r). */
@@ -252,6 +260,35 @@ static inline EAS_HOST_DEVICE EasKIdx EasEbeSymRowStart(EasKInt i, EasKInt m)
 EAS_EBE_APPLY_BODIES(, EasKScalar)
 EAS_EBE_APPLY_BODIES(_F, float)
 /* clang-format on */
+
+/* Element storage codes, the values of EasEbeStorage (include/eas/ebe.h;
+   backend.h checks that they agree), in plain C for the kernels. */
+#define EAS_EBE_ST_FULL 0
+#define EAS_EBE_ST_SYMMETRIC 1
+#define EAS_EBE_ST_SINGLE 2
+#define EAS_EBE_ST_SYMMETRIC_SINGLE 3
+
+/* Element e of y += A x from the storage the operator chose: ael (full,
+   m^2 doubles) or aels (symmetric: m(m+1)/2 doubles; single: m^2 floats;
+   symmetric_single: m(m+1)/2 floats).  The one dispatch of the CPU loop,
+   the split's host units, /cpu/memcheck's unit and the CUDA kernel (which
+   passes storage as a template constant, so the switch folds). */
+static inline EAS_HOST_DEVICE void EasEbeElementApplyStorage(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, int storage, const EasKScalar *ael, const void *aels, const EasKScalar *x, EasKScalar *y)
+{
+  switch (storage) {
+  case EAS_EBE_ST_SYMMETRIC:
+    EasEbeElementApplySym(e, nen, dof, conn, (const EasKScalar *)aels, x, y);
+    break;
+  case EAS_EBE_ST_SINGLE:
+    EasEbeElementApply_F(e, nen, dof, conn, (const float *)aels, x, y);
+    break;
+  case EAS_EBE_ST_SYMMETRIC_SINGLE:
+    EasEbeElementApplySym_F(e, nen, dof, conn, (const float *)aels, x, y);
+    break;
+  default:
+    EasEbeElementApply(e, nen, dof, conn, ael, x, y);
+  }
+}
 
 /* Element e's contribution to the (point-block) diagonal: bs = 1 adds
    A_el[i][i] to d[node*dof + k]; bs = dof adds the dof x dof block of each

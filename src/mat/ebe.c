@@ -41,6 +41,7 @@ PetscErrorCode EasEbeReset_Private(EasEbe ebe)
   if (be && !be->host_is_device) {
     if (ebe->k.conn) PetscCall((*be->ops->free)(be, (void *)ebe->k.conn));
     if (ebe->k.ael) PetscCall((*be->ops->free)(be, (void *)ebe->k.ael));
+    if (ebe->k.aels) PetscCall((*be->ops->free)(be, (void *)ebe->k.aels));
     if (ebe->k.color_elem) PetscCall((*be->ops->free)(be, (void *)ebe->k.color_elem));
   }
   PetscCall(PetscMemzero(&ebe->k, sizeof(ebe->k)));
@@ -299,14 +300,14 @@ static PetscErrorCode EasEbeStorageSetUp_Private(EasEbe ebe)
   PetscFunctionBegin;
   if (!ebe->storage_set || ebe->storage == EAS_EBE_STORAGE_SYMMETRIC || ebe->storage == EAS_EBE_STORAGE_SYMMETRIC_SINGLE) PetscCall(EasEbeIsSymmetric_Private(ebe, 1e-12, &sym));
   if (!ebe->storage_set)
-    ebe->storage = (sym && be->host_is_device) ? EAS_EBE_STORAGE_SYMMETRIC : EAS_EBE_STORAGE_FULL;
+    ebe->storage = sym ? EAS_EBE_STORAGE_SYMMETRIC : EAS_EBE_STORAGE_FULL; /* on every backend: the same bodies */
   else if (ebe->storage == EAS_EBE_STORAGE_SYMMETRIC || ebe->storage == EAS_EBE_STORAGE_SYMMETRIC_SINGLE)
     PetscCheck(sym, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_WRONG, "-ebe_storage %s needs symmetric element matrices (to 1e-12 relative); use full or single", EasEbeStorages[ebe->storage]);
   ebe->k.storage = ebe->storage;
-  ebe->k.aels    = NULL;
+  if (!be->host_is_device && ebe->k.aels) PetscCall((*be->ops->free)(be, (void *)ebe->k.aels));
+  ebe->k.aels = NULL;
   PetscCall(PetscFree(ebe->aels));
   if (ebe->storage == EAS_EBE_STORAGE_FULL) PetscFunctionReturn(0);
-  PetscCheck(be->host_is_device, PetscObjectComm((PetscObject)ebe), PETSC_ERR_SUP, "-ebe_storage %s is not available on backend %s (full only)", EasEbeStorages[ebe->storage], be->resource);
   switch (ebe->storage) {
   case EAS_EBE_STORAGE_SYMMETRIC: {
     PetscScalar *p;
@@ -331,7 +332,16 @@ static PetscErrorCode EasEbeStorageSetUp_Private(EasEbe ebe)
     ebe->aels = p;
   }
   }
-  ebe->k.aels = ebe->aels;
+  if (be->host_is_device)
+    ebe->k.aels = ebe->aels;
+  else { /* device backends: the packed values in backend memory (booked), the host copy freed */
+    const size_t bytes = nel * (size_t)EasEbeStorageBytes(ebe->storage, m);
+    void        *p;
+    PetscCall((*be->ops->malloc)(be, PetscMax(bytes, 1), &p));
+    PetscCall(EasBackendCopyHtoD(be, p, ebe->aels, bytes));
+    ebe->k.aels = p;
+    PetscCall(PetscFree(ebe->aels));
+  }
   PetscFunctionReturn(0);
 }
 

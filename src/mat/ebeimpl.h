@@ -29,7 +29,7 @@ typedef struct {
   PetscScalar       *sbuf[EAS_EBE_MAXUNITS];                     /* scratch of the test slowdown */
   PetscScalar       *xdev[EAS_EBE_MAXUNITS], *ydev[EAS_EBE_MAXUNITS];
   PetscInt          *conn_dev[EAS_EBE_MAXUNITS];
-  PetscScalar       *ael_dev[EAS_EBE_MAXUNITS];
+  void              *val_dev[EAS_EBE_MAXUNITS]; /* the element values in the operator's storage (k.storage) */
   PetscInt          *cel_dev[EAS_EBE_MAXUNITS];
   PetscInt           dev_e0[EAS_EBE_MAXUNITS], dev_e1[EAS_EBE_MAXUNITS];
   PetscReal          t_copy_el[EAS_EBE_MAXUNITS]; /* Lang-Rünger eq. 14, per element */
@@ -92,7 +92,8 @@ struct _p_EasEbe {
   EasEbeMode   mode;
   EasEbeKernel k; /* backend view, after SetUp */
   /* -ebe_storage: requested (storage_set) or chosen at SetUp; aels the host
-     copy of the packed/float values (the backend's on device backends) */
+     copy of the packed/float values (k.aels on host backends; device
+     backends get it uploaded to k.aels at SetUp and the host copy freed) */
   EasEbeStorage storage;
   PetscBool     storage_set;
   void         *aels;

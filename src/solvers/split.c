@@ -77,13 +77,13 @@ static PetscErrorCode EasEbeSplitFreeBuffers(EasEbeSplit *sp)
       if (sp->xdev[u]) PetscCall((*b->ops->free)(b, sp->xdev[u]));
       if (sp->ydev[u]) PetscCall((*b->ops->free)(b, sp->ydev[u]));
       if (sp->conn_dev[u]) PetscCall((*b->ops->free)(b, sp->conn_dev[u]));
-      if (sp->ael_dev[u]) PetscCall((*b->ops->free)(b, sp->ael_dev[u]));
+      if (sp->val_dev[u]) PetscCall((*b->ops->free)(b, sp->val_dev[u]));
       if (sp->cel_dev[u]) PetscCall((*b->ops->free)(b, sp->cel_dev[u]));
     }
     PetscCall(PetscFree(sp->ybuf[u])); /* a host unit's (NULL if freed above) */
     sp->xdev[u] = sp->ydev[u] = NULL;
     sp->conn_dev[u]           = NULL;
-    sp->ael_dev[u]            = NULL;
+    sp->val_dev[u]            = NULL;
     sp->cel_dev[u]            = NULL;
     sp->dev_e0[u] = sp->dev_e1[u] = 0;
   }
@@ -259,7 +259,9 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
 {
   EasEbeSplit   *sp = ebe->split;
   const PetscInt m = ebe->nen * ebe->dof, n = ebe->nnodes * ebe->dof;
-  PetscInt       s = sp->e0;
+  const size_t   eb   = (size_t)EasEbeStorageBytes(ebe->k.storage, m);                                 /* bytes per element in the storage the units read */
+  const void    *vals = ebe->k.storage == EAS_EBE_STORAGE_FULL ? (const void *)ebe->ael : ebe->k.aels; /* host: the operator is on a host backend */
+  PetscInt       s    = sp->e0;
 
   PetscFunctionBegin;
   for (PetscInt u = 0; u < sp->nunits; u++) {
@@ -288,7 +290,7 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
       if (!sp->conn_dev[u]) {
         /* sizes in size_t (issue 10, C2; EasEbeSetUp checked them with EasSizeMul) */
         PetscCall((*b->ops->malloc)(b, sizeof(PetscInt) * PetscMax((size_t)ebe->nel * ebe->nen, 1), (void **)&sp->conn_dev[u]));
-        PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax((size_t)ebe->nel * m * m, 1), (void **)&sp->ael_dev[u]));
+        PetscCall((*b->ops->malloc)(b, PetscMax((size_t)ebe->nel * eb, 1), &sp->val_dev[u]));
         PetscCall((*b->ops->malloc)(b, sizeof(PetscInt) * PetscMax(ebe->nel, 1), (void **)&sp->cel_dev[u]));
         PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->xdev[u]));
         PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->ydev[u]));
@@ -296,7 +298,7 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
       }
       /* Lang-Rünger eq. 14: the element matrices (and connectivity) of the share */
       PetscCall(EasBackendCopyHtoD(b, sp->conn_dev[u] + (size_t)e0 * ebe->nen, ebe->conn + (size_t)e0 * ebe->nen, sizeof(PetscInt) * ne * ebe->nen));
-      PetscCall(EasBackendCopyHtoD(b, sp->ael_dev[u] + (size_t)e0 * m * m, ebe->ael + (size_t)e0 * m * m, sizeof(PetscScalar) * ne * m * m));
+      PetscCall(EasBackendCopyHtoD(b, (char *)sp->val_dev[u] + (size_t)e0 * eb, (const char *)vals + (size_t)e0 * eb, (size_t)ne * eb)); /* the bytes of the storage the unit reads (-ebe_storage) */
       t1               = MPI_Wtime();
       sp->t_copy_el[u] = (t1 - t0) / ne;
       if (ebe->meter && u < ebe->nmunits) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_TRANSFER, ebe->munit[u], (PetscReal)ne)); /* t_copy, Lang-Rünger eq. 14 */
@@ -528,7 +530,8 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
     if (sp->is_host[u] || !sp->shares[u]) continue;
     kd            = ebe->k;
     kd.conn       = sp->conn_dev[u];
-    kd.ael        = sp->ael_dev[u];
+    kd.ael        = ebe->k.storage == EAS_EBE_STORAGE_FULL ? (const PetscScalar *)sp->val_dev[u] : NULL;
+    kd.aels       = ebe->k.storage == EAS_EBE_STORAGE_FULL ? NULL : sp->val_dev[u];
     kd.color_elem = sp->cel_dev[u];
     if (metered) PetscCall(EasEnergyMeterBegin(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u]));
     PetscCall(PetscArraycpy(sp->xbuf[u], x, n)); /* x is pageable: the unit copies from its staging buffer */

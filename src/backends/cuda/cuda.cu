@@ -148,30 +148,86 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDotKernel(EasKInt n, const 
   EasBlockReduce<NV>(acc, partials);
 }
 
-/* y = A x, one thread per row: thread i reads val[d*ld+i] and x[i+off[d]]. */
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDiaMultKernel(EasKInt n, EasKInt nd, EasKInt ld, EasKInt lo, EasKInt hi, const EasKInt *__restrict__ off_g, bool staged, const EasKScalar *__restrict__ val, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
+/* The shared row bodies of each value precision (kernels.h
+   EAS_DIA_ROW_BODIES, EAS_BCGS_SWEEP_BODIES) by overload on the value type,
+   so that one kernel template serves double val and the float copy valf
+   (EasDiaSetPrecision). */
+__device__ __forceinline__ EasKScalar EasDiaRowGuardedT(EasKInt i, EasKInt n, EasKInt nd, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *x)
+{
+  return EasDiaRowGuarded(i, n, nd, off, val, ld, x);
+}
+__device__ __forceinline__ EasKScalar EasDiaRowGuardedT(EasKInt i, EasKInt n, EasKInt nd, const EasKInt *off, const float *val, EasKInt ld, const EasKScalar *x)
+{
+  return EasDiaRowGuarded_F(i, n, nd, off, val, ld, x);
+}
+__device__ __forceinline__ EasKScalar EasDiaRowInteriorT(EasKInt i, EasKInt nd, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *x)
+{
+  return EasDiaRowInterior(i, nd, off, val, ld, x);
+}
+__device__ __forceinline__ EasKScalar EasDiaRowInteriorT(EasKInt i, EasKInt nd, const EasKInt *off, const float *val, EasKInt ld, const EasKScalar *x)
+{
+  return EasDiaRowInterior_F(i, nd, off, val, ld, x);
+}
+__device__ __forceinline__ EasKScalar EasDiaRowTransposeT(EasKInt i, EasKInt n, EasKInt nd, const EasKInt *off, const EasKScalar *val, EasKInt ld, const EasKScalar *x)
+{
+  return EasDiaRowTranspose(i, n, nd, off, val, ld, x);
+}
+__device__ __forceinline__ EasKScalar EasDiaRowTransposeT(EasKInt i, EasKInt n, EasKInt nd, const EasKInt *off, const float *val, EasKInt ld, const EasKScalar *x)
+{
+  return EasDiaRowTranspose_F(i, n, nd, off, val, ld, x);
+}
+__device__ __forceinline__ EasKScalar EasBcgsSweep1RowT(EasKInt i, EasKInt n, EasKInt nd, const EasKInt *off, const EasKScalar *val, EasKInt ld, EasKScalar beta, EasKScalar omega, const EasKScalar *r, const EasKScalar *p_old, const EasKScalar *v_old, EasKScalar *p_i)
+{
+  return EasBcgsSweep1Row(i, n, nd, off, val, ld, beta, omega, r, p_old, v_old, p_i);
+}
+__device__ __forceinline__ EasKScalar EasBcgsSweep1RowT(EasKInt i, EasKInt n, EasKInt nd, const EasKInt *off, const float *val, EasKInt ld, EasKScalar beta, EasKScalar omega, const EasKScalar *r, const EasKScalar *p_old, const EasKScalar *v_old, EasKScalar *p_i)
+{
+  return EasBcgsSweep1Row_F(i, n, nd, off, val, ld, beta, omega, r, p_old, v_old, p_i);
+}
+__device__ __forceinline__ EasKScalar EasBcgsSweep2RowT(EasKInt i, EasKInt n, EasKInt nd, const EasKInt *off, const EasKScalar *val, EasKInt ld, EasKScalar alpha, const EasKScalar *r, const EasKScalar *v, EasKScalar *s_i)
+{
+  return EasBcgsSweep2Row(i, n, nd, off, val, ld, alpha, r, v, s_i);
+}
+__device__ __forceinline__ EasKScalar EasBcgsSweep2RowT(EasKInt i, EasKInt n, EasKInt nd, const EasKInt *off, const float *val, EasKInt ld, EasKScalar alpha, const EasKScalar *r, const EasKScalar *v, EasKScalar *s_i)
+{
+  return EasBcgsSweep2Row_F(i, n, nd, off, val, ld, alpha, r, v, s_i);
+}
+
+/* y = A x, one thread per row: thread i reads val[d*ld+i] and x[i+off[d]]
+   (VT: double val or the float copy valf). */
+template <typename VT>
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDiaMultKernel(EasKInt n, EasKInt nd, EasKInt ld, EasKInt lo, EasKInt hi, const EasKInt *__restrict__ off_g, bool staged, const VT *__restrict__ val, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
 {
   const EasKInt *off = EasLoadOffsets(nd, off_g, staged);
   EAS_GRID_STRIDE(k, n)
   {
     const EasKInt i = (EasKInt)k;
-    y[i]            = (i >= lo && i < hi) ? EasDiaRowInterior(i, nd, off, val, ld, x) : EasDiaRowGuarded(i, n, nd, off, val, ld, x);
+    y[i]            = (i >= lo && i < hi) ? EasDiaRowInteriorT(i, nd, off, val, ld, x) : EasDiaRowGuardedT(i, n, nd, off, val, ld, x);
   }
 }
 
 /* y = A^T x by index arithmetic. */
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDiaMultTransposeKernel(EasKInt n, EasKInt nd, EasKInt ld, const EasKInt *__restrict__ off_g, bool staged, const EasKScalar *__restrict__ val, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
+template <typename VT>
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDiaMultTransposeKernel(EasKInt n, EasKInt nd, EasKInt ld, const EasKInt *__restrict__ off_g, bool staged, const VT *__restrict__ val, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
 {
   const EasKInt *off = EasLoadOffsets(nd, off_g, staged);
   EAS_GRID_STRIDE(k, n)
   {
     const EasKInt i = (EasKInt)k;
-    y[i]            = EasDiaRowTranspose(i, n, nd, off, val, ld, x);
+    y[i]            = EasDiaRowTransposeT(i, n, nd, off, val, ld, x);
   }
 }
 
+/* valf[k] = (float) val[k] over the len = ndiag*ld stored values (EasDiaSetPrecision);
+   a 64-bit grid-stride loop: len is a product of sizes (EasKIdx). */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasDiaSingleKernel(EasKIdx len, const EasKScalar *__restrict__ val, float *__restrict__ valf)
+{
+  for (EasKIdx k = (EasKIdx)blockIdx.x * blockDim.x + threadIdx.x; k < len; k += (EasKIdx)blockDim.x * gridDim.x) valf[k] = EasDiaSingleEntry(val[k]);
+}
+
 /* Sweep 1: p_new = r + beta (p_old - omega v_old); v_new = A p_new; partials (rhat, v_new), (v_new, v_new). */
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep1Kernel(EasKInt n, EasKInt nd, EasKInt ld, const EasKInt *__restrict__ off_g, bool staged, const EasKScalar *__restrict__ val, EasKScalar beta, EasKScalar omega, const EasKScalar *r, const EasKScalar *p_old, const EasKScalar *v_old, const EasKScalar *rhat, EasKScalar *p_new, EasKScalar *v_new, EasKScalar *partials)
+template <typename VT>
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep1Kernel(EasKInt n, EasKInt nd, EasKInt ld, const EasKInt *__restrict__ off_g, bool staged, const VT *__restrict__ val, EasKScalar beta, EasKScalar omega, const EasKScalar *r, const EasKScalar *p_old, const EasKScalar *v_old, const EasKScalar *rhat, EasKScalar *p_new, EasKScalar *v_new, EasKScalar *partials)
 {
   const EasKInt *off    = EasLoadOffsets(nd, off_g, staged);
   EasKScalar     acc[2] = {0.0, 0.0};
@@ -179,7 +235,7 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep1Kernel(EasKInt n,
   {
     const EasKInt    i = (EasKInt)k;
     EasKScalar       pi;
-    const EasKScalar vi = EasBcgsSweep1Row(i, n, nd, off, val, ld, beta, omega, r, p_old, v_old, &pi);
+    const EasKScalar vi = EasBcgsSweep1RowT(i, n, nd, off, val, ld, beta, omega, r, p_old, v_old, &pi);
     p_new[i]            = pi;
     v_new[i]            = vi;
     acc[0] += rhat[i] * vi;
@@ -189,7 +245,8 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep1Kernel(EasKInt n,
 }
 
 /* Sweep 2: s = r - alpha v; t = A s; partials (t, s), (t, t), (s, s). */
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep2Kernel(EasKInt n, EasKInt nd, EasKInt ld, const EasKInt *__restrict__ off_g, bool staged, const EasKScalar *__restrict__ val, EasKScalar alpha, const EasKScalar *r, const EasKScalar *v, EasKScalar *s, EasKScalar *t, EasKScalar *partials)
+template <typename VT>
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep2Kernel(EasKInt n, EasKInt nd, EasKInt ld, const EasKInt *__restrict__ off_g, bool staged, const VT *__restrict__ val, EasKScalar alpha, const EasKScalar *r, const EasKScalar *v, EasKScalar *s, EasKScalar *t, EasKScalar *partials)
 {
   const EasKInt *off    = EasLoadOffsets(nd, off_g, staged);
   EasKScalar     acc[3] = {0.0, 0.0, 0.0};
@@ -197,7 +254,7 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBcgsSweep2Kernel(EasKInt n,
   {
     const EasKInt    i = (EasKInt)k;
     EasKScalar       si;
-    const EasKScalar ti = EasBcgsSweep2Row(i, n, nd, off, val, ld, alpha, r, v, &si);
+    const EasKScalar ti = EasBcgsSweep2RowT(i, n, nd, off, val, ld, alpha, r, v, &si);
     s[i]                = si;
     t[i]                = ti;
     acc[0] += ti * si;
@@ -512,6 +569,9 @@ static PetscErrorCode EasDiaGetCSR_CUDA(EasBackend be, const EasDiaKernel *A, Ea
     PetscCall(PetscInfo(be, "matrix not set up by dia_setup: native SpMV used\n"));
     PetscFunctionReturn(0);
   }
+  /* the CSR copy holds double values (decided: cusparseSpMV would need a
+     float matrix with double vectors; the native kernels read valf) */
+  PetscCheck(!A->valf, PETSC_COMM_SELF, PETSC_ERR_SUP, "Single-precision DIA values (-adr_jacobian_precision single, EasDiaSetPrecision) are read by the native DIA kernels only, not by the CSR copy of -eas_cuda_spmv cusparse: use -eas_cuda_spmv native, or -adr_jacobian_precision double");
   if (!ctx->built) PetscCall(EasDiaBuildCSR_CUDA(be, A, ctx));
   *csr = ctx;
   PetscFunctionReturn(0);
@@ -573,7 +633,10 @@ static PetscErrorCode EasDiaMult_CUDA(EasBackend be, const EasDiaKernel *A, cons
     PetscCall(EasCusparseMult_CUDA(cu, csr, CUSPARSE_OPERATION_NON_TRANSPOSE, x, y));
   else {
     const size_t smem = EasCudaOffsetSmem(nd);
-    EasDiaMultKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->lo, A->hi, A->off, smem > 0, A->val, x, y);
+    if (A->valf) /* single precision (EasDiaSetPrecision): the float bodies */
+      EasDiaMultKernel<float><<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->lo, A->hi, A->off, smem > 0, A->valf, x, y);
+    else
+      EasDiaMultKernel<EasKScalar><<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->lo, A->hi, A->off, smem > 0, A->val, x, y);
     EasCheckLaunchCUDA();
   }
   PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_SPMV));
@@ -595,11 +658,30 @@ static PetscErrorCode EasDiaMultTranspose_CUDA(EasBackend be, const EasDiaKernel
     PetscCall(EasCusparseMult_CUDA(cu, csr, CUSPARSE_OPERATION_TRANSPOSE, x, y));
   else {
     const size_t smem = EasCudaOffsetSmem(nd);
-    EasDiaMultTransposeKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->val, x, y);
+    if (A->valf)
+      EasDiaMultTransposeKernel<float><<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->valf, x, y);
+    else
+      EasDiaMultTransposeKernel<EasKScalar><<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->val, x, y);
     EasCheckLaunchCUDA();
   }
   PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_SPMV));
   PetscCall(EasLogGpuFlops(2.0 * nd * n));
+  PetscFunctionReturn(0);
+}
+
+/* valf = (float) val on the device (EasDiaSetPrecision): one pass, 8 B read
+   and 4 B written per stored value. */
+static PetscErrorCode EasDiaSingle_CUDA(EasBackend be, const EasDiaKernel *A, float *valf)
+{
+  EasBackend_CUDA *cu  = (EasBackend_CUDA *)be->data;
+  const EasKIdx    len = (EasKIdx)A->ndiag * A->ld;
+
+  PetscFunctionBegin;
+  if (len <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasDiaSingleKernel<<<EasCudaBlocks((PetscInt64)len, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(len, A->val, valf);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
   PetscFunctionReturn(0);
 }
 
@@ -627,7 +709,10 @@ static PetscErrorCode EasBcgsSweep1_CUDA(EasBackend be, const EasDiaKernel *A, P
   } else {
     const unsigned nb   = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
     const size_t   smem = EasCudaOffsetSmem(nd);
-    EasBcgsSweep1Kernel<<<nb, EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->val, beta, omega, r, p_old, v_old, rhat, p_new, v_new, cu->d_partials);
+    if (A->valf)
+      EasBcgsSweep1Kernel<float><<<nb, EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->valf, beta, omega, r, p_old, v_old, rhat, p_new, v_new, cu->d_partials);
+    else
+      EasBcgsSweep1Kernel<EasKScalar><<<nb, EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->val, beta, omega, r, p_old, v_old, rhat, p_new, v_new, cu->d_partials);
     EasCheckLaunchCUDA();
     PetscCall(EasCudaReduceFinish(cu, nb, 2, EAS_CUDA_KIND_SWEEP, dots));
   }
@@ -657,7 +742,10 @@ static PetscErrorCode EasBcgsSweep2_CUDA(EasBackend be, const EasDiaKernel *A, P
   } else {
     const unsigned nb   = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
     const size_t   smem = EasCudaOffsetSmem(nd);
-    EasBcgsSweep2Kernel<<<nb, EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->val, alpha, r, v, s, t, cu->d_partials);
+    if (A->valf)
+      EasBcgsSweep2Kernel<float><<<nb, EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->valf, alpha, r, v, s, t, cu->d_partials);
+    else
+      EasBcgsSweep2Kernel<EasKScalar><<<nb, EAS_CUDA_BLOCK, smem, cu->stream>>>(n, nd, A->ld, A->off, smem > 0, A->val, alpha, r, v, s, t, cu->d_partials);
     EasCheckLaunchCUDA();
     PetscCall(EasCudaReduceFinish(cu, nb, 3, EAS_CUDA_KIND_SWEEP, dots));
   }
@@ -686,12 +774,15 @@ static PetscErrorCode EasBcgsSweep3_CUDA(EasBackend be, PetscInt n, PetscScalar 
 
 /* ------------------------------------------------------------------ EBE and CG */
 
-/* One thread per element of a colour slice: the shared body (kernels.h);
-   elements of a colour share no node, so the scatter needs no atomics. */
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeApplyKernel(EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, const EasKInt *__restrict__ conn, const EasKScalar *__restrict__ ael, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
+/* One thread per element of a colour slice: the shared body (kernels.h
+   EasEbeElementApplyStorage) of the storage ST (-ebe_storage: a template
+   constant, so the dispatch folds); elements of a colour share no node, so
+   the scatter needs no atomics. */
+template <int ST>
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeApplyKernel(EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, const EasKInt *__restrict__ conn, const EasKScalar *__restrict__ ael, const void *__restrict__ aels, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
 {
   EAS_GRID_STRIDE(j, k1 - k0)
-  EasEbeElementApply(color_elem[k0 + (EasKInt)j], nen, dof, conn, ael, x, y);
+  EasEbeElementApplyStorage(color_elem[k0 + (EasKInt)j], nen, dof, conn, ST, ael, aels, x, y);
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeDiagonalKernel(EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, EasKInt bs, const EasKInt *__restrict__ conn, const EasKScalar *__restrict__ ael, EasKScalar *__restrict__ d)
@@ -750,7 +841,20 @@ static PetscErrorCode EasEbeLaunch_CUDA(EasBackend_CUDA *cu, const EasEbeKernel 
     PetscInt k0, k1;
     EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
     if (k1 <= k0) continue;
-    EasEbeApplyKernel<<<EasCudaBlocks(k1 - k0, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, x, y);
+    const unsigned nb = EasCudaBlocks(k1 - k0, EAS_CUDA_MAX_BLOCKS);
+    switch (K->storage) {
+    case EAS_EBE_STORAGE_SYMMETRIC:
+      EasEbeApplyKernel<EAS_EBE_ST_SYMMETRIC><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
+      break;
+    case EAS_EBE_STORAGE_SINGLE:
+      EasEbeApplyKernel<EAS_EBE_ST_SINGLE><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
+      break;
+    case EAS_EBE_STORAGE_SYMMETRIC_SINGLE:
+      EasEbeApplyKernel<EAS_EBE_ST_SYMMETRIC_SINGLE><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
+      break;
+    default:
+      EasEbeApplyKernel<EAS_EBE_ST_FULL><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
+    }
     EasCheckLaunchCUDA();
   }
   PetscFunctionReturn(0);
@@ -1130,6 +1234,7 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
   be->ops->dia_setup          = EasDiaSetUp_CUDA;
   be->ops->dia_destroy        = EasDiaDestroy_CUDA;
   be->ops->dia_mult           = EasDiaMult_CUDA;
+  be->ops->dia_single         = EasDiaSingle_CUDA;
   be->ops->dia_mult_transpose = EasDiaMultTranspose_CUDA;
   be->ops->bcgs_sweep1        = EasBcgsSweep1_CUDA;
   be->ops->bcgs_sweep2        = EasBcgsSweep2_CUDA;

@@ -127,18 +127,25 @@ static PetscErrorCode EasMemcheckCheckDia(EasBackend be, const char op[], const 
   PetscFunctionBegin;
   EasMcCheck(op, "A->off", A->off, (size_t)A->ndiag * EAS_IN);
   EasMcCheck(op, "A->val", A->val, (size_t)A->ndiag * A->ld * EAS_SC);
+  if (A->valf) EasMcCheck(op, "A->valf", A->valf, (size_t)A->ndiag * A->ld * sizeof(float)); /* single precision (EasDiaSetPrecision): what the products read */
   if (A->off_host) EasMcCheckHost(op, "A->off_host", A->off_host, (size_t)A->ndiag * EAS_IN);
   if (A->val_host) EasMcCheckHost(op, "A->val_host", A->val_host, (size_t)A->ndiag * A->ld * EAS_SC);
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode EasMemcheckCheckEbe(EasBackend be, const char op[], const EasEbeKernel *K)
+/* The element data an op reads: apply (ebe_apply, the unit) the storage
+   the operator chose (-ebe_storage: ael, or aels with its real byte
+   length), the diagonal the full matrices ael. */
+static PetscErrorCode EasMemcheckCheckEbe(EasBackend be, const char op[], const EasEbeKernel *K, PetscBool apply)
 {
   const size_t m = (size_t)K->nen * K->dof;
 
   PetscFunctionBegin;
   EasMcCheck(op, "K->conn", K->conn, (size_t)K->nel * K->nen * EAS_IN);
-  EasMcCheck(op, "K->ael", K->ael, (size_t)K->nel * m * m * EAS_SC);
+  if (!apply || K->storage == EAS_EBE_STORAGE_FULL)
+    EasMcCheck(op, "K->ael", K->ael, (size_t)K->nel * m * m * EAS_SC);
+  else
+    EasMcCheck(op, "K->aels", K->aels, (size_t)K->nel * (size_t)EasEbeStorageBytes(K->storage, (PetscInt)m));
   EasMcCheck(op, "K->color_elem", K->color_elem, (size_t)K->nel * EAS_IN);
   EasMcCheckHost(op, "K->color_elem_host", K->color_elem_host, (size_t)K->nel * EAS_IN);
   EasMcCheckHost(op, "K->color_ptr", K->color_ptr, (size_t)(K->ncolors + 1) * EAS_IN);
@@ -372,6 +379,8 @@ static PetscErrorCode EasDiaGetCSR_Memcheck(EasBackend be, const EasDiaKernel *A
   *csr = NULL;
   if (mc->mode != EAS_MEMCHECK_SPMV_CSR || A->n <= 0) PetscFunctionReturn(0);
   PetscCheck(ctx, PETSC_COMM_SELF, PETSC_ERR_ORDER, "/cpu/memcheck: a DIA product on a matrix not set up by dia_setup");
+  /* the CSR copy holds double values, as -eas_cuda_spmv cusparse's (docs/adr.md) */
+  PetscCheck(!A->valf, PETSC_COMM_SELF, PETSC_ERR_SUP, "Single-precision DIA values (-adr_jacobian_precision single, EasDiaSetPrecision) are read by the DIA kernels only, not by the CSR copy of -eas_memcheck_spmv csr: use -eas_memcheck_spmv native, or -adr_jacobian_precision double");
   if (!ctx->built) PetscCall(EasDiaBuildCSR_Memcheck(be, A, ctx));
   EasMcCheck("csr", "rowptr", ctx->rowptr, (size_t)(A->n + 1) * EAS_IN);
   EasMcCheck("csr", "colind", ctx->colind, (size_t)ctx->nnz * EAS_IN);
@@ -401,6 +410,19 @@ static PetscErrorCode EasDiaMult_Memcheck(EasBackend be, const EasDiaKernel *A, 
     PetscCall(PetscLogFlops(2.0 * csr->nnz));
   } else
     PetscCall(mc->cpu.dia_mult(be, A, x, y));
+  PetscFunctionReturn(0);
+}
+
+/* valf = (float) val (EasDiaSetPrecision): the CPU op after the checks. */
+static PetscErrorCode EasDiaSingle_Memcheck(EasBackend be, const EasDiaKernel *A, float *valf)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  EasMcCheck("dia_single", "A->off", A->off, (size_t)A->ndiag * EAS_IN);
+  EasMcCheck("dia_single", "A->val", A->val, (size_t)A->ndiag * A->ld * EAS_SC);
+  EasMcCheck("dia_single", "valf", valf, (size_t)A->ndiag * A->ld * sizeof(float));
+  PetscCall(mc->cpu.dia_single(be, A, valf));
   PetscFunctionReturn(0);
 }
 
@@ -501,7 +523,7 @@ static PetscErrorCode EasEbeApply_Memcheck(EasBackend be, const EasEbeKernel *K,
   const size_t         n  = (size_t)K->nnodes * K->dof;
 
   PetscFunctionBegin;
-  PetscCall(EasMemcheckCheckEbe(be, "ebe_apply", K));
+  PetscCall(EasMemcheckCheckEbe(be, "ebe_apply", K, PETSC_TRUE));
   EasMcCheck("ebe_apply", "x", x, n * EAS_SC);
   EasMcCheck("ebe_apply", "y", y, n * EAS_SC);
   PetscCall(mc->cpu.ebe_apply(be, K, e0, e1, x, y));
@@ -513,7 +535,7 @@ static PetscErrorCode EasEbeDiagonal_Memcheck(EasBackend be, const EasEbeKernel 
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
 
   PetscFunctionBegin;
-  PetscCall(EasMemcheckCheckEbe(be, "ebe_diagonal", K));
+  PetscCall(EasMemcheckCheckEbe(be, "ebe_diagonal", K, PETSC_FALSE));
   EasMcCheck("ebe_diagonal", "d", d, (size_t)K->nnodes * K->dof * bs * EAS_SC);
   PetscCall(mc->cpu.ebe_diagonal(be, K, e0, e1, bs, d));
   PetscFunctionReturn(0);
@@ -626,7 +648,7 @@ static void EasMemcheckRunJob(EasBackend_Memcheck *mc)
   for (PetscInt c = 0; c < K->ncolors; c++) {
     PetscInt k0, k1;
     EasEbeColorSlice(K, c, j->e0, j->e1, &k0, &k1);
-    for (PetscInt k = k0; k < k1; k++) EasEbeElementApply(K->color_elem[k], K->nen, K->dof, K->conn, K->ael, j->x_dev, j->y_dev);
+    for (PetscInt k = k0; k < k1; k++) EasEbeElementApplyStored(K, K->color_elem[k], j->x_dev, j->y_dev); /* the storage's body (-ebe_storage) */
   }
   memcpy(j->y_host, j->y_dev, (size_t)j->n * sizeof(PetscScalar));
   mc->t1 = EasMemcheckClock();
@@ -657,7 +679,7 @@ static PetscErrorCode EasEbeUnitBegin_Memcheck(EasBackend be, const EasEbeKernel
 
   PetscFunctionBegin;
   /* every check on this thread, before the worker touches anything */
-  PetscCall(EasMemcheckCheckEbe(be, "ebe_unit_begin", K));
+  PetscCall(EasMemcheckCheckEbe(be, "ebe_unit_begin", K, PETSC_TRUE));
   EasMcCheck("ebe_unit_begin", "x_dev", x_dev, n * EAS_SC);
   EasMcCheck("ebe_unit_begin", "y_dev", y_dev, n * EAS_SC);
   EasMcCheckHost("ebe_unit_begin", "x_host", x_host, n * EAS_SC);
@@ -832,6 +854,7 @@ PetscErrorCode EasBackendInit_Memcheck(EasBackend be)
   be->ops->dia_setup          = EasDiaSetUp_Memcheck;
   be->ops->dia_destroy        = EasDiaDestroy_Memcheck;
   be->ops->dia_mult           = EasDiaMult_Memcheck;
+  be->ops->dia_single         = EasDiaSingle_Memcheck;
   be->ops->dia_mult_transpose = EasDiaMultTranspose_Memcheck;
   be->ops->bcgs_sweep1        = EasBcgsSweep1_Memcheck;
   be->ops->bcgs_sweep2        = EasBcgsSweep2_Memcheck;
