@@ -195,8 +195,9 @@ PETSC_EXTERN PetscErrorCode EasDiaSetUp(EasDia);
    EAS_PRECISION_SINGLE (a float copy in backend memory, refreshed after
    every change of the values; vectors, sums and dot products stay double:
    36 instead of 72 B per row and multiply with 9 diagonals).  The host
-   values stay double.  Error on a backend without single-precision DIA
-   kernels (at the first multiply). */
+   values stay double.  Every backend has the kernels (the same bodies);
+   error at the first multiply through a CSR copy (-eas_cuda_spmv
+   cusparse, -eas_memcheck_spmv csr), which holds double values. */
 PETSC_EXTERN PetscErrorCode EasDiaSetPrecision(EasDia, EasPrecision);
 PETSC_EXTERN PetscErrorCode EasDiaGetPrecision(EasDia, EasPrecision *);
 PETSC_EXTERN PetscErrorCode EasDiaGetSize(EasDia, PetscInt *n, PetscInt *ndiag);

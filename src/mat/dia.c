@@ -126,6 +126,17 @@ PetscErrorCode EasDiaGetPrecision(EasDia A, EasPrecision *prec)
   PetscFunctionReturn(0);
 }
 
+/* The float copy (EasDiaSetPrecision) stops being current when the values
+   change: on device backends it is marked stale (/cpu/memcheck poisons it,
+   so a product that read it before EasDiaGetKernel_Private remade it
+   would show); it is remade from the new values at the next use. */
+static PetscErrorCode EasDiaMarkSingleStale_Private(EasDia A)
+{
+  PetscFunctionBegin;
+  if (A->valf && !A->be->host_is_device) PetscCall(EasBackendMarkStale(A->be, A->valf, (size_t)A->ndiag * A->ld * sizeof(float)));
+  PetscFunctionReturn(0);
+}
+
 /* Frees the backend copy and marks the matrix not set up. */
 static PetscErrorCode EasDiaReset_Private(EasDia A)
 {
@@ -543,6 +554,7 @@ PetscErrorCode EasDiaRestoreValuesWrite(EasDia A, PetscScalar **val)
   *val          = NULL;
   if (A->setupcalled && (!A->be->host_is_device || A->be->ops->dia_setup)) A->dev_stale = PETSC_TRUE;
   if (A->setupcalled && !A->be->host_is_device) PetscCall(EasBackendMarkStale(A->be, (void *)A->k.val, (size_t)A->ndiag * A->ld * sizeof(PetscScalar)));
+  PetscCall(EasDiaMarkSingleStale_Private(A));
   PetscCall(PetscObjectStateIncrease((PetscObject)A));
   PetscFunctionReturn(0);
 }
@@ -625,6 +637,7 @@ PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia A, PetscScalar **v
     A->host_stale = PETSC_TRUE;
     PetscCall(EasBackendMarkStale(be, A->val, (size_t)A->ndiag * A->ld * sizeof(PetscScalar)));
   }
+  PetscCall(EasDiaMarkSingleStale_Private(A));
   if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
   PetscCall(EasDiaBackendSetUp_Private(A));
   A->dev_stale  = PETSC_FALSE;
@@ -882,6 +895,7 @@ PetscErrorCode EasDiaColumnScaleValues_Private(EasDia A, const PetscScalar *s, E
   B->host_stale = PETSC_FALSE;
   if (B->setupcalled && (!B->be->host_is_device || B->be->ops->dia_setup)) B->dev_stale = PETSC_TRUE;
   if (B->setupcalled && !B->be->host_is_device) PetscCall(EasBackendMarkStale(B->be, (void *)B->k.val, (size_t)B->ndiag * B->ld * sizeof(PetscScalar)));
+  PetscCall(EasDiaMarkSingleStale_Private(B));
   PetscCall(PetscObjectStateIncrease((PetscObject)B));
   PetscFunctionReturn(0);
 }

@@ -9,7 +9,13 @@
     sums the partials in a fixed order; the result goes to pinned memory.
   - DIA SpMV: "native" (one thread per row, row-aligned coalesced layout,
     guarded rows outside [lo,hi)) or "cusparse" (a CSR copy and the generic
-    cusparseSpMV), chosen by -eas_cuda_spmv.
+    cusparseSpMV), chosen by -eas_cuda_spmv.  Single-precision values
+    (EasDiaSetPrecision: valf, made by a device kernel) are read by the
+    native kernels through the float bodies; the CSR copy holds double
+    values and refuses them.
+  - EBE: the storage the operator chose (-ebe_storage) as a template
+    constant of the element kernel, with the CPU's dispatch
+    (EasEbeElementApplyStorage); the diagonal reads the full matrices.
   - Kernel times per kind are measured with events recorded around every op
     and collected lazily (at synchronizing calls or when the ring is full).
 */

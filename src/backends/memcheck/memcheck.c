@@ -19,7 +19,11 @@
   - The arithmetic is the CPU backend's ops (cpu.c, the kernels.h bodies),
     called after the checks.  -eas_memcheck_spmv csr multiplies DIA
     matrices through a backend-private CSR copy built at dia_setup (the
-    path of -eas_cuda_spmv cusparse, devcommon.c), with the CSR bodies.
+    path of -eas_cuda_spmv cusparse, devcommon.c), with the CSR bodies
+    (double values: single-precision DIA values are refused there, as on
+    CUDA).  Every element storage (-ebe_storage) and the float DIA copy
+    (EasDiaSetPrecision) are read by the CPU bodies and checked with their
+    real byte lengths.
   - ebe_unit_begin/end run on a worker thread with a stream's semantics:
     begin checks, queues and returns at once; end waits and returns the
     unit's time (Lang-Rünger Alg. 2, the device unit of the EBE split).
