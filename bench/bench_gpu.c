@@ -195,19 +195,21 @@ int main(int argc, char **argv)
     PetscInt        nel, nen, dof, nnodes, m;
     double          t_gpu, t_cpu, t_split, t_copy, bytes, t_ideal;
     const PetscInt *sh;
+    EasEbeStorage   st;
 
     PetscCall(CreateEbe(be, ebe_n, &eg, &xg, &yg, NULL));
     PetscCall(EasEbeGetSizes(eg, &nel, &nen, &dof, &nnodes, NULL));
-    m     = nen * dof;
-    bytes = (double)nel * (8.0 * m * m + 4.0 * nen + 8.0 * m + 16.0 * m);
-    PetscCall(EasEbeMult(eg, xg, yg)); /* warm-up */
+    m = nen * dof;
+    PetscCall(EasEbeGetStorage(eg, &st));
+    bytes = (double)nel * (EasEbeStorageBytes(st, m) + 4.0 * nen + 8.0 * m + 16.0 * m); /* the values of the storage the apply reads (default symmetric: m(m+1)/2 doubles) */
+    PetscCall(EasEbeMult(eg, xg, yg));                                                  /* warm-up */
     for (PetscInt r = 0; r < runs; r++) {
       PetscCall(TimeEbe(eg, be, xg, yg, reps, &tv[r]));
       PetscCall(TimeCopy(be, xg, yg, reps, &tc[r]));
     }
     t_gpu  = Median(runs, tv);
     t_copy = Median(runs, tc);
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_apply device=%s problem=elasticity order=2 n=%" PetscInt_FMT " elements=%" PetscInt_FMT " apply_ms=%.4f apply_GBs=%.2f copy_GBs=%.2f ratio_copy=%.3f\n", device, ebe_n, nel, t_gpu * 1e3, bytes / t_gpu * 1e-9, 16.0 * nnodes * dof / t_copy * 1e-9, (bytes / t_gpu) / (16.0 * nnodes * dof / t_copy)));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_apply device=%s problem=elasticity order=2 n=%" PetscInt_FMT " storage=%s elements=%" PetscInt_FMT " apply_ms=%.4f apply_GBs=%.2f copy_GBs=%.2f ratio_copy=%.3f\n", device, ebe_n, EasEbeStorages[st], nel, t_gpu * 1e3, bytes / t_gpu * 1e-9, 16.0 * nnodes * dof / t_copy * 1e-9, (bytes / t_gpu) / (16.0 * nnodes * dof / t_copy)));
 
     /* the CPU unit alone, the split after cg solves balanced it (Lang-Rünger Alg. 2: ebe_unit_begin/end) */
     PetscCall(EasBackendCreate(PETSC_COMM_SELF, "/cpu", &cpu));
@@ -264,8 +266,15 @@ int main(int argc, char **argv)
     args: -device /cpu/serial -n 8 -its 3 -runs 1 -reps 2 -ebe_n 2 -threads 1 -split_solves 2
     expect: BENCH name=gpu_dia_spmv device=/cpu/serial mode=native n=8 rows=1024 ndiag=9 .* ratio_copy=[0-9.]+
     expect: BENCH name=gpu_bicgstab device=/cpu/serial .* ratio_bound=[0-9.]+
-    expect: BENCH name=gpu_ebe_apply device=/cpu/serial .* elements=8
+    expect: BENCH name=gpu_ebe_apply device=/cpu/serial .* storage=symmetric elements=8
     expect: BENCH name=gpu_ebe_split device=/cpu/serial .* shares=[0-9]+/[0-9]+ .* efficiency=[0-9.]+
+  test:
+    suffix: memcheck
+    backends: none
+    args: -device /cpu/memcheck -n 8 -its 3 -runs 1 -reps 2 -ebe_n 2 -threads 1 -split_solves 2
+    expect: BENCH name=gpu_bicgstab device=/cpu/memcheck .* ratio_bound=[0-9.]+
+    expect: BENCH name=gpu_ebe_apply device=/cpu/memcheck .* storage=symmetric elements=8
+    expect: BENCH name=gpu_ebe_split device=/cpu/memcheck .* shares=[0-9]+/[0-9]+ .* efficiency=[0-9.]+
   test:
     suffix: smoke
     backends: none
