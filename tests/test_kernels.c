@@ -1,5 +1,6 @@
 static const char help[] = "Host tests of the kernel bodies shared by the CPU and CUDA backends (src/backends/kernels.h),\n"
-                           "against dense reference products.\n"
+                           "against dense reference products; the DIA and BiCGStab row bodies for double and for float\n"
+                           "values (the matrix rounded to float, so both compute the same products).\n"
                            "  -n <rows> -trials <k>\n";
 
 #include <eas.h>
@@ -42,11 +43,17 @@ int main(int argc, char **argv)
   for (PetscInt trial = 0; trial < trials; trial++) {
     const int nd = 5, off[5] = {-7, -1, 0, 2, 11}, ld = (int)n + 3;
     double   *val, *x, *r, *p, *v, *y;
+    float    *valf; /* the float bodies (EasDiaSetPrecision): the same products of val rounded to float */
     double    alpha, beta, omega, tol = 1e-14;
     PetscReal u;
 
     PetscCall(PetscMalloc6((size_t)nd * ld, &val, n, &x, n, &r, n, &p, n, &v, n, &y));
-    for (PetscInt k = 0; k < nd * ld; k++) PetscCall(PetscRandomGetValueReal(rnd, &val[k]));
+    PetscCall(PetscMalloc1((size_t)nd * ld, &valf));
+    for (PetscInt k = 0; k < nd * ld; k++) {
+      PetscCall(PetscRandomGetValueReal(rnd, &val[k]));
+      valf[k] = (float)val[k];
+      val[k]  = (double)valf[k]; /* float-representable: both bodies compute the same products */
+    }
     for (PetscInt i = 0; i < n; i++) {
       PetscCall(PetscRandomGetValueReal(rnd, &x[i]));
       PetscCall(PetscRandomGetValueReal(rnd, &r[i]));
@@ -91,6 +98,23 @@ int main(int argc, char **argv)
       PetscCall(Check(what, EasBcgsSweep2Row(i, (int)n, nd, off, val, ld, alpha, r, v, &si), refs, scales, tol, &nfail));
       PetscCall(Check("EasBcgsSweep2Row s_i", si, r[i] - alpha * v[i], 1.0, tol, &nfail));
       nchecks += 7;
+      /* the float-value bodies (_F), read by the single-precision kernels of every backend */
+      PetscCall(PetscSNPrintf(what, sizeof(what), "EasDiaRowGuarded_F row %d", i));
+      PetscCall(Check(what, EasDiaRowGuarded_F(i, (int)n, nd, off, valf, ld, x), ref, scale, tol, &nfail));
+      if (i >= 7 && i < (int)n - 11) {
+        PetscCall(PetscSNPrintf(what, sizeof(what), "EasDiaRowInterior_F row %d", i));
+        PetscCall(Check(what, EasDiaRowInterior_F(i, nd, off, valf, ld, x), ref, scale, tol, &nfail));
+        nchecks++;
+      }
+      PetscCall(PetscSNPrintf(what, sizeof(what), "EasDiaRowTranspose_F row %d", i));
+      PetscCall(Check(what, EasDiaRowTranspose_F(i, (int)n, nd, off, valf, ld, x), reft, scalet, tol, &nfail));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "EasBcgsSweep1Row_F row %d", i));
+      PetscCall(Check(what, EasBcgsSweep1Row_F(i, (int)n, nd, off, valf, ld, beta, omega, r, p, v, &pi), refp, scalep, tol, &nfail));
+      PetscCall(Check("EasBcgsSweep1Row_F p_i", pi, r[i] + beta * (p[i] - omega * v[i]), 1.0, tol, &nfail));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "EasBcgsSweep2Row_F row %d", i));
+      PetscCall(Check(what, EasBcgsSweep2Row_F(i, (int)n, nd, off, valf, ld, alpha, r, v, &si), refs, scales, tol, &nfail));
+      PetscCall(Check("EasBcgsSweep2Row_F s_i", si, r[i] - alpha * v[i], 1.0, tol, &nfail));
+      nchecks += 6;
     }
     /* sweep 3 and axpby on every entry */
     for (int i = 0; i < (int)n; i++) {
@@ -101,6 +125,7 @@ int main(int argc, char **argv)
       nchecks += 3;
     }
     PetscCall(PetscFree6(val, x, r, p, v, y));
+    PetscCall(PetscFree(valf));
   }
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "shared kernel bodies: %" PetscInt_FMT " checks against dense products (rel tol 1e-14), %" PetscInt_FMT " failures\n", nchecks, nfail));
