@@ -2,17 +2,19 @@
 #
 #   make demo           run the main example (installs Debian packages first if missing)
 #   make check          build and run the test suite on every available backend, 1/2/4 ranks
-#   make check-gpu      the same suite on the CUDA backend only (needs a device)
+#   make check-gpu      the whole suite with the GPU cases, where a CUDA device is usable
+#   make gpu-verdict    check-gpu + the GPU benchmarks, then one verdict line (tools/gpu-verdict)
 #   make bench          benchmarks (BENCH lines: eas vs STREAM vs PETSc, same run)
 #   make plots          figures (tools/eas-plot) from a short run, in OBJDIR/plots
 #   make options-doc    regenerate docs/options.md from the drivers' -help
 #   make asan           build with address+undefined sanitizers in build-asan/ and run the tests
 #   make valgrind       small runs under valgrind (memory errors and definite leaks fail)
 #   make stress         the asynchronous fault campaign with 100 seeds (long)
-#   make install PREFIX=/path   headers, libeas.{a,so}, eas.pc, bin/eas-plot, share/doc/eas
+#   make install PREFIX=/path   headers, libeas.{a,so}, the CUDA module libeas-cuda.so, eas.pc, bin/eas-plot, share/doc/eas
 #   make format         clang-format the sources
 #
-# Variables: OBJDIR (build), CUDA (1 when nvcc is found, 0 to leave it out),
+# Variables: OBJDIR (build), CUDA (1 when nvcc is found: build the CUDA module
+# libeas-cuda.so beside libeas; 0 to leave it out; libeas is the same either way),
 # SUNDIALS (1 when SUNDIALS' CVODE headers are found, 0 to leave CVODE out),
 # CUDA_HOME (/usr/local/cuda), CUDA_ARCH (75), OPT (-O3 -march=native), PREFIX,
 # PYTHON (/usr/bin/python3: Debian's, with python3-matplotlib, for eas-plot).
@@ -30,18 +32,18 @@ PYTHON    ?= /usr/bin/python3
 V         ?= 0
 Q          = $(if $(filter 1,$(V)),,@)
 
-SRCDIRS   := src/core src/backends src/backends/cpu src/mat src/solvers src/comm src/energy src/policy
+SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/mat src/solvers src/comm src/energy src/policy
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c bench/*.h)
 
-.PHONY: all lib check check-gpu demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress
+.PHONY: all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress
 
 # ---------------------------------------------------------------------------
 # First pass: make sure PETSc and MPI are installed (tools/deps.sh installs
 # them with apt-get when run as root, or prints the line to run), then re-run
 # make with the package flags known.
 ifeq ($(EAS_DEPS_OK),)
-all lib check check-gpu demo bench plots options-doc asan valgrind install tests examples benches stress:
+all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install tests examples benches stress:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 $@
 format:
@@ -49,7 +51,7 @@ format:
 clean:
 	rm -rf $(OBJDIR) build-asan build-vg
 help:
-	@sed -n '2,18p' Makefile
+	@sed -n '2,21p' Makefile
 else
 # ---------------------------------------------------------------------------
 CC           := mpicc
@@ -59,8 +61,8 @@ PETSC_INCS   := $(shell pkg-config --cflags-only-I PETSc)
 PETSC_LIBDIR := $(shell pkg-config --variable=libdir PETSc)
 MPI_CFLAGS   := $(shell mpicc --showme:compile)
 WARN         := -Wall -Wextra -Werror=implicit-function-declaration
-CFLAGS_ALL    = $(OPT) -g -fPIC -fopenmp $(WARN) $(SAN) -Iinclude -Isrc $(PETSC_CFLAGS) $(CUDA_DEFS) $(SUNDIALS_DEFS) $(CFLAGS)
-LDLIBS_ALL    = $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) $(CUDA_LIBS) $(SUNDIALS_LIBS) -fopenmp -lm $(LDLIBS)
+CFLAGS_ALL    = $(OPT) -g -fPIC -fopenmp $(WARN) $(SAN) -Iinclude -Isrc $(PETSC_CFLAGS) $(SUNDIALS_DEFS) $(CFLAGS)
+LDLIBS_ALL    = $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) $(SUNDIALS_LIBS) -fopenmp -lm -ldl -lpthread $(LDLIBS)
 # SUNDIALS (Debian's libsundials-dev): CVODE time stepping of the ADR solver
 # (-adr_ts_type cvode) and the CVODE oracle tests; without it, "not compiled in".
 ifeq ($(SUNDIALS),1)
@@ -69,21 +71,31 @@ ifeq ($(SUNDIALS),1)
 endif
 
 CSRC := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
+# The CUDA backend is a module of its own (libeas-cuda.so, dlopen'ed by
+# src/backends/cudamodule.c at the first request for /gpu/cuda): libeas has no
+# CUDA dependency, and an installation built here also runs where there is
+# no CUDA toolkit or driver (/gpu/cuda is then "not available", with why).
 ifeq ($(CUDA),1)
   CUSRC     := $(wildcard src/backends/cuda/*.cu)
-  CUDA_DEFS := -DEAS_HAVE_CUDA
-  CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcusparse -lcublas -lcudart -Wl,-rpath,$(CUDA_HOME)/lib64 -lstdc++
-  NVCCFLAGS ?= -O3 -arch=sm_$(CUDA_ARCH) -std=c++17 -Xcompiler -fPIC,-Wall,-Wextra
+  CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcusparse -lcudart -Wl,-rpath,$(CUDA_HOME)/lib64 -lstdc++
+  NVCCFLAGS ?= -O3 -arch=sm_$(CUDA_ARCH) -std=c++17 -Xcompiler -fPIC,-Wall,-Wextra,-fvisibility=hidden
+  LIB_CUDA  := $(OBJDIR)/lib/libeas-cuda.so
 endif
-OBJS := $(CSRC:%.c=$(OBJDIR)/%.o) $(CUSRC:%.cu=$(OBJDIR)/%.o)
+OBJS   := $(CSRC:%.c=$(OBJDIR)/%.o)
+CUOBJS := $(CUSRC:%.cu=$(OBJDIR)/%.o)
 
 # Rebuild everything when the flags change (e.g. CUDA=0 after CUDA=1).
 FLAGS_STAMP := $(OBJDIR)/.flags
 FLAGS_NOW   := $(CFLAGS_ALL) CUDA=$(CUDA) SUNDIALS=$(SUNDIALS) $(NVCCFLAGS)
 $(shell mkdir -p $(OBJDIR); echo '$(FLAGS_NOW)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_NOW)' > $(FLAGS_STAMP))
 
-LIB_A  := $(OBJDIR)/lib/libeas.a
-LIB_SO := $(OBJDIR)/lib/libeas.so
+# libeas.so -> libeas.so.0 (the SONAME) -> libeas.so.0.1.0 (the file).
+VERSION    := 0.1.0
+SOMAJOR    := 0
+LIB_A      := $(OBJDIR)/lib/libeas.a
+LIB_SO     := $(OBJDIR)/lib/libeas.so
+LIB_SONAME := libeas.so.$(SOMAJOR)
+LIB_SOFILE := libeas.so.$(VERSION)
 
 # tests/fake_nvml.c is not a program: a fake libnvidia-ml for the NVML sensor tests.
 TESTS    := $(patsubst tests/%.c,$(OBJDIR)/tests/%,$(filter-out tests/fake_nvml.c,$(wildcard tests/*.c)))
@@ -95,7 +107,7 @@ MPIEXEC ?= mpirun $(if $(filter 0,$(shell id -u)),--allow-run-as-root) --oversub
 export MPIEXEC
 
 all: lib tests examples benches
-lib: $(LIB_A) $(LIB_SO)
+lib: $(LIB_A) $(LIB_SO) $(LIB_CUDA)
 tests: $(TESTS) $(FAKE_NVML)
 examples: $(EXAMPLES)
 benches: $(BENCHES)
@@ -117,33 +129,44 @@ $(LIB_A): $(OBJS)
 
 $(LIB_SO): $(OBJS)
 	@mkdir -p $(dir $@)
+	@echo "  LD   $(dir $@)$(LIB_SOFILE)"
+	$(Q)$(CC) -shared -Wl,-soname,$(LIB_SONAME) -o $(dir $@)$(LIB_SOFILE) $^ $(LDLIBS_ALL) $(SAN)
+	$(Q)ln -sf $(LIB_SOFILE) $(dir $@)$(LIB_SONAME) && ln -sf $(LIB_SONAME) $@
+	$(Q)$(if $(LIB_CUDA),,rm -f $(dir $@)libeas-cuda.so) # CUDA=0: no module left from an earlier CUDA=1 build
+
+# The CUDA module: the CUDA objects, cuSPARSE and the CUDA runtime, PETSc; no
+# libeas symbol (it only fills the ops table libeas hands it).
+$(LIB_CUDA): $(CUOBJS)
+	@mkdir -p $(dir $@)
 	@echo "  LD   $@"
-	$(Q)$(CC) -shared -o $@ $^ $(LDLIBS_ALL) $(SAN)
+	$(Q)$(CC) -shared -o $@ $^ $(CUDA_LIBS) $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) $(SAN)
 
 # Programs link the shared library (rpath to the build tree).
-$(OBJDIR)/tests/%: tests/%.c $(LIB_SO) $(HEADERS) $(wildcard tests/*.h)
+$(OBJDIR)/tests/%: tests/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
 # test_fem_nullspace calls LAPACK (syev) through PETSc's BLAS/LAPACK names;
 # libpetsc links LAPACK privately, so the program names it itself.
 $(OBJDIR)/tests/test_fem_nullspace: LDLIBS += $(shell pkg-config --libs lapack 2>/dev/null || echo -llapack -lblas)
-# test_detect, test_ebe_tags and test_dvfs drive internal APIs (PETSC_INTERN, hidden in
-# the shared library): they link the static library.
-$(OBJDIR)/tests/test_detect $(OBJDIR)/tests/test_ebe_tags $(OBJDIR)/tests/test_dvfs: $(OBJDIR)/tests/%: tests/%.c $(LIB_A) $(HEADERS) $(wildcard src/*/*.h)
+# test_detect, test_ebe_tags, test_dvfs and test_cuda_host drive internal APIs
+# (PETSC_INTERN, hidden in the shared library): they link the static library
+# (the CUDA module is then found through the RUNPATH to the build tree).
+STATIC_TESTS := $(addprefix $(OBJDIR)/tests/,test_detect test_ebe_tags test_dvfs test_cuda_host)
+$(STATIC_TESTS): $(OBJDIR)/tests/%: tests/%.c $(LIB_A) $(LIB_CUDA) $(HEADERS) $(wildcard src/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
-	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ $(LIB_A) $(LDLIBS_ALL) $(SAN)
+	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ $(LIB_A) -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
 # The fake NVML, dlopen'ed by test_energy_sensors (-eas_nvml_library); no PETSc.
 $(FAKE_NVML): tests/fake_nvml.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(OPT) -g -fPIC -shared $(WARN) $(SAN) $< -o $@
-$(OBJDIR)/examples/%: examples/%.c $(LIB_SO) $(HEADERS)
+$(OBJDIR)/examples/%: examples/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
-$(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(HEADERS) $(wildcard bench/*.h)
+$(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard bench/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
@@ -159,9 +182,15 @@ stress: all
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 4 $(OBJDIR)/tests/test_adr_campaign -seeds 100 -adr_problem transport -adr_n 16 -adr_steps 2 -adr_newton_rtol 1e-10 -eas_backend /cpu/serial
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 4 $(OBJDIR)/tests/test_adr_campaign -seeds 100 -adr_n 16 -adr_steps 2 -adr_newton_rtol 1e-10 -eas_backend /cpu/serial
 
+# The whole suite (CPU tests included) where a CUDA device is usable: the
+# tests marked "requires: cuda-device" (cuSPARSE mode, the transpose product
+# on cuSPARSE, EBE splits with a GPU unit through ebe_unit_begin/end, async
+# ADR on the GPU, the GPU twins of the policy tests) run, their no-device
+# twins are skipped.  Fails at once, saying why, where no device is usable.
 check-gpu: all
 	@$(OBJDIR)/examples/eas_info -require /gpu/cuda
-	@bash tests/run.sh $(OBJDIR) --backend /gpu/cuda
+	@bash tests/runner_selftest.sh $(OBJDIR)
+	@bash tests/run.sh $(OBJDIR)
 
 demo: all
 	OMP_NUM_THREADS=2 $(MPIEXEC) -n 1 $(OBJDIR)/examples/ex1 -n 48 -ksp_monitor -ksp_converged_reason -ksp_view -log_view
@@ -169,7 +198,8 @@ demo: all
 
 # valgrind on small runs (OpenMPI's suppressions and tools/valgrind.supp), in
 # its own build tree without -march=native: valgrind 3.19 does not decode
-# AVX-512.  Covers the DIA/BiCGStab core, the ADR solver sync and async (both
+# AVX-512.  Covers the CUDA module's loader (not found: CUDA=0) and the
+# rank -> device map, the DIA/BiCGStab core, the ADR solver sync and async (both
 # detections, the reception thread), a backend move, the EBE pipecg with the
 # async exchange, the fake NVML library (dlopen), the RAPL sampler thread, and
 # the energy policies (mode auto, backend auto, DVFS on a fake cpufreq tree,
@@ -179,6 +209,8 @@ VGCMD = valgrind -q --num-callers=40 --error-exitcode=1 --leak-check=full --erro
 VG = OMP_NUM_THREADS=1 $(VGCMD)
 valgrind:
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 OBJDIR=build-vg CUDA=0 OPT="-O2" all
+	$(VG) build-vg/examples/eas_info -unavailable
+	$(VG) build-vg/tests/test_cuda_host
 	$(VG) build-vg/tests/test_bicgstab -problem adr -n 6 -eas_threads 1
 	$(VG) build-vg/tests/test_dia -n 40 -adr_n 4 -eas_threads 1
 	$(VG) build-vg/tests/test_reasons -eas_threads 1
@@ -202,6 +234,11 @@ valgrind:
 bench: all
 	@sh bench/run.sh $(OBJDIR)
 
+# Everything the GPU needs checked, then one verdict line (tools/gpu-verdict):
+# says clearly, and exits 2, where no CUDA device is usable.
+gpu-verdict: all
+	@sh tools/gpu-verdict $(OBJDIR)
+
 # docs/options.md from the drivers' -help output (tests/test_options_doc.py
 # fails when it is stale).
 options-doc: examples
@@ -220,13 +257,17 @@ install: lib
 	install -d $(DESTDIR)$(PREFIX)/include/eas $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/eas.h $(DESTDIR)$(PREFIX)/include/
 	$(if $(wildcard include/eas/*.h),install -m 644 include/eas/*.h $(DESTDIR)$(PREFIX)/include/eas/)
-	install -m 644 $(LIB_A) $(LIB_SO) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(LIB_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(OBJDIR)/lib/$(LIB_SOFILE) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(LIB_SOFILE) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libeas.so
+	$(if $(LIB_CUDA),install -m 755 $(LIB_CUDA) $(DESTDIR)$(PREFIX)/lib/)
 	install -d $(DESTDIR)$(PREFIX)/share/eas
 	install -m 644 share/eas/default_profile.opts $(DESTDIR)$(PREFIX)/share/eas/
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/eas
 	install -m 755 tools/eas-plot $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/eas/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@CUDA_LIBS@|$(CUDA_LIBS) $(SUNDIALS_LIBS)|' -e 's|@VERSION@|0.1.0|' eas.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/eas.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@PRIVATE_LIBS@|$(SUNDIALS_LIBS)|' -e 's|@VERSION@|$(VERSION)|' eas.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/eas.pc
 	@echo "installed eas in $(DESTDIR)$(PREFIX); use: pkg-config --cflags --libs eas"
 
 format:

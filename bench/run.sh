@@ -104,4 +104,21 @@ if [ -x "$OBJDIR/bench/bench_ebe" ]; then
   out=$(OMP_NUM_THREADS=2 $MPIEXEC -n 1 "$OBJDIR/bench/bench_ebe" 2>&1) || status=1
   echo "$out" | grep -E '^(BENCH|#)'
 fi
+# The GPU (issue 10 item 3): DIA SpMV vs a device-to-device copy, BiCGStab
+# ms/it vs its fused bound at the copy bandwidth, the EBE apply, the CPU+GPU
+# split vs each unit alone; native and cuSPARSE SpMV.  Where no device is
+# usable, one line says so (tools/gpu-verdict turns these into a verdict).
+if [ -x "$OBJDIR/bench/bench_gpu" ]; then
+  echo
+  if "$OBJDIR/examples/eas_info" -features | grep -qx cuda-device; then
+    echo "## GPU: bench_gpu (ADR grid ${EAS_BENCH_GPU_N:-160}, Q2 elasticity ${EAS_BENCH_GPU_EBE_N:-16}^3; native and cusparse SpMV)"
+    for mode in native cusparse; do
+      out=$(OMP_NUM_THREADS=2 $MPIEXEC -n 1 "$OBJDIR/bench/bench_gpu" -n ${EAS_BENCH_GPU_N:-160} -ebe_n ${EAS_BENCH_GPU_EBE_N:-16} -threads 2 -eas_cuda_spmv $mode 2>&1) || status=1
+      echo "$out" | grep -E '^(BENCH|#|CUDA device|  memory)'
+      echo "$out" | grep -q '^BENCH name=gpu_ebe_split' || { echo "bench/run.sh: bench_gpu ($mode) gave no GPU BENCH lines" >&2; status=1; }
+    done
+  else
+    echo "## GPU: no usable CUDA device here ($("$OBJDIR/examples/eas_info" -unavailable | grep '^/gpu/cuda' | sed 's|^/gpu/cuda: ||')); no GPU BENCH lines"
+  fi
+fi
 exit $status

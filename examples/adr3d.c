@@ -103,6 +103,13 @@ int main(int argc, char **argv)
     args: -adr_n 16 -adr_dt 3600 -adr_steps 1
     expect: adr3d summary: 1 ranks, 1 steps to t = 3600\.?, last step CONVERGED_DX
   test:
+    suffix: private_copy
+    nsize: 2
+    backends: /cpu/memcheck
+    args: -adr_n 8 -adr_steps 4 -adr_monitor -eas_memcheck_spmv csr
+    expect: step +4 t 11148\.4
+    expect: adr3d summary: 2 ranks, 4 steps to t = 11148\.4, last step CONVERGED_DX
+  test:
     suffix: energy_view
     nsize: 2
     backends: /cpu/serial
@@ -150,8 +157,9 @@ int main(int argc, char **argv)
     suffix: backend_auto
     nsize: 2
     backends: none
+    requires: !cuda-device
     args: -adr_n 8 -adr_steps 3 -eas_backend auto -eas_criterion energy -eas_sensor model
-    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): no CPU per-element time to compare with \(-eas_calib_t_el_cpu from eas_calibrate, or measured after the first iterations\); gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|not compiled in)
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): no CPU per-element time to compare with \(-eas_calib_t_el_cpu from eas_calibrate, or measured after the first iterations\); gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|CUDA module not loaded)
     expect: ^EasPolicy: /cpu predicted T=[0-9.e+-]+ s E=[0-9.e+-]+ J, measured T=[0-9.e+-]+ s E=[0-9.e+-]+ J \(modelled\), ratios
     expect: ^EasPolicy: the compute phase took [0-9.e+-]+ s \(max over ranks\) of the measured [0-9.e+-]+ s
     expect: last step CONVERGED_DX
@@ -278,4 +286,13 @@ int main(int argc, char **argv)
     backends: none
     args: -eas_mode async -eas_async_halo_rtol -1
     expect_error: -eas_async_halo_rtol -1\.? is invalid: expected a factor >= 0
+  test:
+    suffix: backend_auto_gpu
+    nsize: 2
+    backends: none
+    requires: cuda-device
+    args: -adr_n 8 -adr_steps 3 -eas_backend auto -eas_criterion energy -eas_sensor model
+    expect: ^eas: -eas_backend auto: chose
+    expect_count: 0 is not usable
+    expect: last step CONVERGED
 TEST*/

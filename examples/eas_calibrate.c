@@ -220,7 +220,18 @@ int main(int argc, char **argv)
     backends: none
     args: -n 10 -ebe_n 4 -reps 4 -power_time 0.05 -o /tmp/eas_calibrate_test.opts
     expect: ^/cpu/openmp +DIA SpMV .* s/row .*EBE apply .* s/element
-    expect: ^/gpu/cuda +skipped:
     expect: (no energy sensor: powers from the built-in default profile|measured power)
     expect: profile written to /tmp/eas_calibrate_test.opts
+  test:
+    suffix: small_nogpu
+    backends: none
+    requires: !cuda-device
+    args: -n 10 -ebe_n 4 -reps 4 -power_time 0.05 -o /tmp/eas_calibrate_test_nogpu.opts
+    expect: ^/gpu/cuda +skipped: (no CUDA device|CUDA module not loaded)
+  test:
+    suffix: small_gpu
+    backends: none
+    requires: cuda-device
+    args: -n 10 -ebe_n 4 -reps 4 -power_time 0.05 -o /tmp/eas_calibrate_test_gpu.opts
+    expect: ^/gpu/cuda +DIA SpMV .* s/row .*EBE apply .* s/element
 TEST*/

@@ -2,7 +2,7 @@ static const char help[] = "Lists the eas backends and whether each can be used 
                            "  -available          print the usable backends, one per line\n"
                            "  -unavailable        print the others with the reason\n"
                            "  -require <resource> exit non-zero, saying why, unless the backend is usable\n"
-                           "  -features           print the optional parts compiled in (sundials, cuda), one per line\n\n";
+                           "  -features           print the optional parts present (sundials; cuda: the CUDA module loads; cuda-device: and a device is usable), one per line\n\n";
 
 #include <eas.h>
 
@@ -11,18 +11,18 @@ int main(int argc, char **argv)
   char        require[64] = ""; /* the default -help shows: uninitialized, it printed stack garbage (a flaky docs/options.md) */
   PetscBool   avail_only = PETSC_FALSE, unavail_only = PETSC_FALSE, req, features = PETSC_FALSE;
   PetscMPIInt level;
-  const char *names[] = {"/cpu/openmp", "/cpu/serial", "/gpu/cuda"};
+  const char *names[] = {"/cpu/openmp", "/cpu/serial", "/cpu/memcheck", "/gpu/cuda"};
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "eas_info options", "Sys");
   PetscCall(PetscOptionsBool("-available", "Print the usable backends", NULL, avail_only, &avail_only, NULL));
   PetscCall(PetscOptionsBool("-unavailable", "Print the unusable backends and why", NULL, unavail_only, &unavail_only, NULL));
   PetscCall(PetscOptionsString("-require", "Fail unless this backend is usable", NULL, require, require, sizeof(require), &req));
-  PetscCall(PetscOptionsBool("-features", "Print the optional parts compiled in", NULL, features, &features, NULL));
+  PetscCall(PetscOptionsBool("-features", "Print the optional parts present: sundials, cuda (the CUDA module loads), cuda-device (a usable CUDA device)", NULL, features, &features, NULL));
   PetscOptionsEnd();
 
   if (features) {
-    const char *f[] = {"sundials", "cuda"};
+    const char *f[] = {"sundials", "cuda", "cuda-device"};
     for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
       PetscBool has;
       PetscCall(EasHasFeature(f[i], &has));
@@ -68,6 +68,13 @@ int main(int argc, char **argv)
   test:
     suffix: require_cuda
     backends: none
+    requires: !cuda-device
     args: -require /gpu/cuda
-    expect_error: /gpu/cuda is not usable: (no CUDA device|not compiled in)
+    expect_error: /gpu/cuda is not usable: (no CUDA device|CUDA module not loaded)
+  test:
+    suffix: require_cuda_device
+    backends: none
+    requires: cuda-device
+    args: -require /gpu/cuda
+    expect: backend /gpu/cuda: available
 TEST*/

@@ -353,11 +353,42 @@ int main(int argc, char **argv)
     expect: mesh 1 solve 2: CONVERGED_RTOL
     expect: ^ +1 +6 +216 .* 14[0-4]/7[2-6] .*1\.00e-06/2\.00e-06 +0\.9[0-9]+
   test:
+    suffix: split_device
+    nsize: 1 2
+    backends: /cpu/openmp
+    args: -fem_steps 2 -fem_n 4 -fem_solves 2 -fem_problem poisson -fem_order 2 -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_rebalance_interval 5 -fem_monitor
+    expect: mesh 1 solve 1: CONVERGED_RTOL
+    expect: ^ +1 +6 +216 +2197 .*CONVERGED_RTOL
+  test:
     suffix: auto
     nsize: 1 2
     backends: none
+    requires: !cuda-device
     args: -eas_backend auto -eas_criterion energy -fem_steps 2 -fem_n 3 -eas_sensor model
-    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): predicted cpu T=[0-9.e+-]+ s E=[0-9.e+-]+ J; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|not compiled in)
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): predicted cpu T=[0-9.e+-]+ s E=[0-9.e+-]+ J; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|CUDA module not loaded)
     expect: ^fem_pcg: mesh 1: [1-9][0-9]* online decision\(s\) during the solves, 0 changed the answer; latest /cpu
     expect: ^EasPolicy: /cpu predicted T=[0-9.e+-]+ s E=[0-9.e+-]+ J, measured T=[0-9.e+-]+ s E=[0-9.e+-]+ J \(modelled\), ratios
+  test:
+    suffix: auto_gpu
+    nsize: 1 2
+    backends: none
+    requires: cuda-device
+    args: -eas_backend auto -eas_criterion energy -fem_steps 2 -fem_n 3 -eas_sensor model
+    expect: ^eas: -eas_backend auto: chose
+    expect_count: 0 is not usable
+    expect: ^fem_pcg: mesh 1: [1-9][0-9]* online decision\(s\) during the solves
+  test:
+    suffix: split_gpu
+    backends: none
+    requires: cuda-device
+    args: -fem_steps 2 -fem_n 4 -fem_solves 3 -fem_problem poisson -fem_order 2 -ebe_split_units /gpu/cuda,/cpu:1 -ebe_rebalance_interval 5 -fem_monitor
+    expect: mesh 1 solve 2: CONVERGED_RTOL
+  test:
+    suffix: auto_hybrid
+    nsize: 1 2
+    backends: none
+    args: -eas_backend auto -eas_policy_device /cpu/memcheck -eas_criterion time -eas_power_profile tests/data/profile_hybrid_wins.opts -fem_steps 2 -fem_n 3 -eas_sensor model -fem_monitor
+    expect: ^eas: -eas_backend auto: chose hybrid \(criterion time\): predicted cpu T=[0-9.e+-]+ s .*; gpu \(/cpu/memcheck\) T=[0-9.e+-]+ s .*; hybrid \(r=0\.5\) T=
+    expect: mesh 0 solve 0: CONVERGED_RTOL in [0-9]+ its, .*shares \(rank 0\) [1-9][0-9]{0,6}/[1-9][0-9]{0,6},
+    expect: mesh 1 solve 0: CONVERGED_RTOL
 TEST*/

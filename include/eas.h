@@ -31,9 +31,11 @@ PETSC_EXTERN PetscErrorCode EasFinalize(void);
 /* EasInitializePackage - registers classes and log events; called by every
    Create function, so programs that call PetscInitialize themselves work. */
 PETSC_EXTERN PetscErrorCode EasInitializePackage(void);
-/* EasHasFeature - whether an optional part is compiled in: "sundials" (CVODE
-   time stepping, -adr_ts_type cvode), "cuda" (the /gpu/cuda backend; usable
-   only with a device, see EasBackendIsAvailable).  Unknown names: false. */
+/* EasHasFeature - whether an optional part is present: "sundials" (compiled
+   in: CVODE time stepping, -adr_ts_type cvode), "cuda" (the CUDA module
+   libeas-cuda.so and the CUDA libraries it needs load), "cuda-device" (and
+   /gpu/cuda is usable: a device and its driver, see EasBackendIsAvailable).
+   Unknown names: false. */
 PETSC_EXTERN PetscErrorCode EasHasFeature(const char name[], PetscBool *has);
 /* EasGetMPIThreadLevel - the MPI thread level provided (MPI_THREAD_*). */
 PETSC_EXTERN PetscErrorCode EasGetMPIThreadLevel(PetscMPIInt *);
@@ -83,9 +85,10 @@ typedef struct _p_EasBackend *EasBackend;
 
 /* EasBackendCreate - creates the backend named by resource.
    Errors: PETSC_ERR_ARG_UNKNOWN_TYPE for an unknown name (the message lists
-   the known ones), PETSC_ERR_SUP for a backend not compiled in,
-   PETSC_ERR_SUP_SYS with "no CUDA device" when the CUDA backend is compiled
-   but no device can be used. */
+   the known ones), PETSC_ERR_SUP_SYS with "CUDA module not loaded (...)" when
+   the CUDA module (libeas-cuda.so, beside libeas or at $EAS_CUDA_MODULE) or
+   the CUDA libraries it needs are missing, and with "no CUDA device" when it
+   loads but no device can be used. */
 PETSC_EXTERN PetscErrorCode EasBackendCreate(MPI_Comm, const char resource[], EasBackend *);
 /* EasBackendCreateFromOptions - the backend named by -eas_backend (default
    /cpu).  Errors: "auto" (a decision of the energy policies above the

@@ -9,14 +9,20 @@
 #     test:
 #       suffix: name          (unique within the file)
 #       nsize: 1 2 4          (rank counts; default 1)
-#       backends: all | cpu | none   (all: every available backend; cpu: the
-#                             CPU backends; none: run once without -eas_backend)
+#       backends: all | cpu | none   (all: every available backend, /cpu/memcheck
+#                             included; cpu: the host-memory CPU backends
+#                             /cpu/openmp, /cpu/serial; none: run once without
+#                             -eas_backend)
 #       args: -opt value ...
 #       expect: ERE           (repeatable: each must match the output)
 #       expect_count: N ERE   (repeatable: exactly N output lines match ERE;
 #                             N = 0: the output must not match it)
 #       expect_error: ERE     (the run must fail and its output match)
-#       requires: FEATURE     (skipped, and said so, unless eas_info -features lists it)
+#       requires: FEATURE     (skipped, and said so, unless eas_info -features lists it;
+#                             !FEATURE: only where it is not listed; several,
+#                             space-separated: all must hold.  Features: sundials,
+#                             cuda (the CUDA module loads), cuda-device (a usable
+#                             CUDA device: the GPU cases and their no-device twins))
 #   TEST*/
 #
 # Each test runs with -malloc_debug -malloc_dump and fails if memory leaks.
@@ -24,6 +30,7 @@
 # "$EAS_PYTHON script --objdir OBJDIR --np N args" (EAS_PYTHON defaults to
 # Debian's /usr/bin/python3, the one with python3-matplotlib), with MPIEXEC
 # exported; the script runs the programs itself.
+# On /cpu/memcheck tests run on at most EAS_MEMCHECK_MAX_NP ranks (default 2).
 # A test that runs longer than EAS_TEST_TIMEOUT seconds (default 300) is
 # killed and fails ("timed out after N s"), whatever kind it is.
 # The last line is "N passed, N failed".
@@ -46,6 +53,7 @@ while [ $# -gt 0 ]; do
 done
 MPIEXEC=${MPIEXEC:-mpirun $( [ "$(id -u)" = 0 ] && echo --allow-run-as-root) --oversubscribe --bind-to none}
 TIMEOUT=${EAS_TEST_TIMEOUT:-300}
+MEMCHECK_MAX_NP=${EAS_MEMCHECK_MAX_NP:-2}
 PYTHON=${EAS_PYTHON:-/usr/bin/python3}
 ROOT=${EAS_TEST_ROOT:-$(cd "$(dirname "$0")/.." && pwd)} # EAS_TEST_ROOT: the runner's self-test
 LOGDIR=$OBJDIR/testlogs
@@ -96,6 +104,21 @@ parse_tests() {
       else if (key == "requires") requires = val
     }
   ' "$1"
+}
+
+# The first unmet requirement of a test, said as the reason it is skipped
+# ("" when all hold): FEATURE must be listed by eas_info -features, !FEATURE not.
+requires_unmet() {
+  local r f
+  for r in $1; do
+    f=${r#!}
+    if [ "$f" = "$r" ]; then
+      echo "$FEATURES" | grep -qx -- "$f" || { echo "$f is not present here (eas_info -features)"; return; }
+    else
+      echo "$FEATURES" | grep -qx -- "$f" && { echo "$f is present here (the test is for machines without it)"; return; }
+    fi
+  done
+  echo ""
 }
 
 run_one() { # name exe np backend args expects experr counts
@@ -162,19 +185,22 @@ for src in "$ROOT"/tests/*.c "$ROOT"/examples/*.c "$ROOT"/bench/*.c "$ROOT"/test
   esac
   while IFS=$'\036' read -r suffix nsize backends args expects experr counts requires; do
     [ -n "$suffix" ] || continue
-    if [ -n "$requires" ] && ! echo "$FEATURES" | grep -qx -- "$requires"; then
-      if [ -z "$FILTER" ] || echo "$base/$suffix" | grep -Eq -- "$FILTER"; then echo "skip   $base/$suffix: $requires is not compiled in"; fi
+    unmet=$(requires_unmet "$requires")
+    if [ -n "$unmet" ]; then
+      if [ -z "$FILTER" ] || echo "$base/$suffix" | grep -Eq -- "$FILTER"; then echo "skip   $base/$suffix: $unmet"; fi
       continue
     fi
     case "$backends" in
       all) bes=$AVAILABLE ;;
-      cpu) bes=$(echo "$AVAILABLE" | grep '^/cpu') ;;
+      cpu) bes=$(echo "$AVAILABLE" | grep '^/cpu' | grep -vx /cpu/memcheck) ;;
       none) bes="-" ; [ -n "$ONLY_BACKEND" ] && bes="" ;;
       *) bes="" ; for b in $backends; do echo "$AVAILABLE" | grep -qx -- "$b" && bes="$bes $b"; done ;;
     esac
     for be in $bes; do
       for np in $nsize; do
         [ -n "$ONLY_NSIZE" ] && [ "$np" != "$ONLY_NSIZE" ] && continue
+        # /cpu/memcheck checks per-rank host/device paths: 1 and 2 ranks cover them (make check's time)
+        [ "$be" = /cpu/memcheck ] && [ "$np" -gt "$MEMCHECK_MAX_NP" ] && continue
         name="$base/$suffix np=$np be=$be"
         if [ -n "$FILTER" ] && ! echo "$name" | grep -Eq -- "$FILTER"; then continue; fi
         if [ ! -x "$exe" ] && [ "${exe%.py}" = "$exe" ]; then

@@ -95,7 +95,7 @@ int main(int argc, char **argv)
   test:
     suffix: jitter
     nsize: 2 4
-    backends: /cpu/serial
+    backends: /cpu/serial /cpu/memcheck
     args: -adr_problem transport -adr_n 8
     expect: 20/20 seeds passed
   test:
@@ -107,7 +107,7 @@ int main(int argc, char **argv)
   test:
     suffix: decentralized
     nsize: 2 4
-    backends: /cpu/serial
+    backends: /cpu/serial /cpu/memcheck
     args: -adr_problem transport -adr_n 8 -eas_async_detect decentralized
     expect: 20/20 seeds passed
   test:
@@ -127,5 +127,12 @@ int main(int argc, char **argv)
     nsize: 4
     backends: /cpu/serial
     args: -adr_problem transport -adr_n 8 -eas_async_thread -eas_async_detect decentralized -seeds 5
+    expect: 5/5 seeds passed
+  test:
+    suffix: jitter_gpu
+    nsize: 2
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -adr_problem transport -adr_n 8 -seeds 5
     expect: 5/5 seeds passed
 TEST*/

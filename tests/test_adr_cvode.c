@@ -172,7 +172,7 @@ int main(int argc, char **argv)
   test:
     suffix: beuler
     nsize: 1 2
-    backends: /cpu/serial
+    backends: /cpu/serial /cpu/memcheck
     requires: sundials
     args: -skip_cvode
     expect: implicit Euler converges to CVODE
@@ -186,7 +186,7 @@ int main(int argc, char **argv)
   test:
     suffix: cvode_async
     nsize: 2 4
-    backends: /cpu/serial
+    backends: /cpu/serial /cpu/memcheck
     requires: sundials
     args: -skip_beuler -eas_mode async
     expect: eas cvode on [24] ranks .*max relative difference

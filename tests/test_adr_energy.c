@@ -35,7 +35,14 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-eas_power_cpu_idle", &idle, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-eas_power_cpu_full", &full, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-eas_backend", backend, sizeof(backend), NULL));
-  PetscCall(PetscStrbeginswith(backend, "/gpu", &gpu));
+  { /* a device backend (CUDA, or /cpu/memcheck playing one) is metered as a GPU unit */
+    EasBackend b;
+    PetscBool  host;
+    PetscCall(EasBackendCreate(PETSC_COMM_WORLD, backend, &b));
+    PetscCall(EasBackendIsHost(b, &host));
+    PetscCall(EasBackendDestroy(&b));
+    gpu = host ? PETSC_FALSE : PETSC_TRUE;
+  }
   PetscCall(PetscStrcmp(backend, "/cpu/serial", &serial));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-eas_threads", &threads, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-eas_node_cores", &cores, NULL));

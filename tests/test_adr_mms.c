@@ -123,7 +123,7 @@ int main(int argc, char **argv)
   test:
     suffix: upwind
     nsize: 1 2
-    backends: /cpu/openmp
+    backends: /cpu/openmp /cpu/memcheck
     args: -adr_advection upwind -adr_ksp_rtol 1e-10 -adr_newton_rtol 1e-9
     expect: MMS order 0\.[89][0-9]* >= 0\.80: ok|MMS order 1\.[0-9]+ >= 0\.80: ok
   test:

@@ -190,4 +190,19 @@ int main(int argc, char **argv)
     args: -adr_problem transport -adr_n 10 -adr_steps 3 -eas_mode async -adr_advection central
     expect: mode async
     expect: eas ADR matches PETSc SNES
+  test:
+    suffix: diurnal_cusparse
+    nsize: 1 2
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -adr_n 10 -adr_steps 3 -eas_cuda_spmv cusparse
+    expect: eas ADR matches PETSc SNES
+  test:
+    suffix: diurnal_async_gpu
+    nsize: 2
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -adr_n 10 -adr_steps 3 -eas_mode async
+    expect: mode async
+    expect: eas ADR matches PETSc SNES
 TEST*/

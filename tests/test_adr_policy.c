@@ -6,7 +6,7 @@ static const char help[] = "EasAdr backend moves and the online backend choice (
                            "          first step change the answer to /cpu once and it then holds (no move: the solver is on the CPU).\n"
                            "  stay:   the same with a GPU calibrated faster than any CPU: the answer stays /gpu/cuda and the solver,\n"
                            "          unable to move there (no usable GPU here), says why and stays on the CPU.\n"
-                           "  -case move|online|stay\n";
+                           "  -case move|online|stay  -move_from <resource: /cpu>  -move_to <resource: /cpu/serial> (case move)\n";
 
 #include <eas.h>
 
@@ -20,6 +20,7 @@ static PetscErrorCode Create(const char resource[], EasAdr *adr)
   PetscCall(EasAdrSetMaxSteps(*adr, 4));
   PetscCall(EasAdrSetFromOptions(*adr));
   PetscCall(EasBackendCreate(PETSC_COMM_SELF, resource, &be));
+  PetscCall(EasBackendSetFromOptions(be)); /* e.g. -eas_memcheck_spmv */
   PetscCall(EasAdrSetBackend(*adr, be));
   PetscCall(EasBackendDestroy(&be));
   PetscCall(EasAdrSetUp(*adr));
@@ -33,17 +34,26 @@ static PetscErrorCode CaseMove(void)
   Vec                   X, Xr, D;
   EasAdrConvergedReason reason;
   PetscReal             nd[2], nr[2], rel = 0;
-  PetscInt              nmoves, nunits;
+  PetscInt              nmoves, nunits, nexp;
   EasEnergyMeter        meter;
+  char                  from[64] = "/cpu", to[64] = "/cpu/serial";
+  PetscBool             hfrom, hto;
 
   PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-move_from", from, sizeof(from), NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-move_to", to, sizeof(to), NULL));
   PetscCall(Create("/cpu", &ref));
   PetscCall(EasAdrSolve(ref, PETSC_DEFAULT));
-  PetscCall(Create("/cpu", &adr));
+  PetscCall(Create(from, &adr));
   for (PetscInt k = 0; k < 2; k++) PetscCall(EasAdrStep(adr));
-  PetscCall(EasBackendCreate(PETSC_COMM_SELF, "/cpu/serial", &be));
+  PetscCall(EasAdrGetBackend(adr, &be));
+  PetscCall(EasBackendIsHost(be, &hfrom));
+  PetscCall(EasBackendCreate(PETSC_COMM_SELF, to, &be));
+  PetscCall(EasBackendSetFromOptions(be));
+  PetscCall(EasBackendIsHost(be, &hto));
   PetscCall(EasAdrSetBackend(adr, be)); /* between steps: the solver moves */
   PetscCall(EasBackendDestroy(&be));
+  nexp = hfrom == hto ? 1 : 2; /* a meter unit per kind of unit used (cpu, gpu) */
   for (PetscInt k = 0; k < 2; k++) PetscCall(EasAdrStep(adr));
   PetscCall(EasAdrGetConvergedReason(adr, &reason));
   PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "after the move: %s", EasAdrConvergedReasonName(reason));
@@ -59,8 +69,8 @@ static PetscErrorCode CaseMove(void)
   PetscCall(EasAdrGetBackendMoves(adr, &nmoves));
   PetscCall(EasAdrGetEnergyMeter(adr, &meter));
   PetscCall(EasEnergyMeterGetNumUnits(meter, &nunits));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "move /cpu -> /cpu/serial after 2 of 4 steps: %" PetscInt_FMT " move(s), %" PetscInt_FMT " meter unit(s); species-scaled difference to the run without the move %.3e (tolerance 1e-10)\n", nmoves, nunits, (double)rel));
-  PetscCheck(nmoves == 1 && nunits == 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected 1 move and 1 (cpu) meter unit, got %" PetscInt_FMT " and %" PetscInt_FMT, nmoves, nunits);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "move %s -> %s after 2 of 4 steps: %" PetscInt_FMT " move(s), %" PetscInt_FMT " meter unit(s); species-scaled difference to the run without the move %.3e (tolerance 1e-10)\n", from, to, nmoves, nunits, (double)rel));
+  PetscCheck(nmoves == 1 && nunits == nexp, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected 1 move and %" PetscInt_FMT " meter unit(s), got %" PetscInt_FMT " and %" PetscInt_FMT, nexp, nmoves, nunits);
   PetscCheck(rel <= 1e-10, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the moved run differs from the reference by %g > 1e-10", (double)rel);
   PetscCall(VecDestroy(&X));
   PetscCall(VecDestroy(&Xr));
@@ -100,7 +110,16 @@ static PetscErrorCode CaseOnline(PetscBool stay)
   PetscCall(EasAdrGetBackendMoves(adr, &nmoves));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after 4 steps: %" PetscInt_FMT " updates, %" PetscInt_FMT " change(s), %" PetscInt_FMT " move(s), latest %s\n", nup, nch, nmoves, latest));
   PetscCheck(nup == 4, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected an update after each of the 4 steps, got %" PetscInt_FMT, nup);
-  PetscCheck(nmoves == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected no move (already on the CPU, or no usable GPU), got %" PetscInt_FMT, nmoves);
+  {
+    /* the test adapts to the machine: where a device is usable, "stay" moves the solver to it once (after step 1) */
+    PetscBool      gpu;
+    const PetscInt want = stay ? 1 : 0;
+    PetscCall(EasBackendIsAvailable("/gpu/cuda", &gpu, NULL));
+    if (stay && gpu)
+      PetscCheck(nmoves == want, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected one move to the usable GPU, got %" PetscInt_FMT, nmoves);
+    else
+      PetscCheck(nmoves == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected no move (already on the CPU, or no usable GPU), got %" PetscInt_FMT, nmoves);
+  }
   if (stay)
     PetscCheck(nch == 0 && !strcmp(latest, "/gpu/cuda"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected the answer to stay /gpu/cuda, got %" PetscInt_FMT " changes, %s", nch, latest);
   else
@@ -135,6 +154,18 @@ int main(int argc, char **argv)
     args: -case move -eas_sensor model
     expect: move /cpu -> /cpu/serial after 2 of 4 steps: 1 move\(s\), 1 meter unit\(s\)
   test:
+    suffix: move_to_device
+    nsize: 1 2
+    backends: none
+    args: -case move -eas_sensor model -move_to /cpu/memcheck
+    expect: move /cpu -> /cpu/memcheck after 2 of 4 steps: 1 move\(s\), 2 meter unit\(s\)
+  test:
+    suffix: move_from_device
+    nsize: 1 2
+    backends: none
+    args: -case move -eas_sensor model -move_from /cpu/memcheck -move_to /cpu/openmp -eas_memcheck_spmv csr
+    expect: move /cpu/memcheck -> /cpu/openmp after 2 of 4 steps: 1 move\(s\), 2 meter unit\(s\)
+  test:
     suffix: online
     nsize: 1 2
     backends: none
@@ -146,7 +177,16 @@ int main(int argc, char **argv)
     suffix: stay
     nsize: 1 2
     backends: none
+    requires: !cuda-device
     args: -case stay -eas_sensor model
-    expect: ^EasAdr: the policy prefers /gpu/cuda but it is not usable here \((no CUDA device|not compiled in).*\): staying on /cpu
+    expect: ^EasAdr: the policy prefers /gpu/cuda but it is not usable here \((no CUDA device|CUDA module not loaded).*\): staying on /cpu
     expect: after 4 steps: 4 updates, 0 change\(s\), 0 move\(s\), latest /gpu/cuda
+  test:
+    suffix: stay_gpu
+    nsize: 1 2
+    backends: none
+    requires: cuda-device
+    args: -case stay -eas_sensor model
+    expect: ^EasAdr: moved to /gpu/cuda after step [0-9]+
+    expect: after 4 steps: 4 updates, 0 change\(s\), 1 move\(s\), latest /gpu/cuda
 TEST*/

@@ -182,6 +182,12 @@ int main(int argc, char **argv)
     args: -problem adr -n 16
     expect: eas BiCGStab matches PETSc KSPBCGS
   test:
+    suffix: adr16_csr
+    nsize: 1 2
+    backends: /cpu/memcheck
+    args: -problem adr -n 16 -eas_memcheck_spmv csr
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
     suffix: adr32
     nsize: 1 2
     args: -problem adr -n 32
@@ -202,5 +208,12 @@ int main(int argc, char **argv)
     nsize: 1 2
     args: -problem random -n 2000 -pc_type none -ksp_monitor
     expect: 0 KSP Residual norm
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: adr16_cusparse
+    nsize: 1 2
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -problem adr -n 16 -eas_cuda_spmv cusparse
     expect: eas BiCGStab matches PETSc KSPBCGS
 TEST*/

@@ -211,4 +211,16 @@ int main(int argc, char **argv)
     args: -n 5000 -adr_n 20
     expect: ADR Jacobian \(9 offsets\) +n=16000 .*ok
     expect: all DIA checks passed
+  test:
+    suffix: products_cusparse
+    nsize: 1 2
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -eas_cuda_spmv cusparse
+  test:
+    suffix: products_csr
+    nsize: 1 2
+    backends: /cpu/memcheck
+    args: -eas_memcheck_spmv csr
+    expect: all DIA checks passed
 TEST*/

@@ -272,4 +272,16 @@ int main(int argc, char **argv)
     nsize: 1
     args: -n 6 -zero_row 3
     expect_error: Zero diagonal entry at row 3: -pc_type jacobi needs a nonzero diagonal
+  test:
+    suffix: jacobi_cusparse
+    nsize: 1 2
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -n 8 -eas_cuda_spmv cusparse
+  test:
+    suffix: private_copy
+    nsize: 1 2
+    backends: /cpu/memcheck
+    args: -n 8 -eas_memcheck_spmv csr
+    expect: values-only update matches a fresh solver and PETSc
 TEST*/

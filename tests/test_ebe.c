@@ -163,4 +163,18 @@ int main(int argc, char **argv)
     nsize: 2
     args: -problem elasticity -order 1 -n 4 -ebe_mode async -ebe_split_units /cpu:1,/cpu/serial -reps 4
     expect: EBE apply matches PETSc MatMult
+  test:
+    suffix: split_gpu
+    backends: none
+    requires: cuda-device
+    nsize: 1 2
+    args: -problem poisson -order 2 -n 3 -ebe_split_units /gpu/cuda,/cpu:1 -reps 12 -ebe_rebalance_interval 3 -ebe_split_window 3
+    expect: EBE apply matches PETSc MatMult
+  test:
+    suffix: split_gpu_async
+    backends: none
+    requires: cuda-device
+    nsize: 2
+    args: -problem elasticity -order 1 -n 4 -ebe_mode async -ebe_split_units /gpu/cuda,/cpu/serial -reps 4
+    expect: EBE apply matches PETSc MatMult
 TEST*/

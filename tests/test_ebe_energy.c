@@ -155,6 +155,7 @@ int main(int argc, char **argv)
   test:
     suffix: model
     nsize: 1 2
+    backends: cpu
     args: -n 4 -eas_sensor model -eas_power_cpu_idle 20 -eas_power_cpu_full 65 -eas_power_gpu_idle 0 -eas_power_dram 0
     expect: equals idle\*T/ppn \+ \(full-idle\)\*T\*beta by hand within 1e-09 relative
     expect: trace: [1-9][0-9]* rows for [1-9][0-9]* CG iterations, 1 share column\(s\) for 1 unit\(s\)

@@ -214,14 +214,33 @@ int main(int argc, char **argv)
     suffix: auto
     nsize: 1 2
     backends: none
+    requires: !cuda-device
     args: -case auto -eas_backend auto -eas_criterion edp
-    expect: ^eas: -eas_backend auto: chose /cpu \(criterion edp\): no CPU per-element time to compare with .*; gpu and hybrid excluded: /gpu/cuda is not usable: (not compiled in|no CUDA device)
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion edp\): no CPU per-element time to compare with .*; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|CUDA module not loaded)
     expect: backend created: /cpu/openmp
+  test:
+    suffix: auto_gpu
+    nsize: 1 2
+    backends: none
+    requires: cuda-device
+    args: -case auto -eas_backend auto -eas_criterion edp
+    expect: ^eas: -eas_backend auto: chose
+    expect_count: 0 is not usable
+    expect: backend created:
   test:
     suffix: auto_calibrated
     backends: none
+    requires: !cuda-device
     args: -case auto -eas_backend auto -eas_criterion time -eas_policy_work 1e6 -eas_policy_its 100 -eas_calib_t_el_gpu 1e-12 -eas_power_profile share/eas/default_profile.opts
     expect: chose /cpu \(criterion time.*excluded: /gpu/cuda
+  test:
+    suffix: auto_calibrated_gpu
+    backends: none
+    requires: cuda-device
+    args: -case auto -eas_backend auto -eas_criterion time -eas_policy_work 1e6 -eas_policy_its 100 -eas_calib_t_el_gpu 1e-12 -eas_power_profile share/eas/default_profile.opts
+    expect: ^eas: -eas_backend auto: chose
+    expect_count: 0 chose /cpu \(criterion time
+    expect_count: 0 excluded: /gpu/cuda
   test:
     suffix: profile
     nsize: 1 2
@@ -241,6 +260,7 @@ int main(int argc, char **argv)
   test:
     suffix: profile_nogpu
     backends: none
+    requires: !cuda-device
     args: -case profile_nogpu -eas_criterion energy -profile_out /tmp/eas_profile_gpu_wins2.opts
     expect: chose /cpu \(criterion energy\).*gpu and hybrid excluded: /gpu/cuda is not usable
 TEST*/

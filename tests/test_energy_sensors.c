@@ -624,6 +624,7 @@ int main(int argc, char **argv)
     suffix: auto
     nsize: 1 2
     backends: none
+    requires: !cuda-device
     args: -case meter -eas_sensor auto -eas_rapl_root /nonexistent/powercap
     expect: ^eas: sensor rapl: Disabled: cannot open /nonexistent/powercap
     expect: ^eas: sensor nvml: Disabled: cannot load libnvidia-ml.so.1
@@ -633,6 +634,7 @@ int main(int argc, char **argv)
     suffix: disabled_once
     nsize: 1 2
     backends: none
+    requires: !cuda-device
     args: -case meter -meters 3 -eas_sensor auto -eas_rapl_root /nonexistent/powercap
     expect_count: 1 ^eas: sensor rapl: Disabled: cannot open /nonexistent/powercap
     expect_count: 1 ^eas: sensor nvml: Disabled: cannot load libnvidia-ml.so.1
@@ -694,4 +696,13 @@ int main(int argc, char **argv)
     args: -case meter -eas_sensor rapl -eas_rapl_root /nonexistent/powercap
     expect: ^eas: sensor rapl: Disabled: cannot open
     expect: ^total .*n/a .*n/a .*n/a  n/a$
+  test:
+    suffix: auto_gpu
+    nsize: 1 2
+    backends: none
+    requires: cuda-device
+    args: -case meter -eas_sensor auto -eas_rapl_root /nonexistent/powercap
+    expect: ^eas: sensor rapl: Disabled: cannot open /nonexistent/powercap
+    expect_count: 0 sensor nvml: Disabled: cannot load libnvidia-ml.so.1
+    expect: ^total
 TEST*/

@@ -253,8 +253,21 @@ int main(int argc, char **argv)
   test:
     suffix: cuda
     backends: none
+    requires: !cuda-device
     args: -case cuda
-    expect_error: (no CUDA device|not compiled in)
+    expect_error: (no CUDA device|CUDA module not loaded)
+  test:
+    suffix: cuda_device_range
+    backends: none
+    requires: cuda-device
+    args: -case cuda -eas_cuda_device 4096
+    expect_error: -eas_cuda_device 4096 is out of range: this node has [0-9]+ CUDA devices? \(expected an integer in \[0,[0-9]+\] or auto\)
+  test:
+    suffix: cuda_device_form
+    backends: none
+    requires: cuda-device
+    args: -case cuda -eas_cuda_device first
+    expect_error: -eas_cuda_device first is invalid: expected a device number \(an integer >= 0\) or auto
   test:
     suffix: zero_diag
     backends: none

@@ -178,6 +178,16 @@ struct _EasBackendOps {
      adr_jacobian: the 9 diagonals of the local Jacobian into V (ld). */
   PetscErrorCode (*adr_function)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3]);
   PetscErrorCode (*adr_jacobian)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *V, PetscInt ld);
+  /* host staging buffers (optional; EasBackendHostAlloc falls back to
+     PetscMalloc): host memory the backend copies from and to
+     asynchronously (cudaMallocHost on CUDA: a copy from pageable memory is
+     synchronous).  The x_host and y_host of ebe_unit_begin must be these. */
+  PetscErrorCode (*host_alloc)(EasBackend, size_t bytes, void **);
+  PetscErrorCode (*host_free)(EasBackend, void *);
+  /* mark_stale (optional, /cpu/memcheck): the generic layer calls it (via
+     EasBackendMarkStale) when a copy, host or backend, stops being current;
+     memcheck fills it with NaN so that reading a stale copy shows. */
+  PetscErrorCode (*mark_stale)(EasBackend, void *copy, size_t bytes);
 };
 
 struct _p_EasBackend {
@@ -201,10 +211,60 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode EasBackendInit_CPU(EasBackend);
 PETSC_INTERN PetscErrorCode EasBackendInit_CPUSerial(EasBackend);
-#if defined(EAS_HAVE_CUDA)
-PETSC_INTERN PetscErrorCode EasBackendInit_CUDA(EasBackend);
-PETSC_INTERN PetscErrorCode EasBackendAvailable_CUDA(PetscBool *, const char **);
-#endif
+
+/* The CUDA backend is a loadable module (libeas-cuda.so, built when nvcc is
+   found, installed beside libeas): libeas has no CUDA dependency, and the
+   module is dlopen'ed at the first request for /gpu/cuda (cudamodule.c).  The
+   module exports EAS_CUDA_MODULE_SYMBOL, a function returning this table;
+   libeas refuses a table whose abi or structure sizes differ from its own (a
+   module from another eas build). */
+#define EAS_CUDA_MODULE_ABI 1
+#define EAS_CUDA_MODULE_SYMBOL "EasCudaModuleGet"
+#define EAS_CUDA_MODULE_NAME "libeas-cuda.so"
+typedef struct {
+  int         abi;                                                   /* EAS_CUDA_MODULE_ABI */
+  size_t      size_backend, size_ops, size_dia, size_ebe, size_adrk; /* sizeof of the shared structures */
+  const char *build;                                                 /* what the module was built with (CUDA version, architectures) */
+  /* available: whether a device can be used, without creating a context; why
+     is a static string ("no CUDA device (...)") when not. */
+  PetscErrorCode (*available)(PetscBool *avail, const char **why);
+  /* device_count: the CUDA devices visible to this process (0 on error). */
+  PetscErrorCode (*device_count)(int *count);
+  /* init: the backend on device (chosen by the loader: EasCudaDeviceSelect). */
+  PetscErrorCode (*init)(EasBackend, int device);
+} EasCudaModule;
+typedef const EasCudaModule *(*EasCudaModuleGetFn)(void);
+
+/* cudamodule.c: the registry's entry points for /gpu/cuda (load the module,
+   select the device, call its init) and the loaded module (NULL when it
+   cannot be loaded; *why says why). */
+PETSC_INTERN PetscErrorCode EasBackendInit_CUDAModule(EasBackend);
+PETSC_INTERN PetscErrorCode EasBackendAvailable_CUDAModule(PetscBool *, const char **);
+PETSC_INTERN PetscErrorCode EasCudaModuleLoad(const EasCudaModule **, const char **why);
+PETSC_INTERN PetscErrorCode EasCudaDeviceSelect(PetscInt requested, PetscMPIInt local_rank, PetscMPIInt local_size, int ndev, int *device);
+/* core/init.c: the node-local rank in PETSC_COMM_WORLD (-1 before EasInitialize). */
+PETSC_INTERN PetscErrorCode EasGetNodeRank(PetscMPIInt *rank, PetscMPIInt *size);
+PETSC_INTERN PetscErrorCode EasBackendInit_Memcheck(EasBackend);
+
+/* A copy (host or backend memory) of bytes at p stopped being current. */
+static inline PetscErrorCode EasBackendMarkStale(EasBackend be, void *p, size_t bytes)
+{
+  if (be->ops->mark_stale && p && bytes) return (*be->ops->mark_stale)(be, p, bytes);
+  return 0;
+}
+
+/* Copies between host and backend memory with the backend's ops, booked in
+   bytes_htod/n_htod, bytes_dtoh/n_dtoh and PETSc's CpuToGpu/GpuToCpu counts
+   (nothing is booked on host-memory backends, where the op is a memcpy).
+   Every host<->device copy of the generic layer goes through these, so
+   /cpu/memcheck can check that every copy is counted. */
+PETSC_EXTERN PetscErrorCode EasBackendCopyHtoD(EasBackend, void *dst, const void *src, size_t bytes);
+PETSC_EXTERN PetscErrorCode EasBackendCopyDtoH(EasBackend, void *dst, const void *src, size_t bytes);
+
+/* Host staging buffers of the backend (ops host_alloc/host_free, else
+   PetscMalloc/PetscFree), at least one byte. */
+PETSC_INTERN PetscErrorCode EasBackendHostAlloc(EasBackend, size_t bytes, void **p);
+PETSC_INTERN PetscErrorCode EasBackendHostFree(EasBackend, void **p);
 
 /* Log events of the kernels, registered by EasInitializePackage(). */
 PETSC_EXTERN PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;

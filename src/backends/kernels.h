@@ -80,6 +80,22 @@ static inline EAS_HOST_DEVICE float EasDiaSingleEntry(EasKScalar v)
   return (float)v;
 }
 
+/* Row i of y = A x for a CSR matrix (the backend-private copy of a DIA
+   matrix that /cpu/memcheck's csr mode multiplies; zero-based indices). */
+static inline EAS_HOST_DEVICE EasKScalar EasCsrRow(EasKInt i, const EasKInt *rowptr, const EasKInt *colind, const EasKScalar *val, const EasKScalar *x)
+{
+  EasKScalar sum = 0.0;
+  for (EasKInt k = rowptr[i]; k < rowptr[i + 1]; k++) sum += val[k] * x[colind[k]];
+  return sum;
+}
+
+/* Row i's share of y = A^T x for a CSR matrix: y[j] += A[i][j] x[i] over
+   row i's columns j (a scatter: rows in sequence, or atomics). */
+static inline EAS_HOST_DEVICE void EasCsrRowTransposeScatter(EasKInt i, const EasKInt *rowptr, const EasKInt *colind, const EasKScalar *val, const EasKScalar *x, EasKScalar *y)
+{
+  for (EasKInt k = rowptr[i]; k < rowptr[i + 1]; k++) y[colind[k]] += val[k] * x[i];
+}
+
 /* BiCGStab direction update, one entry: p_new = r + beta (p_old - omega v_old). */
 static inline EAS_HOST_DEVICE EasKScalar EasBcgsDirection(EasKScalar r, EasKScalar p_old, EasKScalar v_old, EasKScalar beta, EasKScalar omega)
 {

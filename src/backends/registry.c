@@ -12,23 +12,12 @@ static PetscErrorCode EasAvailable_Always(PetscBool *avail, const char **why)
   return 0;
 }
 
-#if !defined(EAS_HAVE_CUDA)
-static PetscErrorCode EasAvailable_NotCompiled(PetscBool *avail, const char **why)
-{
-  *avail = PETSC_FALSE;
-  if (why) *why = "not compiled in (rebuild with nvcc found, or CUDA=1)";
-  return 0;
-}
-#endif
-
 static const EasBackendEntry eas_backends[] = {
     {"/cpu/openmp", {"/cpu", NULL, NULL}, "CPU, OpenMP threads", EasBackendInit_CPU, EasAvailable_Always},
     {"/cpu/serial", {NULL, NULL, NULL}, "CPU, one thread", EasBackendInit_CPUSerial, EasAvailable_Always},
-#if defined(EAS_HAVE_CUDA)
-    {"/gpu/cuda", {"/gpu", NULL, NULL}, "NVIDIA GPU, CUDA kernels and cuSPARSE", EasBackendInit_CUDA, EasBackendAvailable_CUDA},
-#else
-    {"/gpu/cuda", {"/gpu", NULL, NULL}, "NVIDIA GPU, CUDA kernels and cuSPARSE", NULL, EasAvailable_NotCompiled},
-#endif
+    {"/cpu/memcheck", {NULL, NULL, NULL}, "CPU, device-like memory checks", EasBackendInit_Memcheck, EasAvailable_Always},
+    /* a loadable module (cudamodule.c): "not available" with the reason when it, the CUDA libraries or a device are missing */
+    {"/gpu/cuda", {"/gpu", NULL, NULL}, "NVIDIA GPU, CUDA kernels and cuSPARSE", EasBackendInit_CUDAModule, EasBackendAvailable_CUDAModule},
 };
 #define EAS_NBACKENDS ((PetscInt)(sizeof(eas_backends) / sizeof(eas_backends[0])))
 
@@ -64,8 +53,8 @@ static PetscErrorCode EasBackendKnownNames(char buf[], size_t len)
 /*@C
   EasBackendIsAvailable - whether resource names a backend usable here.
 
-  Output: avail, and why (a static string: "available", "not compiled in
-  ...", "no CUDA device (...)", or "unknown backend").
+  Output: avail, and why (a static string: "available", "CUDA module not
+  loaded (...)", "no CUDA device (...)", or "unknown backend").
 @*/
 PetscErrorCode EasBackendIsAvailable(const char resource[], PetscBool *avail, const char *why[])
 {
@@ -110,8 +99,9 @@ PetscErrorCode EasBackendList(MPI_Comm comm, PetscViewer viewer)
   EasBackendCreate - creates the backend named by resource ("/cpu",
   "/cpu/serial", "/gpu/cuda", ...).
 
-  Errors: unknown name (lists the known ones); not compiled in; "no CUDA
-  device" when CUDA is compiled but unusable here.
+  Errors: unknown name (lists the known ones); "CUDA module not loaded"
+  when the CUDA module, or the CUDA libraries it needs, are missing; "no
+  CUDA device" when it loads but finds no usable device.
 @*/
 PetscErrorCode EasBackendCreate(MPI_Comm comm, const char resource[], EasBackend *be)
 {
@@ -123,7 +113,7 @@ PetscErrorCode EasBackendCreate(MPI_Comm comm, const char resource[], EasBackend
   PetscFunctionBegin;
   PetscValidPointer(be, 3);
   PetscCall(EasInitializePackage());
-  PetscCheck(resource && resource[0], comm, PETSC_ERR_ARG_NULL, "Backend resource string is empty; expected one of /cpu, /cpu/serial, /gpu/cuda");
+  PetscCheck(resource && resource[0], comm, PETSC_ERR_ARG_NULL, "Backend resource string is empty; expected one of /cpu, /cpu/serial, /cpu/memcheck, /gpu/cuda");
   PetscCall(EasBackendFind(resource, &e));
   if (!e) {
     char known[256];
@@ -153,11 +143,11 @@ PetscErrorCode EasBackendCreateFromOptions(MPI_Comm comm, const char prefix[], E
 
   PetscFunctionBegin;
   PetscOptionsBegin(comm, prefix, "eas backend selection", "Sys");
-  PetscCall(PetscOptionsString("-eas_backend", "Backend resource: /cpu, /cpu/serial, /gpu/cuda, or auto (chosen by the energy policies under -eas_criterion)", "EasBackendCreate", resource, resource, sizeof(resource), &flg));
+  PetscCall(PetscOptionsString("-eas_backend", "Backend resource: /cpu, /cpu/serial, /cpu/memcheck, /gpu/cuda, or auto (chosen by the energy policies under -eas_criterion)", "EasBackendCreate", resource, resource, sizeof(resource), &flg));
   PetscOptionsEnd();
   PetscCall(PetscStrcmp(resource, "auto", &flg));
   /* "auto" is a decision of the energy policies, a layer above the backends (include/eas/policy.h) */
-  PetscCheck(!flg, comm, PETSC_ERR_ARG_WRONG, "-eas_backend auto is chosen by the energy policies, not by the backend registry: create the backend with EasPolicyCreateBackend (EasPolicyAttachAdrFromOptions for an EasAdr, EasPolicyConfigureEbe for an EasEbe), or name a backend: /cpu, /cpu/serial, /gpu/cuda");
+  PetscCheck(!flg, comm, PETSC_ERR_ARG_WRONG, "-eas_backend auto is chosen by the energy policies, not by the backend registry: create the backend with EasPolicyCreateBackend (EasPolicyAttachAdrFromOptions for an EasAdr, EasPolicyConfigureEbe for an EasEbe), or name a backend: /cpu, /cpu/serial, /cpu/memcheck, /gpu/cuda");
   PetscCall(EasBackendCreate(comm, resource, be));
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*be, prefix));
   PetscCall(EasBackendSetFromOptions(*be));
@@ -204,6 +194,59 @@ PetscErrorCode EasBackendSetFromOptions(EasBackend be)
   }
   if (be->ops->set_from_options) PetscCall((*be->ops->set_from_options)(be, PetscOptionsObject));
   PetscOptionsEnd();
+  PetscFunctionReturn(0);
+}
+
+/* Booked copies (backend.h). */
+PetscErrorCode EasBackendCopyHtoD(EasBackend be, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCall((*be->ops->copy_htod)(be, dst, src, bytes));
+  if (!be->host_is_device) {
+    be->bytes_htod += (PetscLogDouble)bytes;
+    be->n_htod++;
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBackendCopyDtoH(EasBackend be, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(0);
+  PetscCall((*be->ops->copy_dtoh)(be, dst, src, bytes));
+  if (!be->host_is_device) {
+    be->bytes_dtoh += (PetscLogDouble)bytes;
+    be->n_dtoh++;
+    PetscCall(PetscLogGpuToCpu((PetscLogDouble)bytes));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Host staging buffers (backend.h). */
+PetscErrorCode EasBackendHostAlloc(EasBackend be, size_t bytes, void **p)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  bytes = bytes ? bytes : 1;
+  if (be->ops->host_alloc)
+    PetscCall((*be->ops->host_alloc)(be, bytes, p));
+  else
+    PetscCall(PetscMalloc(bytes, p));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBackendHostFree(EasBackend be, void **p)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  if (!*p) PetscFunctionReturn(0);
+  if (be->ops->host_free)
+    PetscCall((*be->ops->host_free)(be, *p));
+  else
+    PetscCall(PetscFree(*p));
+  *p = NULL;
   PetscFunctionReturn(0);
 }
 
@@ -281,5 +324,32 @@ PetscErrorCode EasBackendDestroy(EasBackend *be)
   }
   if ((*be)->ops->destroy) PetscCall((*(*be)->ops->destroy)(*be));
   PetscCall(PetscHeaderDestroy(be));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasHasFeature - whether an optional part is present: "sundials" (compiled
+  in), "cuda" (the CUDA module loads: its code and the CUDA libraries are
+  here), "cuda-device" (and /gpu/cuda is usable: a device and a driver).
+  Unknown names: false.
+@*/
+PetscErrorCode EasHasFeature(const char name[], PetscBool *has)
+{
+  PetscBool m;
+
+  PetscFunctionBegin;
+  *has = PETSC_FALSE;
+  PetscCall(PetscStrcmp(name, "sundials", &m));
+#if defined(EAS_HAVE_SUNDIALS)
+  if (m) *has = PETSC_TRUE;
+#endif
+  PetscCall(PetscStrcmp(name, "cuda", &m));
+  if (m) {
+    const EasCudaModule *mod;
+    PetscCall(EasCudaModuleLoad(&mod, NULL));
+    *has = mod ? PETSC_TRUE : PETSC_FALSE;
+  }
+  PetscCall(PetscStrcmp(name, "cuda-device", &m));
+  if (m) PetscCall(EasBackendAvailable_CUDAModule(has, NULL));
   PetscFunctionReturn(0);
 }

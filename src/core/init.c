@@ -16,6 +16,7 @@ PetscLogEvent EAS_KspSetUp, EAS_KspSolve, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_Bc
 static PetscBool   eas_package_initialized = PETSC_FALSE;
 static PetscBool   eas_initialized_petsc   = PETSC_FALSE;
 static PetscMPIInt eas_thread_level        = MPI_THREAD_SINGLE;
+static PetscMPIInt eas_node_rank = -1, eas_node_size = 0; /* node-local rank in PETSC_COMM_WORLD, set by EasInitialize */
 
 static PetscErrorCode EasFinalizePackage(void)
 {
@@ -87,7 +88,28 @@ PetscErrorCode EasInitialize(int *argc, char ***argv, const char file[], const c
   }
   PetscFunctionBegin;
   PetscCallMPI(MPI_Query_thread(&eas_thread_level));
+  if (eas_node_rank < 0) { /* the rank within its node, for the device of /gpu/cuda (EasCudaDeviceSelect) */
+    MPI_Comm node;
+    PetscCallMPI(MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    PetscCallMPI(MPI_Comm_rank(node, &eas_node_rank));
+    PetscCallMPI(MPI_Comm_size(node, &eas_node_size));
+    PetscCallMPI(MPI_Comm_free(&node));
+  }
   PetscCall(EasInitializePackage());
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasGetNodeRank - this process's rank among the PETSC_COMM_WORLD ranks of
+  its node (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED, computed by
+  EasInitialize), and their number; -1 and 0 when EasInitialize was not
+  called (a program that initialized PETSc itself).
+*/
+PetscErrorCode EasGetNodeRank(PetscMPIInt *rank, PetscMPIInt *size)
+{
+  PetscFunctionBegin;
+  *rank = eas_node_rank;
+  *size = eas_node_size;
   PetscFunctionReturn(0);
 }
 
@@ -107,24 +129,6 @@ PetscErrorCode EasFinalize(void)
   EasGetMPIThreadLevel - the MPI thread level provided (MPI_THREAD_SINGLE ..
   MPI_THREAD_MULTIPLE).
 @*/
-PetscErrorCode EasHasFeature(const char name[], PetscBool *has)
-{
-  PetscBool m;
-
-  PetscFunctionBegin;
-  *has = PETSC_FALSE;
-  PetscCall(PetscStrcmp(name, "sundials", &m));
-#if defined(EAS_HAVE_SUNDIALS)
-  if (m) *has = PETSC_TRUE;
-#endif
-  PetscCall(PetscStrcmp(name, "cuda", &m));
-#if defined(EAS_HAVE_CUDA)
-  if (m) *has = PETSC_TRUE;
-#endif
-  (void)m;
-  PetscFunctionReturn(0);
-}
-
 PetscErrorCode EasGetMPIThreadLevel(PetscMPIInt *level)
 {
   PetscFunctionBegin;

@@ -76,6 +76,21 @@ PetscErrorCode EasVecGetBackend(EasVec v, EasBackend *be)
   PetscFunctionReturn(0);
 }
 
+/* The copy that stops being current is handed to the backend
+   (EasBackendMarkStale: /cpu/memcheck fills it with NaN). */
+static PetscErrorCode EasVecSetValid(EasVec v, EasValid valid)
+{
+  const size_t bytes = (size_t)v->n * sizeof(PetscScalar);
+
+  PetscFunctionBegin;
+  if (!v->be->host_is_device) {
+    if ((v->valid & EAS_VALID_HOST) && !(valid & EAS_VALID_HOST) && v->h) PetscCall(EasBackendMarkStale(v->be, v->h, bytes));
+    if ((v->valid & EAS_VALID_DEVICE) && !(valid & EAS_VALID_DEVICE)) PetscCall(EasBackendMarkStale(v->be, v->d, bytes));
+  }
+  v->valid = valid;
+  PetscFunctionReturn(0);
+}
+
 /* Makes the host copy valid, copying device->host if it is stale. */
 static PetscErrorCode EasVecSyncHost(EasVec v)
 {
@@ -86,11 +101,8 @@ static PetscErrorCode EasVecSyncHost(EasVec v)
   if (v->valid & EAS_VALID_HOST) PetscFunctionReturn(0);
   if (!v->h) PetscCall(PetscMalloc1(PetscMax(v->n, 1), &v->h));
   PetscCall(PetscLogEventBegin(EAS_DtoH, 0, 0, 0, 0));
-  PetscCall((*be->ops->copy_dtoh)(be, v->h, v->d, bytes));
+  PetscCall(EasBackendCopyDtoH(be, v->h, v->d, bytes));
   PetscCall(PetscLogEventEnd(EAS_DtoH, 0, 0, 0, 0));
-  PetscCall(PetscLogGpuToCpu((PetscLogDouble)bytes));
-  be->bytes_dtoh += (PetscLogDouble)bytes;
-  be->n_dtoh++;
   v->valid = EAS_VALID_BOTH;
   PetscFunctionReturn(0);
 }
@@ -104,11 +116,8 @@ static PetscErrorCode EasVecSyncDevice(EasVec v)
   PetscFunctionBegin;
   if (v->valid & EAS_VALID_DEVICE) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(EAS_HtoD, 0, 0, 0, 0));
-  PetscCall((*be->ops->copy_htod)(be, v->d, v->h, bytes));
+  PetscCall(EasBackendCopyHtoD(be, v->d, v->h, bytes));
   PetscCall(PetscLogEventEnd(EAS_HtoD, 0, 0, 0, 0));
-  PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
-  be->bytes_htod += (PetscLogDouble)bytes;
-  be->n_htod++;
   v->valid = EAS_VALID_BOTH;
   PetscFunctionReturn(0);
 }
@@ -121,7 +130,7 @@ PetscErrorCode EasVecGetArray(EasVec v, PetscScalar **a)
 {
   PetscFunctionBegin;
   PetscCall(EasVecSyncHost(v));
-  if (!v->be->host_is_device) v->valid = EAS_VALID_HOST;
+  if (!v->be->host_is_device) PetscCall(EasVecSetValid(v, EAS_VALID_HOST));
   *a = v->h;
   PetscFunctionReturn(0);
 }
@@ -161,7 +170,7 @@ PetscErrorCode EasVecGetArrayWrite(EasVec v, PetscScalar **a)
 {
   PetscFunctionBegin;
   if (!v->h) PetscCall(PetscMalloc1(PetscMax(v->n, 1), &v->h));
-  if (!v->be->host_is_device) v->valid = EAS_VALID_HOST;
+  if (!v->be->host_is_device) PetscCall(EasVecSetValid(v, EAS_VALID_HOST));
   *a = v->h;
   PetscFunctionReturn(0);
 }
@@ -185,8 +194,8 @@ PetscErrorCode EasVecGetBackendArrayRead(EasVec v, const PetscScalar **a)
 PetscErrorCode EasVecGetBackendArrayWrite(EasVec v, PetscScalar **a)
 {
   PetscFunctionBegin;
-  v->valid = v->be->host_is_device ? EAS_VALID_BOTH : EAS_VALID_DEVICE;
-  *a       = v->d;
+  PetscCall(EasVecSetValid(v, v->be->host_is_device ? EAS_VALID_BOTH : EAS_VALID_DEVICE));
+  *a = v->d;
   PetscFunctionReturn(0);
 }
 
@@ -194,8 +203,8 @@ PetscErrorCode EasVecGetBackendArray(EasVec v, PetscScalar **a)
 {
   PetscFunctionBegin;
   PetscCall(EasVecSyncDevice(v));
-  v->valid = v->be->host_is_device ? EAS_VALID_BOTH : EAS_VALID_DEVICE;
-  *a       = v->d;
+  PetscCall(EasVecSetValid(v, v->be->host_is_device ? EAS_VALID_BOTH : EAS_VALID_DEVICE));
+  *a = v->d;
   PetscFunctionReturn(0);
 }
 
@@ -209,7 +218,7 @@ static PetscErrorCode EasVecCheckCompatible(EasVec x, EasVec y, const char op[])
 
 PetscErrorCode EasVecSet(EasVec v, PetscScalar alpha)
 {
-  PetscScalar *a;
+  PetscScalar *a = NULL;
 
   PetscFunctionBegin;
   PetscCall(EasVecGetBackendArrayWrite(v, &a));

@@ -348,6 +348,21 @@ PetscErrorCode EasDiaSetFromMat(EasDia A, Mat M)
   PetscFunctionReturn(0);
 }
 
+/* Lets the backend build its private data (e.g. the cuSPARSE CSR copy)
+   from the current values: the host copy when it is current, else the
+   backend's (val_host = NULL tells the backend to read A->k.val).  Issue 10
+   C1: after a rewrite on the device the host copy is stale, and building
+   the private copy from it ran every later product on the old values. */
+static PetscErrorCode EasDiaBackendSetUp_Private(EasDia A)
+{
+  EasBackend be = A->be;
+
+  PetscFunctionBegin;
+  A->k.val_host = A->host_stale ? NULL : A->val; /* kept NULL until EasDiaSyncHost_Private: a lazy build reads it too */
+  if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
+  PetscFunctionReturn(0);
+}
+
 /* After new values (EasDiaRestoreValuesWrite): uploads them into the
    existing backend copy (same size, no reallocation) and lets the backend
    rebuild its own data (e.g. the cuSPARSE CSR copy). */
@@ -359,13 +374,10 @@ static PetscErrorCode EasDiaRefreshBackend_Private(EasDia A)
   PetscCall(PetscLogEventBegin(EAS_DiaSetUp, A, 0, 0, 0));
   if (!be->host_is_device) {
     const size_t bval = (size_t)A->ndiag * A->ld * sizeof(PetscScalar);
-    PetscCall((*be->ops->copy_htod)(be, (void *)A->k.val, A->val, bval));
-    be->bytes_htod += (PetscLogDouble)bval;
-    be->n_htod++;
-    PetscCall(PetscLogCpuToGpu((PetscLogDouble)bval));
+    PetscCall(EasBackendCopyHtoD(be, (void *)A->k.val, A->val, bval));
   }
   if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
-  if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
+  PetscCall(EasDiaBackendSetUp_Private(A));
   A->dev_stale = PETSC_FALSE;
   PetscCall(PetscLogEventEnd(EAS_DiaSetUp, A, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -411,15 +423,12 @@ PetscErrorCode EasDiaSetUp(EasDia A)
     const size_t boff = (size_t)A->ndiag * sizeof(PetscInt), bval = (size_t)A->ndiag * A->ld * sizeof(PetscScalar);
     PetscCall((*be->ops->malloc)(be, boff, &doff));
     PetscCall((*be->ops->malloc)(be, bval, &dval));
-    PetscCall((*be->ops->copy_htod)(be, doff, A->off, boff));
-    PetscCall((*be->ops->copy_htod)(be, dval, A->val, bval));
-    be->bytes_htod += (PetscLogDouble)(boff + bval);
-    be->n_htod += 2;
-    PetscCall(PetscLogCpuToGpu((PetscLogDouble)(boff + bval)));
+    PetscCall(EasBackendCopyHtoD(be, doff, A->off, boff));
+    PetscCall(EasBackendCopyHtoD(be, dval, A->val, bval));
     A->k.off = (const PetscInt *)doff;
     A->k.val = (const PetscScalar *)dval;
   }
-  if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
+  PetscCall(EasDiaBackendSetUp_Private(A));
   A->setupcalled = PETSC_TRUE;
   PetscCall(PetscLogEventEnd(EAS_DiaSetUp, A, 0, 0, 0));
   PetscFunctionReturn(0);
@@ -481,12 +490,10 @@ PetscErrorCode EasDiaSyncHost_Private(EasDia A)
   if (!A->host_stale) PetscFunctionReturn(0);
   {
     const size_t bval = (size_t)A->ndiag * A->ld * sizeof(PetscScalar);
-    PetscCall((*be->ops->copy_dtoh)(be, A->val, A->k.val, bval));
-    be->bytes_dtoh += (PetscLogDouble)bval;
-    be->n_dtoh++;
-    PetscCall(PetscLogGpuToCpu((PetscLogDouble)bval));
+    PetscCall(EasBackendCopyDtoH(be, A->val, A->k.val, bval));
   }
   A->host_stale = PETSC_FALSE;
+  A->k.val_host = A->val;
   PetscFunctionReturn(0);
 }
 
@@ -535,6 +542,7 @@ PetscErrorCode EasDiaRestoreValuesWrite(EasDia A, PetscScalar **val)
   A->values_out = 0;
   *val          = NULL;
   if (A->setupcalled && (!A->be->host_is_device || A->be->ops->dia_setup)) A->dev_stale = PETSC_TRUE;
+  if (A->setupcalled && !A->be->host_is_device) PetscCall(EasBackendMarkStale(A->be, (void *)A->k.val, (size_t)A->ndiag * A->ld * sizeof(PetscScalar)));
   PetscCall(PetscObjectStateIncrease((PetscObject)A));
   PetscFunctionReturn(0);
 }
@@ -613,9 +621,12 @@ PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia A, PetscScalar **v
 
   PetscFunctionBegin;
   PetscCheck(A->values_out == 3 && *val == A->k.val, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "EasDiaRestoreBackendValuesWrite_Private: not the array of EasDiaGetBackendValuesWrite_Private");
-  if (!be->host_is_device) A->host_stale = PETSC_TRUE; /* copied back only when the host reads them */
+  if (!be->host_is_device) { /* copied back only when the host reads them */
+    A->host_stale = PETSC_TRUE;
+    PetscCall(EasBackendMarkStale(be, A->val, (size_t)A->ndiag * A->ld * sizeof(PetscScalar)));
+  }
   if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
-  if (be->ops->dia_setup) PetscCall((*be->ops->dia_setup)(be, &A->k));
+  PetscCall(EasDiaBackendSetUp_Private(A));
   A->dev_stale  = PETSC_FALSE;
   A->values_out = 0;
   *val          = NULL;
@@ -870,6 +881,7 @@ PetscErrorCode EasDiaColumnScaleValues_Private(EasDia A, const PetscScalar *s, E
   for (PetscInt i = 0; i < A->n; i++) EasDiaColumnScaleRow(i, A->n, A->ndiag, A->off, A->val, A->ld, s, B->val); /* the backends' body */
   B->host_stale = PETSC_FALSE;
   if (B->setupcalled && (!B->be->host_is_device || B->be->ops->dia_setup)) B->dev_stale = PETSC_TRUE;
+  if (B->setupcalled && !B->be->host_is_device) PetscCall(EasBackendMarkStale(B->be, (void *)B->k.val, (size_t)B->ndiag * B->ld * sizeof(PetscScalar)));
   PetscCall(PetscObjectStateIncrease((PetscObject)B));
   PetscFunctionReturn(0);
 }

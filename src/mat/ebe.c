@@ -379,15 +379,14 @@ PetscErrorCode EasEbeSetUp(EasEbe ebe)
   } else {
     void *p;
     PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * PetscMax(nconn, 1), &p));
-    PetscCall((*be->ops->copy_htod)(be, p, ebe->conn, sizeof(PetscInt) * nconn));
+    PetscCall(EasBackendCopyHtoD(be, p, ebe->conn, sizeof(PetscInt) * nconn));
     ebe->k.conn = (const PetscInt *)p;
     PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(nael, 1), &p));
-    PetscCall((*be->ops->copy_htod)(be, p, ebe->ael, sizeof(PetscScalar) * nael));
+    PetscCall(EasBackendCopyHtoD(be, p, ebe->ael, sizeof(PetscScalar) * nael));
     ebe->k.ael = (const PetscScalar *)p;
     PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * PetscMax(ebe->nel, 1), &p));
-    PetscCall((*be->ops->copy_htod)(be, p, ebe->color_elem, sizeof(PetscInt) * ebe->nel));
+    PetscCall(EasBackendCopyHtoD(be, p, ebe->color_elem, sizeof(PetscInt) * ebe->nel));
     ebe->k.color_elem = (const PetscInt *)p;
-    be->bytes_htod += (PetscLogDouble)(sizeof(PetscInt) * (nconn + (size_t)ebe->nel) + sizeof(PetscScalar) * nael);
   }
   PetscCall(EasEbeStorageSetUp_Private(ebe));
   for (int s = 0; s < 2; s++) {

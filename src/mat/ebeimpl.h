@@ -24,7 +24,8 @@ typedef struct {
   PetscBool          is_host[EAS_EBE_MAXUNITS];
   PetscInt           shares[EAS_EBE_MAXUNITS], start[EAS_EBE_MAXUNITS];
   PetscInt           lo[EAS_EBE_MAXUNITS], hi[EAS_EBE_MAXUNITS]; /* dof range touched by the unit */
-  PetscScalar       *ybuf[EAS_EBE_MAXUNITS];                     /* private y of units > first host unit */
+  PetscScalar       *ybuf[EAS_EBE_MAXUNITS];                     /* private y of units > first host unit; a device unit's is a host staging buffer (EasBackendHostAlloc) */
+  PetscScalar       *xbuf[EAS_EBE_MAXUNITS];                     /* a device unit's host staging copy of x (issue 10 M1: copies from pageable memory are synchronous) */
   PetscScalar       *sbuf[EAS_EBE_MAXUNITS];                     /* scratch of the test slowdown */
   PetscScalar       *xdev[EAS_EBE_MAXUNITS], *ydev[EAS_EBE_MAXUNITS];
   PetscInt          *conn_dev[EAS_EBE_MAXUNITS];

@@ -407,7 +407,7 @@ PetscErrorCode EasKspSetUpPC_Private(EasKsp ksp)
     /* nb*bs*bs in size_t: the product passes 2^31 - 1 before nb*bs does
        (EasEbeGetPointBlockDiagonal_Private checked it with EasSizeMul) */
     PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax((size_t)nb * bs * bs, 1), (void **)&ksp->pbinv));
-    PetscCall((*be->ops->copy_htod)(be, ksp->pbinv, D, sizeof(PetscScalar) * nb * bs * bs));
+    PetscCall(EasBackendCopyHtoD(be, ksp->pbinv, D, sizeof(PetscScalar) * (size_t)nb * bs * bs));
     PetscCall(PetscFree(D));
     PetscFunctionReturn(0);
   }

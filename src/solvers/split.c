@@ -69,16 +69,18 @@ static PetscErrorCode EasEbeSplitFreeBuffers(EasEbeSplit *sp)
 {
   PetscFunctionBegin;
   for (PetscInt u = 0; u < EAS_EBE_MAXUNITS; u++) {
-    PetscCall(PetscFree(sp->ybuf[u]));
     PetscCall(PetscFree(sp->sbuf[u]));
     if (sp->unit[u] && !sp->is_host[u]) {
       EasBackend b = sp->unit[u];
+      PetscCall(EasBackendHostFree(b, (void **)&sp->ybuf[u]));
+      PetscCall(EasBackendHostFree(b, (void **)&sp->xbuf[u]));
       if (sp->xdev[u]) PetscCall((*b->ops->free)(b, sp->xdev[u]));
       if (sp->ydev[u]) PetscCall((*b->ops->free)(b, sp->ydev[u]));
       if (sp->conn_dev[u]) PetscCall((*b->ops->free)(b, sp->conn_dev[u]));
       if (sp->ael_dev[u]) PetscCall((*b->ops->free)(b, sp->ael_dev[u]));
       if (sp->cel_dev[u]) PetscCall((*b->ops->free)(b, sp->cel_dev[u]));
     }
+    PetscCall(PetscFree(sp->ybuf[u])); /* a host unit's (NULL if freed above) */
     sp->xdev[u] = sp->ydev[u] = NULL;
     sp->conn_dev[u]           = NULL;
     sp->ael_dev[u]            = NULL;
@@ -272,7 +274,11 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
         sp->hi[u] = PetscMax(sp->hi[u], (ebe->conn[e * ebe->nen + a] + 1) * ebe->dof);
       }
     if (sp->lo[u] > sp->hi[u]) sp->lo[u] = sp->hi[u] = 0;
-    if (!sp->ybuf[u]) PetscCall(PetscMalloc1(PetscMax(n, 1), &sp->ybuf[u]));
+    if (!sp->ybuf[u] && sp->is_host[u]) PetscCall(PetscMalloc1(PetscMax(n, 1), &sp->ybuf[u]));
+    if (!sp->ybuf[u] && !sp->is_host[u]) { /* Lang-Rünger Alg. 2 overlaps only if the unit's copies are asynchronous: host staging (pinned) buffers */
+      PetscCall(EasBackendHostAlloc(sp->unit[u], sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->ybuf[u]));
+      PetscCall(EasBackendHostAlloc(sp->unit[u], sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->xbuf[u]));
+    }
     if (!sp->is_host[u] && shares[u] > 0 && (sp->dev_e0[u] != sp->start[u] || sp->dev_e1[u] != s)) {
       EasBackend     b = sp->unit[u];
       PetscLogDouble t0, t1;
@@ -286,12 +292,11 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
         PetscCall((*b->ops->malloc)(b, sizeof(PetscInt) * PetscMax(ebe->nel, 1), (void **)&sp->cel_dev[u]));
         PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->xdev[u]));
         PetscCall((*b->ops->malloc)(b, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&sp->ydev[u]));
-        PetscCall((*b->ops->copy_htod)(b, sp->cel_dev[u], ebe->color_elem, sizeof(PetscInt) * ebe->nel));
+        PetscCall(EasBackendCopyHtoD(b, sp->cel_dev[u], ebe->color_elem, sizeof(PetscInt) * ebe->nel));
       }
       /* Lang-Rünger eq. 14: the element matrices (and connectivity) of the share */
-      PetscCall((*b->ops->copy_htod)(b, sp->conn_dev[u] + (size_t)e0 * ebe->nen, ebe->conn + (size_t)e0 * ebe->nen, sizeof(PetscInt) * ne * ebe->nen));
-      PetscCall((*b->ops->copy_htod)(b, sp->ael_dev[u] + (size_t)e0 * m * m, ebe->ael + (size_t)e0 * m * m, sizeof(PetscScalar) * ne * m * m));
-      b->bytes_htod += (PetscLogDouble)ne * (sizeof(PetscInt) * ebe->nen + sizeof(PetscScalar) * m * m);
+      PetscCall(EasBackendCopyHtoD(b, sp->conn_dev[u] + (size_t)e0 * ebe->nen, ebe->conn + (size_t)e0 * ebe->nen, sizeof(PetscInt) * ne * ebe->nen));
+      PetscCall(EasBackendCopyHtoD(b, sp->ael_dev[u] + (size_t)e0 * m * m, ebe->ael + (size_t)e0 * m * m, sizeof(PetscScalar) * ne * m * m));
       t1               = MPI_Wtime();
       sp->t_copy_el[u] = (t1 - t0) / ne;
       if (ebe->meter && u < ebe->nmunits) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_TRANSFER, ebe->munit[u], (PetscReal)ne)); /* t_copy, Lang-Rünger eq. 14 */
@@ -526,7 +531,8 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
     kd.ael        = sp->ael_dev[u];
     kd.color_elem = sp->cel_dev[u];
     if (metered) PetscCall(EasEnergyMeterBegin(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u]));
-    PetscCall((*sp->unit[u]->ops->ebe_unit_begin)(sp->unit[u], &kd, sp->start[u], sp->start[u] + sp->shares[u], n, x, sp->xdev[u], sp->ydev[u], sp->ybuf[u]));
+    PetscCall(PetscArraycpy(sp->xbuf[u], x, n)); /* x is pageable: the unit copies from its staging buffer */
+    PetscCall((*sp->unit[u]->ops->ebe_unit_begin)(sp->unit[u], &kd, sp->start[u], sp->start[u] + sp->shares[u], n, sp->xbuf[u], sp->xdev[u], sp->ydev[u], sp->ybuf[u]));
   }
   for (PetscInt u = 0; u < U; u++)
     if (sp->slow[u] > 1.0 && !sp->sbuf[u]) PetscCall(PetscMalloc1(PetscMax(n, 1), &sp->sbuf[u]));

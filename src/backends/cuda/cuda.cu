@@ -14,6 +14,7 @@
     and collected lazily (at synchronizing calls or when the ring is full).
 */
 #include "cudaimpl.h"
+#include "../devcommon.h"
 #include <stdio.h>
 
 static const char *const EasCudaSpMVModes[] = {"native", "cusparse"};
@@ -21,10 +22,11 @@ static const char *const EasCudaKindNames[] = {"SpMV", "BiCGStab sweeps", "vecto
 
 /* ------------------------------------------------------------------ helpers */
 
-static inline unsigned EasCudaBlocks(PetscInt n, unsigned cap)
+/* Blocks of a launch over n items (launch.h, unit-tested on the host): every
+   kernel has a grid-stride loop, so the cap never skips work. */
+static inline unsigned EasCudaBlocks(PetscInt64 n, unsigned cap)
 {
-  const size_t b = ((size_t)n + EAS_CUDA_BLOCK - 1) / EAS_CUDA_BLOCK;
-  return (unsigned)(b < (size_t)cap ? b : (size_t)cap);
+  return EasLaunchBlocks((int64_t)n, EAS_CUDA_BLOCK, cap);
 }
 
 /* Dynamic shared memory for the DIA offsets (0: the kernel reads them from global memory). */
@@ -97,6 +99,8 @@ __device__ __forceinline__ void EasBlockReduce(const EasKScalar (&acc)[NV], EasK
     for (int k = 0; k < NV; k++) out[k * gridDim.x + blockIdx.x] = sh[k][0];
 }
 
+/* Grid-stride loop over [0,n) (n a non-negative 32-bit EasKInt: k + stride
+   stays below 2^31 + 2^28 and cannot wrap the unsigned index). */
 #define EAS_GRID_STRIDE(k, n) for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < (unsigned)(n); k += blockDim.x * gridDim.x)
 
 /* Second stage: one block sums nb partials per value, in a fixed order. */
@@ -315,6 +319,29 @@ static PetscErrorCode EasCopyDtoH_CUDA(EasBackend be, void *dst, const void *src
   PetscFunctionReturn(0);
 }
 
+/* Pinned host staging buffers (issue 10 M1: cudaMemcpyAsync from or to
+   pageable memory is synchronous, so the split's GPU unit never overlapped
+   the CPU units), registered for the unit's checks (devcommon.c). */
+static PetscErrorCode EasHostAlloc_CUDA(EasBackend be, size_t bytes, void **p)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  EasCallCUDA(cudaMallocHost(p, bytes));
+  PetscCall(EasMemRegistryAdd(&cu->staging, *p, bytes));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasHostFree_CUDA(EasBackend be, void *p)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  PetscCall(EasMemRegistryRemove(&cu->staging, p, NULL, "CUDA pinned host staging (host_free)"));
+  EasCallCUDA(cudaFreeHost(p));
+  PetscFunctionReturn(0);
+}
+
 /* ------------------------------------------------------------------ vectors */
 
 static PetscErrorCode EasVecSet_CUDA(EasBackend be, PetscInt n, PetscScalar alpha, PetscScalar *y)
@@ -402,85 +429,72 @@ static PetscErrorCode EasDiaCtxFree_CUDA(EasDiaCtx_CUDA *ctx)
   PetscFunctionReturn(0);
 }
 
-/* Builds the CSR copy of A on the host from the DIA data (columns outside
-   [0,n) skipped, exact zeros dropped, columns ascending), uploads it and
-   prepares cusparseSpMV for A x and A^T x. */
-static PetscErrorCode EasDiaBuildCSR_CUDA(EasBackend be, const EasDiaKernel *A, EasDiaCtx_CUDA *ctx)
+/* Temporaries of the CSR build, freed by EasDiaBuildCSR_CUDA whether the
+   build succeeds or fails (an error inside must not leak them). */
+typedef struct {
+  PetscInt    *rowptr, *colind;
+  PetscScalar *vals;
+  EasKScalar  *scratch; /* device */
+} EasCSRBuild_CUDA;
+
+/* The work of EasDiaBuildCSR_CUDA: the CSR copy of A built on the host
+   (devcommon.c, shared with /cpu/memcheck's csr mode: from the host values
+   when current, else from the device's), uploaded, and cusparseSpMV prepared
+   for A x and A^T x.  Every allocation goes into t (host) or ctx (device,
+   freed by EasDiaCtxFree_CUDA at the next build or dia_destroy). */
+static PetscErrorCode EasDiaBuildCSR_Private(EasBackend be, const EasDiaKernel *A, EasDiaCtx_CUDA *ctx, EasCSRBuild_CUDA *t)
 {
-  EasBackend_CUDA   *cu = (EasBackend_CUDA *)be->data;
-  const PetscInt     n = A->n, nd = A->ndiag, ld = A->ld;
-  const PetscInt    *off      = A->off_host;
-  const PetscScalar *val      = A->val_host;
-  PetscInt          *off_copy = NULL, *perm, *rowptr, *colind;
-  PetscScalar       *val_copy = NULL, *vals, *scratch = NULL;
-  PetscInt64         nnz = 0;
-  const double       one = 1.0, zero = 0.0;
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const PetscInt   n = A->n, nd = A->ndiag;
+  PetscInt         nnz;
+  const double     one = 1.0, zero = 0.0;
 
   PetscFunctionBegin;
-  PetscCall(EasDiaCtxFree_CUDA(ctx));
-  /* host copies of the DIA data, downloaded if the generic layer kept none */
-  if (!off && nd) {
-    PetscCall(PetscMalloc1(nd, &off_copy));
-    PetscCall(EasCopyDtoH_CUDA(be, off_copy, A->off, (size_t)nd * sizeof(PetscInt)));
-    off = off_copy;
-  }
-  if (!val && nd) {
-    PetscCall(PetscMalloc1((size_t)nd * ld, &val_copy));
-    PetscCall(EasCopyDtoH_CUDA(be, val_copy, A->val, (size_t)nd * ld * sizeof(PetscScalar)));
-    val = val_copy;
-  }
-  /* diagonals in ascending offset order, so that each row's columns ascend */
-  PetscCall(PetscMalloc1(nd > 0 ? nd : 1, &perm));
-  for (PetscInt d = 0; d < nd; d++) perm[d] = d;
-  if (nd) PetscCall(PetscSortIntWithPermutation(nd, off, perm));
-  PetscCall(PetscMalloc1(n + 1, &rowptr));
-  rowptr[0] = 0;
-  for (PetscInt i = 0; i < n; i++) {
-    for (PetscInt k = 0; k < nd; k++) {
-      const PetscInt d = perm[k], j = i + off[d];
-      if (j >= 0 && j < n && val[(size_t)d * ld + i] != 0.0) nnz++;
-    }
-    PetscCheck(nnz <= PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "CSR copy of the DIA matrix has more than %d nonzeros (32-bit cuSPARSE indices)", PETSC_MAX_INT);
-    rowptr[i + 1] = (PetscInt)nnz;
-  }
-  PetscCall(PetscMalloc2(nnz > 0 ? nnz : 1, &colind, nnz > 0 ? nnz : 1, &vals));
-  for (PetscInt i = 0, p = 0; i < n; i++) {
-    for (PetscInt k = 0; k < nd; k++) {
-      const PetscInt    d = perm[k], j = i + off[d];
-      const PetscScalar a = (j >= 0 && j < n) ? val[(size_t)d * ld + i] : 0.0;
-      if (a != 0.0) {
-        colind[p] = j;
-        vals[p++] = a;
-      }
-    }
-  }
+  PetscCall(EasDiaBuildCSRHost(be, A, &nnz, &t->rowptr, &t->colind, &t->vals));
   /* upload */
-  ctx->nnz = (PetscInt)nnz;
+  ctx->nnz = nnz;
   EasCallCUDA(cudaMalloc((void **)&ctx->rowptr, (size_t)(n + 1) * sizeof(int)));
   EasCallCUDA(cudaMalloc((void **)&ctx->colind, (size_t)(nnz > 0 ? nnz : 1) * sizeof(int)));
   EasCallCUDA(cudaMalloc((void **)&ctx->vals, (size_t)(nnz > 0 ? nnz : 1) * sizeof(EasKScalar)));
-  PetscCall(EasCopyHtoD_CUDA(be, ctx->rowptr, rowptr, (size_t)(n + 1) * sizeof(int)));
-  PetscCall(EasCopyHtoD_CUDA(be, ctx->colind, colind, (size_t)nnz * sizeof(int)));
-  PetscCall(EasCopyHtoD_CUDA(be, ctx->vals, vals, (size_t)nnz * sizeof(EasKScalar)));
-  PetscCall(PetscFree2(colind, vals));
-  PetscCall(PetscFree(rowptr));
-  PetscCall(PetscFree(perm));
-  PetscCall(PetscFree(off_copy));
-  PetscCall(PetscFree(val_copy));
+  PetscCall(EasCopyHtoD_CUDA(be, ctx->rowptr, t->rowptr, (size_t)(n + 1) * sizeof(int)));
+  PetscCall(EasCopyHtoD_CUDA(be, ctx->colind, t->colind, (size_t)nnz * sizeof(int)));
+  PetscCall(EasCopyHtoD_CUDA(be, ctx->vals, t->vals, (size_t)nnz * sizeof(EasKScalar)));
   /* descriptors and work buffers (the vectors' values are set at each product;
      a scratch vector stands in for them while sizing the buffers) */
   EasCallCUSPARSE(cusparseCreateCsr(&ctx->mat, n, n, nnz, ctx->rowptr, ctx->colind, ctx->vals, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
-  EasCallCUDA(cudaMalloc((void **)&scratch, (size_t)(n > 0 ? n : 1) * sizeof(EasKScalar)));
-  EasCallCUSPARSE(cusparseCreateDnVec(&ctx->vx, n, scratch, CUDA_R_64F));
-  EasCallCUSPARSE(cusparseCreateDnVec(&ctx->vy, n, scratch, CUDA_R_64F));
+  EasCallCUDA(cudaMalloc((void **)&t->scratch, (size_t)(n > 0 ? n : 1) * sizeof(EasKScalar)));
+  EasCallCUSPARSE(cusparseCreateDnVec(&ctx->vx, n, t->scratch, CUDA_R_64F));
+  EasCallCUSPARSE(cusparseCreateDnVec(&ctx->vy, n, t->scratch, CUDA_R_64F));
   EasCallCUSPARSE(cusparseSpMV_bufferSize(cu->sparse, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, ctx->mat, ctx->vx, &zero, ctx->vy, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &ctx->bufsize));
   EasCallCUSPARSE(cusparseSpMV_bufferSize(cu->sparse, CUSPARSE_OPERATION_TRANSPOSE, &one, ctx->mat, ctx->vx, &zero, ctx->vy, CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &ctx->bufsize_t));
   if (ctx->bufsize) EasCallCUDA(cudaMalloc(&ctx->buf, ctx->bufsize));
   if (ctx->bufsize_t) EasCallCUDA(cudaMalloc(&ctx->buf_t, ctx->bufsize_t));
   EasCallCUDA(cudaStreamSynchronize(cu->stream));
-  EasCallCUDA(cudaFree(scratch));
   ctx->built = PETSC_TRUE;
   PetscCall(PetscInfo(be, "CSR copy for cuSPARSE: n %" PetscInt_FMT ", %" PetscInt_FMT " offsets, nnz %" PetscInt_FMT ", buffers %zu + %zu bytes\n", n, nd, ctx->nnz, ctx->bufsize, ctx->bufsize_t));
+  PetscFunctionReturn(0);
+}
+
+/* Builds the CSR copy of A on the host from the current DIA values (columns
+   outside [0,n) skipped, exact zeros dropped, columns ascending), uploads it
+   and prepares cusparseSpMV for A x and A^T x.  The temporaries are freed on
+   every path; on an error, the partial device data stays in ctx (not built)
+   and is freed by the next build or dia_destroy. */
+static PetscErrorCode EasDiaBuildCSR_CUDA(EasBackend be, const EasDiaKernel *A, EasDiaCtx_CUDA *ctx)
+{
+  EasCSRBuild_CUDA t = {NULL, NULL, NULL, NULL};
+  PetscErrorCode   ierr;
+  cudaError_t      cerr = cudaSuccess;
+
+  PetscFunctionBegin;
+  PetscCall(EasDiaCtxFree_CUDA(ctx));
+  ierr = EasDiaBuildCSR_Private(be, A, ctx, &t);
+  if (t.scratch) cerr = cudaFree(t.scratch);
+  PetscCall(PetscFree(t.rowptr));
+  PetscCall(PetscFree(t.colind));
+  PetscCall(PetscFree(t.vals));
+  PetscCall(ierr);
+  EasCallCUDA(cerr);
   PetscFunctionReturn(0);
 }
 
@@ -676,32 +690,56 @@ static PetscErrorCode EasBcgsSweep3_CUDA(EasBackend be, PetscInt n, PetscScalar 
    elements of a colour share no node, so the scatter needs no atomics. */
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeApplyKernel(EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, const EasKInt *__restrict__ conn, const EasKScalar *__restrict__ ael, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
 {
-  const EasKInt k = k0 + (EasKInt)(blockIdx.x * blockDim.x + threadIdx.x);
-  if (k < k1) EasEbeElementApply(color_elem[k], nen, dof, conn, ael, x, y);
+  EAS_GRID_STRIDE(j, k1 - k0)
+  EasEbeElementApply(color_elem[k0 + (EasKInt)j], nen, dof, conn, ael, x, y);
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeDiagonalKernel(EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, EasKInt bs, const EasKInt *__restrict__ conn, const EasKScalar *__restrict__ ael, EasKScalar *__restrict__ d)
 {
-  const EasKInt k = k0 + (EasKInt)(blockIdx.x * blockDim.x + threadIdx.x);
-  if (k < k1) EasEbeElementDiagonal(color_elem[k], nen, dof, bs, conn, ael, d);
+  EAS_GRID_STRIDE(j, k1 - k0)
+  EasEbeElementDiagonal(color_elem[k0 + (EasKInt)j], nen, dof, bs, conn, ael, d);
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBlockMultKernel(EasKInt nb, EasKInt bs, const EasKScalar *__restrict__ B, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
 {
-  const EasKInt b = (EasKInt)(blockIdx.x * blockDim.x + threadIdx.x);
-  if (b < nb) EasBlockMultEntry(b, bs, B, x, y);
+  EAS_GRID_STRIDE(b, nb)
+  EasBlockMultEntry((EasKInt)b, bs, B, x, y);
 }
 
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasCgUpdateKernel(EasKInt n, EasKScalar alpha, const EasKScalar *p, const EasKScalar *q, const EasKScalar *dinv, EasKScalar *x, EasKScalar *r, EasKScalar *z)
+/* CG update and its two dots in one pass (as the CPU backend's loop):
+   x += alpha p; r -= alpha q; z = dinv .* r; partials (r, z), (r, r) over
+   the first nown entries. */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasCgUpdateKernel(EasKInt n, EasKInt nown, EasKScalar alpha, const EasKScalar *p, const EasKScalar *q, const EasKScalar *dinv, EasKScalar *x, EasKScalar *r, EasKScalar *z, EasKScalar *partials)
 {
-  const EasKInt i = (EasKInt)(blockIdx.x * blockDim.x + threadIdx.x);
-  if (i < n) (void)EasCgUpdateEntry(i, alpha, p, q, dinv, x, r, z);
+  EasKScalar acc[2] = {0.0, 0.0};
+  EAS_GRID_STRIDE(k, n)
+  {
+    const EasKInt    i  = (EasKInt)k;
+    const EasKScalar ri = EasCgUpdateEntry(i, alpha, p, q, dinv, x, r, z);
+    if (i < nown) {
+      acc[0] += ri * z[i];
+      acc[1] += ri * ri;
+    }
+  }
+  EasBlockReduce<2>(acc, partials);
 }
 
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasPipeCgUpdateKernel(EasKInt n, EasKScalar alpha, EasKScalar beta, const EasKScalar *dinv, EasKScalar *z, EasKScalar *q, EasKScalar *s, EasKScalar *p, EasKScalar *x, EasKScalar *r, EasKScalar *u, EasKScalar *w, EasKScalar *m, const EasKScalar *nv)
+/* Pipelined CG update and its three dots in one pass: partials (r, u),
+   (w, u), (r, r) over the first nown entries. */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasPipeCgUpdateKernel(EasKInt n, EasKInt nown, EasKScalar alpha, EasKScalar beta, const EasKScalar *dinv, EasKScalar *z, EasKScalar *q, EasKScalar *s, EasKScalar *p, EasKScalar *x, EasKScalar *r, EasKScalar *u, EasKScalar *w, EasKScalar *m, const EasKScalar *nv, EasKScalar *partials)
 {
-  const EasKInt i = (EasKInt)(blockIdx.x * blockDim.x + threadIdx.x);
-  if (i < n) EasPipeCgUpdateEntry(i, alpha, beta, dinv, z, q, s, p, x, r, u, w, m, nv);
+  EasKScalar acc[3] = {0.0, 0.0, 0.0};
+  EAS_GRID_STRIDE(k, n)
+  {
+    const EasKInt i = (EasKInt)k;
+    EasPipeCgUpdateEntry(i, alpha, beta, dinv, z, q, s, p, x, r, u, w, m, nv);
+    if (i < nown) {
+      acc[0] += r[i] * u[i];
+      acc[1] += w[i] * u[i];
+      acc[2] += r[i] * r[i];
+    }
+  }
+  EasBlockReduce<3>(acc, partials);
 }
 
 /* Launches the element kernels of [e0,e1), colour by colour, on the stream. */
@@ -761,20 +799,20 @@ static PetscErrorCode EasBlockMult_CUDA(EasBackend be, PetscInt nb, PetscInt bs,
   PetscFunctionReturn(0);
 }
 
-/* The update is one fused kernel; its dots, over the owned entries, are a
-   second (two-sum) reduction pass. */
+/* The update and its dots over the owned entries are one pass (one fused
+   kernel and the fixed-order second stage), like the CPU backend's loop. */
 static PetscErrorCode EasCgUpdate_CUDA(EasBackend be, PetscInt n, PetscInt nown, PetscScalar alpha, const PetscScalar *p, const PetscScalar *q, const PetscScalar *dinv, PetscScalar *x, PetscScalar *r, PetscScalar *z, PetscScalar dots[2])
 {
   EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const unsigned   nb = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
 
   PetscFunctionBegin;
   dots[0] = dots[1] = 0.0;
   if (n <= 0) PetscFunctionReturn(0);
   PetscCall(EasCudaTimerBegin(cu));
-  EasCgUpdateKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, alpha, p, q, dinv, x, r, z);
+  EasCgUpdateKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nown, alpha, p, q, dinv, x, r, z, cu->d_partials);
   EasCheckLaunchCUDA();
-  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
-  if (nown > 0) PetscCall(EasCudaDots(cu, nown, 2, r, z, r, r, NULL, NULL, EAS_CUDA_KIND_RED, PETSC_TRUE, dots));
+  PetscCall(EasCudaReduceFinish(cu, nb, 2, EAS_CUDA_KIND_VEC, dots));
   PetscCall(EasLogGpuFlops(8.0 * n));
   PetscFunctionReturn(0);
 }
@@ -782,17 +820,15 @@ static PetscErrorCode EasCgUpdate_CUDA(EasBackend be, PetscInt n, PetscInt nown,
 static PetscErrorCode EasPipeCgUpdate_CUDA(EasBackend be, PetscInt n, PetscInt nown, PetscScalar alpha, PetscScalar beta, const PetscScalar *dinv, PetscScalar *z, PetscScalar *q, PetscScalar *s, PetscScalar *p, PetscScalar *x, PetscScalar *r, PetscScalar *u, PetscScalar *w, PetscScalar *m, const PetscScalar *nv, PetscScalar dots[3])
 {
   EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const unsigned   nb = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
 
   PetscFunctionBegin;
   dots[0] = dots[1] = dots[2] = 0.0;
   if (n <= 0) PetscFunctionReturn(0);
   PetscCall(EasCudaTimerBegin(cu));
-  EasPipeCgUpdateKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, alpha, beta, dinv, z, q, s, p, x, r, u, w, m, nv);
+  EasPipeCgUpdateKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nown, alpha, beta, dinv, z, q, s, p, x, r, u, w, m, nv, cu->d_partials); /* update and the three sums in one pass */
   EasCheckLaunchCUDA();
-  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
-  if (nown > 0) {
-    PetscCall(EasCudaDots(cu, nown, 3, r, u, w, u, r, r, EAS_CUDA_KIND_RED, PETSC_TRUE, dots)); /* one reduction pass for the three sums */
-  }
+  PetscCall(EasCudaReduceFinish(cu, nb, 3, EAS_CUDA_KIND_VEC, dots));
   PetscCall(EasLogGpuFlops(23.0 * n));
   PetscFunctionReturn(0);
 }
@@ -891,6 +927,7 @@ static PetscErrorCode EasEbeUnitBegin_CUDA(EasBackend be, const EasEbeKernel *K,
   const size_t     bytes = (size_t)n * sizeof(PetscScalar);
 
   PetscFunctionBegin;
+  PetscCall(EasUnitBegin_Shared(be, &cu->unit, &cu->staging, K, e0, e1, n, x_host, y_host)); /* sequencing, pinned buffers, transfer and flop counts */
   if (!cu->unit_ev_created) {
     EasCallCUDA(cudaEventCreate(&cu->unit_ev[0]));
     EasCallCUDA(cudaEventCreate(&cu->unit_ev[1]));
@@ -902,11 +939,6 @@ static PetscErrorCode EasEbeUnitBegin_CUDA(EasBackend be, const EasEbeKernel *K,
   PetscCall(EasEbeLaunch_CUDA(cu, K, e0, e1, x_dev, y_dev));
   EasCallCUDA(cudaMemcpyAsync(y_host, y_dev, bytes, cudaMemcpyDeviceToHost, cu->stream));
   EasCallCUDA(cudaEventRecord(cu->unit_ev[1], cu->stream));
-  be->bytes_htod += (PetscLogDouble)bytes;
-  be->bytes_dtoh += (PetscLogDouble)bytes;
-  be->n_htod++;
-  be->n_dtoh++;
-  PetscCall(EasLogGpuFlops(2.0 * K->nen * K->dof * K->nen * K->dof * (e1 - e0)));
   PetscFunctionReturn(0);
 }
 
@@ -917,7 +949,7 @@ static PetscErrorCode EasEbeUnitEnd_CUDA(EasBackend be, PetscLogDouble *seconds)
 
   PetscFunctionBegin;
   *seconds = 0.0;
-  if (!cu->unit_ev_created) PetscFunctionReturn(0);
+  PetscCall(EasUnitEnd_Shared(be, &cu->unit));
   EasCallCUDA(cudaEventSynchronize(cu->unit_ev[1]));
   EasCallCUDA(cudaEventElapsedTime(&ms, cu->unit_ev[0], cu->unit_ev[1]));
   *seconds = 1e-3 * (PetscLogDouble)ms;
@@ -1006,6 +1038,7 @@ static PetscErrorCode EasBackendDestroy_CUDA(EasBackend be)
   if (cu->h_result) EasCallCUDA(cudaFreeHost(cu->h_result));
   if (cu->d_iflag) EasCallCUDA(cudaFree(cu->d_iflag));
   if (cu->stream_created) EasCallCUDA(cudaStreamDestroy(cu->stream));
+  PetscCall(EasMemRegistryDestroy(&cu->staging));
   PetscCall(PetscFree(be->data));
   PetscFunctionReturn(0);
 }
@@ -1027,7 +1060,7 @@ static int EasCudaMinArch(void)
 
 /* Whether a CUDA device can be used, without creating a context (a context
    would wake the GPU: this is called when listing backends). */
-PetscErrorCode EasBackendAvailable_CUDA(PetscBool *avail, const char **why)
+static PetscErrorCode EasBackendAvailable_CUDA(PetscBool *avail, const char **why)
 {
   static char reason[256];
   int         count = 0, dev = 0, major = 0, minor = 0;
@@ -1056,15 +1089,34 @@ PetscErrorCode EasBackendAvailable_CUDA(PetscBool *avail, const char **why)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EasBackendInit_CUDA(EasBackend be)
+/* The CUDA devices visible to this process (0 when the runtime finds none). */
+static PetscErrorCode EasBackendDeviceCount_CUDA(int *count)
+{
+  PetscFunctionBegin;
+  *count = 0;
+  if (cudaGetDeviceCount(count) != cudaSuccess) {
+    (void)cudaGetLastError();
+    *count = 0;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The backend on device (chosen by the loader, src/backends/cudamodule.c). */
+static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
 {
   EasBackend_CUDA *cu;
   PetscBool        avail;
   const char      *why;
+  int              major = 0, minor = 0;
+  const int        amin = EasCudaMinArch();
 
   PetscFunctionBegin;
   PetscCall(EasBackendAvailable_CUDA(&avail, &why));
   PetscCheck(avail, PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "%s", why);
+  EasCallCUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  EasCallCUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  PetscCheck(10 * major + minor >= amin, PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "CUDA device %d (-eas_cuda_device) has compute capability %d.%d, eas was compiled for %d.%d and newer", device, major, minor, amin / 10, amin % 10);
+  EasCallCUDA(cudaSetDevice(device));
   be->host_is_device          = PETSC_FALSE;
   be->ops->malloc             = EasMalloc_CUDA;
   be->ops->free               = EasFree_CUDA;
@@ -1096,12 +1148,14 @@ PetscErrorCode EasBackendInit_CUDA(EasBackend be)
   be->ops->pipecg_update      = EasPipeCgUpdate_CUDA;
   be->ops->ebe_unit_begin     = EasEbeUnitBegin_CUDA;
   be->ops->ebe_unit_end       = EasEbeUnitEnd_CUDA;
+  be->ops->host_alloc         = EasHostAlloc_CUDA;
+  be->ops->host_free          = EasHostFree_CUDA;
 
   /* be->data is set first, so that destroy frees whatever was created if a step fails */
   PetscCall(PetscNew(&cu));
-  be->data = cu;
-  cu->mode = EAS_CUDA_SPMV_NATIVE;
-  EasCallCUDA(cudaGetDevice(&cu->device));
+  be->data   = cu;
+  cu->mode   = EAS_CUDA_SPMV_NATIVE;
+  cu->device = device;
   EasCallCUDA(cudaStreamCreate(&cu->stream));
   cu->stream_created = PETSC_TRUE;
   EasCallCUSPARSE(cusparseCreate(&cu->sparse));
@@ -1118,4 +1172,16 @@ PetscErrorCode EasBackendInit_CUDA(EasBackend be)
     cu->nevents++; /* pairs [0,nevents) exist */
   }
   PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ module entry point */
+
+#define EAS_STR_(x) #x
+#define EAS_STR(x) EAS_STR_(x)
+
+/* The table libeas loads (src/backends/cudamodule.c, backend.h). */
+extern "C" __attribute__((visibility("default"))) const EasCudaModule *EasCudaModuleGet(void)
+{
+  static const EasCudaModule mod = {EAS_CUDA_MODULE_ABI, sizeof(struct _p_EasBackend), sizeof(struct _EasBackendOps), sizeof(EasDiaKernel), sizeof(EasEbeKernel), sizeof(EasAdrKParams), "CUDA " EAS_STR(__CUDACC_VER_MAJOR__) "." EAS_STR(__CUDACC_VER_MINOR__) " (nvcc), cuSPARSE", EasBackendAvailable_CUDA, EasBackendDeviceCount_CUDA, EasBackendInit_CUDA};
+  return &mod;
 }

@@ -8,6 +8,8 @@
 #pragma once
 
 #include "../backend.h"
+#include "../launch.h"
+#include "../devcommon.h"
 #include <cuda_runtime.h>
 #include <cusparse.h>
 
@@ -38,11 +40,11 @@
 #  define EasLogGpuFlops(n) PetscLogFlops(n)
 #endif
 
-#define EAS_CUDA_BLOCK 256           /* threads per block, a power of two */
-#define EAS_CUDA_MAX_RED_BLOCKS 1024 /* blocks of a reduction kernel (fixed: deterministic sums) */
-#define EAS_CUDA_MAX_BLOCKS (1u << 20)
-#define EAS_CUDA_MAX_SMEM_OFF 4096 /* DIA offsets staged in shared memory up to this many */
-#define EAS_CUDA_NTIMERS 64        /* event pairs recorded before the times are collected */
+#define EAS_CUDA_BLOCK 256             /* threads per block, a power of two */
+#define EAS_CUDA_MAX_RED_BLOCKS 1024   /* blocks of a reduction kernel (fixed: deterministic sums) */
+#define EAS_CUDA_MAX_BLOCKS (1u << 20) /* grid cap of the element-wise kernels (grid-stride loops: nothing skipped) */
+#define EAS_CUDA_MAX_SMEM_OFF 4096     /* DIA offsets staged in shared memory up to this many */
+#define EAS_CUDA_NTIMERS 64            /* event pairs recorded before the times are collected */
 
 typedef enum {
   EAS_CUDA_SPMV_NATIVE,
@@ -77,8 +79,10 @@ typedef struct {
   PetscInt        count[EAS_CUDA_NKINDS];
   EasCudaSpMVMode mode;
   /* EBE split unit (Lang-Rünger Alg. 2): events around one asynchronous part */
-  cudaEvent_t unit_ev[2];
-  PetscBool   unit_ev_created;
+  cudaEvent_t    unit_ev[2];
+  PetscBool      unit_ev_created;
+  EasUnitState   unit;    /* begin/end sequencing (devcommon.c, shared with /cpu/memcheck) */
+  EasMemRegistry staging; /* pinned host staging buffers (host_alloc: cudaMallocHost) */
 } EasBackend_CUDA;
 
 /* Per-matrix data (EasDiaKernel.ctx): a CSR copy for cuSPARSE, built at

@@ -1,0 +1,285 @@
+static const char help[] = "GPU benchmarks of eas on /gpu/cuda, each against a reference measured in the same run:\n"
+                           "DIA SpMV GB/s vs a device-to-device copy, BiCGStab ms per iteration vs its fused byte bound at the\n"
+                           "copy bandwidth, the EBE apply GB/s vs the copy, and the CPU+GPU split of the EBE apply vs each unit\n"
+                           "alone (heterogeneous efficiency, Ribeiro eq. 3.6).  Without a usable device it says so and exits 0.\n"
+                           "  -n <grid>          ADR gallery grid of the DIA cases (2n^3 rows; default 128)\n"
+                           "  -its <k>           BiCGStab iterations per timed solve (rtol = atol = 0; default 50)\n"
+                           "  -reps <k>          products per timing (default 20)\n"
+                           "  -runs <r>          timings per quantity, median reported (default 5)\n"
+                           "  -ebe_n <n>         EBE mesh: n^3 Q2 elasticity elements (default 16)\n"
+                           "  -threads <t>       OpenMP threads of the CPU unit of the split (default 2)\n"
+                           "  -split_solves <k>  cg solves that balance the split before it is timed (default 10)\n"
+                           "  -eas_cuda_spmv native|cusparse  the DIA kernel (a backend option)\n"
+                           "  -device <resource> the backend measured (default /gpu/cuda; a CPU backend runs the same code\n"
+                           "                     on the host: the no-GPU test of this program)\n";
+
+/*
+  Byte counts (the same as bench_dia.c and bench_ebe.c):
+    device-to-device copy  16 B per entry (read + write)
+    eas DIA SpMV           8 ndiag + 16 B per row
+    eas BiCGStab           EAS_BCGS_BYTES_PER_ROW(ndiag) per row and iteration (the fused bound)
+    EBE apply              8 m^2 + 4 nen + 8 m + 16 m B per element
+  Every timing ends with EasBackendSynchronize, so it covers the kernels, not
+  only their launch.  The reference of each ratio (the copy) is measured in
+  the same process, interleaved with the quantity, medians of -runs.
+*/
+#include <eas.h>
+#include <eas/ebe.h>
+#include "backends/backend.h" /* EAS_BCGS_BYTES_PER_ROW */
+
+static int CmpDouble(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double Median(PetscInt n, double *v)
+{
+  qsort(v, (size_t)n, sizeof(double), CmpDouble);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Seconds per call of reps device-to-device copies y <- x (synchronized). */
+static PetscErrorCode TimeCopy(EasBackend be, EasVec x, EasVec y, PetscInt reps, double *t)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(EasBackendSynchronize(be));
+  PetscCall(PetscTime(&t0));
+  for (PetscInt k = 0; k < reps; k++) PetscCall(EasVecCopy(x, y));
+  PetscCall(EasBackendSynchronize(be));
+  PetscCall(PetscTime(&t1));
+  *t = (t1 - t0) / reps;
+  PetscFunctionReturn(0);
+}
+
+/* Seconds per EBE apply (synchronized). */
+static PetscErrorCode TimeEbe(EasEbe ebe, EasBackend be, EasVec x, EasVec y, PetscInt reps, double *t)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(EasBackendSynchronize(be));
+  PetscCall(PetscTime(&t0));
+  for (PetscInt k = 0; k < reps; k++) PetscCall(EasEbeMult(ebe, x, y));
+  PetscCall(EasBackendSynchronize(be));
+  PetscCall(PetscTime(&t1));
+  *t = (t1 - t0) / reps;
+  PetscFunctionReturn(0);
+}
+
+/* An EBE operator on be: Q2 elasticity on ne^3 elements, x = 1. */
+static PetscErrorCode CreateEbe(EasBackend be, PetscInt ne, EasEbe *ebe, EasVec *x, EasVec *y, EasVec *b)
+{
+  PetscFunctionBegin;
+  PetscCall(EasEbeCreate(PETSC_COMM_SELF, ebe));
+  PetscCall(EasEbeSetBackend(*ebe, be));
+  PetscCall(EasEbeSetFromMesh(*ebe, EAS_EBE_ELASTICITY, 2, ne, ne, ne));
+  PetscCall(EasEbeSetUp(*ebe));
+  PetscCall(EasEbeCreateVecs(*ebe, x, y));
+  if (b) PetscCall(EasEbeCreateVecs(*ebe, b, NULL));
+  PetscCall(EasVecSet(*x, 1.0));
+  if (b) PetscCall(EasVecSet(*b, 1.0));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  char        device[64] = "/gpu/cuda";
+  PetscInt    n = 128, its = 50, reps = 20, runs = 5, ebe_n = 16, threads = 2, split_solves = 10;
+  PetscBool   ok;
+  const char *why;
+  EasBackend  be;
+  double     *tv, *tc;
+
+  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscOptionsBegin(PETSC_COMM_SELF, NULL, "bench_gpu", NULL);
+  PetscCall(PetscOptionsInt("-n", "ADR gallery grid of the DIA cases", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsInt("-its", "BiCGStab iterations per timed solve", NULL, its, &its, NULL));
+  PetscCall(PetscOptionsInt("-reps", "products per timing", NULL, reps, &reps, NULL));
+  PetscCall(PetscOptionsInt("-runs", "timings per quantity (median)", NULL, runs, &runs, NULL));
+  PetscCall(PetscOptionsInt("-ebe_n", "EBE mesh: n^3 Q2 elasticity elements", NULL, ebe_n, &ebe_n, NULL));
+  PetscCall(PetscOptionsInt("-threads", "OpenMP threads of the CPU unit of the split", NULL, threads, &threads, NULL));
+  PetscCall(PetscOptionsInt("-split_solves", "cg solves balancing the split before it is timed", NULL, split_solves, &split_solves, NULL));
+  PetscCall(PetscOptionsString("-device", "Backend measured (a CPU backend: the same code on the host)", NULL, device, device, sizeof(device), NULL));
+  PetscOptionsEnd();
+  PetscCheck(n >= 2 && its >= 1 && reps >= 1 && runs >= 1 && ebe_n >= 1 && threads >= 1 && split_solves >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "bench_gpu: expected -n >= 2, -its, -reps, -runs, -ebe_n, -threads >= 1 and -split_solves >= 0");
+
+  PetscCall(EasBackendIsAvailable(device, &ok, &why));
+  if (!ok) {
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench_gpu: %s is not usable here: %s; no GPU BENCH lines\n", device, why));
+    PetscCall(EasFinalize());
+    return 0;
+  }
+  PetscCall(PetscMalloc2(runs, &tv, runs, &tc));
+  PetscCall(EasBackendCreate(PETSC_COMM_SELF, device, &be));
+  PetscCall(EasBackendSetFromOptions(be));
+  PetscCall(EasBackendView(be, PETSC_VIEWER_STDOUT_SELF));
+
+  /* DIA SpMV and BiCGStab vs the device-to-device copy */
+  {
+    EasDia      A;
+    EasVec      x, y, b, sol;
+    EasKsp      ksp;
+    PetscInt    N, ndiag;
+    double      t_spmv, t_copy, t_bcgs, gbs_spmv, gbs_copy, bound_ms;
+    const char *mode     = "native";
+    PetscBool   cusparse = PETSC_FALSE;
+    char        str[16];
+
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-eas_cuda_spmv", str, sizeof(str), &cusparse));
+    if (cusparse) mode = str;
+    PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
+    PetscCall(EasDiaSetBackend(A, be));
+    PetscCall(EasDiaSetFromGallery(A, "adr", n));
+    PetscCall(EasDiaSetUp(A));
+    PetscCall(EasDiaGetSize(A, &N, &ndiag));
+    PetscCall(EasDiaCreateVecs(A, &x, &y));
+    PetscCall(EasVecSet(x, 1.0));
+    PetscCall(EasDiaMult(A, x, y)); /* warm-up (and the CSR copy in cusparse mode) */
+    PetscCall(TimeCopy(be, x, y, 1, &t_copy));
+    for (PetscInt r = 0; r < runs; r++) {
+      PetscLogDouble t0, t1;
+      PetscCall(EasBackendSynchronize(be));
+      PetscCall(PetscTime(&t0));
+      for (PetscInt k = 0; k < reps; k++) PetscCall(EasDiaMult(A, x, y));
+      PetscCall(EasBackendSynchronize(be));
+      PetscCall(PetscTime(&t1));
+      tv[r] = (t1 - t0) / reps;
+      PetscCall(TimeCopy(be, x, y, reps, &tc[r]));
+    }
+    t_spmv   = Median(runs, tv);
+    t_copy   = Median(runs, tc);
+    gbs_spmv = (8.0 * ndiag + 16.0) * N / t_spmv * 1e-9;
+    gbs_copy = 16.0 * N / t_copy * 1e-9;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_dia_spmv device=%s mode=%s n=%" PetscInt_FMT " rows=%" PetscInt_FMT " ndiag=%" PetscInt_FMT " spmv_ms=%.4f spmv_GBs=%.2f copy_GBs=%.2f ratio_copy=%.3f\n", device, mode, n, N, ndiag, t_spmv * 1e3, gbs_spmv, gbs_copy, gbs_spmv / gbs_copy));
+
+    PetscCall(EasDiaCreateVecs(A, &b, &sol));
+    PetscCall(EasDiaMult(A, x, b)); /* b = A 1 */
+    PetscCall(EasKspCreate(PETSC_COMM_SELF, &ksp));
+    PetscCall(EasKspSetType(ksp, EAS_BICGSTAB));
+    PetscCall(EasKspSetOperator(ksp, A));
+    PetscCall(EasKspSetPCType(ksp, EAS_PCJACOBI));
+    PetscCall(EasKspSetTolerances(ksp, 0.0, 0.0, PETSC_DEFAULT, 2));
+    PetscCall(EasKspSetUp(ksp));
+    PetscCall(EasKspSolve(ksp, b, sol)); /* warm-up */
+    PetscCall(EasKspSetTolerances(ksp, 0.0, 0.0, PETSC_DEFAULT, its));
+    for (PetscInt r = 0; r < runs; r++) {
+      PetscLogDouble t0, t1;
+      PetscCall(EasVecSet(sol, 0.0));
+      PetscCall(EasBackendSynchronize(be));
+      PetscCall(PetscTime(&t0));
+      PetscCall(EasKspSolve(ksp, b, sol));
+      PetscCall(EasBackendSynchronize(be));
+      PetscCall(PetscTime(&t1));
+      tv[r] = (t1 - t0) / its;
+    }
+    t_bcgs   = Median(runs, tv);
+    bound_ms = EAS_BCGS_BYTES_PER_ROW(ndiag) * N / (gbs_copy * 1e9) * 1e3;
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_bicgstab device=%s mode=%s n=%" PetscInt_FMT " rows=%" PetscInt_FMT " ms_per_it=%.4f bound_ms_per_it=%.4f ratio_bound=%.3f\n", device, mode, n, N, t_bcgs * 1e3, bound_ms, t_bcgs * 1e3 / bound_ms));
+    PetscCall(EasKspDestroy(&ksp));
+    PetscCall(EasVecDestroy(&b));
+    PetscCall(EasVecDestroy(&sol));
+    PetscCall(EasVecDestroy(&x));
+    PetscCall(EasVecDestroy(&y));
+    PetscCall(EasDiaDestroy(&A));
+  }
+
+  /* EBE apply on the GPU vs the copy, and the CPU+GPU split vs each unit alone */
+  {
+    EasEbe          eg, ec, es;
+    EasVec          xg, yg, xc, yc, xs, ys, bs;
+    EasBackend      cpu, u[2];
+    EasKsp          ksp;
+    PetscInt        nel, nen, dof, nnodes, m;
+    double          t_gpu, t_cpu, t_split, t_copy, bytes, t_ideal;
+    const PetscInt *sh;
+
+    PetscCall(CreateEbe(be, ebe_n, &eg, &xg, &yg, NULL));
+    PetscCall(EasEbeGetSizes(eg, &nel, &nen, &dof, &nnodes, NULL));
+    m     = nen * dof;
+    bytes = (double)nel * (8.0 * m * m + 4.0 * nen + 8.0 * m + 16.0 * m);
+    PetscCall(EasEbeMult(eg, xg, yg)); /* warm-up */
+    for (PetscInt r = 0; r < runs; r++) {
+      PetscCall(TimeEbe(eg, be, xg, yg, reps, &tv[r]));
+      PetscCall(TimeCopy(be, xg, yg, reps, &tc[r]));
+    }
+    t_gpu  = Median(runs, tv);
+    t_copy = Median(runs, tc);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_apply device=%s problem=elasticity order=2 n=%" PetscInt_FMT " elements=%" PetscInt_FMT " apply_ms=%.4f apply_GBs=%.2f copy_GBs=%.2f ratio_copy=%.3f\n", device, ebe_n, nel, t_gpu * 1e3, bytes / t_gpu * 1e-9, 16.0 * nnodes * dof / t_copy * 1e-9, (bytes / t_gpu) / (16.0 * nnodes * dof / t_copy)));
+
+    /* the CPU unit alone, the split after cg solves balanced it (Lang-Rünger Alg. 2: ebe_unit_begin/end) */
+    PetscCall(EasBackendCreate(PETSC_COMM_SELF, "/cpu", &cpu));
+    PetscCall(EasBackendSetThreads(cpu, threads));
+    PetscCall(CreateEbe(cpu, ebe_n, &ec, &xc, &yc, NULL));
+    PetscCall(CreateEbe(cpu, ebe_n, &es, &xs, &ys, &bs));
+    u[0] = be;
+    u[1] = cpu;
+    PetscCall(EasEbeSetSplitUnits(es, 2, u));
+    PetscCall(EasKspCreate(PETSC_COMM_SELF, &ksp));
+    PetscCall(EasKspSetType(ksp, EAS_CG));
+    PetscCall(EasKspSetOperatorEbe(ksp, es));
+    PetscCall(EasKspSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, its));
+    for (PetscInt s = 0; s < split_solves; s++) PetscCall(EasKspSolve(ksp, bs, xs));
+    PetscCall(EasVecSet(xs, 1.0));
+    for (PetscInt r = 0; r < runs; r++) {
+      PetscCall(TimeEbe(ec, cpu, xc, yc, reps, &tc[r]));
+      PetscCall(TimeEbe(es, cpu, xs, ys, reps, &tv[r]));
+    }
+    t_cpu   = Median(runs, tc);
+    t_split = Median(runs, tv);
+    t_ideal = 1.0 / (1.0 / t_gpu + 1.0 / t_cpu); /* both units busy all the time, no cost of sharing */
+    PetscCall(EasEbeSplitGetState(es, NULL, &sh, NULL, NULL));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_split device=%s problem=elasticity order=2 n=%" PetscInt_FMT " units=gpu+cpu:%" PetscInt_FMT " shares=%" PetscInt_FMT "/%" PetscInt_FMT " gpu_alone_ms=%.4f cpu_alone_ms=%.4f split_ms=%.4f speedup_vs_gpu=%.3f efficiency=%.3f\n", device, ebe_n, threads, sh[0], sh[1], t_gpu * 1e3, t_cpu * 1e3, t_split * 1e3, t_gpu / t_split, t_ideal / t_split));
+    PetscCall(EasKspDestroy(&ksp));
+    PetscCall(EasVecDestroy(&xs));
+    PetscCall(EasVecDestroy(&ys));
+    PetscCall(EasVecDestroy(&bs));
+    PetscCall(EasVecDestroy(&xc));
+    PetscCall(EasVecDestroy(&yc));
+    PetscCall(EasVecDestroy(&xg));
+    PetscCall(EasVecDestroy(&yg));
+    PetscCall(EasEbeDestroy(&es));
+    PetscCall(EasEbeDestroy(&ec));
+    PetscCall(EasEbeDestroy(&eg));
+    PetscCall(EasBackendDestroy(&cpu));
+  }
+  PetscCall(EasBackendDestroy(&be));
+  PetscCall(PetscFree2(tv, tc));
+  PetscCall(EasFinalize());
+  return 0;
+}
+
+/*TEST
+  test:
+    suffix: nodevice
+    backends: none
+    requires: !cuda-device
+    args: -n 8 -runs 1 -reps 1
+    expect: bench_gpu: /gpu/cuda is not usable here: (no CUDA device|CUDA module not loaded)
+  test:
+    suffix: host
+    backends: none
+    args: -device /cpu/serial -n 8 -its 3 -runs 1 -reps 2 -ebe_n 2 -threads 1 -split_solves 2
+    expect: BENCH name=gpu_dia_spmv device=/cpu/serial mode=native n=8 rows=1024 ndiag=9 .* ratio_copy=[0-9.]+
+    expect: BENCH name=gpu_bicgstab device=/cpu/serial .* ratio_bound=[0-9.]+
+    expect: BENCH name=gpu_ebe_apply device=/cpu/serial .* elements=8
+    expect: BENCH name=gpu_ebe_split device=/cpu/serial .* shares=[0-9]+/[0-9]+ .* efficiency=[0-9.]+
+  test:
+    suffix: smoke
+    backends: none
+    requires: cuda-device
+    args: -n 16 -its 5 -runs 1 -reps 2 -ebe_n 3 -split_solves 2
+    expect: BENCH name=gpu_dia_spmv device=/gpu/cuda mode=native
+    expect: BENCH name=gpu_bicgstab
+    expect: BENCH name=gpu_ebe_apply
+    expect: BENCH name=gpu_ebe_split .* efficiency=[0-9.]+
+  test:
+    suffix: smoke_cusparse
+    backends: none
+    requires: cuda-device
+    args: -n 16 -its 5 -runs 1 -reps 2 -ebe_n 3 -split_solves 2 -eas_cuda_spmv cusparse
+    expect: BENCH name=gpu_dia_spmv device=/gpu/cuda mode=cusparse
+    expect: BENCH name=gpu_bicgstab device=/gpu/cuda mode=cusparse
+TEST*/
