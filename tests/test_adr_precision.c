@@ -90,7 +90,7 @@ int main(int argc, char **argv)
   test:
     suffix: diurnal
     nsize: 1 2 4
-    backends: cpu
+    backends: /cpu/openmp /cpu/serial /cpu/memcheck
     args: -adr_n 12 -steps 3
     expect: single-precision Jacobian: same Newton iterations and solution
   test:

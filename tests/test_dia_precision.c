@@ -162,7 +162,7 @@ int main(int argc, char **argv)
 /*TEST
   test:
     suffix: gallery
-    backends: cpu
+    backends: /cpu/openmp /cpu/serial /cpu/memcheck
     args: -n 8
     expect: single-precision DIA values: checks passed
 TEST*/

@@ -152,8 +152,9 @@ PETSC_EXTERN const char *const EasEbeStorages[];
    every element matrix is symmetric to 1e-12 (relative to its largest
    entry), else full; single stays an option.  The symmetric storages need
    symmetric element matrices (error naming -ebe_storage otherwise); the
-   full matrices are kept too (diagonal, assembly, CUDA).  Backends other
-   than the CPU ones apply full storage only (error at SetUp). */
+   full matrices are kept too (diagonal, assembly, CUDA).  Backends whose
+   memory is not the host's (CUDA, /cpu/memcheck) apply full storage only
+   (another is an error at SetUp; their default is full). */
 PETSC_EXTERN PetscErrorCode EasEbeSetStorage(EasEbe, EasEbeStorage);
 /* EasEbeGetStorage - the storage (after SetUp: the one chosen). */
 PETSC_EXTERN PetscErrorCode EasEbeGetStorage(EasEbe, EasEbeStorage *);
