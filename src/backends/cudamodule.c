@@ -78,6 +78,18 @@ static int EasCudaModuleTry(const char *path, int must_exist)
   return 1;
 }
 
+/* Puts prefix in front of the reason collected so far (truncated to the buffer). */
+static void EasCudaReasonPrefix(const char *prefix)
+{
+  size_t lp = strlen(prefix), lr = strlen(eas_cuda_reason);
+
+  if (lp > sizeof(eas_cuda_reason) - 1) lp = sizeof(eas_cuda_reason) - 1;
+  if (lp + lr > sizeof(eas_cuda_reason) - 1) lr = sizeof(eas_cuda_reason) - 1 - lp;
+  memmove(eas_cuda_reason + lp, eas_cuda_reason, lr);
+  memcpy(eas_cuda_reason, prefix, lp);
+  eas_cuda_reason[lp + lr] = 0;
+}
+
 static void EasCudaModuleLoadOnce(void)
 {
   const char *env = getenv("EAS_CUDA_MODULE");
@@ -87,9 +99,9 @@ static void EasCudaModuleLoadOnce(void)
   if (env && env[0]) {
     (void)EasCudaModuleTry(env, 1);
     if (!eas_cuda_module) {
-      char tmp[sizeof(eas_cuda_reason)];
-      snprintf(tmp, sizeof(tmp), "CUDA module not loaded (EAS_CUDA_MODULE=%s): %s", env, eas_cuda_reason);
-      memcpy(eas_cuda_reason, tmp, sizeof(tmp));
+      char pre[512];
+      snprintf(pre, sizeof(pre), "CUDA module not loaded (EAS_CUDA_MODULE=%s): ", env);
+      EasCudaReasonPrefix(pre);
     }
     return;
   }
@@ -104,11 +116,7 @@ static void EasCudaModuleLoadOnce(void)
     if (EasCudaModuleTry(path, 1)) return;
   }
   if (EasCudaModuleTry(EAS_CUDA_MODULE_NAME, 0)) return;
-  {
-    char tmp[sizeof(eas_cuda_reason)];
-    snprintf(tmp, sizeof(tmp), "CUDA module not loaded (%s; build eas where nvcc is found and install it beside libeas, or set EAS_CUDA_MODULE): %s", EAS_CUDA_MODULE_NAME, eas_cuda_reason);
-    memcpy(eas_cuda_reason, tmp, sizeof(tmp));
-  }
+  EasCudaReasonPrefix("CUDA module not loaded (" EAS_CUDA_MODULE_NAME "; build eas where nvcc is found and install it beside libeas, or set EAS_CUDA_MODULE): ");
 }
 
 /*

@@ -763,6 +763,7 @@ PetscErrorCode EasEbeView(EasEbe ebe, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "elements (rank 0): %" PetscInt_FMT ", %" PetscInt_FMT " nodes x %" PetscInt_FMT " dof (%" PetscInt_FMT "x%" PetscInt_FMT " element matrices), %" PetscInt_FMT " colours\n", ebe->nel, ebe->nen, ebe->dof, ebe->nen * ebe->dof, ebe->nen * ebe->dof, ebe->ncolors));
   PetscCall(PetscViewerASCIIPrintf(viewer, "nodes (rank 0): %" PetscInt_FMT " local, %" PetscInt_FMT " owned; global %" PetscInt_FMT "; interface exchange %s\n", ebe->nnodes, ebe->nowned, ebe->nglobal_nodes, EasEbeModes[ebe->mode]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "element storage the apply reads: %s%s\n", EasEbeStorages[ebe->storage], ebe->setupcalled ? "" : (ebe->storage_set ? " (set)" : " (chosen at setup: symmetric when every element matrix is)")));
   PetscCall(EasEbeSplitView_Private(ebe, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
