@@ -166,7 +166,7 @@ $(OBJDIR)/examples/%: examples/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
-$(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard bench/*.h)
+$(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard bench/*.h tests/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)

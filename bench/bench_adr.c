@@ -16,50 +16,7 @@ static const char help[] = "bench_adr: the eas ADR solver (docs/adr.md).\n"
 #include <eas.h>
 #include <petscsnes.h>
 
-typedef struct {
-  EasAdr    adr;
-  PetscReal t, dt, rtol;
-  Vec       Xold;
-} Ctx;
-
-static PetscErrorCode FormFunction(SNES snes, Vec X, Vec F, void *ptr)
-{
-  Ctx *c = (Ctx *)ptr;
-  (void)snes;
-  return EasAdrComputeFunction(c->adr, c->t, c->dt, c->Xold, X, F);
-}
-
-static PetscErrorCode FormJacobian(SNES snes, Vec X, Mat J, Mat P, void *ptr)
-{
-  Ctx *c = (Ctx *)ptr;
-  (void)snes;
-  (void)J;
-  return EasAdrComputeJacobian(c->adr, c->t, c->dt, X, P);
-}
-
-/* the eas outer test: max_s ||dx_s|| / ||x_s|| <= rtol */
-static PetscErrorCode Converged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ptr)
-{
-  Ctx      *c = (Ctx *)ptr;
-  Vec       X, Y;
-  PetscReal nx[2], ny[2], rel = 0;
-
-  PetscFunctionBegin;
-  (void)xnorm;
-  (void)snorm;
-  *reason = PetscIsInfOrNanReal(fnorm) ? SNES_DIVERGED_FNORM_NAN : SNES_CONVERGED_ITERATING;
-  if (it == 0 || *reason) PetscFunctionReturn(0);
-  PetscCall(SNESGetSolution(snes, &X));
-  PetscCall(SNESGetSolutionUpdate(snes, &Y));
-  PetscCall(EasAdrSpeciesNorms(c->adr, X, nx));
-  PetscCall(EasAdrSpeciesNorms(c->adr, Y, ny));
-  for (PetscInt s = 0; s < 2; s++) rel = PetscMax(rel, ny[s] / nx[s]);
-  if (rel <= c->rtol)
-    *reason = SNES_CONVERGED_SNORM_RELATIVE;
-  else if (it >= 50)
-    *reason = SNES_DIVERGED_MAX_IT;
-  PetscFunctionReturn(0);
-}
+#include "../tests/adr_snes_peer.h"
 
 static PetscErrorCode SetOpt(const char name[], PetscReal v)
 {
@@ -149,13 +106,20 @@ int main(int argc, char **argv)
         PetscInt              os = 0, oa = 0, is = 0, ia = 0;
         PetscInt64            stale = 0;
         EasAdrConvergedReason rs, ra;
+        PetscBool             allok = PETSC_TRUE; /* every rep of both modes converged: else no speedup is printed */
+        char                  speedup[32];
         for (PetscInt r = 0; r < reps; r++) {
           PetscCall(RunEas(problem, n, steps, EAS_ADR_SYNC, delays[d], -1, -1, &ts[r], &os, &is, &stale, &rs));
           PetscCall(RunEas(problem, n, steps, EAS_ADR_ASYNC, delays[d], -1, -1, &ta[r], &oa, &ia, &stale, &ra));
+          if (rs <= 0 || ra <= 0) allok = PETSC_FALSE;
         }
         PetscCall(PetscSortReal(reps, ts));
         PetscCall(PetscSortReal(reps, ta));
-        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_sync_async problem=%s np=%d n=%" PetscInt_FMT " steps=%" PetscInt_FMT " inner=%s delay_us=%g sync_s=%.4f async_s=%.4f async_speedup=%.3f sync_outer=%" PetscInt_FMT " async_outer=%" PetscInt_FMT " sync_inner=%" PetscInt_FMT " async_inner=%" PetscInt_FMT " async_stale=%" PetscInt64_FMT " sync_reason=%s async_reason=%s\n", problem, size, n, steps, inexact ? "inexact" : "full", (double)delays[d], ts[reps / 2], ta[reps / 2], ts[reps / 2] / ta[reps / 2], os, oa, is, ia, stale, EasAdrConvergedReasonName(rs), EasAdrConvergedReasonName(ra)));
+        if (allok)
+          PetscCall(PetscSNPrintf(speedup, sizeof(speedup), "%.3f", (double)(ts[reps / 2] / ta[reps / 2])));
+        else
+          PetscCall(PetscStrncpy(speedup, "n/a", sizeof(speedup)));
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_sync_async problem=%s np=%d n=%" PetscInt_FMT " steps=%" PetscInt_FMT " inner=%s delay_us=%g sync_s=%.4f async_s=%.4f async_speedup=%s sync_outer=%" PetscInt_FMT " async_outer=%" PetscInt_FMT " sync_inner=%" PetscInt_FMT " async_inner=%" PetscInt_FMT " async_stale=%" PetscInt64_FMT " sync_reason=%s async_reason=%s\n", problem, size, n, steps, inexact ? "inexact" : "full", (double)delays[d], ts[reps / 2], ta[reps / 2], speedup, os, oa, is, ia, stale, EasAdrConvergedReasonName(rs), EasAdrConvergedReasonName(ra)));
       }
       if (inexact) PetscCall(PetscOptionsClearValue(NULL, "-adr_ksp_max_it"));
     }
@@ -170,13 +134,15 @@ int main(int argc, char **argv)
       PetscInt              eo = 0, ei = 0, newton = 0, lin = 0, ewv;
       PetscInt64            stale;
       PetscReal             rtol, krtol, t0s, dt, r0, rm, g, al, al2, th;
-      Ctx                   c;
+      AdrPeerCtx            c;
       SNES                  snes;
       KSP                   ksp;
       PC                    pc;
       Mat                   J;
       Vec                   X;
       SNESLineSearch        ls;
+      SNESConvergedReason   sreason = SNES_CONVERGED_ITERATING + 1; /* > 0 until a step fails */
+      char                  ratio[32];
 
       PetscCall(PetscStrcmp(jacs[ij / new], "single", &match));
       prec = match ? EAS_PRECISION_SINGLE : EAS_PRECISION_DOUBLE;
@@ -208,9 +174,9 @@ int main(int argc, char **argv)
       PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
       PetscCall(SNESSetOptionsPrefix(snes, "peer_"));
       PetscCall(SNESSetType(snes, SNESNEWTONLS));
-      PetscCall(SNESSetFunction(snes, NULL, FormFunction, &c));
-      PetscCall(SNESSetJacobian(snes, J, J, FormJacobian, &c));
-      PetscCall(SNESSetConvergenceTest(snes, Converged, &c, NULL));
+      PetscCall(SNESSetFunction(snes, NULL, AdrPeerFunction, &c));
+      PetscCall(SNESSetJacobian(snes, J, J, AdrPeerJacobian, &c));
+      PetscCall(SNESSetConvergenceTest(snes, AdrPeerConverged, &c, NULL));
       /* the SNES rtol is used only by EW version 3 (its oversolving safeguard): eas uses -adr_newton_rtol there */
       PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
       PetscCall(SNESGetLineSearch(snes, &ls));
@@ -228,19 +194,25 @@ int main(int argc, char **argv)
       }
       PetscCall(SNESSetFromOptions(snes));
       PetscCall(PetscTime(&t0));
-      for (PetscInt k = 0; k < steps; k++) {
+      for (PetscInt k = 0; k < steps && sreason > 0; k++) {
         PetscInt its, lits;
         c.t = t0s + (k + 1) * dt;
         PetscCall(VecCopy(X, c.Xold));
         PetscCall(SNESSolve(snes, NULL, X));
         PetscCall(SNESGetIterationNumber(snes, &its));
         PetscCall(SNESGetLinearSolveIterations(snes, &lits));
+        PetscCall(SNESGetConvergedReason(snes, &sreason));
         newton += its;
         lin += lits;
       }
       PetscCall(PetscTimeSubtract(&t0));
       tp = -t0;
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%.3f eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s\n", problem, n, steps, EasPrecisions[prec], ews[ie], 1e3 * te / steps, 1e3 * tp / steps, tp / te, eo, newton, ei, lin, EasAdrConvergedReasonName(reason)));
+      /* a ratio only when both solved every step: a failed run's time is not the time of the work */
+      if (reason > 0 && sreason > 0)
+        PetscCall(PetscSNPrintf(ratio, sizeof(ratio), "%.3f", (double)(tp / te)));
+      else
+        PetscCall(PetscStrncpy(ratio, "n/a", sizeof(ratio)));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%s eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s petsc_reason=%s\n", problem, n, steps, EasPrecisions[prec], ews[ie], 1e3 * te / steps, 1e3 * tp / steps, ratio, eo, newton, ei, lin, EasAdrConvergedReasonName(reason), SNESConvergedReasons[sreason]));
       PetscCall(SNESDestroy(&snes));
       PetscCall(MatDestroy(&J));
       PetscCall(VecDestroy(&X));

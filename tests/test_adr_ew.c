@@ -12,50 +12,7 @@ static const char help[] = "Eisenstat-Walker inner tolerances of the ADR solver 
 #include <eas.h>
 #include <petscsnes.h>
 
-typedef struct {
-  EasAdr    adr;
-  PetscReal t, dt, rtol;
-  Vec       Xold;
-} Ctx;
-
-static PetscErrorCode FormFunction(SNES snes, Vec X, Vec F, void *ptr)
-{
-  Ctx *c = (Ctx *)ptr;
-  (void)snes;
-  return EasAdrComputeFunction(c->adr, c->t, c->dt, c->Xold, X, F);
-}
-
-static PetscErrorCode FormJacobian(SNES snes, Vec X, Mat J, Mat P, void *ptr)
-{
-  Ctx *c = (Ctx *)ptr;
-  (void)snes;
-  (void)J;
-  return EasAdrComputeJacobian(c->adr, c->t, c->dt, X, P);
-}
-
-/* eas's outer test: max_s ||dx_s|| / ||x_s|| <= rtol */
-static PetscErrorCode Converged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ptr)
-{
-  Ctx      *c = (Ctx *)ptr;
-  Vec       X, Y;
-  PetscReal nx[2], ny[2], rel = 0;
-
-  PetscFunctionBegin;
-  (void)xnorm;
-  (void)snorm;
-  *reason = PetscIsInfOrNanReal(fnorm) ? SNES_DIVERGED_FNORM_NAN : SNES_CONVERGED_ITERATING;
-  if (it == 0 || *reason) PetscFunctionReturn(0);
-  PetscCall(SNESGetSolution(snes, &X));
-  PetscCall(SNESGetSolutionUpdate(snes, &Y));
-  PetscCall(EasAdrSpeciesNorms(c->adr, X, nx));
-  PetscCall(EasAdrSpeciesNorms(c->adr, Y, ny));
-  for (PetscInt s = 0; s < 2; s++) rel = PetscMax(rel, ny[s] / nx[s]);
-  if (rel <= c->rtol)
-    *reason = SNES_CONVERGED_SNORM_RELATIVE;
-  else if (it >= 50)
-    *reason = SNES_DIVERGED_MAX_IT;
-  PetscFunctionReturn(0);
-}
+#include "adr_snes_peer.h"
 
 /* one eas solve of `steps` steps; the solution into X, iterations (outer: max over ranks, inner: sum) */
 static PetscErrorCode Solve(PetscBool ew, PetscInt steps, Vec *X, PetscInt *outer, PetscInt *inner, EasAdr *keep)
@@ -89,7 +46,7 @@ static PetscErrorCode Solve(PetscBool ew, PetscInt steps, Vec *X, PetscInt *oute
 static PetscErrorCode Peer(PetscInt steps, PetscInt *newton, PetscInt *lin)
 {
   EasAdr         adr;
-  Ctx            c;
+  AdrPeerCtx     c;
   SNES           snes;
   KSP            ksp;
   PC             pc;
@@ -118,9 +75,9 @@ static PetscErrorCode Peer(PetscInt steps, PetscInt *newton, PetscInt *lin)
   PetscCall(EasAdrCreateJacobianMat(adr, &J));
   PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
   PetscCall(SNESSetType(snes, SNESNEWTONLS));
-  PetscCall(SNESSetFunction(snes, NULL, FormFunction, &c));
-  PetscCall(SNESSetJacobian(snes, J, J, FormJacobian, &c));
-  PetscCall(SNESSetConvergenceTest(snes, Converged, &c, NULL));
+  PetscCall(SNESSetFunction(snes, NULL, AdrPeerFunction, &c));
+  PetscCall(SNESSetJacobian(snes, J, J, AdrPeerJacobian, &c));
+  PetscCall(SNESSetConvergenceTest(snes, AdrPeerConverged, &c, NULL));
   PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, c.rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT)); /* EW version 3's safeguard */
   PetscCall(SNESGetLineSearch(snes, &ls));
   PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));

@@ -7,69 +7,14 @@ static const char help[] = "eas ADR multisplitting-Newton (sync and async) again
 #include <eas.h>
 #include <petscsnes.h>
 
-typedef struct {
-  EasAdr    adr;
-  PetscReal t, dt;
-  Vec       Xold;
-} Ctx;
-
-static PetscErrorCode FormFunction(SNES snes, Vec X, Vec F, void *ptr)
-{
-  Ctx *c = (Ctx *)ptr;
-
-  PetscFunctionBegin;
-  (void)snes;
-  PetscCall(EasAdrComputeFunction(c->adr, c->t, c->dt, c->Xold, X, F));
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode FormJacobian(SNES snes, Vec X, Mat J, Mat P, void *ptr)
-{
-  Ctx *c = (Ctx *)ptr;
-
-  PetscFunctionBegin;
-  (void)snes;
-  (void)J;
-  PetscCall(EasAdrComputeJacobian(c->adr, c->t, c->dt, X, P));
-  PetscFunctionReturn(0);
-}
-
-/* converged when max_s ||dx_s|| / ||x_s|| <= 1e-12 (species scales differ by 1e6) */
-static PetscErrorCode Converged(SNES snes, PetscInt it, PetscReal xnorm, PetscReal snorm, PetscReal fnorm, SNESConvergedReason *reason, void *ptr)
-{
-  Ctx      *c = (Ctx *)ptr;
-  Vec       X, Y;
-  PetscReal nx[2], ny[2], rel = 0;
-  PetscInt  maxit;
-
-  PetscFunctionBegin;
-  (void)xnorm;
-  (void)snorm;
-  *reason = SNES_CONVERGED_ITERATING;
-  if (PetscIsInfOrNanReal(fnorm)) {
-    *reason = SNES_DIVERGED_FNORM_NAN;
-    PetscFunctionReturn(0);
-  }
-  if (it == 0) PetscFunctionReturn(0);
-  PetscCall(SNESGetSolution(snes, &X));
-  PetscCall(SNESGetSolutionUpdate(snes, &Y));
-  PetscCall(EasAdrSpeciesNorms(c->adr, X, nx));
-  PetscCall(EasAdrSpeciesNorms(c->adr, Y, ny));
-  for (PetscInt s = 0; s < 2; s++) rel = PetscMax(rel, ny[s] / nx[s]);
-  PetscCall(SNESGetTolerances(snes, NULL, NULL, NULL, &maxit, NULL));
-  if (rel <= 1e-12)
-    *reason = SNES_CONVERGED_SNORM_RELATIVE;
-  else if (it >= maxit)
-    *reason = SNES_DIVERGED_MAX_IT;
-  PetscFunctionReturn(0);
-}
+#include "adr_snes_peer.h"
 
 int main(int argc, char **argv)
 {
   EasAdr                adr;
   EasAdrConvergedReason reason;
   EasAdrStats           st;
-  Ctx                   c;
+  AdrPeerCtx            c;
   SNES                  snes;
   KSP                   ksp;
   PC                    pc;
@@ -106,15 +51,16 @@ int main(int argc, char **argv)
   mode = reason == EAS_ADR_CONVERGED_ASYNC ? "async" : "sync";
 
   /* PETSc SNES newtonls + KSPBCGS on the same steps */
-  c.adr = adr;
-  c.dt  = dt;
+  c.adr  = adr;
+  c.rtol = 1e-12; /* tighter than eas: the oracle answer to compare against */
+  c.dt   = dt;
   PetscCall(EasAdrCreateJacobianMat(adr, &J));
   PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
   PetscCall(SNESSetOptionsPrefix(snes, "oracle_"));
   PetscCall(SNESSetType(snes, SNESNEWTONLS));
-  PetscCall(SNESSetFunction(snes, NULL, FormFunction, &c));
-  PetscCall(SNESSetJacobian(snes, J, J, FormJacobian, &c));
-  PetscCall(SNESSetConvergenceTest(snes, Converged, &c, NULL));
+  PetscCall(SNESSetFunction(snes, NULL, AdrPeerFunction, &c));
+  PetscCall(SNESSetJacobian(snes, J, J, AdrPeerJacobian, &c));
+  PetscCall(SNESSetConvergenceTest(snes, AdrPeerConverged, &c, NULL));
   PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, 50, PETSC_DEFAULT));
   {
     SNESLineSearch ls; /* concentrations reach 1e12: no cap on the step length */
