@@ -1,12 +1,14 @@
 static const char help[] = "EBE apply (EasEbeMult) against PETSc MatMult of the assembled AIJ matrix, and the diagonal.\n"
                            "  -problem poisson|elasticity -order 1|2 -n <elements per direction> -user (user path, random elements)\n"
-                           "  -reps <applies> -tol <rel tol>\n";
+                           "  -nonsym (user path: non-symmetric elements) -reps <applies> -tol <rel tol> -ebe_storage <..>\n"
+                           "Kind of check: peer code (PETSc MatMult and MatGetDiagonal of the assembled AIJ matrix, assembled\n"
+                           "from the double element matrices as set, whatever the operator's storage).\n";
 
 #include <eas.h>
 
 /* User path: a Q1-like mesh with randomly renumbered nodes and random
-   symmetric element matrices. */
-static PetscErrorCode BuildUser(EasEbe ebe, PetscInt n, PetscInt dof, PetscRandom rnd)
+   symmetric element matrices (nonsym: plus a random skew part). */
+static PetscErrorCode BuildUser(EasEbe ebe, PetscInt n, PetscInt dof, PetscBool nonsym, PetscRandom rnd)
 {
   const PetscInt nen = 8, m = nen * dof, N1 = n + 1, nnodes = N1 * N1 * N1, nel = n * n * n;
   PetscInt      *conn, *perm;
@@ -34,6 +36,7 @@ static PetscErrorCode BuildUser(EasEbe ebe, PetscInt n, PetscInt dof, PetscRando
           for (PetscInt j = 0; j < m; j++) {
             PetscScalar s = (i == j) ? (PetscScalar)m : 0.0;
             for (PetscInt k = 0; k < m; k++) s += B[k * m + i] * B[k * m + j];
+            if (nonsym) s += (i < j ? 1.0 : -1.0) * B[i * m + j];
             ael[(size_t)e * m * m + i * m + j] = s;
           }
       }
@@ -44,15 +47,16 @@ static PetscErrorCode BuildUser(EasEbe ebe, PetscInt n, PetscInt dof, PetscRando
 
 int main(int argc, char **argv)
 {
-  EasEbe      ebe;
-  Mat         A;
-  Vec         xp, yp, dp, yq;
-  EasVec      x, y, d;
-  PetscRandom rnd;
-  PetscInt    order = 1, n = 4, prob = 0, reps = 2, nel, nen, dof, ncol;
-  PetscBool   user = PETSC_FALSE;
-  PetscReal   tol  = 1e-13, err, ref, derr, dref;
-  PetscMPIInt size;
+  EasEbe        ebe;
+  Mat           A;
+  Vec           xp, yp, dp, yq;
+  EasVec        x, y, d;
+  PetscRandom   rnd;
+  PetscInt      order = 1, n = 4, prob = 0, reps = 2, nel, nen, dof, ncol;
+  PetscBool     user = PETSC_FALSE, nonsym = PETSC_FALSE;
+  EasEbeStorage storage;
+  PetscReal     tol = 1e-13, err, ref, derr, dref;
+  PetscMPIInt   size;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -61,6 +65,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-order", "1 or 2", NULL, order, &order, NULL));
   PetscCall(PetscOptionsInt("-n", "elements per direction", NULL, n, &n, NULL));
   PetscCall(PetscOptionsBool("-user", "user path with random elements", NULL, user, &user, NULL));
+  PetscCall(PetscOptionsBool("-nonsym", "user path: non-symmetric element matrices", NULL, nonsym, &nonsym, NULL));
   PetscCall(PetscOptionsInt("-reps", "applies compared", NULL, reps, &reps, NULL));
   PetscCall(PetscOptionsReal("-tol", "relative tolerance", NULL, tol, &tol, NULL));
   PetscOptionsEnd();
@@ -71,13 +76,14 @@ int main(int argc, char **argv)
 
   PetscCall(EasEbeCreate(PETSC_COMM_WORLD, &ebe));
   if (user)
-    PetscCall(BuildUser(ebe, n, prob == 0 ? 1 : 3, rnd));
+    PetscCall(BuildUser(ebe, n, prob == 0 ? 1 : 3, nonsym, rnd));
   else
     PetscCall(EasEbeSetFromMesh(ebe, (EasEbeProblem)prob, order, n, n + 1, PetscMax(n, size)));
   PetscCall(EasEbeSetFromOptions(ebe));
   PetscCall(EasEbeSetUp(ebe));
   PetscCall(EasEbeGetSizes(ebe, &nel, &nen, &dof, NULL, NULL));
   PetscCall(EasEbeGetColors(ebe, &ncol));
+  PetscCall(EasEbeGetStorage(ebe, &storage));
   PetscCall(EasEbeAssemble(ebe, &A));
   PetscCall(MatCreateVecs(A, &xp, &yp));
   PetscCall(VecDuplicate(yp, &dp));
@@ -105,7 +111,7 @@ int main(int argc, char **argv)
   PetscCall(VecAXPY(yq, -1.0, dp));
   PetscCall(VecNorm(yq, NORM_INFINITY, &derr));
   PetscCall(VecNorm(dp, NORM_INFINITY, &dref));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %s: %" PetscInt_FMT " elements (rank 0), %" PetscInt_FMT " nodes x %" PetscInt_FMT " dof, %" PetscInt_FMT " colours, %d ranks\n", user ? "user" : "mesh", EasEbeProblems[prob], nel, nen, dof, ncol, size));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s %s: %" PetscInt_FMT " elements (rank 0), %" PetscInt_FMT " nodes x %" PetscInt_FMT " dof, %" PetscInt_FMT " colours, %d ranks, storage %s\n", user ? "user" : "mesh", EasEbeProblems[prob], nel, nen, dof, ncol, size, EasEbeStorages[storage]));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "max |EBE y - AIJ y| / max |y| = %.2e (tol %.0e), diagonal %.2e\n", (double)(err / ref), (double)tol, (double)(derr / dref)));
   PetscCheck(err <= tol * ref && derr <= tol * dref, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "EBE apply differs from PETSc MatMult: %g > %g", (double)(err / ref), (double)tol);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "EBE apply matches PETSc MatMult\n"));
@@ -150,6 +156,62 @@ int main(int argc, char **argv)
     suffix: user
     args: -user -n 3 -problem elasticity
     expect: user elasticity
+    expect: EBE apply matches PETSc MatMult
+  test:
+    suffix: user_nonsym
+    args: -user -nonsym -n 3 -problem elasticity
+    expect: user elasticity: .* storage full
+    expect: EBE apply matches PETSc MatMult
+  test:
+    suffix: storage_default
+    nsize: 1 2
+    args: -problem elasticity -order 2 -n 2
+    expect: storage symmetric
+    expect: EBE apply matches PETSc MatMult
+  test:
+    suffix: storage_symmetric_q1
+    nsize: 1 2 4
+    args: -problem poisson -order 1 -n 4 -ebe_storage symmetric -tol 1e-14 -reps 3
+    expect: storage symmetric
+    expect: EBE apply matches PETSc MatMult
+  test:
+    suffix: storage_symmetric_q2
+    nsize: 1 2 4
+    args: -problem elasticity -order 2 -n 2 -ebe_storage symmetric -tol 1e-14 -ebe_mode async
+    expect: storage symmetric
+    expect: EBE apply matches PETSc MatMult
+  test:
+    suffix: storage_symmetric_user
+    args: -user -n 3 -problem elasticity -ebe_storage symmetric -tol 1e-14
+    expect: storage symmetric
+    expect: EBE apply matches PETSc MatMult
+  test:
+    suffix: storage_single
+    nsize: 1 2 4
+    args: -problem elasticity -order 2 -n 2 -ebe_storage single -tol 1e-6
+    expect: storage single
+    expect: EBE apply matches PETSc MatMult
+  test:
+    suffix: storage_symmetric_single
+    nsize: 1 2 4
+    args: -problem poisson -order 1 -n 4 -ebe_storage symmetric_single -tol 1e-6
+    expect: storage symmetric_single
+    expect: EBE apply matches PETSc MatMult
+  test:
+    suffix: storage_single_user_nonsym
+    args: -user -nonsym -n 3 -problem elasticity -ebe_storage single -tol 1e-6
+    expect: storage single
+    expect: EBE apply matches PETSc MatMult
+  test:
+    suffix: storage_single_tight
+    args: -problem elasticity -order 2 -n 2 -ebe_storage symmetric_single -tol 1e-12
+    expect_error: EBE apply differs from PETSc MatMult
+  test:
+    suffix: storage_split
+    backends: /cpu/openmp
+    nsize: 1 2
+    args: -problem elasticity -order 2 -n 2 -ebe_storage symmetric_single -tol 1e-6 -ebe_split_units /cpu:1,/cpu:1 -ebe_test_slowdown 1:1.5 -reps 12 -ebe_rebalance_interval 3 -ebe_split_window 3
+    expect: storage symmetric_single
     expect: EBE apply matches PETSc MatMult
   test:
     suffix: split

@@ -85,6 +85,21 @@ int main(int argc, char **argv)
     args: -case nonsym
     expect_error: Non-symmetric element matrix: element 1 has A\[5\]\[2\]
   test:
+    suffix: storage_nonsym
+    backends: none
+    args: -case nonsym -ebe_storage symmetric
+    expect_error: -ebe_storage symmetric needs symmetric element matrices \(to 1e-12 relative\); use full or single
+  test:
+    suffix: storage_nonsym_single
+    backends: none
+    args: -case nonsym -ebe_storage symmetric_single
+    expect_error: -ebe_storage symmetric_single needs symmetric element matrices
+  test:
+    suffix: storage_bad
+    backends: none
+    args: -case none -ebe_storage double
+    expect_error: Unknown option double for -ebe_storage. Available options: full symmetric single symmetric_single
+  test:
     suffix: nonsym_pipecg
     backends: none
     args: -case nonsym -ksp_type pipecg

@@ -1,5 +1,6 @@
 static const char help[] = "Host tests of the EBE and CG kernel bodies shared by the CPU and CUDA backends (src/backends/kernels.h)\n"
-                           "against dense references.  -trials <k>\n";
+                           "against dense references (hand-derived numbers: the dense product), every element storage\n"
+                           "(full, packed symmetric, double, float) for element orders 1..81.  -trials <k>\n";
 
 #include <eas.h>
 #include "backends/kernels.h"
@@ -87,6 +88,65 @@ int main(int argc, char **argv)
     PetscCall(PetscFree4(A, x, y, yref));
     PetscCall(PetscFree4(d, dref, B, by));
   }
+  /* element storages (kernels_ebe.h): every order m = nen dof from 1 to 81
+     (every m mod 4, so the full kernel's groups of four rows end every way),
+     a random symmetric element packed by rows (EasEbeSymRowStart), applied in
+     each storage (its point-block diagonal from the full values), against the dense
+     reference; tol for double, 1e-6 relative to sum |a_ij x_j| for float */
+  for (int dof = 1; dof <= 3; dof += 2)
+    for (int nen = 1; nen * dof <= EAS_EBE_MAXM && nen <= 40; nen++) {
+      const int m = nen * dof, nnodes = 40;
+      int       conn[40];
+      double   *A, *x, *yref, *ascale, *y, *d, *dref;
+      float    *vf;
+      double   *vd;
+
+      PetscCall(PetscMalloc5(m * m, &A, nnodes * dof, &x, nnodes * dof, &yref, nnodes * dof, &ascale, nnodes * dof, &y));
+      PetscCall(PetscMalloc4(nnodes * dof * dof, &d, nnodes * dof * dof, &dref, m * m, &vf, m * m, &vd));
+      for (int a = 0; a < nen; a++) conn[a] = (7 * a + 3) % nnodes;
+      for (int i = 0; i < m; i++)
+        for (int j = 0; j <= i; j++) {
+          PetscCall(PetscRandomGetValueReal(rnd, &A[i * m + j]));
+          A[j * m + i] = A[i * m + j];
+        }
+      for (int i = 0; i < nnodes * dof; i++) {
+        PetscCall(PetscRandomGetValueReal(rnd, &x[i]));
+        yref[i] = ascale[i] = 0.0;
+      }
+      for (int i = 0; i < nnodes * dof * dof; i++) dref[i] = 0.0;
+      for (int i = 0; i < m; i++) {
+        const int gi = conn[i / dof] * dof + i % dof;
+        for (int j = 0; j < m; j++) {
+          yref[gi] += A[i * m + j] * x[conn[j / dof] * dof + j % dof];
+          ascale[gi] += PetscAbsReal(A[i * m + j] * x[conn[j / dof] * dof + j % dof]);
+        }
+      }
+      for (int a = 0; a < nen; a++)
+        for (int k = 0; k < dof; k++)
+          for (int l = 0; l < dof; l++) dref[conn[a] * dof * dof + k * dof + l] += A[(a * dof + k) * m + a * dof + l];
+      for (int i = 0; i < nnodes * dof * dof; i++) d[i] = 0.0;
+      EasEbeElementDiagonal(0, nen, dof, dof, conn, A, d);
+      for (int i = 0; i < nnodes * dof * dof; i++, nchecks++)
+        if (PetscAbsReal(d[i] - dref[i]) > tol * (1 + PetscAbsReal(dref[i]))) nfail++;
+      for (int st = EAS_EBE_ST_FULL; st <= EAS_EBE_ST_SYMMETRIC_SINGLE; st++) {
+        const int    single = st == EAS_EBE_ST_SINGLE || st == EAS_EBE_ST_SYMMETRIC_SINGLE;
+        const int    sym    = st == EAS_EBE_ST_SYMMETRIC || st == EAS_EBE_ST_SYMMETRIC_SINGLE;
+        const double rt     = single ? 1e-6 : tol;
+        for (int i = 0; i < m; i++)
+          for (int j = sym ? i : 0; j < m; j++) {
+            const EasKIdx k = sym ? EasEbeSymRowStart(i, m) + (j - i) : (EasKIdx)i * m + j;
+            if (k < 0 || k >= (sym ? (EasKIdx)m * (m + 1) / 2 : (EasKIdx)m * m)) nfail++; /* inside the element's values */
+            vd[k] = A[i * m + j];
+            vf[k] = (float)A[i * m + j];
+          }
+        for (int i = 0; i < nnodes * dof; i++) y[i] = 0.0;
+        EasEbeElementApplyStorage(0, nen, dof, conn, st, A, single ? (const void *)vf : (const void *)vd, x, y);
+        for (int i = 0; i < nnodes * dof; i++, nchecks++)
+          if (PetscAbsReal(y[i] - yref[i]) > rt * (1 + ascale[i])) nfail++;
+      }
+      PetscCall(PetscFree5(A, x, yref, ascale, y));
+      PetscCall(PetscFree4(d, dref, vf, vd));
+    }
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "EBE/CG kernel bodies: %" PetscInt_FMT " checks against dense references, %" PetscInt_FMT " failures (tol %.0e)\n", nchecks, nfail, tol));
   PetscCheck(nfail == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " kernel checks failed", nfail);
   PetscCall(PetscRandomDestroy(&rnd));

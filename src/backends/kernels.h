@@ -183,8 +183,10 @@ static inline EAS_HOST_DEVICE void EasDiaColumnScaleRow(EasKInt i, EasKInt n, Ea
    reorder a floating-point sum without it); nothing for nvcc. */
 #if defined(_OPENMP) && !defined(__CUDACC__)
 #  define EAS_SIMD_SUM(s) _Pragma("omp simd reduction(+ : s)")
+#  define EAS_SIMD_SUM4 _Pragma("omp simd reduction(+ : s0, s1, s2, s3)") /* the names are literal in a _Pragma string */
 #else
 #  define EAS_SIMD_SUM(s)
+#  define EAS_SIMD_SUM4
 #endif
 
 /* Largest element matrix order nen*dof (27-node elements with 3 dof: the
@@ -216,19 +218,35 @@ static inline EAS_HOST_DEVICE EasKIdx EasEbeSymRowStart(EasKInt i, EasKInt m)
     const EasKInt  m = nen * dof;                                                                                                                                            \
     const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                              \
     const VT      *A = ael + (EasKIdx)e * m * m;                                                                                                                             \
-    EasKScalar     xe[EAS_EBE_MAXM];                                                                                                                                         \
+    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                       \
+    EasKInt        i;                                                                                                                                                        \
     for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
       for (EasKInt k = 0; k < dof; k++) xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                             \
-    for (EasKInt a = 0; a < nen; a++) {                                                                                                                                      \
-      for (EasKInt k = 0; k < dof; k++) {                                                                                                                                    \
-        const EasKInt i   = a * dof + k;                                                                                                                                     \
-        const VT     *row = A + (EasKIdx)i * m;                                                                                                                              \
-        EasKScalar    s   = 0.0;                                                                                                                                             \
-        EAS_SIMD_SUM(s)                                                                                                                                                      \
-        for (EasKInt j = 0; j < m; j++) s += (EasKScalar)row[j] * xe[j];                                                                                                     \
-        y[(EasKIdx)c[a] * dof + k] += s; /* el2o */                                                                                                                          \
+    for (i = 0; i + 3 < m; i += 4) {                                                  /* four rows per pass over x_el (single: 1.8x out of cache) */                         \
+      const VT  *r0 = A + (EasKIdx)i * m, *r1 = r0 + m, *r2 = r1 + m, *r3 = r2 + m;                                                                                          \
+      EasKScalar s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                                                                                                                     \
+      EAS_SIMD_SUM4                                                                                                                                                          \
+      for (EasKInt j = 0; j < m; j++) {                                                                                                                                      \
+        const EasKScalar xj = xe[j];                                                                                                                                         \
+        s0 += (EasKScalar)r0[j] * xj;                                                                                                                                        \
+        s1 += (EasKScalar)r1[j] * xj;                                                                                                                                        \
+        s2 += (EasKScalar)r2[j] * xj;                                                                                                                                        \
+        s3 += (EasKScalar)r3[j] * xj;                                                                                                                                        \
       }                                                                                                                                                                      \
+      ye[i]     = s0;                                                                                                                                                        \
+      ye[i + 1] = s1;                                                                                                                                                        \
+      ye[i + 2] = s2;                                                                                                                                                        \
+      ye[i + 3] = s3;                                                                                                                                                        \
     }                                                                                                                                                                        \
+    for (i = m - m % 4; i < m; i++) { /* the last m mod 4 rows */                                                                                                            \
+      const VT  *row = A + (EasKIdx)i * m;                                                                                                                                   \
+      EasKScalar s   = 0.0;                                                                                                                                                  \
+      EAS_SIMD_SUM(s)                                                                                                                                                        \
+      for (EasKInt j = 0; j < m; j++) s += (EasKScalar)row[j] * xe[j];                                                                                                       \
+      ye[i] = s;                                                                                                                                                             \
+    }                                                                                                                                                                        \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
+      for (EasKInt k = 0; k < dof; k++) y[(EasKIdx)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                            \
   }                                                                                                                                                                          \
   static inline EAS_HOST_DEVICE void EasEbeElementApplySym##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *aps, const EasKScalar *x, EasKScalar *y) \
   {                                                                                                                                                                          \
