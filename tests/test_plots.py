@@ -9,7 +9,8 @@ every data artist), counted from the inputs by hand:
   energy   idle + 1 unit (stacked) + the phase totals = 3
   latency  2 groups (full, inexact) x sync/async x 2 panels = 8
   frontier the frontier curve, the 1/beta bound, the measured point = 3
-  bench    3 bandwidths + 3 ratios + 2 EBE ratios = 8
+  bench    4 bandwidths (eas, read9, triad, PETSc) + 3 ratios + 2 EBE ratio series
+           (apply / read9 and PETSc / eas cg, one point per element storage) = 9
 The frontier case also feeds a report whose frontier value was altered: the
 plot must refuse it, since the curve drawn in Python must agree with the
 value EasModelClusterFrontierSync wrote (the formula is not duplicated
@@ -155,7 +156,7 @@ r"""
   test:
     suffix: bench
     backends: none
-    args: --plot bench --series 8
-    expect: bench: PNG 1000x600, SVG 720pt x 432pt, 8 data series
+    args: --plot bench --series 9
+    expect: bench: PNG 1000x600, SVG 720pt x 432pt, 9 data series
 TEST*/
 """
