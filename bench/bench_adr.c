@@ -131,16 +131,13 @@ int main(int argc, char **argv)
       EasAdr                adr;
       EasAdrConvergedReason reason;
       PetscLogDouble        te, tp, t0;
-      PetscInt              eo = 0, ei = 0, newton = 0, lin = 0, ewv;
+      PetscInt              eo = 0, ei = 0, newton = 0, lin = 0;
       PetscInt64            stale;
-      PetscReal             rtol, krtol, t0s, dt, r0, rm, g, al, al2, th;
+      PetscReal             rtol, krtol, t0s, dt;
       AdrPeerCtx            c;
       SNES                  snes;
-      KSP                   ksp;
-      PC                    pc;
       Mat                   J;
       Vec                   X;
-      SNESLineSearch        ls;
       SNESConvergedReason   sreason = SNES_CONVERGED_ITERATING + 1; /* > 0 until a step fails */
       char                  ratio[32];
 
@@ -157,7 +154,6 @@ int main(int argc, char **argv)
       PetscCall(EasAdrSetGrid(adr, n, n, n));
       PetscCall(EasAdrSetFromOptions(adr));
       PetscCall(EasAdrSetUp(adr));
-      PetscCall(EasAdrGetKSPEWParameters(adr, &ewv, &r0, &rm, &g, &al, &al2, &th));
       PetscCall(EasAdrCreateGlobalVec(adr, &X));
       PetscCall(VecDuplicate(X, &c.Xold));
       PetscCall(EasAdrGetSolution(adr, X));
@@ -171,27 +167,7 @@ int main(int argc, char **argv)
       c.dt   = dt;
       c.rtol = rtol;
       PetscCall(EasAdrCreateJacobianMat(adr, &J));
-      PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
-      PetscCall(SNESSetOptionsPrefix(snes, "peer_"));
-      PetscCall(SNESSetType(snes, SNESNEWTONLS));
-      PetscCall(SNESSetFunction(snes, NULL, AdrPeerFunction, &c));
-      PetscCall(SNESSetJacobian(snes, J, J, AdrPeerJacobian, &c));
-      PetscCall(SNESSetConvergenceTest(snes, AdrPeerConverged, &c, NULL));
-      /* the SNES rtol is used only by EW version 3 (its oversolving safeguard): eas uses -adr_newton_rtol there */
-      PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
-      PetscCall(SNESGetLineSearch(snes, &ls));
-      PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC)); /* eas takes full Newton steps */
-      PetscCall(SNESGetKSP(snes, &ksp));
-      PetscCall(KSPSetType(ksp, KSPBCGS));
-      PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
-      PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
-      PetscCall(KSPGetPC(ksp, &pc));
-      PetscCall(PCSetType(pc, PCJACOBI));
-      PetscCall(KSPSetTolerances(ksp, krtol, 1e-50, 1e12, 2000));
-      if (ews[ie]) {
-        PetscCall(SNESKSPSetUseEW(snes, PETSC_TRUE));
-        PetscCall(SNESKSPSetParametersEW(snes, ewv, r0, rm, g, al, al2, th));
-      }
+      PetscCall(AdrPeerCreateSNES(&c, J, krtol, ews[ie] ? PETSC_TRUE : PETSC_FALSE, "peer_", &snes));
       PetscCall(SNESSetFromOptions(snes));
       PetscCall(PetscTime(&t0));
       for (PetscInt k = 0; k < steps && sreason > 0; k++) {

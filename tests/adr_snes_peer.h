@@ -68,3 +68,44 @@ static PetscErrorCode AdrPeerConverged(SNES snes, PetscInt it, PetscReal xnorm, 
     *reason = SNES_DIVERGED_MAX_IT;
   PetscFunctionReturn(0);
 }
+
+/* SNES configured as eas solves the step (c->adr set up, J from
+   EasAdrCreateJacobianMat, c->rtol set): newtonls with full steps (basic
+   line search), BiCGStab with right Jacobi on the unpreconditioned residual
+   to krtol, and, with ew, Eisenstat-Walker with eas's parameters
+   (EasAdrGetKSPEWParameters).  The SNES rtol is c->rtol: only EW version 3
+   reads it (its oversolving safeguard), where eas uses -adr_newton_rtol.
+   prefix: the options prefix (NULL: none); SNESSetFromOptions is the
+   caller's. */
+static inline PetscErrorCode AdrPeerCreateSNES(AdrPeerCtx *c, Mat J, PetscReal krtol, PetscBool ew, const char prefix[], SNES *snes)
+{
+  SNESLineSearch ls;
+  KSP            ksp;
+  PC             pc;
+
+  PetscFunctionBegin;
+  PetscCall(SNESCreate(PETSC_COMM_WORLD, snes));
+  if (prefix) PetscCall(SNESSetOptionsPrefix(*snes, prefix));
+  PetscCall(SNESSetType(*snes, SNESNEWTONLS));
+  PetscCall(SNESSetFunction(*snes, NULL, AdrPeerFunction, c));
+  PetscCall(SNESSetJacobian(*snes, J, J, AdrPeerJacobian, c));
+  PetscCall(SNESSetConvergenceTest(*snes, AdrPeerConverged, c, NULL));
+  PetscCall(SNESSetTolerances(*snes, PETSC_DEFAULT, c->rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(SNESGetLineSearch(*snes, &ls));
+  PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC)); /* eas takes full Newton steps */
+  PetscCall(SNESGetKSP(*snes, &ksp));
+  PetscCall(KSPSetType(ksp, KSPBCGS));
+  PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetTolerances(ksp, krtol, 1e-50, 1e12, 2000));
+  if (ew) {
+    PetscInt  v;
+    PetscReal r0, rm, g, a, a2, th;
+    PetscCall(EasAdrGetKSPEWParameters(c->adr, &v, &r0, &rm, &g, &a, &a2, &th));
+    PetscCall(SNESKSPSetUseEW(*snes, PETSC_TRUE));
+    PetscCall(SNESKSPSetParametersEW(*snes, v, r0, rm, g, a, a2, th));
+  }
+  PetscFunctionReturn(0);
+}

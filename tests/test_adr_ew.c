@@ -45,22 +45,17 @@ static PetscErrorCode Solve(PetscBool ew, PetscInt steps, Vec *X, PetscInt *oute
 /* PETSc SNES with -snes_ksp_ew and eas's EW choices, same tolerances, from the initial condition */
 static PetscErrorCode Peer(PetscInt steps, PetscInt *newton, PetscInt *lin)
 {
-  EasAdr         adr;
-  AdrPeerCtx     c;
-  SNES           snes;
-  KSP            ksp;
-  PC             pc;
-  Mat            J;
-  Vec            X;
-  SNESLineSearch ls;
-  PetscReal      t0, dt, krtol, r0, rm, g, a, a2, th;
-  PetscInt       v;
+  EasAdr     adr;
+  AdrPeerCtx c;
+  SNES       snes;
+  Mat        J;
+  Vec        X;
+  PetscReal  t0, dt, krtol;
 
   PetscFunctionBegin;
   PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
   PetscCall(EasAdrSetFromOptions(adr));
   PetscCall(EasAdrSetUp(adr));
-  PetscCall(EasAdrGetKSPEWParameters(adr, &v, &r0, &rm, &g, &a, &a2, &th));
   PetscCall(EasAdrCreateGlobalVec(adr, &X));
   PetscCall(VecDuplicate(X, &c.Xold));
   PetscCall(EasAdrGetSolution(adr, X));
@@ -73,23 +68,7 @@ static PetscErrorCode Peer(PetscInt steps, PetscInt *newton, PetscInt *lin)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-adr_newton_rtol", &c.rtol, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-adr_ksp_rtol", &krtol, NULL));
   PetscCall(EasAdrCreateJacobianMat(adr, &J));
-  PetscCall(SNESCreate(PETSC_COMM_WORLD, &snes));
-  PetscCall(SNESSetType(snes, SNESNEWTONLS));
-  PetscCall(SNESSetFunction(snes, NULL, AdrPeerFunction, &c));
-  PetscCall(SNESSetJacobian(snes, J, J, AdrPeerJacobian, &c));
-  PetscCall(SNESSetConvergenceTest(snes, AdrPeerConverged, &c, NULL));
-  PetscCall(SNESSetTolerances(snes, PETSC_DEFAULT, c.rtol, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT)); /* EW version 3's safeguard */
-  PetscCall(SNESGetLineSearch(snes, &ls));
-  PetscCall(SNESLineSearchSetType(ls, SNESLINESEARCHBASIC));
-  PetscCall(SNESGetKSP(snes, &ksp));
-  PetscCall(KSPSetType(ksp, KSPBCGS));
-  PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
-  PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCJACOBI));
-  PetscCall(KSPSetTolerances(ksp, krtol, 1e-50, 1e12, 2000));
-  PetscCall(SNESKSPSetUseEW(snes, PETSC_TRUE));
-  PetscCall(SNESKSPSetParametersEW(snes, v, r0, rm, g, a, a2, th));
+  PetscCall(AdrPeerCreateSNES(&c, J, krtol, PETSC_TRUE, NULL, &snes));
   *newton = *lin = 0;
   for (PetscInt k = 0; k < steps; k++) {
     PetscInt            its, lits;
@@ -141,7 +120,7 @@ int main(int argc, char **argv)
   if (fewer) PetscCheck(i1 < i0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "EW took %" PetscInt_FMT " inner iterations, not fewer than %" PetscInt_FMT, i1, i0);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "same solution, %.0f%% %s inner iterations\n", PetscAbsReal(100.0 * (double)(i0 - i1) / (double)i0), i1 < i0 ? "fewer" : "more"));
   if (peer) {
-    PetscInt pn, pl;
+    PetscInt pn = 0, pl = 0;
     PetscCheck(size == 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-peer: one rank (the multisplitting Newton is PETSc's Newton only on one rank)");
     PetscCall(Peer(steps, &pn, &pl));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PETSc SNES -snes_ksp_ew (version %" PetscInt_FMT "): Newton %" PetscInt_FMT " inner %" PetscInt_FMT "\n", v, pn, pl));
