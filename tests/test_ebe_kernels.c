@@ -36,7 +36,7 @@ int main(int argc, char **argv)
       d[i] = dref[i] = 0.0;
     }
     for (int e = 0; e < nel; e++) {
-      EasEbeElementApply(e, nen, dof, conn, A, x, y);
+      EasEbeElementApply(e, nen, dof, conn, A, x, y, e + 1 < nel ? A + (long)(e + 1) * m * m : NULL); /* with the prefetch of the next element */
       EasEbeElementDiagonal(e, nen, dof, dof, conn, A, d);
       /* dense reference: y += P_e^T A_e P_e x */
       for (int i = 0; i < m; i++) {
@@ -140,7 +140,7 @@ int main(int argc, char **argv)
             vf[k] = (float)A[i * m + j];
           }
         for (int i = 0; i < nnodes * dof; i++) y[i] = 0.0;
-        EasEbeElementApplyStorage(0, nen, dof, conn, st, A, single ? (const void *)vf : (const void *)vd, x, y);
+        EasEbeElementApplyStorage(0, -1, nen, dof, conn, st, A, single ? (const void *)vf : (const void *)vd, x, y);
         for (int i = 0; i < nnodes * dof; i++, nchecks++)
           if (PetscAbsReal(y[i] - yref[i]) > rt * (1 + ascale[i])) nfail++;
       }

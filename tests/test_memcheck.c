@@ -187,7 +187,7 @@ int main(int argc, char **argv)
       /* the host unit meanwhile: the same elements with the same body (kernels.h) */
       c0 = Now();
       for (PetscInt i = 0; i < n; i++) ycpu[i] = 0.0;
-      for (PetscInt e = 0; e < nel; e++) EasEbeElementApply(e, nen, dof, conn, ael, x, ycpu);
+      for (PetscInt e = 0; e < nel; e++) EasEbeElementApply(e, nen, dof, conn, ael, x, ycpu, NULL);
       c1 = Now();
       PetscCall((*be->ops->ebe_unit_end)(be, &s));
       PetscCall(EasMemcheckGetUnitInterval(be, &d0, &d1));

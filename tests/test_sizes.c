@@ -255,7 +255,7 @@ static PetscErrorCode CaseKernels(void)
       x[i]                                       = 1.0;
       y[i]                                       = 0.0;
     }
-    EasEbeElementApply(e, nen, dof, conn, ael, x, y);
+    EasEbeElementApply(e, nen, dof, conn, ael, x, y, NULL);
     for (EasKInt i = 0; i < m; i++) bad += y[i] != 2.0;
     nfail += bad;
     PetscCall(PetscFree(conn));

@@ -53,9 +53,9 @@ typedef struct {
    EasEbeElementApplyStorage, EAS_EBE_APPLY_BODIES); used by the CPU
    backend, the split's host units and /cpu/memcheck's unit. */
 typedef char       EasEbeStorageCodesAgree[(EAS_EBE_STORAGE_FULL == EAS_EBE_ST_FULL && EAS_EBE_STORAGE_SYMMETRIC == EAS_EBE_ST_SYMMETRIC && EAS_EBE_STORAGE_SINGLE == EAS_EBE_ST_SINGLE && EAS_EBE_STORAGE_SYMMETRIC_SINGLE == EAS_EBE_ST_SYMMETRIC_SINGLE) ? 1 : -1]; /* kernels.h codes = EasEbeStorage */
-static inline void EasEbeElementApplyStored(const EasEbeKernel *K, PetscInt e, const PetscScalar *x, PetscScalar *y)
+static inline void EasEbeElementApplyStored(const EasEbeKernel *K, PetscInt e, PetscInt enext, const PetscScalar *x, PetscScalar *y)
 {
-  EasEbeElementApplyStorage(e, K->nen, K->dof, K->conn, (int)K->storage, K->ael, K->aels, x, y);
+  EasEbeElementApplyStorage(e, enext, K->nen, K->dof, K->conn, (int)K->storage, K->ael, K->aels, x, y);
 }
 
 /* Bytes of one element's stored values for a storage, m = nen*dof. */

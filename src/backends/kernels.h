@@ -189,6 +189,28 @@ static inline EAS_HOST_DEVICE void EasDiaColumnScaleRow(EasKInt i, EasKInt n, Ea
 #  define EAS_SIMD_SUM4
 #endif
 
+/* Host-only hint: bring the cache lines of bytes [b0, b1) of base into the
+   cache (base may be NULL: nothing).  The element bodies use it one element
+   ahead: the elements of a colour are not adjacent in memory, so the
+   hardware prefetcher restarts at every element and the body waits for
+   memory at each (out of cache the packed symmetric apply took 2x the time
+   of its arithmetic, docs/ebe.md "Prefetch").  Nothing on the device, where
+   the next element belongs to another thread. */
+#if defined(__GNUC__) && !defined(__CUDACC__)
+#  define EAS_PREFETCH_RANGE(base, b0, b1)                                                                               \
+    do {                                                                                                                 \
+      if (base) {                                                                                                        \
+        const char *pf_p_ = (const char *)(base) + (b0), *pf_e_ = (const char *)(base) + (b1);                           \
+        for (pf_p_ = (const char *)((size_t)pf_p_ & ~(size_t)63); pf_p_ < pf_e_; pf_p_ += 64) __builtin_prefetch(pf_p_); \
+      }                                                                                                                  \
+    } while (0)
+#else
+#  define EAS_PREFETCH_RANGE(base, b0, b1) \
+    do {                                   \
+      (void)(base);                        \
+    } while (0)
+#endif
+
 /* Largest element matrix order nen*dof (27-node elements with 3 dof: the
    81x81 matrices of Lang-Rünger). */
 #define EAS_EBE_MAXM 81
@@ -212,67 +234,70 @@ static inline EAS_HOST_DEVICE EasKIdx EasEbeSymRowStart(EasKInt i, EasKInt m)
 {
   return (EasKIdx)i * m - ((EasKIdx)i * (i - 1)) / 2;
 }
-#define EAS_EBE_APPLY_BODIES(SUF, VT)                                                                                                                                        \
-  static inline EAS_HOST_DEVICE void EasEbeElementApply##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *ael, const EasKScalar *x, EasKScalar *y)    \
-  {                                                                                                                                                                          \
-    const EasKInt  m = nen * dof;                                                                                                                                            \
-    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                              \
-    const VT      *A = ael + (EasKIdx)e * m * m;                                                                                                                             \
-    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                       \
-    EasKInt        i;                                                                                                                                                        \
-    for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
-      for (EasKInt k = 0; k < dof; k++) xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                             \
-    for (i = 0; i + 3 < m; i += 4) {                                                  /* four rows per pass over x_el (single: 1.8x out of cache) */                         \
-      const VT  *r0 = A + (EasKIdx)i * m, *r1 = r0 + m, *r2 = r1 + m, *r3 = r2 + m;                                                                                          \
-      EasKScalar s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                                                                                                                     \
-      EAS_SIMD_SUM4                                                                                                                                                          \
-      for (EasKInt j = 0; j < m; j++) {                                                                                                                                      \
-        const EasKScalar xj = xe[j];                                                                                                                                         \
-        s0 += (EasKScalar)r0[j] * xj;                                                                                                                                        \
-        s1 += (EasKScalar)r1[j] * xj;                                                                                                                                        \
-        s2 += (EasKScalar)r2[j] * xj;                                                                                                                                        \
-        s3 += (EasKScalar)r3[j] * xj;                                                                                                                                        \
-      }                                                                                                                                                                      \
-      ye[i]     = s0;                                                                                                                                                        \
-      ye[i + 1] = s1;                                                                                                                                                        \
-      ye[i + 2] = s2;                                                                                                                                                        \
-      ye[i + 3] = s3;                                                                                                                                                        \
-    }                                                                                                                                                                        \
-    for (i = m - m % 4; i < m; i++) { /* the last m mod 4 rows */                                                                                                            \
-      const VT  *row = A + (EasKIdx)i * m;                                                                                                                                   \
-      EasKScalar s   = 0.0;                                                                                                                                                  \
-      EAS_SIMD_SUM(s)                                                                                                                                                        \
-      for (EasKInt j = 0; j < m; j++) s += (EasKScalar)row[j] * xe[j];                                                                                                       \
-      ye[i] = s;                                                                                                                                                             \
-    }                                                                                                                                                                        \
-    for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
-      for (EasKInt k = 0; k < dof; k++) y[(EasKIdx)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                            \
-  }                                                                                                                                                                          \
-  static inline EAS_HOST_DEVICE void EasEbeElementApplySym##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *aps, const EasKScalar *x, EasKScalar *y) \
-  {                                                                                                                                                                          \
-    const EasKInt  m = nen * dof;                                                                                                                                            \
-    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                              \
-    const VT      *A = aps + (EasKIdx)e * ((EasKIdx)m * (m + 1) / 2);                                                                                                        \
-    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                       \
-    for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
-      for (EasKInt k = 0; k < dof; k++) {                                                                                                                                    \
-        xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                                                             \
-        ye[a * dof + k] = 0.0;                                                                                                                                               \
-      }                                                                                                                                                                      \
-    for (EasKInt i = 0; i < m; i++) {                                                                                                                                        \
-      const VT        *row = A + EasEbeSymRowStart(i, m) - i; /* row[j] = A[i][j], j >= i */                                                                                 \
-      const EasKScalar xi  = xe[i];                                                                                                                                          \
-      EasKScalar       s   = (EasKScalar)row[i] * xi;                                                                                                                        \
-      EAS_SIMD_SUM(s)                                                                                                                                                        \
-      for (EasKInt j = i + 1; j < m; j++) {                                                                                                                                  \
-        const EasKScalar aij = (EasKScalar)row[j];                                                                                                                           \
-        s += aij * xe[j];                                                                                                                                                    \
-        ye[j] += aij * xi;                                                                                                                                                   \
-      }                                                                                                                                                                      \
-      ye[i] += s;                                                                                                                                                            \
-    }                                                                                                                                                                        \
-    for (EasKInt a = 0; a < nen; a++)                                                                                                                                        \
-      for (EasKInt k = 0; k < dof; k++) y[(EasKIdx)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                            \
+#define EAS_EBE_APPLY_BODIES(SUF, VT)                                                                                                                                                        \
+  static inline EAS_HOST_DEVICE void EasEbeElementApply##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *ael, const EasKScalar *x, EasKScalar *y, const VT *next)    \
+  {                                                                                                                                                                                          \
+    const EasKInt  m = nen * dof;                                                                                                                                                            \
+    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                                              \
+    const VT      *A = ael + (EasKIdx)e * m * m;                                                                                                                                             \
+    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                                       \
+    EasKInt        i;                                                                                                                                                                        \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                        \
+      for (EasKInt k = 0; k < dof; k++) xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                                             \
+    for (i = 0; i + 3 < m; i += 4) {                                                  /* four rows per pass over x_el (single: 1.8x out of cache) */                                         \
+      const VT *r0 = A + (EasKIdx)i * m, *r1 = r0 + m, *r2 = r1 + m, *r3 = r2 + m;                                                                                                           \
+      EAS_PREFETCH_RANGE(next, (EasKIdx)i *m * sizeof(VT), (EasKIdx)(i + 4) * m * sizeof(VT)); /* the next element's same rows */                                                            \
+      EasKScalar s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                                                                                                                                     \
+      EAS_SIMD_SUM4                                                                                                                                                                          \
+      for (EasKInt j = 0; j < m; j++) {                                                                                                                                                      \
+        const EasKScalar xj = xe[j];                                                                                                                                                         \
+        s0 += (EasKScalar)r0[j] * xj;                                                                                                                                                        \
+        s1 += (EasKScalar)r1[j] * xj;                                                                                                                                                        \
+        s2 += (EasKScalar)r2[j] * xj;                                                                                                                                                        \
+        s3 += (EasKScalar)r3[j] * xj;                                                                                                                                                        \
+      }                                                                                                                                                                                      \
+      ye[i]     = s0;                                                                                                                                                                        \
+      ye[i + 1] = s1;                                                                                                                                                                        \
+      ye[i + 2] = s2;                                                                                                                                                                        \
+      ye[i + 3] = s3;                                                                                                                                                                        \
+    }                                                                                                                                                                                        \
+    for (i = m - m % 4; i < m; i++) { /* the last m mod 4 rows */                                                                                                                            \
+      const VT *row = A + (EasKIdx)i * m;                                                                                                                                                    \
+      EAS_PREFETCH_RANGE(next, (EasKIdx)i *m * sizeof(VT), (EasKIdx)(i + 1) * m * sizeof(VT));                                                                                               \
+      EasKScalar s = 0.0;                                                                                                                                                                    \
+      EAS_SIMD_SUM(s)                                                                                                                                                                        \
+      for (EasKInt j = 0; j < m; j++) s += (EasKScalar)row[j] * xe[j];                                                                                                                       \
+      ye[i] = s;                                                                                                                                                                             \
+    }                                                                                                                                                                                        \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                        \
+      for (EasKInt k = 0; k < dof; k++) y[(EasKIdx)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                                            \
+  }                                                                                                                                                                                          \
+  static inline EAS_HOST_DEVICE void EasEbeElementApplySym##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *aps, const EasKScalar *x, EasKScalar *y, const VT *next) \
+  {                                                                                                                                                                                          \
+    const EasKInt  m = nen * dof;                                                                                                                                                            \
+    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                                              \
+    const VT      *A = aps + (EasKIdx)e * ((EasKIdx)m * (m + 1) / 2);                                                                                                                        \
+    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                                       \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                        \
+      for (EasKInt k = 0; k < dof; k++) {                                                                                                                                                    \
+        xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                                                                             \
+        ye[a * dof + k] = 0.0;                                                                                                                                                               \
+      }                                                                                                                                                                                      \
+    for (EasKInt i = 0; i < m; i++) {                                                                                                                                                        \
+      const VT *row = A + EasEbeSymRowStart(i, m) - i;                                                          /* row[j] = A[i][j], j >= i */                                               \
+      EAS_PREFETCH_RANGE(next, EasEbeSymRowStart(i, m) * sizeof(VT), EasEbeSymRowStart(i + 1, m) * sizeof(VT)); /* the next element's row i */                                               \
+      const EasKScalar xi = xe[i];                                                                                                                                                           \
+      EasKScalar       s  = (EasKScalar)row[i] * xi;                                                                                                                                         \
+      EAS_SIMD_SUM(s)                                                                                                                                                                        \
+      for (EasKInt j = i + 1; j < m; j++) {                                                                                                                                                  \
+        const EasKScalar aij = (EasKScalar)row[j];                                                                                                                                           \
+        s += aij * xe[j];                                                                                                                                                                    \
+        ye[j] += aij * xi;                                                                                                                                                                   \
+      }                                                                                                                                                                                      \
+      ye[i] += s;                                                                                                                                                                            \
+    }                                                                                                                                                                                        \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                        \
+      for (EasKInt k = 0; k < dof; k++) y[(EasKIdx)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                                            \
   }
 /* clang-format off */
 EAS_EBE_APPLY_BODIES(, EasKScalar)
@@ -288,23 +313,27 @@ EAS_EBE_APPLY_BODIES(_F, float)
 
 /* Element e of y += A x from the storage the operator chose: ael (full,
    m^2 doubles) or aels (symmetric: m(m+1)/2 doubles; single: m^2 floats;
-   symmetric_single: m(m+1)/2 floats).  The one dispatch of the CPU loop,
-   the split's host units, /cpu/memcheck's unit and the CUDA kernel (which
-   passes storage as a template constant, so the switch folds). */
-static inline EAS_HOST_DEVICE void EasEbeElementApplyStorage(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, int storage, const EasKScalar *ael, const void *aels, const EasKScalar *x, EasKScalar *y)
+   symmetric_single: m(m+1)/2 floats).  enext is the element the caller
+   applies next (its values are prefetched while e is applied; host only),
+   or -1.  The one dispatch of the CPU loop, the split's host units,
+   /cpu/memcheck's unit and the CUDA kernel (which passes storage as a
+   template constant, so the switch folds, and enext = -1). */
+static inline EAS_HOST_DEVICE void EasEbeElementApplyStorage(EasKInt e, EasKInt enext, EasKInt nen, EasKInt dof, const EasKInt *conn, int storage, const EasKScalar *ael, const void *aels, const EasKScalar *x, EasKScalar *y)
 {
+  const EasKIdx m = (EasKIdx)nen * dof, full = m * m, sym = m * (m + 1) / 2;
+
   switch (storage) {
   case EAS_EBE_ST_SYMMETRIC:
-    EasEbeElementApplySym(e, nen, dof, conn, (const EasKScalar *)aels, x, y);
+    EasEbeElementApplySym(e, nen, dof, conn, (const EasKScalar *)aels, x, y, enext >= 0 ? (const EasKScalar *)aels + enext * sym : NULL);
     break;
   case EAS_EBE_ST_SINGLE:
-    EasEbeElementApply_F(e, nen, dof, conn, (const float *)aels, x, y);
+    EasEbeElementApply_F(e, nen, dof, conn, (const float *)aels, x, y, enext >= 0 ? (const float *)aels + enext * full : NULL);
     break;
   case EAS_EBE_ST_SYMMETRIC_SINGLE:
-    EasEbeElementApplySym_F(e, nen, dof, conn, (const float *)aels, x, y);
+    EasEbeElementApplySym_F(e, nen, dof, conn, (const float *)aels, x, y, enext >= 0 ? (const float *)aels + enext * sym : NULL);
     break;
   default:
-    EasEbeElementApply(e, nen, dof, conn, ael, x, y);
+    EasEbeElementApply(e, nen, dof, conn, ael, x, y, enext >= 0 ? ael + enext * full : NULL);
   }
 }
 

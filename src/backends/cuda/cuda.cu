@@ -788,7 +788,7 @@ template <int ST>
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeApplyKernel(EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, const EasKInt *__restrict__ conn, const EasKScalar *__restrict__ ael, const void *__restrict__ aels, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
 {
   EAS_GRID_STRIDE(j, k1 - k0)
-  EasEbeElementApplyStorage(color_elem[k0 + (EasKInt)j], nen, dof, conn, ST, ael, aels, x, y);
+  EasEbeElementApplyStorage(color_elem[k0 + (EasKInt)j], -1, nen, dof, conn, ST, ael, aels, x, y); /* no prefetch: the next element is another thread's */
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeDiagonalKernel(EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, EasKInt bs, const EasKInt *__restrict__ conn, const EasKScalar *__restrict__ ael, EasKScalar *__restrict__ d)
