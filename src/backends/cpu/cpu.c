@@ -171,7 +171,12 @@ static PetscErrorCode EasDiaSingle_CPU(EasBackend be, const EasDiaKernel *A, flo
    forms u on the first and last L rows of its range (the rows its neighbours
    read), waits at a barrier, then streams in blocks; BODY(b, e) accumulates
    the fused dot products of the block.  Same bytes per row as the
-   recomputing form: u is written once and read from cache. */
+   recomputing form: u is written once and read from cache.  Because each
+   u[j] is formed exactly once, from entries j of the inputs only, and the
+   SpMV writes y[i] only after F has read the inputs at row i (F runs L rows
+   ahead; the first and last L rows of each thread before the barrier), u
+   may overwrite an input of F and y an input of F: the solver updates p, v
+   and r in place (be->bcgs_inplace, backend.h). */
 #define EAS_LAG_BLOCK 1024
 #define EAS_LAGGED_SWEEP(ND, A, F, u, y, BODY)                                                                           \
   do {                                                                                                                   \
@@ -449,6 +454,7 @@ static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads
 {
   PetscFunctionBegin;
   be->host_is_device          = PETSC_TRUE;
+  be->bcgs_inplace            = PETSC_TRUE; /* EAS_LAGGED_SWEEP forms each p, s entry once, before the SpMV reads it */
   be->threads                 = threads;
   be->ops->malloc             = EasMalloc_CPU;
   be->ops->free               = EasFree_CPU;
