@@ -132,12 +132,24 @@ static inline void EasThreadRange(PetscInt lo, PetscInt hi, PetscInt *ib, PetscI
 /* Rows [b,e) of y = A x: the shared guarded body where a row reaches outside
    the matrix, the shared interior body (vectorized over rows) elsewhere; the
    bodies of the matrix's value precision (kernels.h EAS_DIA_ROW_BODIES:
-   double val, or the float copy valf of EasDiaSetPrecision). */
-#define EAS_DIA_ROWS(SUF, VAL)                                                                                    \
-  do {                                                                                                            \
-    for (PetscInt i = b; i < c0; i++) y[i] = EasDiaRowGuarded##SUF(i, n, ND, off, VAL, ld, x);                    \
-    _Pragma("omp simd") for (PetscInt i = c0; i < c1; i++) y[i] = EasDiaRowInterior##SUF(i, ND, off, VAL, ld, x); \
-    for (PetscInt i = c1; i < e; i++) y[i] = EasDiaRowGuarded##SUF(i, n, ND, off, VAL, ld, x);                    \
+   double val, or the float copy valf of EasDiaSetPrecision).
+   The row loop runs on 256-bit value loads (simdlen 4 doubles, 8 floats;
+   -DEAS_SIMD_D/-DEAS_SIMD_F override): with gcc's 512-bit default every
+   load of x at the offsets +-1, +-2 straddles two cache lines, and the SpMV
+   ran slower out of cache.  bench_dia -n 128 -threads 1 (9 offsets, one
+   thread, same runs): double 12.8 (simdlen 2), 10.7-11.3 (4), 12.8 ms (8,
+   the default); single 9.3 (4), 7.9 (8), 9.0 ms (16). */
+#ifndef EAS_SIMD_D
+#  define EAS_SIMD_D "omp simd simdlen(4)"
+#endif
+#ifndef EAS_SIMD_F
+#  define EAS_SIMD_F "omp simd simdlen(8)"
+#endif
+#define EAS_DIA_ROWS(SUF, VAL, SL)                                                                        \
+  do {                                                                                                    \
+    for (PetscInt i = b; i < c0; i++) y[i] = EasDiaRowGuarded##SUF(i, n, ND, off, VAL, ld, x);            \
+    _Pragma(SL) for (PetscInt i = c0; i < c1; i++) y[i] = EasDiaRowInterior##SUF(i, ND, off, VAL, ld, x); \
+    for (PetscInt i = c1; i < e; i++) y[i] = EasDiaRowGuarded##SUF(i, n, ND, off, VAL, ld, x);            \
   } while (0)
 static inline __attribute__((always_inline)) void EasDiaRows(const PetscInt ND, PetscInt b, PetscInt e, const EasDiaKernel *A, const PetscScalar *x, PetscScalar *y)
 {
@@ -145,9 +157,9 @@ static inline __attribute__((always_inline)) void EasDiaRows(const PetscInt ND, 
   const PetscInt *off = A->off;
 
   if (A->valf)
-    EAS_DIA_ROWS(_F, A->valf);
+    EAS_DIA_ROWS(_F, A->valf, EAS_SIMD_F);
   else
-    EAS_DIA_ROWS(, A->val);
+    EAS_DIA_ROWS(, A->val, EAS_SIMD_D);
 }
 #undef EAS_DIA_ROWS
 
