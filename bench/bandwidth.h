@@ -19,8 +19,9 @@
 
   The arrays are allocated as eas allocates its vectors and DIA values
   (EasMallocAligned, core/align.h: 64 B aligned, 4 KiB pages): an array
-  16 B past a cache line, as PetscMalloc gives, costs read9 about 15% and
-  the SpMV 35% (core/align.h), so reference and kernel see the same layout.
+  16 B past a cache line, as PetscMalloc gives, makes read9 take 19% and
+  the SpMV 37% longer (core/align.h), so reference and kernel see the same
+  layout.
 
   The compiler emits plain stores for these loops (no non-temporal stores:
   `objdump -d OBJDIR/bench/bench_dia | grep -c movnt` prints 0), so the
