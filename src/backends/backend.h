@@ -284,7 +284,11 @@ PETSC_EXTERN PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeD
 /* The same for a backend with bcgs_inplace true: p and v overwrite their old
    values (read first: no write allocate) and s overwrites r (read first), so
    only t is written without being read: 17 passes + 1 write allocate = 18,
-   288 B with 9 offsets in double, 216 B in single. */
+   288 B with 9 offsets in double, 216 B in single.  This assumes that v's
+   line, read by sweep 1's F L = max|off| rows before the row writes it,
+   is still in the cache then (L x ~120 B of traffic in between: 3.9 MB at
+   the 128^3 grid, L = 2 n^2; past the LLC, at n above ~370 with 32 MiB,
+   the write would fetch it again, 8 B more). */
 #define EAS_BCGS_BYTES_MOVED_PER_ROW_BE(ndiag, vbytes, inplace) ((inplace) ? 2.0 * (vbytes) * (ndiag) + 18.0 * 8.0 : EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes))
 
 /* Internal vector access in the backend's memory space (device for CUDA).
