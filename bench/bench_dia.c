@@ -22,10 +22,12 @@ static const char help[] = "eas DIA SpMV and BiCGStab vs STREAM triad and PETSc 
                       cache), y written
     PETSc AIJ MatMult 12 B per nonzero + 28 B per row (row pointer 4, x 8,
                       y 16)
-    eas BiCGStab      EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, v) per row and
-                      iteration (320 B with 9 offsets in double, 248 B in
-                      single; backend.h)
-  bound_ms_per_it = EAS_BCGS_BYTES_MOVED_PER_ROW(ndiag) N / read9 bandwidth.
+    eas BiCGStab      EAS_BCGS_BYTES_MOVED_PER_ROW_BE(ndiag, v, inplace) per
+                      row and iteration (backend.h): 288 B with 9 offsets in
+                      double, 216 B in single on the CPU backend (p, v, r
+                      updated in place, bcgs_inplace); 320 and 248 B with
+                      separate p, v, s (the CUDA kernels)
+  bound_ms_per_it = bytes per row and iteration N / read9 bandwidth.
   A measured GB/s above the reference's, for a working set that streams
   from memory, would mean a wrong count.
 
@@ -393,14 +395,15 @@ int main(int argc, char **argv)
       const double bytes_ref    = EAS_BENCH_READ9_BYTES * stream_n;
       const double bytes_eas    = (vbytes * ndiag + 24.0) * N;
       const double bytes_petsc  = 12.0 * info.nz_used + 28.0 * N;
-      const double bytes_bcgs   = EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes) * N;
+      const double bcgs_row     = EAS_BCGS_BYTES_MOVED_PER_ROW_BE(ndiag, vbytes, be->bcgs_inplace);
+      const double bytes_bcgs   = bcgs_row * N;
       /* PETSc 3.18 KSPBCGS, right PC, per iteration: 2 MatMult, 2 PCApply
          (Jacobi: x, diagonal, y + write allocate = 4 passes) and 23 vector
          passes (VecDot 2, VecAXPBYPCZ p 4, VecDot 2, VecWAXPY s 4,
          VecDotNorm2 2, VecAXPBYPCZ x 4, VecWAXPY r 4, VecNorm 1): a model */
       const double bytes_pbcgs = 2.0 * bytes_petsc + (2 * 4 + 23) * 8.0 * N;
-      /* working sets: SpMV values + x + y; BiCGStab A D^{-1} + 9 vectors (x, r, rhat, p0, p1, v0, v1, s, t) */
-      const double ws_eas = (vbytes * ndiag + 16.0) * N, ws_bcgs = (vbytes * ndiag + 72.0) * N, ws_petsc = 12.0 * info.nz_used + 20.0 * N;
+      /* working sets: SpMV values + x + y; BiCGStab A D^{-1} + 9 vectors (x, r, rhat, p0, p1, v0, v1, s, t), 6 in place (x, r = s, rhat, p, v, t) */
+      const double ws_eas = (vbytes * ndiag + 16.0) * N, ws_bcgs = (vbytes * ndiag + (be->bcgs_inplace ? 48.0 : 72.0)) * N, ws_petsc = 12.0 * info.nz_used + 20.0 * N;
       const double ws_stream = 24.0 * stream_n, ws_ref = 80.0 * stream_n;
       double       s_med, s_min, s_max, f_med, f_min, f_max, e_med, e_min, e_max, p_med, p_min, p_max, eb_med, eb_min, eb_max, pb_med, pb_min, pb_max;
       double       q_med, q_min, q_max, qb_med, qb_min, qb_max, *t_ref, *q_spmv, *q_bcgs;
@@ -436,7 +439,12 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas DIA SpMV: %.0f B/row moved = %.1f MB per SpMV, working set %.1f MB = %.2f LLC (at bandwidth: %s), %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s; / read9 per run: %.3f (%.3f..%.3f)\n", vbytes * ndiag + 24.0, bytes_eas * 1e-6, ws_eas * 1e-6, llc > 0 ? ws_eas / llc : 0, EasBenchAtBandwidth(&ref, ws_eas), reps_eas, e_med * 1e3, e_min * 1e3, e_max * 1e3, eas_GBs, q_med, q_min, q_max));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# PETSc AIJ MatMult: 12 B/nnz + 28 B/row moved = %.1f MB per SpMV, working set %.1f MB = %.2f LLC (at bandwidth: %s), %" PetscInt_FMT " reps: %.3f ms (%.3f..%.3f) -> %.2f GB/s = %.3f read9\n", bytes_petsc * 1e-6, ws_petsc * 1e-6, llc > 0 ? ws_petsc / llc : 0, EasBenchAtBandwidth(&ref, ws_petsc), reps_petsc, p_med * 1e3, p_min * 1e3, p_max * 1e3, petsc_GBs, petsc_GBs / ref_GBs));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# spmv eas/petsc speed = %.2f (time per SpMV PETSc / eas)\n", p_med / e_med));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas BiCGStab+Jacobi: %" PetscInt_FMT " its (%s, ||r|| %.6e), %.0f B/row moved = %.1f MB per it, working set %.1f MB = %.2f LLC (at bandwidth: %s): %.3f ms/it (%.3f..%.3f) -> %.2f GB/s\n", eas_its, KSPConvergedReasons[ereason], (double)ernorm, EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes), bytes_bcgs * 1e-6, ws_bcgs * 1e-6, llc > 0 ? ws_bcgs / llc : 0, EasBenchAtBandwidth(&ref, ws_bcgs), eb_med * 1e3, eb_min * 1e3, eb_max * 1e3, bytes_bcgs / eb_med * 1e-9));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "# eas BiCGStab+Jacobi: %" PetscInt_FMT " its (%s, ||r|| %.6e), %.0f B/row moved = %.1f MB per it, working set %.1f MB = %.2f LLC (at bandwidth: %s): %.3f ms/it (%.3f..%.3f) -> %.2f GB/s\n", eas_its, KSPConvergedReasons[ereason], (double)ernorm, bcgs_row, bytes_bcgs * 1e-6, ws_bcgs * 1e-6, llc > 0 ? ws_bcgs / llc : 0, EasBenchAtBandwidth(&ref, ws_bcgs), eb_med * 1e3, eb_min * 1e3, eb_max * 1e3, bytes_bcgs / eb_med * 1e-9));
+      {
+        /* the passes behind bcgs_row, sweep by sweep (backend.h), against the least three fused sweeps can move */
+        const double mat = vbytes * ndiag, ip = be->bcgs_inplace ? 1.0 : 0.0;
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "#   per row: sweep 1 %.0f B (A, r p v rhat read, p v written%s), sweep 2 %.0f B (A, r v read, %s, t written + allocate), sweep 3 %.0f B (x p s t rhat read, x r written%s); least for three sweeps: 2 A + 17 passes = %.0f B (only t's write allocate above it%s)\n", mat + (ip ? 48.0 : 64.0), ip ? " in place" : " + 2 allocates", mat + (ip ? 40.0 : 48.0), ip ? "s written over r" : "s written + allocate", ip ? 56.0 : 64.0, ip ? ", r over s" : " + 1 allocate", 2.0 * mat + 136.0, ip ? "" : "; p, v, s allocates here"));
+      }
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# PETSc KSPBCGS+PCJACOBI right: %" PetscInt_FMT " its (%s, ||r|| %.6e), ~%.1f MB per it (model): %.3f ms/it (%.3f..%.3f) -> %.2f GB/s effective\n", petsc_its, KSPConvergedReasons[preason], (double)prnorm, bytes_pbcgs * 1e-6, pb_med * 1e3, pb_min * 1e3, pb_max * 1e3, bytes_pbcgs / pb_med * 1e-9));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "# fused bound: %.1f MB / %.2f GB/s (read9) = %.3f ms/it; eas / bound per run: %.3f (%.3f..%.3f)\n", bytes_bcgs * 1e-6, ref_GBs, bound_ms, qb_med, qb_min, qb_max));
       if (size > 1) PetscCall(PetscPrintf(PETSC_COMM_SELF, "# idle ranks: %.2f s waiting, %.3f s CPU\n", idle[0], idle[1]));

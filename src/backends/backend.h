@@ -126,7 +126,10 @@ struct _EasBackendOps {
   /* Fused BiCGStab sweeps (three per iteration, 280 B/row with a 9-offset DIA):
      sweep1: p_new = r + beta (p_old - omega v_old); v_new = A p_new;  dots[0] = (rhat, v_new), dots[1] = (v_new, v_new)
      sweep2: s = r - alpha v;  t = A s;  dots[0] = (t, s), dots[1] = (t, t), dots[2] = (s, s)
-     sweep3: x += alpha p + omega s;  r = s - omega t;  dots[0] = (rhat, r), dots[1] = (r, r) */
+     sweep3: x += alpha p + omega s;  r = s - omega t;  dots[0] = (rhat, r), dots[1] = (r, r)
+     With be->bcgs_inplace the solver passes p_new = p_old, v_new = v_old and s = r: p, v and r
+     are then updated in place (old r is dead once s is formed), which saves the write allocate
+     of p, v and s and the separate s pass (EAS_BCGS_BYTES_MOVED_PER_ROW_BE). */
   PetscErrorCode (*bcgs_sweep1)(EasBackend, const EasDiaKernel *, PetscScalar beta, PetscScalar omega, const PetscScalar *r, const PetscScalar *p_old, const PetscScalar *v_old, const PetscScalar *rhat, PetscScalar *p_new, PetscScalar *v_new, PetscScalar dots[2]);
   PetscErrorCode (*bcgs_sweep2)(EasBackend, const EasDiaKernel *, PetscScalar alpha, const PetscScalar *r, const PetscScalar *v, PetscScalar *s, PetscScalar *t, PetscScalar dots[3]);
   PetscErrorCode (*bcgs_sweep3)(EasBackend, PetscInt n, PetscScalar alpha, PetscScalar omega, PetscScalar *x, const PetscScalar *p, const PetscScalar *s, const PetscScalar *t, const PetscScalar *rhat, PetscScalar *r, PetscScalar dots[2]);
@@ -182,9 +185,13 @@ struct _EasBackendOps {
 
 struct _p_EasBackend {
   PETSCHEADER(struct _EasBackendOps);
-  char           resource[64];
-  PetscBool      host_is_device; /* CPU: backend memory is host memory, no copies */
-  PetscInt       threads;        /* CPU backends */
+  char      resource[64];
+  PetscBool host_is_device; /* CPU: backend memory is host memory, no copies */
+  PetscBool bcgs_inplace;   /* the BiCGStab sweeps accept p_new == p_old and v_new == v_old
+                               (sweep 1), s == r (sweep 2, then sweep 3's s and r): see the
+                               ops below; the CPU backend (each entry formed once, before
+                               the SpMV reads it), not the recomputing CUDA kernels */
+  PetscInt       threads;   /* CPU backends */
   PetscLogDouble bytes_htod, bytes_dtoh;
   PetscInt       n_htod, n_dtoh;
   void          *data; /* backend-private */
@@ -274,6 +281,15 @@ PETSC_EXTERN PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeD
    sweep 2, r in sweep 3): 22 passes, 320 B with 9 offsets. */
 #define EAS_BCGS_BYTES_MOVED_PER_ROW(ndiag) EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, 8.0)
 #define EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes) (2.0 * (vbytes) * (ndiag) + 22.0 * 8.0)
+/* The same for a backend with bcgs_inplace true: p and v overwrite their old
+   values (read first: no write allocate) and s overwrites r (read first), so
+   only t is written without being read: 17 passes + 1 write allocate = 18,
+   288 B with 9 offsets in double, 216 B in single.  This assumes that v's
+   line, read by sweep 1's F L = max|off| rows before the row writes it,
+   is still in the cache then (L x ~120 B of traffic in between: 3.9 MB at
+   the 128^3 grid, L = 2 n^2; past the LLC, at n above ~370 with 32 MiB,
+   the write would fetch it again, 8 B more). */
+#define EAS_BCGS_BYTES_MOVED_PER_ROW_BE(ndiag, vbytes, inplace) ((inplace) ? 2.0 * (vbytes) * (ndiag) + 18.0 * 8.0 : EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes))
 
 /* Internal vector access in the backend's memory space (device for CUDA).
    Read: data made valid there; Write: the other copy marked stale. */

@@ -11,7 +11,12 @@
   Per iteration (backend.h): sweep 1 forms p and v = Ahat p, sweep 2 forms s
   and t = Ahat s, sweep 3 updates x and r.  With the 9-offset DIA matrix of
   the ADR problem that is 2 x 72 B of matrix and 17 vector passes of 8 B:
-  280 B per row (README.md, Measured figures).
+  280 B per row (README.md, Measured figures).  On a backend whose sweeps
+  update in place (be->bcgs_inplace: the CPU) p and v overwrite their old
+  values and s overwrites r (r_{i-1} is dead once s = r_{i-1} - alpha v is
+  formed; sweep 3 then writes r_i = s - omega t over s): only t is written
+  without being read first, 288 B moved per row instead of 320, and three
+  work vectors fewer.
 */
 #include "kspimpl.h"
 
@@ -87,7 +92,10 @@ static PetscErrorCode EasKspSetUp_BiCGStab(EasKsp ksp)
   PetscCheck(!jacobi, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type pbjacobi is not available with -ksp_type bicgstab (use jacobi or none)");
   PetscCall(EasDiaGetBackend(ksp->A, &be));
   n = ksp->A->n;
-  for (PetscInt i = 0; i < W_N; i++) PetscCall(EasVecCreate(be, n, &ksp->work[i]));
+  for (PetscInt i = 0; i < W_N; i++) {
+    if (be->bcgs_inplace && (i == W_P1 || i == W_V1 || i == W_S)) continue; /* p, v, s = r in place */
+    PetscCall(EasVecCreate(be, n, &ksp->work[i]));
+  }
   ksp->nwork = W_N;
   PetscCall(PetscStrcmp(ksp->pc_type, EAS_PCJACOBI, &jacobi));
   if (jacobi) PetscCall(EasKspBiCGStabJacobi(ksp));
@@ -117,9 +125,11 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
   PetscReal           rnorm, hnorm;
   const PetscReal     tol = EAS_KSP_BREAKDOWN_RTOL;
   PetscInt            cur = 0, n = A->n;
+  PetscBool           inplace;
 
   PetscFunctionBegin;
   PetscCall(EasDiaGetBackend(A, &be));
+  inplace = be->bcgs_inplace;
   PetscCall(EasDiaGetKernel_Private(A, &k));
   /* x <- 0;  r <- b;  rhat <- r;  p = v = 0 */
   PetscCall(EasVecSet(x, 0.0));
@@ -131,10 +141,16 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
   PetscCall(EasVecGetBackendArray(w[W_R], &r));
   PetscCall(EasVecGetBackendArray(w[W_RHAT], &rhat));
   PetscCall(EasVecGetBackendArray(w[W_P0], &p[0]));
-  PetscCall(EasVecGetBackendArray(w[W_P1], &p[1]));
   PetscCall(EasVecGetBackendArray(w[W_V0], &v[0]));
-  PetscCall(EasVecGetBackendArray(w[W_V1], &v[1]));
-  PetscCall(EasVecGetBackendArray(w[W_S], &s));
+  if (inplace) { /* p_new = p_old, v_new = v_old, s = r (backend.h, bcgs_inplace) */
+    p[1] = p[0];
+    v[1] = v[0];
+    s    = r;
+  } else {
+    PetscCall(EasVecGetBackendArray(w[W_P1], &p[1]));
+    PetscCall(EasVecGetBackendArray(w[W_V1], &v[1]));
+    PetscCall(EasVecGetBackendArray(w[W_S], &s));
+  }
   PetscCall(EasVecGetBackendArray(w[W_T], &t));
 
   /* rho = (rhat, r) = ||r||^2 */
@@ -218,17 +234,21 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
 
 static PetscErrorCode EasKspView_BiCGStab(EasKsp ksp, PetscViewer viewer)
 {
-  EasPrecision prec = EAS_PRECISION_DOUBLE;
-  EasDia       A    = ksp->Ahat ? ksp->Ahat : ksp->A;
-  PetscInt     nd   = 9;
+  EasPrecision prec    = EAS_PRECISION_DOUBLE;
+  EasDia       A       = ksp->Ahat ? ksp->Ahat : ksp->A;
+  PetscInt     nd      = 9;
+  PetscBool    inplace = PETSC_FALSE;
 
   PetscFunctionBegin;
   if (A) {
+    EasBackend be;
     PetscCall(EasDiaGetPrecision(A, &prec));
-    nd = A->ndiag;
+    PetscCall(EasDiaGetBackend(A, &be));
+    nd      = A->ndiag;
+    inplace = be->bcgs_inplace;
   }
   /* the byte count follows the values the sweeps read (EasDiaSetPrecision) */
-  PetscCall(PetscViewerASCIIPrintf(viewer, "BiCGStab, three fused sweeps per iteration (%g bytes/row counted, %g moved with the write allocates, with %" PetscInt_FMT " offsets and %s values)\n", EAS_BCGS_BYTES_PER_ROW_PREC(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0), EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0), nd, EasPrecisions[prec]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "BiCGStab, three fused sweeps per iteration (%g bytes/row counted, %g moved with the write allocates, with %" PetscInt_FMT " offsets and %s values%s)\n", EAS_BCGS_BYTES_PER_ROW_PREC(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0), EAS_BCGS_BYTES_MOVED_PER_ROW_BE(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0, inplace), nd, EasPrecisions[prec], inplace ? ", p, v, r updated in place" : ""));
   PetscFunctionReturn(0);
 }
 

@@ -3,17 +3,20 @@
   Backend memory is host memory, so vectors never copy.
 */
 #include "../backend.h"
+#include "core/align.h"
 #include <omp.h>
 #include <string.h>
 
 /* Every parallel region uses the backend's thread count. */
 #define EAS_OMP_THREADS(be) num_threads((int)(be)->threads)
 
+/* Backend memory starts on a cache line (core/align.h): the vectors and the
+   float DIA values the row loops stream in full SIMD vectors. */
 static PetscErrorCode EasMalloc_CPU(EasBackend be, size_t bytes, void **p)
 {
   PetscFunctionBegin;
   (void)be;
-  PetscCall(PetscMalloc(bytes, p));
+  PetscCall(EasMallocAligned(bytes, PETSC_FALSE, p));
   PetscFunctionReturn(0);
 }
 
@@ -21,7 +24,7 @@ static PetscErrorCode EasFree_CPU(EasBackend be, void *p)
 {
   PetscFunctionBegin;
   (void)be;
-  PetscCall(PetscFree(p));
+  PetscCall(EasFreeAligned(&p));
   PetscFunctionReturn(0);
 }
 
@@ -129,12 +132,24 @@ static inline void EasThreadRange(PetscInt lo, PetscInt hi, PetscInt *ib, PetscI
 /* Rows [b,e) of y = A x: the shared guarded body where a row reaches outside
    the matrix, the shared interior body (vectorized over rows) elsewhere; the
    bodies of the matrix's value precision (kernels.h EAS_DIA_ROW_BODIES:
-   double val, or the float copy valf of EasDiaSetPrecision). */
-#define EAS_DIA_ROWS(SUF, VAL)                                                                                    \
-  do {                                                                                                            \
-    for (PetscInt i = b; i < c0; i++) y[i] = EasDiaRowGuarded##SUF(i, n, ND, off, VAL, ld, x);                    \
-    _Pragma("omp simd") for (PetscInt i = c0; i < c1; i++) y[i] = EasDiaRowInterior##SUF(i, ND, off, VAL, ld, x); \
-    for (PetscInt i = c1; i < e; i++) y[i] = EasDiaRowGuarded##SUF(i, n, ND, off, VAL, ld, x);                    \
+   double val, or the float copy valf of EasDiaSetPrecision).
+   The row loop runs on 256-bit value loads (simdlen 4 doubles, 8 floats;
+   -DEAS_SIMD_D/-DEAS_SIMD_F override): with gcc's 512-bit default every
+   load of x at the offsets +-1, +-2 straddles two cache lines, and the SpMV
+   ran slower out of cache.  bench_dia -n 128 -threads 1 (9 offsets, one
+   thread, same runs): double 12.8 (simdlen 2), 10.7-11.3 (4), 12.8 ms (8,
+   the default); single 9.3 (4), 7.9 (8), 9.0 ms (16). */
+#ifndef EAS_SIMD_D
+#  define EAS_SIMD_D "omp simd simdlen(4)"
+#endif
+#ifndef EAS_SIMD_F
+#  define EAS_SIMD_F "omp simd simdlen(8)"
+#endif
+#define EAS_DIA_ROWS(SUF, VAL, SL)                                                                        \
+  do {                                                                                                    \
+    for (PetscInt i = b; i < c0; i++) y[i] = EasDiaRowGuarded##SUF(i, n, ND, off, VAL, ld, x);            \
+    _Pragma(SL) for (PetscInt i = c0; i < c1; i++) y[i] = EasDiaRowInterior##SUF(i, ND, off, VAL, ld, x); \
+    for (PetscInt i = c1; i < e; i++) y[i] = EasDiaRowGuarded##SUF(i, n, ND, off, VAL, ld, x);            \
   } while (0)
 static inline __attribute__((always_inline)) void EasDiaRows(const PetscInt ND, PetscInt b, PetscInt e, const EasDiaKernel *A, const PetscScalar *x, PetscScalar *y)
 {
@@ -142,9 +157,9 @@ static inline __attribute__((always_inline)) void EasDiaRows(const PetscInt ND, 
   const PetscInt *off = A->off;
 
   if (A->valf)
-    EAS_DIA_ROWS(_F, A->valf);
+    EAS_DIA_ROWS(_F, A->valf, EAS_SIMD_F);
   else
-    EAS_DIA_ROWS(, A->val);
+    EAS_DIA_ROWS(, A->val, EAS_SIMD_D);
 }
 #undef EAS_DIA_ROWS
 
@@ -168,8 +183,19 @@ static PetscErrorCode EasDiaSingle_CPU(EasBackend be, const EasDiaKernel *A, flo
    forms u on the first and last L rows of its range (the rows its neighbours
    read), waits at a barrier, then streams in blocks; BODY(b, e) accumulates
    the fused dot products of the block.  Same bytes per row as the
-   recomputing form: u is written once and read from cache. */
-#define EAS_LAG_BLOCK 1024
+   recomputing form: u is written once and read from cache.  Because each
+   u[j] is formed exactly once, from entries j of the inputs only, and the
+   SpMV writes y[i] only after F has read the inputs at row i (F runs L rows
+   ahead; the first and last L rows of each thread before the barrier), u
+   may overwrite an input of F and y an input of F: the solver updates p, v
+   and r in place (be->bcgs_inplace, backend.h).
+   Blocks of 16384 rows: each of the three loops of a block (F, the rows, the
+   dots) then streams 128 KiB runs of every array; with 1024-row blocks the
+   prefetchers restarted every 8 KiB (bench_dia -n 128 -threads 1 -log_view,
+   ms per sweep 1/2: 256 rows 18.4/17.0, 1024 17.7/15.4, 4096 16.0-16.4/14.4,
+   16384 15.6/13.9).  The block only changes the order of the dot products'
+   partial sums (rounding). */
+#define EAS_LAG_BLOCK 16384
 #define EAS_LAGGED_SWEEP(ND, A, F, u, y, BODY)                                                                           \
   do {                                                                                                                   \
     const PetscInt n_ = (A)->n, L_ = PetscMax(-(A)->off[0], (A)->off[(A)->ndiag - 1]);                                   \
@@ -446,6 +472,7 @@ static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads
 {
   PetscFunctionBegin;
   be->host_is_device          = PETSC_TRUE;
+  be->bcgs_inplace            = PETSC_TRUE; /* EAS_LAGGED_SWEEP forms each p, s entry once, before the SpMV reads it */
   be->threads                 = threads;
   be->ops->malloc             = EasMalloc_CPU;
   be->ops->free               = EasFree_CPU;
