@@ -404,14 +404,20 @@ PetscErrorCode EasAdrSetTimeStep(EasAdr adr, PetscReal dt)
   PetscFunctionReturn(0);
 }
 
-/*@C EasAdrSetTime - the initial time (before EasAdrSetUp()). @*/
+/*@C
+  EasAdrSetTime - the initial time before EasAdrSetUp(); after it, the
+  current time, from which the next step starts: with EasAdrSetSolution()
+  it restarts an integration from a given state (CVODE reinitializes; the
+  time step chosen at setup stays).  Errors: t0 not finite.
+@*/
 PetscErrorCode EasAdrSetTime(EasAdr adr, PetscReal t0)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetTime"));
-  adr->t0 = adr->t = t0;
-  adr->cv_reinit   = PETSC_TRUE;
+  PetscCheck(!PetscIsInfOrNanReal(t0), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetTime: the time is not a finite number");
+  if (!adr->setupcalled) adr->t0 = t0;
+  adr->t         = t0;
+  adr->cv_reinit = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
