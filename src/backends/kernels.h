@@ -467,24 +467,82 @@ static inline EAS_HOST_DEVICE int EasAdrKLocalWeights(EasKInt p, const EasAdrKPa
   return out;
 }
 
-static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ldv)
+/* The values of rows 2p + s (s = 0, 1) in the order of the 9 offsets
+   -2nxny, -2nx, -2, -1, 0, 1, 2, 2nx, 2nxny (entries 1 and 7, the y
+   couplings, are zero and not stored with one y plane). */
+static inline EAS_HOST_DEVICE void EasAdrKJacobianRows(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar v[2][9])
 {
   const EasKScalar dt = P->dt;
-  const EasKIdx    ld = ldv, q = p; /* diagonal d at d*ld, dRv at 4p: EasKIdx */
+  const EasKIdx    q  = p; /* dRv at 4p: EasKIdx */
   EasKScalar       eff[6], wsum;
 
   (void)EasAdrKLocalWeights(p, P, w, eff, &wsum);
   for (int s = 0; s < 2; s++) {
+    v[s][0] = -dt * eff[4];
+    v[s][1] = -dt * eff[2];
+    v[s][2] = -dt * eff[0];
+    v[s][3] = s == 1 ? -dt * dRv[4 * q + 2] : 0.0;
+    v[s][4] = 1.0 + dt * wsum - dt * dRv[4 * q + 3 * s];
+    v[s][5] = s == 0 ? -dt * dRv[4 * q + 1] : 0.0;
+    v[s][6] = -dt * eff[1];
+    v[s][7] = -dt * eff[3];
+    v[s][8] = -dt * eff[5];
+  }
+}
+
+static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ldv)
+{
+  const EasKIdx ld = ldv, q = p; /* diagonal d at d*ld: EasKIdx */
+  const int     y = P->ycoupled ? 1 : 0;
+  EasKScalar    v[2][9];
+
+  EasAdrKJacobianRows(p, P, w, dRv, v);
+  for (int s = 0; s < 2; s++) {
     const EasKIdx r = 2 * q + s;
-    const int     y = P->ycoupled ? 1 : 0; /* diagonals after -2nx shift by one without the y couplings */
-    V[0 * ld + r]   = -dt * eff[4];
-    if (y) V[1 * ld + r] = -dt * eff[2];
-    V[(1 + y) * ld + r] = -dt * eff[0];
-    V[(2 + y) * ld + r] = s == 1 ? -dt * dRv[4 * q + 2] : 0.0;
-    V[(3 + y) * ld + r] = 1.0 + dt * wsum - dt * dRv[4 * q + 3 * s];
-    V[(4 + y) * ld + r] = s == 0 ? -dt * dRv[4 * q + 1] : 0.0;
-    V[(5 + y) * ld + r] = -dt * eff[1];
-    if (y) V[7 * ld + r] = -dt * eff[3];
-    V[(6 + 2 * y) * ld + r] = -dt * eff[5];
+    for (int e = 0, d = 0; e < 9; e++) /* d: the stored diagonal (the y couplings skipped without them) */
+      if (y || (e != 1 && e != 7)) V[(EasKIdx)(d++) * ld + r] = v[s][e];
+  }
+}
+
+/* Right Jacobi folded into the assembly (src/solvers/adrassemble.c): entries
+   2p, 2p + 1 of D^{-1}, the inverse of the main diagonal of J =
+   I - dt f'_ll at point p, 1 + dt sum_f w_f - dt dR_ss (the value
+   EasAdrKJacobianRows puts on offset 0); a zero diagonal gives 0 and returns
+   1 (the caller reports the row). */
+static inline EAS_HOST_DEVICE int EasAdrKInvDiagPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *dinv)
+{
+  const EasKScalar dt = P->dt;
+  const EasKIdx    np = P->np, q = p;
+  EasKScalar       wsum = 0.0;
+  int              zero = 0;
+
+  for (int f = 0; f < 6; f++) wsum += w[f * np + q]; /* EasAdrKLocalWeights's sum, in its order */
+  for (int s = 0; s < 2; s++) {
+    const EasKScalar d = 1.0 + dt * wsum - dt * dRv[4 * q + 3 * s];
+    dinv[2 * q + s]    = d != 0.0 ? 1.0 / d : 0.0;
+    zero |= d == 0.0;
+  }
+  return zero;
+}
+
+/* Rows 2p, 2p + 1 of J D^{-1} (right Jacobi, the operator the inner
+   BiCGStab iterates on) in J's DIA storage: entry (r, c) is J[r][c]
+   dinv[c], zero where c = r + offset is outside [0, 2np) (as
+   EasDiaColumnScaleRow); dinv from EasAdrKInvDiagPoint at every point. */
+static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, EasKInt ldv)
+{
+  const EasKIdx ld = ldv, q = p, n = 2 * (EasKIdx)P->np, nx2 = 2 * (EasKIdx)P->nx, nxy2 = nx2 * P->ny;
+  const EasKIdx off[9] = {-nxy2, -nx2, -2, -1, 0, 1, 2, nx2, nxy2};
+  const int     y      = P->ycoupled ? 1 : 0;
+  EasKScalar    v[2][9];
+
+  EasAdrKJacobianRows(p, P, w, dRv, v);
+  for (int s = 0; s < 2; s++) {
+    const EasKIdx r = 2 * q + s;
+    for (int e = 0, d = 0; e < 9; e++)
+      if (y || (e != 1 && e != 7)) {
+        const EasKIdx c            = r + off[e];
+        V[(EasKIdx)(d++) * ld + r] = (c >= 0 && c < n) ? v[s][e] * dinv[c] : 0.0;
+      }
   }
 }

@@ -435,6 +435,25 @@ static PetscErrorCode EasAdrJacobian_CPU(EasBackend be, const EasAdrKParams *P, 
   PetscFunctionReturn(0);
 }
 
+/* ADR local Jacobian with right Jacobi folded in: D^{-1} at every point
+   first (the rows read their neighbours' entries), then the scaled rows;
+   the shared point bodies. */
+static PetscErrorCode EasAdrJacobianJacobi_CPU(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, PetscInt ld, PetscInt *zero_row)
+{
+  PetscInt zp = P->np;
+
+  PetscFunctionBegin;
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be) reduction(min \
+                                                                        : zp)
+  for (PetscInt p = 0; p < P->np; p++)
+    if (EasAdrKInvDiagPoint(p, P, w, dRv, dinv)) zp = PetscMin(zp, p);
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
+  for (PetscInt p = 0; p < P->np; p++) EasAdrKJacobianJacobiPoint(p, P, w, dRv, dinv, V, ld);
+  *zero_row = zp < P->np ? 2 * zp + (dinv[2 * zp] == 0.0 ? 0 : 1) : -1;
+  PetscCall(PetscLogFlops(48.0 * P->np));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode EasBackendView_CPU(EasBackend be, PetscViewer viewer)
 {
   PetscFunctionBegin;
@@ -445,32 +464,33 @@ static PetscErrorCode EasBackendView_CPU(EasBackend be, PetscViewer viewer)
 static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads)
 {
   PetscFunctionBegin;
-  be->host_is_device          = PETSC_TRUE;
-  be->threads                 = threads;
-  be->ops->malloc             = EasMalloc_CPU;
-  be->ops->free               = EasFree_CPU;
-  be->ops->copy_htod          = EasCopyMem_CPU;
-  be->ops->copy_dtoh          = EasCopyMem_CPU;
-  be->ops->set                = EasVecSet_CPU;
-  be->ops->copy               = EasVecCopy_CPU;
-  be->ops->axpby              = EasVecAXPBY_CPU;
-  be->ops->pointwise_mult     = EasVecPointwiseMult_CPU;
-  be->ops->dot_local          = EasVecDot_CPU;
-  be->ops->dia_mult           = EasDiaMult_CPU;
-  be->ops->dia_single         = EasDiaSingle_CPU;
-  be->ops->dia_mult_transpose = EasDiaMultTranspose_CPU;
-  be->ops->bcgs_sweep1        = EasBcgsSweep1_CPU;
-  be->ops->bcgs_sweep2        = EasBcgsSweep2_CPU;
-  be->ops->bcgs_sweep3        = EasBcgsSweep3_CPU;
-  be->ops->view               = EasBackendView_CPU;
-  be->ops->ebe_apply          = EasEbeApply_CPU;
-  be->ops->ebe_diagonal       = EasEbeDiagonal_CPU;
-  be->ops->block_mult         = EasBlockMult_CPU;
-  be->ops->cg_update          = EasCgUpdate_CPU;
-  be->ops->pipecg_update      = EasPipeCgUpdate_CPU;
-  be->ops->dia_jacobi         = EasDiaJacobi_CPU;
-  be->ops->adr_function       = EasAdrFunction_CPU;
-  be->ops->adr_jacobian       = EasAdrJacobian_CPU;
+  be->host_is_device           = PETSC_TRUE;
+  be->threads                  = threads;
+  be->ops->malloc              = EasMalloc_CPU;
+  be->ops->free                = EasFree_CPU;
+  be->ops->copy_htod           = EasCopyMem_CPU;
+  be->ops->copy_dtoh           = EasCopyMem_CPU;
+  be->ops->set                 = EasVecSet_CPU;
+  be->ops->copy                = EasVecCopy_CPU;
+  be->ops->axpby               = EasVecAXPBY_CPU;
+  be->ops->pointwise_mult      = EasVecPointwiseMult_CPU;
+  be->ops->dot_local           = EasVecDot_CPU;
+  be->ops->dia_mult            = EasDiaMult_CPU;
+  be->ops->dia_single          = EasDiaSingle_CPU;
+  be->ops->dia_mult_transpose  = EasDiaMultTranspose_CPU;
+  be->ops->bcgs_sweep1         = EasBcgsSweep1_CPU;
+  be->ops->bcgs_sweep2         = EasBcgsSweep2_CPU;
+  be->ops->bcgs_sweep3         = EasBcgsSweep3_CPU;
+  be->ops->view                = EasBackendView_CPU;
+  be->ops->ebe_apply           = EasEbeApply_CPU;
+  be->ops->ebe_diagonal        = EasEbeDiagonal_CPU;
+  be->ops->block_mult          = EasBlockMult_CPU;
+  be->ops->cg_update           = EasCgUpdate_CPU;
+  be->ops->pipecg_update       = EasPipeCgUpdate_CPU;
+  be->ops->dia_jacobi          = EasDiaJacobi_CPU;
+  be->ops->adr_function        = EasAdrFunction_CPU;
+  be->ops->adr_jacobian        = EasAdrJacobian_CPU;
+  be->ops->adr_jacobian_jacobi = EasAdrJacobianJacobi_CPU;
   PetscFunctionReturn(0);
 }
 
