@@ -409,15 +409,17 @@ static PetscErrorCode EasAdrFunction_CPU(EasBackend be, const EasAdrKParams *P, 
   PetscScalar s0 = 0.0, s1 = 0.0, s2 = 0.0;
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be) reduction(+ \
-                                                                        : s0, s1, s2)
-  for (PetscInt p = 0; p < P->np; p++) {
-    EasKScalar acc[3] = {0.0, 0.0, 0.0};
-    EasAdrKFunctionPoint(p, P, w, xg, xold, Rv, dRv, F, acc);
-    s0 += acc[0];
-    s1 += acc[1];
-    s2 += acc[2];
-  }
+#pragma omp parallel for collapse(2) schedule(static) EAS_OMP_THREADS(be) reduction(+ \
+                                                                                    : s0, s1, s2)
+  for (EasKInt k = 0; k < P->nz; k++) /* over (k, j) rows; i inside: no division per point */
+    for (EasKInt j = 0; j < P->ny; j++)
+      for (EasKInt i = 0; i < P->nx; i++) {
+        EasKScalar acc[3] = {0.0, 0.0, 0.0};
+        EasAdrKFunctionPointIJK(i, j, k, P, w, xg, xold, Rv, dRv, F, acc);
+        s0 += acc[0];
+        s1 += acc[1];
+        s2 += acc[2];
+      }
   sums[0] = s0;
   sums[1] = s1;
   sums[2] = s2;
@@ -447,8 +449,10 @@ static PetscErrorCode EasAdrJacobianJacobi_CPU(EasBackend be, const EasAdrKParam
                                                                         : zp)
   for (PetscInt p = 0; p < P->np; p++)
     if (EasAdrKInvDiagPoint(p, P, w, dRv, dinv)) zp = PetscMin(zp, p);
-#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
-  for (PetscInt p = 0; p < P->np; p++) EasAdrKJacobianJacobiPoint(p, P, w, dRv, dinv, V, ld);
+#pragma omp parallel for collapse(2) schedule(static) EAS_OMP_THREADS(be)
+  for (EasKInt k = 0; k < P->nz; k++)
+    for (EasKInt j = 0; j < P->ny; j++)
+      for (EasKInt i = 0; i < P->nx; i++) EasAdrKJacobianJacobiPointIJK(i, j, k, P, w, dRv, dinv, V, ld);
   *zero_row = zp < P->np ? 2 * zp + (dinv[2 * zp] == 0.0 ? 0 : 1) : -1;
   PetscCall(PetscLogFlops(48.0 * P->np));
   PetscFunctionReturn(0);
