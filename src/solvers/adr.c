@@ -916,6 +916,7 @@ PetscErrorCode EasAdrFoldJacobi_Private(EasAdr adr, PetscBool options)
   }
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, EAS_BICGSTAB, &bcgs));
   PetscCall(PetscStrcmp(want, EAS_PCJACOBI, &jacobi));
+  if (adr->jac_fold != (PetscBool)(bcgs && jacobi)) adr->jac_valid = PETSC_FALSE; /* a kept J holds the other form */
   adr->jac_fold = (PetscBool)(bcgs && jacobi);
   PetscCall(EasKspSetPCType(ksp, adr->jac_fold ? EAS_PCNONE : want));
   PetscFunctionReturn(0);
