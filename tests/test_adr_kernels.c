@@ -62,16 +62,17 @@ static PetscErrorCode CheckJacobi(Box *B, const int *off, int nd, const double *
   const int n     = B->n;
   int       dmain = -1;
   double   *dinv, *Vs, *Vi;
+  float    *Vf;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc3(n, &dinv, 9 * n, &Vs, 9 * n, &Vi));
+  PetscCall(PetscMalloc4(n, &dinv, 9 * n, &Vs, 9 * n, &Vi, 9 * n, &Vf));
   for (int d = 0; d < nd; d++)
     if (off[d] == 0) dmain = d;
   for (int p = 0; p < B->P.np; p++) PetscCheck(!EasAdrKInvDiagPoint(p, &B->P, B->w, B->dRv, dinv), PETSC_COMM_SELF, PETSC_ERR_PLIB, "zero diagonal at point %d", p);
-  for (int p = 0; p < B->P.np; p++) EasAdrKJacobianJacobiPoint(p, &B->P, B->w, B->dRv, dinv, Vs, n);
+  for (int p = 0; p < B->P.np; p++) EasAdrKJacobianJacobiPoint(p, &B->P, B->w, B->dRv, dinv, Vs, NULL, n);
   for (int k = 0; k < B->P.nz; k++)
     for (int j = 0; j < B->P.ny; j++)
-      for (int i = 0; i < B->P.nx; i++) EasAdrKJacobianJacobiPointIJK(i, j, k, &B->P, B->w, B->dRv, dinv, Vi, n);
+      for (int i = 0; i < B->P.nx; i++) EasAdrKJacobianJacobiPointIJK(i, j, k, &B->P, B->w, B->dRv, dinv, Vi, Vf, n);
   *maxerr = 0;
   for (int r = 0; r < n; r++) {
     *maxerr = PetscMax(*maxerr, PetscAbsReal(dinv[r] * V[dmain * n + r] - 1.0));
@@ -80,9 +81,10 @@ static PetscErrorCode CheckJacobi(Box *B, const int *off, int nd, const double *
       const double ref = (c >= 0 && c < n) ? V[d * n + r] * (1.0 / V[dmain * n + c]) : 0.0;
       *maxerr          = PetscMax(*maxerr, PetscAbsReal(Vs[d * n + r] - ref) / (PetscAbsReal(ref) > 0 ? PetscAbsReal(ref) : 1.0));
       *maxerr          = PetscMax(*maxerr, PetscAbsReal(Vi[d * n + r] - Vs[d * n + r]));
+      *maxerr          = PetscMax(*maxerr, Vf[d * n + r] == (float)Vi[d * n + r] ? 0.0 : 1.0); /* the float copy: the double rounded */
     }
   }
-  PetscCall(PetscFree3(dinv, Vs, Vi));
+  PetscCall(PetscFree4(dinv, Vs, Vi, Vf));
   PetscFunctionReturn(0);
 }
 

@@ -540,8 +540,9 @@ static inline EAS_HOST_DEVICE int EasAdrKInvDiagPoint(EasKInt p, const EasAdrKPa
 /* Rows 2p, 2p + 1 of J D^{-1} (right Jacobi, the operator the inner
    BiCGStab iterates on) in J's DIA storage: entry (r, c) is J[r][c]
    dinv[c], zero where c = r + offset is outside [0, 2np) (as
-   EasDiaColumnScaleRow); dinv from EasAdrKInvDiagPoint at every point. */
-static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPointIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, EasKInt ldv)
+   EasDiaColumnScaleRow); dinv from EasAdrKInvDiagPoint at every point.
+   Vf (single precision, else NULL): the same entries rounded to float. */
+static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPointIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ldv)
 {
   const EasKIdx ld = ldv, q = (EasKIdx)i + (EasKIdx)P->nx * (j + (EasKIdx)P->ny * k), n = 2 * (EasKIdx)P->np, nx2 = 2 * (EasKIdx)P->nx, nxy2 = nx2 * P->ny;
   const EasKIdx off[9] = {-nxy2, -nx2, -2, -1, 0, 1, 2, nx2, nxy2};
@@ -553,13 +554,15 @@ static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPointIJK(EasKInt i, EasK
     const EasKIdx r = 2 * q + s;
     for (int e = 0, d = 0; e < 9; e++)
       if (y || (e != 1 && e != 7)) {
-        const EasKIdx c            = r + off[e];
-        V[(EasKIdx)(d++) * ld + r] = (c >= 0 && c < n) ? v[s][e] * dinv[c] : 0.0;
+        const EasKIdx    c = r + off[e], at = (EasKIdx)(d++) * ld + r;
+        const EasKScalar val = (c >= 0 && c < n) ? v[s][e] * dinv[c] : 0.0;
+        V[at]                = val;
+        if (Vf) Vf[at] = EasDiaSingleEntry(val); /* single precision: the float copy, written here instead of by a pass over V */
       }
   }
 }
 
-static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, EasKInt ldv)
+static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ldv)
 {
-  EasAdrKJacobianJacobiPointIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, w, dRv, dinv, V, ldv);
+  EasAdrKJacobianJacobiPointIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, w, dRv, dinv, V, Vf, ldv);
 }

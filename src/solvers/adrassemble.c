@@ -324,15 +324,17 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
   if (!*bad && adr->stage.reuse_jac && adr->jac_valid && adr->jac_gamma != dt) /* a kept J = I - gamma' f': CVODE's own correction of the update, 2/(1 + gamma/gamma') */
     adr->stage.dx_scale = 2.0 / (1.0 + dt / adr->jac_gamma);
   if (!*bad && !(adr->stage.reuse_jac && adr->jac_valid)) { /* modified Newton (CVODE's stages): keep the Jacobian */
-    PetscCall(EasDiaGetBackendValuesWrite_Private(adr->J, &V, &ld));
-    if (adr->jac_fold) { /* right Jacobi folded in: D^{-1} and J D^{-1} in one assembly, J itself never stored */
+    if (adr->jac_fold) {                                    /* right Jacobi folded in: D^{-1} and J D^{-1} in one assembly, J itself never stored; single precision: its float copy too */
       PetscScalar *dv;
+      float       *Vf;
       PetscInt     zr;
+      PetscCall(EasDiaGetBackendValuesWriteSingle_Private(adr->J, &V, &Vf, &ld));
       PetscCall(EasVecGetBackendArrayWrite(adr->dinv, &dv));
-      PetscCall((*be->ops->adr_jacobian_jacobi)(be, &P, w, dRv, dv, V, ld, &zr));
+      PetscCall((*be->ops->adr_jacobian_jacobi)(be, &P, w, dRv, dv, V, Vf, ld, &zr));
       PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V));
       PetscCheck(zr < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Zero diagonal entry at row %" PetscInt_FMT ": -pc_type jacobi needs a nonzero diagonal (use -pc_type none)", zr);
     } else {
+      PetscCall(EasDiaGetBackendValuesWrite_Private(adr->J, &V, &ld));
       PetscCall((*be->ops->adr_jacobian)(be, &P, w, dRv, V, ld));
       PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V));
     }

@@ -636,7 +636,7 @@ static PetscErrorCode EasAdrJacobian_Memcheck(EasBackend be, const EasAdrKParams
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode EasAdrJacobianJacobi_Memcheck(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, PetscInt ld, PetscInt *zero_row)
+static PetscErrorCode EasAdrJacobianJacobi_Memcheck(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row)
 {
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
   const size_t         np = (size_t)P->np;
@@ -647,7 +647,8 @@ static PetscErrorCode EasAdrJacobianJacobi_Memcheck(EasBackend be, const EasAdrK
   EasMcCheck("adr_jacobian_jacobi", "dRv", dRv, 4 * np * EAS_SC);
   EasMcCheck("adr_jacobian_jacobi", "dinv", dinv, 2 * np * EAS_SC);
   EasMcCheck("adr_jacobian_jacobi", "V", V, (size_t)(P->ycoupled ? 9 : 7) * ld * EAS_SC);
-  PetscCall(mc->cpu.adr_jacobian_jacobi(be, P, w, dRv, dinv, V, ld, zero_row));
+  if (Vf) EasMcCheck("adr_jacobian_jacobi", "Vf", Vf, (size_t)(P->ycoupled ? 9 : 7) * ld * sizeof(float));
+  PetscCall(mc->cpu.adr_jacobian_jacobi(be, P, w, dRv, dinv, V, Vf, ld, zero_row));
   PetscFunctionReturn(0);
 }
 
