@@ -332,7 +332,7 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
       PetscCall(EasVecGetBackendArrayWrite(adr->dinv, &dv));
       PetscCall((*be->ops->adr_jacobian_jacobi)(be, &P, w, dRv, dv, V, Vf, ld, &zr));
       PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V));
-      PetscCheck(zr < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Zero diagonal entry at row %" PetscInt_FMT ": -pc_type jacobi needs a nonzero diagonal (use -pc_type none)", zr);
+      PetscCheck(zr < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Zero diagonal entry at row %" PetscInt_FMT " of the local Jacobian: -adr_pc_type jacobi needs a nonzero diagonal (use -adr_pc_type none)", zr);
     } else {
       PetscCall(EasDiaGetBackendValuesWrite_Private(adr->J, &V, &ld));
       PetscCall((*be->ops->adr_jacobian)(be, &P, w, dRv, V, ld));
