@@ -11,7 +11,10 @@ static const char help[] = "bench_adr: the eas ADR solver (docs/adr.md).\n"
                            "  version and parameters, -adr_ksp_ew_*), one BENCH line each (ew=0|1).\n"
                            "  -jacobian double,single (default both): the precision of the local Jacobian eas's inner\n"
                            "  solver reads (-adr_jacobian_precision; PETSc: double), one BENCH line per (jacobian, ew).\n"
-                           "  -n <24> -steps <3> -delays 0,100,1000 -problem diurnal|transport -reps <3> -inner full -ew 0,1\n";
+                           "  On 1 rank each solver is set up once and every run restarts it from the initial state;\n"
+                           "  one untimed run of each first, then -reps timed runs alternating eas-PETSc and PETSc-eas;\n"
+                           "  the figures are the medians (petsc_over_eas: of the per-run ratios, with their range).\n"
+                           "  -n <24> -steps <3> -delays 0,100,1000 -problem diurnal|transport -reps <3; 7 on 1 rank> -inner full -ew 0,1\n";
 
 #include <eas.h>
 #include <petscsnes.h>
@@ -71,7 +74,8 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, &flg));
+  if (!flg && size == 1) reps = 7; /* one rank: a run takes milliseconds at n = 24, the ratio needs more samples */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-problem", problem, sizeof(problem), NULL));
   PetscCall(PetscOptionsGetRealArray(NULL, NULL, "-delays", delays, &ndel, &flg));
   if (!flg) ndel = 3;
@@ -126,20 +130,18 @@ int main(int argc, char **argv)
   } else {
     for (PetscInt ij = 0; ij < njac * new; ij++) {
       const PetscInt        ie = ij % new;
-      PetscInt              prec;
-      PetscBool             match;
-      EasAdr                adr;
-      EasAdrConvergedReason reason;
-      PetscLogDouble        te, tp, t0;
-      PetscInt              eo = 0, ei = 0, newton = 0, lin = 0;
-      PetscInt64            stale;
+      PetscInt              prec, eo = 0, ei = 0, newton = 0, lin = 0;
+      PetscBool             match, same = PETSC_TRUE, allok = PETSC_TRUE;
+      EasAdr                ea, adr;
+      EasAdrConvergedReason reason = EAS_ADR_CONVERGED_ITERATING;
+      PetscLogDouble        te[64], tp[64], tr[64];
       PetscReal             rtol, krtol, t0s, dt;
       AdrPeerCtx            c;
       SNES                  snes;
       Mat                   J;
-      Vec                   X;
-      SNESConvergedReason   sreason = SNES_CONVERGED_ITERATING + 1; /* > 0 until a step fails */
-      char                  ratio[32];
+      Vec                   X, X0;
+      SNESConvergedReason   sreason = SNES_CONVERGED_ITERATING;
+      char                  ratio[32], rmin[32], rmax[32];
 
       PetscCall(PetscStrcmp(jacs[ij / new], "single", &match));
       prec = match ? EAS_PRECISION_SINGLE : EAS_PRECISION_DOUBLE;
@@ -147,7 +149,18 @@ int main(int argc, char **argv)
         PetscCall(PetscStrcmp(jacs[ij / new], "double", &match));
         PetscCheck(match, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-jacobian %s: expected double or single (a list: double,single)", jacs[ij / new]);
       }
-      PetscCall(RunEas(problem, n, steps, EAS_ADR_SYNC, 0, ews[ie], prec, &te, &eo, &ei, &stale, &reason));
+      /* eas: one solver for all runs, restarted from the initial state at t0 (EasAdrSetTime,
+         EasAdrSetSolution): its setup (allocations, the inner solver's first full setup) is not
+         in the time per step, as PETSc's is not below */
+      PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &ea));
+      PetscCall(EasAdrSetProblem(ea, problem));
+      PetscCall(EasAdrSetGrid(ea, n, n, n));
+      PetscCall(EasAdrSetMaxSteps(ea, steps));
+      PetscCall(EasAdrSetFromOptions(ea));
+      PetscCall(EasAdrSetMode(ea, EAS_ADR_SYNC));
+      PetscCall(EasAdrSetKSPEW(ea, ews[ie] ? PETSC_TRUE : PETSC_FALSE));
+      PetscCall(EasAdrSetJacobianPrecision(ea, (EasPrecision)prec));
+      PetscCall(EasAdrSetUp(ea));
       /* PETSc on the same system, same tolerances, EW with eas's choices when eas has it */
       PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
       PetscCall(EasAdrSetProblem(adr, problem));
@@ -156,7 +169,8 @@ int main(int argc, char **argv)
       PetscCall(EasAdrSetUp(adr));
       PetscCall(EasAdrCreateGlobalVec(adr, &X));
       PetscCall(VecDuplicate(X, &c.Xold));
-      PetscCall(EasAdrGetSolution(adr, X));
+      PetscCall(VecDuplicate(X, &X0));
+      PetscCall(EasAdrGetSolution(adr, X0));
       PetscCall(EasAdrGetTime(adr, &t0s));
       PetscCall(EasAdrGetTimeStep(adr, &dt));
       rtol = 1e-8;
@@ -169,31 +183,77 @@ int main(int argc, char **argv)
       PetscCall(EasAdrCreateJacobianMat(adr, &J));
       PetscCall(AdrPeerCreateSNES(&c, J, krtol, ews[ie] ? PETSC_TRUE : PETSC_FALSE, "peer_", &snes));
       PetscCall(SNESSetFromOptions(snes));
-      PetscCall(PetscTime(&t0));
-      for (PetscInt k = 0; k < steps && sreason > 0; k++) {
-        PetscInt its, lits;
-        c.t = t0s + (k + 1) * dt;
-        PetscCall(VecCopy(X, c.Xold));
-        PetscCall(SNESSolve(snes, NULL, X));
-        PetscCall(SNESGetIterationNumber(snes, &its));
-        PetscCall(SNESGetLinearSolveIterations(snes, &lits));
-        PetscCall(SNESGetConvergedReason(snes, &sreason));
-        newton += its;
-        lin += lits;
+      /* run -1 warms both up (first touches, the solvers' setups), untimed; then the timed runs
+         alternate eas-PETSc and PETSc-eas, so that a drift of the machine's speed hits both */
+      for (PetscInt r = -1; r < reps; r++) {
+        for (PetscInt half = 0; half < 2; half++) {
+          if ((half == 0) == (r % 2 == 0 || r < 0)) { /* eas */
+            EasAdrStats st0, st1;
+            PetscCall(EasAdrSetTime(ea, t0s));
+            PetscCall(EasAdrSetSolution(ea, X0));
+            PetscCall(EasAdrGetStats(ea, &st0));
+            PetscCall(EasAdrSolve(ea, PETSC_DEFAULT));
+            PetscCall(EasAdrGetStats(ea, &st1));
+            PetscCall(EasAdrGetConvergedReason(ea, &reason));
+            if (reason <= 0) allok = PETSC_FALSE;
+            if (r >= 0) {
+              te[r] = st1.time_solve - st0.time_solve;
+              if (r >= 0 && (eo != st1.outer_its_max - st0.outer_its_max || ei != st1.inner_its - st0.inner_its)) same = PETSC_FALSE;
+            }
+            eo = st1.outer_its_max - st0.outer_its_max;
+            ei = st1.inner_its - st0.inner_its;
+          } else { /* PETSc */
+            PetscLogDouble t0;
+            PetscInt       nn = 0, nl = 0;
+            PetscCall(VecCopy(X0, X));
+            sreason = SNES_CONVERGED_ITERATING + 1; /* > 0 until a step fails */
+            PetscCall(PetscTime(&t0));
+            for (PetscInt k = 0; k < steps && sreason > 0; k++) {
+              PetscInt its, lits;
+              c.t = t0s + (k + 1) * dt;
+              PetscCall(VecCopy(X, c.Xold));
+              PetscCall(SNESSolve(snes, NULL, X));
+              PetscCall(SNESGetIterationNumber(snes, &its));
+              PetscCall(SNESGetLinearSolveIterations(snes, &lits));
+              PetscCall(SNESGetConvergedReason(snes, &sreason));
+              nn += its;
+              nl += lits;
+            }
+            PetscCall(PetscTimeSubtract(&t0));
+            if (sreason <= 0) allok = PETSC_FALSE;
+            if (r >= 0) {
+              tp[r] = -t0;
+              if (r >= 0 && (newton != nn || lin != nl)) same = PETSC_FALSE;
+            }
+            newton = nn;
+            lin    = nl;
+          }
+        }
+        if (r >= 0) tr[r] = tp[r] / te[r];
       }
-      PetscCall(PetscTimeSubtract(&t0));
-      tp = -t0;
       /* a ratio only when both solved every step: a failed run's time is not the time of the work */
-      if (reason > 0 && sreason > 0)
-        PetscCall(PetscSNPrintf(ratio, sizeof(ratio), "%.3f", (double)(tp / te)));
-      else
+      PetscCall(PetscSortReal(reps, te));
+      PetscCall(PetscSortReal(reps, tp));
+      PetscCall(PetscSortReal(reps, tr));
+      if (allok) {
+        PetscCall(PetscSNPrintf(ratio, sizeof(ratio), "%.3f", (double)tr[reps / 2]));
+        PetscCall(PetscSNPrintf(rmin, sizeof(rmin), "%.3f", (double)tr[0]));
+        PetscCall(PetscSNPrintf(rmax, sizeof(rmax), "%.3f", (double)tr[reps - 1]));
+      } else {
         PetscCall(PetscStrncpy(ratio, "n/a", sizeof(ratio)));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%s eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s petsc_reason=%s\n", problem, n, steps, EasPrecisions[prec], ews[ie], 1e3 * te / steps, 1e3 * tp / steps, ratio, eo, newton, ei, lin, EasAdrConvergedReasonName(reason), SNESConvergedReasons[sreason]));
+        PetscCall(PetscStrncpy(rmin, "n/a", sizeof(rmin)));
+        PetscCall(PetscStrncpy(rmax, "n/a", sizeof(rmax)));
+      }
+      /* 1 rank, 1 thread: every run does the same arithmetic, so the same counts */
+      if (!same) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "WARNING bench_adr: the Newton or inner counts differ between runs (the last run's are printed)\n"));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%s eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s petsc_reason=%s reps=%" PetscInt_FMT " ratio_min=%s ratio_max=%s\n", problem, n, steps, EasPrecisions[prec], ews[ie], 1e3 * te[reps / 2] / steps, 1e3 * tp[reps / 2] / steps, ratio, eo, newton, ei, lin, EasAdrConvergedReasonName(reason), SNESConvergedReasons[sreason], reps, rmin, rmax));
       PetscCall(SNESDestroy(&snes));
       PetscCall(MatDestroy(&J));
       PetscCall(VecDestroy(&X));
+      PetscCall(VecDestroy(&X0));
       PetscCall(VecDestroy(&c.Xold));
       PetscCall(EasAdrDestroy(&adr));
+      PetscCall(EasAdrDestroy(&ea));
     }
   }
   for (PetscInt iv = 0; iv < ninner; iv++) PetscCall(PetscFree(inner[iv]));

@@ -2,7 +2,8 @@ static const char help[] = "Host test of the ADR assembly bodies shared by the C
                            "EasAdrKFunctionPoint, EasAdrKJacobianPoint): on a small box with random weights and state, the\n"
                            "9-diagonal (7 with -ny 1) DIA Jacobian must equal -dF/dx by central differences of the residual body (exact for\n"
                            "the quadratic diurnal and the linear reaction up to rounding), with zero-flux faces mirrored and\n"
-                           "halo/Dirichlet faces held fixed; and the USER reaction path must reproduce the built-in one.\n"
+                           "halo/Dirichlet faces held fixed; and the USER reaction path must reproduce the built-in one; the Jacobian with\n"
+                           "right Jacobi folded in (EasAdrKInvDiagPoint, EasAdrKJacobianJacobiPoint) must be J's values column-scaled.\n"
                            "  -nx <3> -ny <4> -nz <2> -fold <6 flags, e.g. 1,0,0,1,1,0> -seed <1>\n";
 
 #include <eas.h>
@@ -51,7 +52,43 @@ static void Residual(Box *B, const double *x, double *F)
   }
 }
 
-static PetscErrorCode RunCase(Box *B, PetscRandom rnd, int reaction, double *maxerr, double *maxref)
+/* Right Jacobi folded into the assembly (EasAdrKInvDiagPoint,
+   EasAdrKJacobianJacobiPoint and its (i, j, k) form, the CPU loop's): dinv
+   must be 1 / the main diagonal of V (J's DIA values) and the scaled values
+   V[d][r] dinv[r + off[d]], zero where the column leaves [0, n): the same
+   products, so equal to rounding (hand-derived from V). */
+static PetscErrorCode CheckJacobi(Box *B, const int *off, int nd, const double *V, double *maxerr)
+{
+  const int n     = B->n;
+  int       dmain = -1;
+  double   *dinv, *Vs, *Vi;
+  float    *Vf;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(n, &dinv, 9 * n, &Vs, 9 * n, &Vi, 9 * n, &Vf));
+  for (int d = 0; d < nd; d++)
+    if (off[d] == 0) dmain = d;
+  for (int p = 0; p < B->P.np; p++) PetscCheck(!EasAdrKInvDiagPoint(p, &B->P, B->w, B->dRv, dinv), PETSC_COMM_SELF, PETSC_ERR_PLIB, "zero diagonal at point %d", p);
+  for (int p = 0; p < B->P.np; p++) EasAdrKJacobianJacobiPoint(p, &B->P, B->w, B->dRv, dinv, Vs, NULL, n);
+  for (int k = 0; k < B->P.nz; k++)
+    for (int j = 0; j < B->P.ny; j++)
+      for (int i = 0; i < B->P.nx; i++) EasAdrKJacobianJacobiPointIJK(i, j, k, &B->P, B->w, B->dRv, dinv, Vi, Vf, n);
+  *maxerr = 0;
+  for (int r = 0; r < n; r++) {
+    *maxerr = PetscMax(*maxerr, PetscAbsReal(dinv[r] * V[dmain * n + r] - 1.0));
+    for (int d = 0; d < nd; d++) {
+      const int    c   = r + off[d];
+      const double ref = (c >= 0 && c < n) ? V[d * n + r] * (1.0 / V[dmain * n + c]) : 0.0;
+      *maxerr          = PetscMax(*maxerr, PetscAbsReal(Vs[d * n + r] - ref) / (PetscAbsReal(ref) > 0 ? PetscAbsReal(ref) : 1.0));
+      *maxerr          = PetscMax(*maxerr, PetscAbsReal(Vi[d * n + r] - Vs[d * n + r]));
+      *maxerr          = PetscMax(*maxerr, Vf[d * n + r] == (float)Vi[d * n + r] ? 0.0 : 1.0); /* the float copy: the double rounded */
+    }
+  }
+  PetscCall(PetscFree4(dinv, Vs, Vi, Vf));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode RunCase(Box *B, PetscRandom rnd, int reaction, double *maxerr, double *maxref, double *jacobi_err)
 {
   const int  nx = B->P.nx, nxy = B->P.nx * B->P.ny, n = B->n, nd = B->P.ycoupled ? 9 : 7;
   const int  off9[9] = {-2 * nxy, -2 * nx, -2, -1, 0, 1, 2, 2 * nx, 2 * nxy}, off7[7] = {-2 * nxy, -2, -1, 0, 1, 2, 2 * nxy};
@@ -64,6 +101,7 @@ static PetscErrorCode RunCase(Box *B, PetscRandom rnd, int reaction, double *max
   for (int r = 0; r < n; r++) PetscCall(PetscRandomGetValueReal(rnd, &x[r]));
   Residual(B, x, B->F); /* also Rv, dRv at x */
   for (int p = 0; p < B->P.np; p++) EasAdrKJacobianPoint(p, &B->P, B->w, B->dRv, V, n);
+  PetscCall(CheckJacobi(B, off, nd, V, jacobi_err));
   *maxerr = *maxref = 0;
   for (int c = 0; c < n; c++) {
     const double h = 1e-4;
@@ -89,7 +127,7 @@ int main(int argc, char **argv)
   Box         B;
   PetscRandom rnd;
   PetscInt    nx = 3, ny = 4, nz = 2, nfold = 6, fold[6] = {1, 0, 0, 1, 1, 0}, seed = 1, nfail = 0;
-  double      err = 0, ref = 0, *F2, *R2, *dR2, diff = 0;
+  double      err = 0, ref = 0, jerr = 0, *F2, *R2, *dR2, diff = 0;
   PetscBool   flg;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
@@ -123,7 +161,9 @@ int main(int argc, char **argv)
   for (int i = 0; i < B.n; i++) PetscCall(PetscRandomGetValueReal(rnd, &B.xold[i]));
 
   for (int reaction = EAS_ADRK_REACTION_LINEAR; reaction <= EAS_ADRK_REACTION_DIURNAL; reaction++) {
-    PetscCall(RunCase(&B, rnd, reaction, &err, &ref));
+    PetscCall(RunCase(&B, rnd, reaction, &err, &ref, &jerr));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s reaction: J D^{-1} and D^{-1} assembled (folded Jacobi) vs J's values scaled: max rel err %.3e (tolerance 1e-15)\n", reaction == EAS_ADRK_REACTION_LINEAR ? "linear" : "diurnal", jerr));
+    if (!(jerr <= 1e-15)) nfail++;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s reaction, fold %d%d%d%d%d%d: max |J_dia - (-dF/dx)_fd| = %.3e (max entry %.3e, tolerance 1e-8 x max entry)\n", reaction == EAS_ADRK_REACTION_LINEAR ? "linear" : "diurnal", B.P.fold[0], B.P.fold[1], B.P.fold[2], B.P.fold[3], B.P.fold[4], B.P.fold[5], err, ref));
     if (!(err <= 1e-8 * ref)) nfail++;
   }
@@ -169,6 +209,7 @@ int main(int argc, char **argv)
     backends: none
     expect: linear reaction, fold 100110: max \|J_dia - \(-dF/dx\)_fd\|
     expect: diurnal reaction, fold 100110
+    expect: diurnal reaction: J D\^\{-1\} and D\^\{-1\} assembled \(folded Jacobi\)
     expect: adr kernel bodies ok
   test:
     suffix: fold_all

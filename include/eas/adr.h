@@ -154,7 +154,8 @@ PETSC_EXTERN PetscErrorCode EasAdrSetTimeStepMaxOrder(EasAdr, PetscInt);
 PETSC_EXTERN PetscErrorCode EasAdrGetTimeStepStats(EasAdr, EasAdrTSStats *);
 /* EasAdrSetTimeStep - dt > 0 (beuler's step; with cvode the step of -adr_steps). */
 PETSC_EXTERN PetscErrorCode EasAdrSetTimeStep(EasAdr, PetscReal dt);
-/* EasAdrSetTime - the initial time (before EasAdrSetUp). */
+/* EasAdrSetTime - the initial time (before EasAdrSetUp); after it the current
+   time (with EasAdrSetSolution: restart an integration from a state). */
 PETSC_EXTERN PetscErrorCode EasAdrSetTime(EasAdr, PetscReal t0);
 /* EasAdrSetFinalTime - default final time of EasAdrSolve(); EasAdrSetMaxSteps -
    number of steps instead (> 0, overrides the final time). */

@@ -168,9 +168,17 @@ struct _EasBackendOps {
        the weights w (6 np); built-in reactions write Rv (2 np) and dRv (4 np),
        USER reads them; sums[0] = the points' finiteness probes,
        sums[1], sums[2] = ||F_1||^2, ||F_2||^2 (local).
-     adr_jacobian: the 9 diagonals of the local Jacobian into V (ld). */
+     adr_jacobian: the 9 diagonals of the local Jacobian into V (ld).
+     adr_jacobian_jacobi: right Jacobi folded into the assembly: dinv (2 np) =
+       D^{-1}, the inverse main diagonal of J (0 where it is zero), and V =
+       J D^{-1}, the operator the inner BiCGStab iterates on, in J's DIA
+       storage, without J itself, and the same values rounded to float into
+       Vf when it is not NULL (single precision: the float copy the inner
+       solver reads, EasDiaSingleEntry); *zero_row = the first row with a
+       zero diagonal, or -1. */
   PetscErrorCode (*adr_function)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3]);
   PetscErrorCode (*adr_jacobian)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *V, PetscInt ld);
+  PetscErrorCode (*adr_jacobian_jacobi)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row);
   /* host staging buffers (optional; EasBackendHostAlloc falls back to
      PetscMalloc): host memory the backend copies from and to
      asynchronously (cudaMallocHost on CUDA: a copy from pageable memory is
@@ -301,4 +309,5 @@ PETSC_INTERN PetscErrorCode EasVecGetBackend(EasVec, EasBackend *);
 /* Values in backend memory for an in-place rewrite (same pattern); Restore
    brings the host copy up to date and rebuilds the backend's private data. */
 PETSC_INTERN PetscErrorCode EasDiaGetBackendValuesWrite_Private(EasDia, PetscScalar **val, PetscInt *ld);
+PETSC_INTERN PetscErrorCode EasDiaGetBackendValuesWriteSingle_Private(EasDia, PetscScalar **val, float **valf, PetscInt *ld);
 PETSC_INTERN PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia, PetscScalar **val);

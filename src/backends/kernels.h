@@ -440,12 +440,14 @@ static inline EAS_HOST_DEVICE void EasAdrKReaction(const EasAdrKParams *P, EasKS
    dR_22, a finiteness probe (NaN or Inf anywhere makes the sum so), and to
    acc[1], acc[2] the squares F_1^2, F_2^2 (the species norms of the
    residual). */
-static inline EAS_HOST_DEVICE void EasAdrKFunctionPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *xg, const EasKScalar *xold, EasKScalar *Rv, EasKScalar *dRv, EasKScalar *F, EasKScalar acc[3])
+/* The point (i, j, k) of the box, p = i + nx (j + ny k): the CPU loops run
+   over i, j, k (no division per point), the CUDA kernels over p
+   (EasAdrKFunctionPoint below). */
+static inline EAS_HOST_DEVICE void EasAdrKFunctionPointIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *xg, const EasKScalar *xold, EasKScalar *Rv, EasKScalar *dRv, EasKScalar *F, EasKScalar acc[3])
 {
   /* offsets in EasKIdx: f*np, 4p and the padded box pass 2^31 - 1 first */
   const EasKInt nx = P->nx, ny = P->ny;
-  const EasKIdx np = P->np, q = p;
-  const EasKInt i = p % nx, j = (p / nx) % ny, k = p / (nx * ny);
+  const EasKIdx np = P->np, q = (EasKIdx)i + (EasKIdx)nx * (j + (EasKIdx)ny * k);
   const EasKIdx sy = nx + 2, sz = (EasKIdx)(nx + 2) * (ny + 2);
   const EasKIdx Q      = (i + 1) + sy * (j + 1) + sz * (k + 1);
   const EasKIdx nbq[6] = {Q - 1, Q + 1, Q - sy, Q + sy, Q - sz, Q + sz};
@@ -460,6 +462,11 @@ static inline EAS_HOST_DEVICE void EasAdrKFunctionPoint(EasKInt p, const EasAdrK
   }
 }
 
+static inline EAS_HOST_DEVICE void EasAdrKFunctionPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *xg, const EasKScalar *xold, EasKScalar *Rv, EasKScalar *dRv, EasKScalar *F, EasKScalar acc[3])
+{
+  EasAdrKFunctionPointIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, w, xg, xold, Rv, dRv, F, acc);
+}
+
 /* Rows 2p and 2p+1 of the local Jacobian J = I - dt f'_ll (Vialle et al.
    eq. 1.45, Fig. 1.7) in DIA storage with the 9 offsets -2nxny, -2nx, -2,
    -1, 0, 1, 2, 2nx, 2nxny (diagonals 0..8), or with one y plane
@@ -472,11 +479,11 @@ static inline EAS_HOST_DEVICE void EasAdrKFunctionPoint(EasKInt p, const EasAdrK
    neighbour, the mirror), *wsum the sum of all six weights, and bit f of
    the return value set when face f's coupling leaves the box (halo or
    Dirichlet: not in the local block). */
-static inline EAS_HOST_DEVICE int EasAdrKLocalWeights(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, EasKScalar eff[6], EasKScalar *wsum)
+static inline EAS_HOST_DEVICE int EasAdrKLocalWeightsIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *w, EasKScalar eff[6], EasKScalar *wsum)
 {
   const EasKInt nx = P->nx, ny = P->ny, nz = P->nz;
-  const EasKIdx np     = P->np;
-  const EasKInt ijk[3] = {p % nx, (p / nx) % ny, p / (nx * ny)}, nl[3] = {nx, ny, nz};
+  const EasKIdx np = P->np, p = (EasKIdx)i + (EasKIdx)nx * (j + (EasKIdx)ny * k);
+  const EasKInt ijk[3] = {i, j, k}, nl[3] = {nx, ny, nz};
   int           out = 0;
 
   *wsum = 0.0;
@@ -496,24 +503,95 @@ static inline EAS_HOST_DEVICE int EasAdrKLocalWeights(EasKInt p, const EasAdrKPa
   return out;
 }
 
-static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ldv)
+static inline EAS_HOST_DEVICE int EasAdrKLocalWeights(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, EasKScalar eff[6], EasKScalar *wsum)
+{
+  return EasAdrKLocalWeightsIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, w, eff, wsum);
+}
+
+/* The values of rows 2p + s (s = 0, 1) in the order of the 9 offsets
+   -2nxny, -2nx, -2, -1, 0, 1, 2, 2nx, 2nxny (entries 1 and 7, the y
+   couplings, are zero and not stored with one y plane). */
+static inline EAS_HOST_DEVICE void EasAdrKJacobianRowsIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar v[2][9])
 {
   const EasKScalar dt = P->dt;
-  const EasKIdx    ld = ldv, q = p; /* diagonal d at d*ld, dRv at 4p: EasKIdx */
+  const EasKIdx    q  = (EasKIdx)i + (EasKIdx)P->nx * (j + (EasKIdx)P->ny * k); /* dRv at 4p: EasKIdx */
   EasKScalar       eff[6], wsum;
 
-  (void)EasAdrKLocalWeights(p, P, w, eff, &wsum);
+  (void)EasAdrKLocalWeightsIJK(i, j, k, P, w, eff, &wsum);
+  for (int s = 0; s < 2; s++) {
+    v[s][0] = -dt * eff[4];
+    v[s][1] = -dt * eff[2];
+    v[s][2] = -dt * eff[0];
+    v[s][3] = s == 1 ? -dt * dRv[4 * q + 2] : 0.0;
+    v[s][4] = 1.0 + dt * wsum - dt * dRv[4 * q + 3 * s];
+    v[s][5] = s == 0 ? -dt * dRv[4 * q + 1] : 0.0;
+    v[s][6] = -dt * eff[1];
+    v[s][7] = -dt * eff[3];
+    v[s][8] = -dt * eff[5];
+  }
+}
+
+static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ldv)
+{
+  const EasKIdx ld = ldv, q = p; /* diagonal d at d*ld: EasKIdx */
+  const int     y = P->ycoupled ? 1 : 0;
+  EasKScalar    v[2][9];
+
+  EasAdrKJacobianRowsIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, w, dRv, v);
   for (int s = 0; s < 2; s++) {
     const EasKIdx r = 2 * q + s;
-    const int     y = P->ycoupled ? 1 : 0; /* diagonals after -2nx shift by one without the y couplings */
-    V[0 * ld + r]   = -dt * eff[4];
-    if (y) V[1 * ld + r] = -dt * eff[2];
-    V[(1 + y) * ld + r] = -dt * eff[0];
-    V[(2 + y) * ld + r] = s == 1 ? -dt * dRv[4 * q + 2] : 0.0;
-    V[(3 + y) * ld + r] = 1.0 + dt * wsum - dt * dRv[4 * q + 3 * s];
-    V[(4 + y) * ld + r] = s == 0 ? -dt * dRv[4 * q + 1] : 0.0;
-    V[(5 + y) * ld + r] = -dt * eff[1];
-    if (y) V[7 * ld + r] = -dt * eff[3];
-    V[(6 + 2 * y) * ld + r] = -dt * eff[5];
+    for (int e = 0, d = 0; e < 9; e++) /* d: the stored diagonal (the y couplings skipped without them) */
+      if (y || (e != 1 && e != 7)) V[(EasKIdx)(d++) * ld + r] = v[s][e];
   }
+}
+
+/* Right Jacobi folded into the assembly (src/solvers/adrassemble.c): entries
+   2p, 2p + 1 of D^{-1}, the inverse of the main diagonal of J =
+   I - dt f'_ll at point p, 1 + dt sum_f w_f - dt dR_ss (the value
+   EasAdrKJacobianRowsIJK puts on offset 0); a zero diagonal gives 0 and returns
+   1 (the caller reports the row). */
+static inline EAS_HOST_DEVICE int EasAdrKInvDiagPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *dinv)
+{
+  const EasKScalar dt = P->dt;
+  const EasKIdx    np = P->np, q = p;
+  EasKScalar       wsum = 0.0;
+  int              zero = 0;
+
+  for (int f = 0; f < 6; f++) wsum += w[f * np + q]; /* EasAdrKLocalWeights's sum, in its order */
+  for (int s = 0; s < 2; s++) {
+    const EasKScalar d = 1.0 + dt * wsum - dt * dRv[4 * q + 3 * s];
+    dinv[2 * q + s]    = d != 0.0 ? 1.0 / d : 0.0;
+    zero |= d == 0.0;
+  }
+  return zero;
+}
+
+/* Rows 2p, 2p + 1 of J D^{-1} (right Jacobi, the operator the inner
+   BiCGStab iterates on) in J's DIA storage: entry (r, c) is J[r][c]
+   dinv[c], zero where c = r + offset is outside [0, 2np) (as
+   EasDiaColumnScaleRow); dinv from EasAdrKInvDiagPoint at every point.
+   Vf (single precision, else NULL): the same entries rounded to float. */
+static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPointIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ldv)
+{
+  const EasKIdx ld = ldv, q = (EasKIdx)i + (EasKIdx)P->nx * (j + (EasKIdx)P->ny * k), n = 2 * (EasKIdx)P->np, nx2 = 2 * (EasKIdx)P->nx, nxy2 = nx2 * P->ny;
+  const EasKIdx off[9] = {-nxy2, -nx2, -2, -1, 0, 1, 2, nx2, nxy2};
+  const int     y      = P->ycoupled ? 1 : 0;
+  EasKScalar    v[2][9];
+
+  EasAdrKJacobianRowsIJK(i, j, k, P, w, dRv, v);
+  for (int s = 0; s < 2; s++) {
+    const EasKIdx r = 2 * q + s;
+    for (int e = 0, d = 0; e < 9; e++)
+      if (y || (e != 1 && e != 7)) {
+        const EasKIdx    c = r + off[e], at = (EasKIdx)(d++) * ld + r;
+        const EasKScalar val = (c >= 0 && c < n) ? v[s][e] * dinv[c] : 0.0;
+        V[at]                = val;
+        if (Vf) Vf[at] = EasDiaSingleEntry(val); /* single precision: the float copy, written here instead of by a pass over V */
+      }
+  }
+}
+
+static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ldv)
+{
+  EasAdrKJacobianJacobiPointIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, w, dRv, dinv, V, Vf, ldv);
 }

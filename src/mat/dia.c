@@ -639,13 +639,43 @@ PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia A, PetscScalar **v
     A->host_stale = PETSC_TRUE;
     PetscCall(EasBackendMarkStale(be, A->val, (size_t)A->ndiag * A->ld * sizeof(PetscScalar)));
   }
-  PetscCall(EasDiaMarkSingleStale_Private(A));
+  if (!A->valf_written) PetscCall(EasDiaMarkSingleStale_Private(A));
   if (be->ops->dia_destroy) PetscCall((*be->ops->dia_destroy)(be, &A->k));
   PetscCall(EasDiaBackendSetUp_Private(A));
   A->dev_stale  = PETSC_FALSE;
   A->values_out = 0;
   *val          = NULL;
   PetscCall(PetscObjectStateIncrease((PetscObject)A));
+  if (A->valf_written) { /* the kernel wrote the float copy too: current for the new values */
+    PetscCall(PetscObjectStateGet((PetscObject)A, &A->valf_state));
+    A->valf_written = PETSC_FALSE;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasDiaGetBackendValuesWriteSingle_Private - EasDiaGetBackendValuesWrite_Private
+  and, in single precision (EasDiaSetPrecision), the float copy in backend
+  memory as well (*valf; NULL in double), for a kernel that writes both (the
+  ADR assembly): EasDiaRestoreBackendValuesWrite_Private then keeps the float
+  copy as current for the new values instead of remaking it from them at the
+  next use (one pass less: 8 B read and 4 B written per stored value).  The
+  kernel writes the same entries of both, each float one EasDiaSingleEntry
+  of the double.
+*/
+PetscErrorCode EasDiaGetBackendValuesWriteSingle_Private(EasDia A, PetscScalar **val, float **valf, PetscInt *ld)
+{
+  PetscFunctionBegin;
+  *valf = NULL;
+  if (A->prec == EAS_PRECISION_SINGLE) { /* allocated (and made whole, padding included) at the first use */
+    const EasDiaKernel *k;
+    PetscCall(EasDiaGetKernel_Private(A, &k));
+  }
+  PetscCall(EasDiaGetBackendValuesWrite_Private(A, val, ld));
+  if (A->prec == EAS_PRECISION_SINGLE) {
+    A->valf_written = PETSC_TRUE;
+    *valf           = A->valf;
+  }
   PetscFunctionReturn(0);
 }
 

@@ -18,6 +18,7 @@ struct _p_EasDia {
   EasPrecision     prec;
   float           *valf;
   PetscObjectState valf_state;
+  PetscBool        valf_written; /* checked out with the backend values for a kernel that writes both (EasDiaGetBackendValuesWriteSingle_Private) */
   /* Values and pattern: every change of the values increases the object
      state (PetscObjectStateGet); a new pattern (n, offsets) also increases
      nonzerostate.  A solver that built data from the values compares both

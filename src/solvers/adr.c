@@ -12,6 +12,7 @@
     adrts.c        the time stepping around it (implicit Euler, CVODE)
 */
 #include "adrimpl.h"
+#include "kspimpl.h" /* the inner solver's type and preconditioner (EasAdrFoldJacobi_Private) */
 #include "core/size.h"
 #include <omp.h>
 
@@ -404,14 +405,20 @@ PetscErrorCode EasAdrSetTimeStep(EasAdr adr, PetscReal dt)
   PetscFunctionReturn(0);
 }
 
-/*@C EasAdrSetTime - the initial time (before EasAdrSetUp()). @*/
+/*@C
+  EasAdrSetTime - the initial time before EasAdrSetUp(); after it, the
+  current time, from which the next step starts: with EasAdrSetSolution()
+  it restarts an integration from a given state (CVODE reinitializes; the
+  time step chosen at setup stays).  Errors: t0 not finite.
+@*/
 PetscErrorCode EasAdrSetTime(EasAdr adr, PetscReal t0)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  PetscCall(EasAdrCheckNotSetUp(adr, "EasAdrSetTime"));
-  adr->t0 = adr->t = t0;
-  adr->cv_reinit   = PETSC_TRUE;
+  PetscCheck(!PetscIsInfOrNanReal(t0), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetTime: the time is not a finite number");
+  if (!adr->setupcalled) adr->t0 = t0;
+  adr->t         = t0;
+  adr->cv_reinit = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
 
@@ -868,6 +875,7 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
   PetscCall(EasAdrOutputSetFromOptions_Private(adr, PetscOptionsObject));
   PetscOptionsEnd();
   PetscCall(EasKspSetFromOptions(adr->ksp));
+  PetscCall(EasAdrFoldJacobi_Private(adr, PETSC_TRUE));
   if (!adr->setupcalled) {
     const char *prefix;
     PetscCall(EasAdrMeterCreate_Private(adr));
@@ -875,6 +883,42 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
     PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adr, &prefix));
     PetscCall(PetscOptionsHasName(((PetscObject)adr)->options, prefix, "-eas_trace", &adr->trace));
   }
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrFoldJacobi_Private - right Jacobi of the inner BiCGStab folded into
+  the Jacobian assembly.  BiCGStab with right Jacobi solves (J D^{-1}) y = F
+  and returns dx = D^{-1} y (bicgstab.c); built from J, that is one more pass
+  over the matrix per Newton iteration (read J, write J D^{-1}) after the
+  assembly wrote J.  Assembled directly (kernels.h EasAdrKInvDiagPoint,
+  EasAdrKJacobianJacobiPoint; backend op adr_jacobian_jacobi), J D^{-1} is
+  the inner solver's operator, the solver runs without preconditioner, and
+  the update applies D^{-1} (msnewton.c): the same products, one matrix
+  pass and one matrix in memory less.  Decided from the preconditioner the
+  user chose for the inner solver (-adr_pc_type, default jacobi) and its
+  type (bicgstab; cg and pipecg keep their own Jacobi).  options: the
+  inner solver's options were just read, so an explicit -adr_pc_type is
+  the user's choice (the inner solver shows none while folded).
+*/
+PetscErrorCode EasAdrFoldJacobi_Private(EasAdr adr, PetscBool options)
+{
+  EasKsp      ksp = adr->ksp;
+  char        want[16];
+  const char *prefix;
+  PetscBool   bcgs, jacobi, set = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(want, adr->jac_fold ? EAS_PCJACOBI : ksp->pc_type, sizeof(want)));
+  if (options) {
+    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)ksp, &prefix));
+    PetscCall(PetscOptionsGetString(((PetscObject)ksp)->options, prefix, "-pc_type", want, sizeof(want), &set));
+  }
+  PetscCall(PetscObjectTypeCompare((PetscObject)ksp, EAS_BICGSTAB, &bcgs));
+  PetscCall(PetscStrcmp(want, EAS_PCJACOBI, &jacobi));
+  if (adr->jac_fold != (PetscBool)(bcgs && jacobi)) adr->jac_valid = PETSC_FALSE; /* a kept J holds the other form */
+  adr->jac_fold = (PetscBool)(bcgs && jacobi);
+  PetscCall(EasKspSetPCType(ksp, adr->jac_fold ? EAS_PCNONE : want));
   PetscFunctionReturn(0);
 }
 
@@ -1004,6 +1048,7 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
   adr->halo->use_thread       = adr->async_thread;
   PetscCall(EasFaultsSetUp(&adr->halo->faults, adr->rank));
 
+  PetscCall(EasAdrFoldJacobi_Private(adr, PETSC_FALSE));
   PetscCall(EasAdrCreateBackendObjects_Private(adr));
 
   /* initial condition */
@@ -1265,6 +1310,7 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "time in EasAdrSolve: %.3f s\n", (double)st.time_solve));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "inner solver (rank 0; residual and Jacobian assembled on the backend):\n"));
+  if (adr->jac_fold) PetscCall(PetscViewerASCIIPrintf(viewer, "  right Jacobi (-adr_pc_type jacobi) assembled into the Jacobian: J D^{-1} is the operator, dx = D^{-1} y (so the solver shows no preconditioner)\n"));
   if (adr->rank == 0) {
     PetscViewer sv;
     PetscCall(PetscViewerGetSubViewer(viewer, PETSC_COMM_SELF, &sv));
@@ -1308,6 +1354,7 @@ PetscErrorCode EasAdrDestroy(EasAdr *adr)
   for (PetscInt f = 0; f < 6; f++) PetscCall(PetscFree(a->bval[f]));
   PetscCall(EasVecDestroy(&a->xg_v));
   PetscCall(EasVecDestroy(&a->xold_v));
+  PetscCall(EasVecDestroy(&a->dinv));
   PetscCall(EasVecDestroy(&a->w_v));
   PetscCall(EasVecDestroy(&a->Rv_v));
   PetscCall(EasVecDestroy(&a->dRv_v));

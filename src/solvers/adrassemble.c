@@ -262,9 +262,11 @@ static PetscErrorCode EasAdrToBackend(EasAdr adr, EasVec v, const PetscScalar *h
   backend (Vialle et al. eqs. 1.43-1.45), with the point bodies of kernels.h
   (backend ops adr_function, adr_jacobian).  The host fills the padded
   state (halo ghosts, boundary values) and evaluates user reaction
-  callbacks; on a device backend these go up (transfers), and the inner
-  solver's Jacobi scaling is redone there too (dia_jacobi): no matrix
-  crosses the bus.  fnorm2: this rank's
+  callbacks; on a device backend these go up (transfers), and the
+  Jacobian is assembled there: no matrix crosses the bus.  With jac_fold
+  (EasAdrFoldJacobi_Private) the inner solver's right Jacobi is assembled
+  in (adr_jacobian_jacobi: D^{-1} into adr->dinv, J D^{-1} into J's values),
+  else J, scaled by the inner solver's setup (dia_jacobi).  fnorm2: this rank's
   ||F_s||^2, the true residual with the current ghosts; *bad: F or the
   reaction Jacobian is not finite.
 */
@@ -322,10 +324,21 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
   if (!*bad && adr->stage.reuse_jac && adr->jac_valid && adr->jac_gamma != dt) /* a kept J = I - gamma' f': CVODE's own correction of the update, 2/(1 + gamma/gamma') */
     adr->stage.dx_scale = 2.0 / (1.0 + dt / adr->jac_gamma);
   if (!*bad && !(adr->stage.reuse_jac && adr->jac_valid)) { /* modified Newton (CVODE's stages): keep the Jacobian */
-    PetscCall(EasDiaGetBackendValuesWrite_Private(adr->J, &V, &ld));
-    PetscCall((*be->ops->adr_jacobian)(be, &P, w, dRv, V, ld));
-    PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V));
-    PetscCall(EasKspSetUp(adr->ksp)); /* values only: D^{-1} and A D^{-1} on the backend, in place */
+    if (adr->jac_fold) {                                    /* right Jacobi folded in: D^{-1} and J D^{-1} in one assembly, J itself never stored; single precision: its float copy too */
+      PetscScalar *dv;
+      float       *Vf;
+      PetscInt     zr;
+      PetscCall(EasDiaGetBackendValuesWriteSingle_Private(adr->J, &V, &Vf, &ld));
+      PetscCall(EasVecGetBackendArrayWrite(adr->dinv, &dv));
+      PetscCall((*be->ops->adr_jacobian_jacobi)(be, &P, w, dRv, dv, V, Vf, ld, &zr));
+      PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V));
+      PetscCheck(zr < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Zero diagonal entry at row %" PetscInt_FMT " of the local Jacobian: -adr_pc_type jacobi needs a nonzero diagonal (use -adr_pc_type none)", zr);
+    } else {
+      PetscCall(EasDiaGetBackendValuesWrite_Private(adr->J, &V, &ld));
+      PetscCall((*be->ops->adr_jacobian)(be, &P, w, dRv, V, ld));
+      PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V));
+    }
+    PetscCall(EasKspSetUp(adr->ksp)); /* values only: the backend copy (float values) of J, or D^{-1} and J D^{-1} without jac_fold */
     adr->jac_valid = PETSC_TRUE;
     adr->jac_gamma = dt;
     adr->stats_jac++;
@@ -403,6 +416,7 @@ PetscErrorCode EasAdrComputeLocalJacobian(EasAdr adr, PetscReal t, PetscReal dt,
     for (PetscInt p = 0; p < adr->np; p++) EasAdrKJacobianPoint(p, &P, adr->w[0], adr->dRv, V, ld); /* the backends' body */
     PetscCall(EasDiaRestoreValuesWrite(adr->J, &V));
   }
+  adr->jac_valid = PETSC_FALSE; /* J now holds J_ll at X, not the Newton iteration's (J D^{-1} with jac_fold): a kept one is rebuilt */
   PetscCall(PetscLogEventEnd(EAS_AdrJacobian, adr, 0, 0, 0));
   *J = adr->J;
   PetscFunctionReturn(0);

@@ -70,6 +70,7 @@ PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr adr)
   PetscCall(EasDiaCreateVecs(adr->J, &adr->dx, &adr->b));
   PetscCall(EasVecCreate(adr->be, 2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &adr->xg_v));
   PetscCall(EasVecCreate(adr->be, adr->n, &adr->xold_v));
+  PetscCall(EasVecCreate(adr->be, adr->n, &adr->dinv));
   PetscCall(EasVecCreate(adr->be, 6 * adr->np, &adr->w_v));
   PetscCall(EasVecCreate(adr->be, 2 * adr->np, &adr->Rv_v));
   PetscCall(EasVecCreate(adr->be, 4 * adr->np, &adr->dRv_v));
@@ -86,6 +87,7 @@ PetscErrorCode EasAdrDestroyBackendObjects_Private(EasAdr adr)
   PetscCall(EasDiaDestroy(&adr->J));
   PetscCall(EasVecDestroy(&adr->xg_v));
   PetscCall(EasVecDestroy(&adr->xold_v));
+  PetscCall(EasVecDestroy(&adr->dinv));
   PetscCall(EasVecDestroy(&adr->w_v));
   PetscCall(EasVecDestroy(&adr->Rv_v));
   PetscCall(EasVecDestroy(&adr->dRv_v));

@@ -144,11 +144,14 @@ struct _p_EasAdr {
   PetscBool w_synced, xold_synced; /* the backend copy of w / xold is current */
   PetscReal coef_t;                /* time at which w and bval were evaluated */
   /* solver */
-  EasBackend  be;
-  EasDia      J;
-  EasKsp      ksp;
-  EasVec      b, dx;
-  EasHalo     halo;
+  EasBackend be;
+  EasDia     J;
+  EasKsp     ksp;
+  EasVec     b, dx;
+  EasHalo    halo;
+  PetscBool  jac_fold;        /* the inner BiCGStab's right Jacobi folded into the assembly: J holds J D^{-1}, the inner
+                                 solver runs without preconditioner, the update is D^{-1} y (adrassemble.c, msnewton.c) */
+  EasVec      dinv;           /* D^{-1} with jac_fold (backend memory) */
   EasDetect   det;            /* the async phase's detection (here, not on the stack: MPI owns its buffers while a round is in flight) */
   PetscBool   ghosts_current; /* the ghosts hold the neighbours' state at the start of the next step */
   EasAdrStage stage;          /* the stage system being solved */
@@ -241,6 +244,10 @@ PETSC_INTERN PetscErrorCode EasAdrInitial_Builtin(PetscReal t, const PetscReal x
 PETSC_INTERN void           EasAdrDiurnalRates(PetscReal t, PetscReal *q3, PetscReal *q4);
 PETSC_INTERN PetscErrorCode EasAdrCheckSetUp_Private(EasAdr, const char fn[]);
 PETSC_INTERN PetscErrorCode EasAdrCheckVec_Private(EasAdr, Vec, const char fn[]);
+/* Whether the inner solver's right Jacobi is folded into the assembly
+   (adr->jac_fold; the inner solver then runs without preconditioner);
+   options: after the inner solver's options were read (-adr_pc_type). */
+PETSC_INTERN PetscErrorCode EasAdrFoldJacobi_Private(EasAdr, PetscBool options);
 /* adrbackend.c: backend objects, meter unit, hooks */
 PETSC_INTERN PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr);
 PETSC_INTERN PetscErrorCode EasAdrDestroyBackendObjects_Private(EasAdr);

@@ -118,7 +118,7 @@ static PetscReal EasAdrEWForcing(const EasAdr adr, PetscReal fnorm)
 static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[EAS_ADR_NSUMS], int *fail)
 {
   PetscBool          bad;
-  const PetscScalar *dxa;
+  const PetscScalar *dxa, *dia = NULL;
   KSPConvergedReason kr;
   PetscInt           its;
   PetscReal          s[4] = {0, 0, 0, 0}, ws = 0, fnorm = 0, eta = 0, rtol_user = 0;
@@ -165,30 +165,28 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
     *fail = EAS_ADR_FAIL_INNER;
     PetscFunctionReturn(0);
   }
+  /* with the Jacobi scaling folded into the assembly the inner solve gave y, (J D^{-1}) y = F_l:
+     dx = D^{-1} y, on a device before dx comes back, else in the update's pass below */
+  if (adr->jac_fold && adr->device) PetscCall(EasVecPointwiseMult(adr->dx, adr->dinv, adr->dx));
   if (adr->device) PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
   PetscCall(EasVecGetArrayRead(adr->dx, &dxa)); /* device backends: dx comes back */
+  if (adr->jac_fold && !adr->device) PetscCall(EasVecGetArrayRead(adr->dinv, &dia));
   if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, adr->n));
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_COMPUTE));
-  if (adr->stage.dx_scale != 1.0) { /* a kept Jacobian of another gamma (modified Newton) */
-    const PetscReal c = adr->stage.dx_scale;
-    for (PetscInt i = 0; i < adr->n; i++) { /* x <- x + c dx */
-      const PetscScalar d = c * dxa[i];
+  {
+    const PetscScalar c   = adr->stage.dx_scale; /* != 1: a kept Jacobian of another gamma (modified Newton) */
+    PetscScalar      *dxh = adr->stage.dx_host;
+    for (PetscInt i = 0; i < adr->n; i++) { /* x <- x + c D^{-1} y (c = 1, D = I: x <- x + dx) */
+      PetscScalar d = dia ? dia[i] * dxa[i] : dxa[i];
+      if (c != 1.0) d = c * d;
       adr->x[i] += d;
       s[i % 2] += PetscRealPart(d * d);
       s[2 + i % 2] += PetscRealPart(adr->x[i] * adr->x[i]);
       if (ewt) ws += PetscRealPart(d * d) * ewt[i] * ewt[i];
-      if (adr->stage.dx_host) adr->stage.dx_host[i] = d;
+      if (dxh) dxh[i] = d;
     }
-  } else {
-    for (PetscInt i = 0; i < adr->n; i++) { /* x <- x + dx */
-      adr->x[i] += dxa[i];
-      s[i % 2] += PetscRealPart(dxa[i] * dxa[i]);
-      s[2 + i % 2] += PetscRealPart(adr->x[i] * adr->x[i]);
-    }
-    if (ewt)
-      for (PetscInt i = 0; i < adr->n; i++) ws += PetscRealPart(dxa[i] * dxa[i]) * ewt[i] * ewt[i];
-    if (adr->stage.dx_host) PetscCall(PetscArraycpy(adr->stage.dx_host, dxa, adr->n));
   }
+  if (dia) PetscCall(EasVecRestoreArrayRead(adr->dinv, &dia));
   PetscCall(EasVecRestoreArrayRead(adr->dx, &dxa));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_COMPUTE, 0));
   if (PetscIsInfOrNanReal(s[0] + s[1] + s[2] + s[3] + ws)) *fail = EAS_ADR_FAIL_NAN;

@@ -435,15 +435,17 @@ static PetscErrorCode EasAdrFunction_CPU(EasBackend be, const EasAdrKParams *P, 
   PetscScalar s0 = 0.0, s1 = 0.0, s2 = 0.0;
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be) reduction(+ \
-                                                                        : s0, s1, s2)
-  for (PetscInt p = 0; p < P->np; p++) {
-    EasKScalar acc[3] = {0.0, 0.0, 0.0};
-    EasAdrKFunctionPoint(p, P, w, xg, xold, Rv, dRv, F, acc);
-    s0 += acc[0];
-    s1 += acc[1];
-    s2 += acc[2];
-  }
+#pragma omp parallel for collapse(2) schedule(static) EAS_OMP_THREADS(be) reduction(+ \
+                                                                                    : s0, s1, s2)
+  for (EasKInt k = 0; k < P->nz; k++) /* over (k, j) rows; i inside: no division per point */
+    for (EasKInt j = 0; j < P->ny; j++)
+      for (EasKInt i = 0; i < P->nx; i++) {
+        EasKScalar acc[3] = {0.0, 0.0, 0.0};
+        EasAdrKFunctionPointIJK(i, j, k, P, w, xg, xold, Rv, dRv, F, acc);
+        s0 += acc[0];
+        s1 += acc[1];
+        s2 += acc[2];
+      }
   sums[0] = s0;
   sums[1] = s1;
   sums[2] = s2;
@@ -461,6 +463,27 @@ static PetscErrorCode EasAdrJacobian_CPU(EasBackend be, const EasAdrKParams *P, 
   PetscFunctionReturn(0);
 }
 
+/* ADR local Jacobian with right Jacobi folded in: D^{-1} at every point
+   first (the rows read their neighbours' entries), then the scaled rows;
+   the shared point bodies. */
+static PetscErrorCode EasAdrJacobianJacobi_CPU(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row)
+{
+  PetscInt zp = P->np;
+
+  PetscFunctionBegin;
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be) reduction(min \
+                                                                        : zp)
+  for (PetscInt p = 0; p < P->np; p++)
+    if (EasAdrKInvDiagPoint(p, P, w, dRv, dinv)) zp = PetscMin(zp, p);
+#pragma omp parallel for collapse(2) schedule(static) EAS_OMP_THREADS(be)
+  for (EasKInt k = 0; k < P->nz; k++)
+    for (EasKInt j = 0; j < P->ny; j++)
+      for (EasKInt i = 0; i < P->nx; i++) EasAdrKJacobianJacobiPointIJK(i, j, k, P, w, dRv, dinv, V, Vf, ld);
+  *zero_row = zp < P->np ? 2 * zp + (dinv[2 * zp] == 0.0 ? 0 : 1) : -1;
+  PetscCall(PetscLogFlops(48.0 * P->np));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode EasBackendView_CPU(EasBackend be, PetscViewer viewer)
 {
   PetscFunctionBegin;
@@ -471,33 +494,34 @@ static PetscErrorCode EasBackendView_CPU(EasBackend be, PetscViewer viewer)
 static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads)
 {
   PetscFunctionBegin;
-  be->host_is_device          = PETSC_TRUE;
-  be->bcgs_inplace            = PETSC_TRUE; /* EAS_LAGGED_SWEEP forms each p, s entry once, before the SpMV reads it */
-  be->threads                 = threads;
-  be->ops->malloc             = EasMalloc_CPU;
-  be->ops->free               = EasFree_CPU;
-  be->ops->copy_htod          = EasCopyMem_CPU;
-  be->ops->copy_dtoh          = EasCopyMem_CPU;
-  be->ops->set                = EasVecSet_CPU;
-  be->ops->copy               = EasVecCopy_CPU;
-  be->ops->axpby              = EasVecAXPBY_CPU;
-  be->ops->pointwise_mult     = EasVecPointwiseMult_CPU;
-  be->ops->dot_local          = EasVecDot_CPU;
-  be->ops->dia_mult           = EasDiaMult_CPU;
-  be->ops->dia_single         = EasDiaSingle_CPU;
-  be->ops->dia_mult_transpose = EasDiaMultTranspose_CPU;
-  be->ops->bcgs_sweep1        = EasBcgsSweep1_CPU;
-  be->ops->bcgs_sweep2        = EasBcgsSweep2_CPU;
-  be->ops->bcgs_sweep3        = EasBcgsSweep3_CPU;
-  be->ops->view               = EasBackendView_CPU;
-  be->ops->ebe_apply          = EasEbeApply_CPU;
-  be->ops->ebe_diagonal       = EasEbeDiagonal_CPU;
-  be->ops->block_mult         = EasBlockMult_CPU;
-  be->ops->cg_update          = EasCgUpdate_CPU;
-  be->ops->pipecg_update      = EasPipeCgUpdate_CPU;
-  be->ops->dia_jacobi         = EasDiaJacobi_CPU;
-  be->ops->adr_function       = EasAdrFunction_CPU;
-  be->ops->adr_jacobian       = EasAdrJacobian_CPU;
+  be->host_is_device           = PETSC_TRUE;
+  be->bcgs_inplace             = PETSC_TRUE; /* EAS_LAGGED_SWEEP forms each p, s entry once, before the SpMV reads it */
+  be->threads                  = threads;
+  be->ops->malloc              = EasMalloc_CPU;
+  be->ops->free                = EasFree_CPU;
+  be->ops->copy_htod           = EasCopyMem_CPU;
+  be->ops->copy_dtoh           = EasCopyMem_CPU;
+  be->ops->set                 = EasVecSet_CPU;
+  be->ops->copy                = EasVecCopy_CPU;
+  be->ops->axpby               = EasVecAXPBY_CPU;
+  be->ops->pointwise_mult      = EasVecPointwiseMult_CPU;
+  be->ops->dot_local           = EasVecDot_CPU;
+  be->ops->dia_mult            = EasDiaMult_CPU;
+  be->ops->dia_single          = EasDiaSingle_CPU;
+  be->ops->dia_mult_transpose  = EasDiaMultTranspose_CPU;
+  be->ops->bcgs_sweep1         = EasBcgsSweep1_CPU;
+  be->ops->bcgs_sweep2         = EasBcgsSweep2_CPU;
+  be->ops->bcgs_sweep3         = EasBcgsSweep3_CPU;
+  be->ops->view                = EasBackendView_CPU;
+  be->ops->ebe_apply           = EasEbeApply_CPU;
+  be->ops->ebe_diagonal        = EasEbeDiagonal_CPU;
+  be->ops->block_mult          = EasBlockMult_CPU;
+  be->ops->cg_update           = EasCgUpdate_CPU;
+  be->ops->pipecg_update       = EasPipeCgUpdate_CPU;
+  be->ops->dia_jacobi          = EasDiaJacobi_CPU;
+  be->ops->adr_function        = EasAdrFunction_CPU;
+  be->ops->adr_jacobian        = EasAdrJacobian_CPU;
+  be->ops->adr_jacobian_jacobi = EasAdrJacobianJacobi_CPU;
   PetscFunctionReturn(0);
 }
 

@@ -998,6 +998,18 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrJacobianKernel(EasAdrKPa
   EasAdrKJacobianPoint((EasKInt)p, &P, w, dRv, V, ld);
 }
 
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrInvDiagKernel(EasAdrKParams P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *dinv, int *zero_point)
+{
+  EAS_GRID_STRIDE(p, P.np)
+  if (EasAdrKInvDiagPoint((EasKInt)p, &P, w, dRv, dinv)) atomicMin(zero_point, (int)p);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrJacobianJacobiKernel(EasAdrKParams P, const EasKScalar *w, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ld)
+{
+  EAS_GRID_STRIDE(p, P.np)
+  EasAdrKJacobianJacobiPoint((EasKInt)p, &P, w, dRv, dinv, V, Vf, ld);
+}
+
 static PetscErrorCode EasAdrFunction_CUDA(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3])
 {
   EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
@@ -1025,6 +1037,36 @@ static PetscErrorCode EasAdrJacobian_CUDA(EasBackend be, const EasAdrKParams *P,
   EasCheckLaunchCUDA();
   PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
   PetscCall(EasLogGpuFlops(30.0 * P->np));
+  PetscFunctionReturn(0);
+}
+
+/* The Jacobian with right Jacobi folded in: D^{-1} at every point, then the
+   scaled rows (two launches: the rows read their neighbours' entries); the
+   first zero diagonal comes back as a point index. */
+static PetscErrorCode EasAdrJacobianJacobi_CUDA(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const unsigned   nb = EasCudaBlocks(P->np, EAS_CUDA_MAX_BLOCKS);
+  int              zp = (int)P->np;
+
+  PetscFunctionBegin;
+  *zero_row = -1;
+  if (P->np <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasCallCUDA(cudaMemcpyAsync(cu->d_iflag, &zp, sizeof(int), cudaMemcpyHostToDevice, cu->stream));
+  EasAdrInvDiagKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(*P, w, dRv, dinv, cu->d_iflag);
+  EasCheckLaunchCUDA();
+  EasAdrJacobianJacobiKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(*P, w, dRv, dinv, V, Vf, ld);
+  EasCheckLaunchCUDA();
+  EasCallCUDA(cudaMemcpyAsync(&zp, cu->d_iflag, sizeof(int), cudaMemcpyDeviceToHost, cu->stream));
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  EasCallCUDA(cudaStreamSynchronize(cu->stream));
+  if (zp < (int)P->np) { /* which of the point's two rows: its dinv entry is 0 */
+    PetscScalar d0;
+    EasCallCUDA(cudaMemcpy(&d0, dinv + 2 * (size_t)zp, sizeof(PetscScalar), cudaMemcpyDeviceToHost));
+    *zero_row = 2 * (PetscInt)zp + (d0 == 0.0 ? 0 : 1);
+  }
+  PetscCall(EasLogGpuFlops(48.0 * P->np));
   PetscFunctionReturn(0);
 }
 
@@ -1227,40 +1269,41 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
   EasCallCUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
   PetscCheck(10 * major + minor >= amin, PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "CUDA device %d (-eas_cuda_device) has compute capability %d.%d, eas was compiled for %d.%d and newer", device, major, minor, amin / 10, amin % 10);
   EasCallCUDA(cudaSetDevice(device));
-  be->host_is_device          = PETSC_FALSE;
-  be->ops->malloc             = EasMalloc_CUDA;
-  be->ops->free               = EasFree_CUDA;
-  be->ops->copy_htod          = EasCopyHtoD_CUDA;
-  be->ops->copy_dtoh          = EasCopyDtoH_CUDA;
-  be->ops->set                = EasVecSet_CUDA;
-  be->ops->copy               = EasVecCopy_CUDA;
-  be->ops->axpby              = EasVecAXPBY_CUDA;
-  be->ops->pointwise_mult     = EasVecPointwiseMult_CUDA;
-  be->ops->dot_local          = EasVecDot_CUDA;
-  be->ops->dia_setup          = EasDiaSetUp_CUDA;
-  be->ops->dia_destroy        = EasDiaDestroy_CUDA;
-  be->ops->dia_mult           = EasDiaMult_CUDA;
-  be->ops->dia_single         = EasDiaSingle_CUDA;
-  be->ops->dia_mult_transpose = EasDiaMultTranspose_CUDA;
-  be->ops->bcgs_sweep1        = EasBcgsSweep1_CUDA;
-  be->ops->bcgs_sweep2        = EasBcgsSweep2_CUDA;
-  be->ops->bcgs_sweep3        = EasBcgsSweep3_CUDA;
-  be->ops->set_from_options   = EasBackendSetFromOptions_CUDA;
-  be->ops->view               = EasBackendView_CUDA;
-  be->ops->synchronize        = EasBackendSynchronize_CUDA;
-  be->ops->destroy            = EasBackendDestroy_CUDA;
-  be->ops->ebe_apply          = EasEbeApply_CUDA;
-  be->ops->ebe_diagonal       = EasEbeDiagonal_CUDA;
-  be->ops->block_mult         = EasBlockMult_CUDA;
-  be->ops->dia_jacobi         = EasDiaJacobi_CUDA;
-  be->ops->adr_function       = EasAdrFunction_CUDA;
-  be->ops->adr_jacobian       = EasAdrJacobian_CUDA;
-  be->ops->cg_update          = EasCgUpdate_CUDA;
-  be->ops->pipecg_update      = EasPipeCgUpdate_CUDA;
-  be->ops->ebe_unit_begin     = EasEbeUnitBegin_CUDA;
-  be->ops->ebe_unit_end       = EasEbeUnitEnd_CUDA;
-  be->ops->host_alloc         = EasHostAlloc_CUDA;
-  be->ops->host_free          = EasHostFree_CUDA;
+  be->host_is_device           = PETSC_FALSE;
+  be->ops->malloc              = EasMalloc_CUDA;
+  be->ops->free                = EasFree_CUDA;
+  be->ops->copy_htod           = EasCopyHtoD_CUDA;
+  be->ops->copy_dtoh           = EasCopyDtoH_CUDA;
+  be->ops->set                 = EasVecSet_CUDA;
+  be->ops->copy                = EasVecCopy_CUDA;
+  be->ops->axpby               = EasVecAXPBY_CUDA;
+  be->ops->pointwise_mult      = EasVecPointwiseMult_CUDA;
+  be->ops->dot_local           = EasVecDot_CUDA;
+  be->ops->dia_setup           = EasDiaSetUp_CUDA;
+  be->ops->dia_destroy         = EasDiaDestroy_CUDA;
+  be->ops->dia_mult            = EasDiaMult_CUDA;
+  be->ops->dia_single          = EasDiaSingle_CUDA;
+  be->ops->dia_mult_transpose  = EasDiaMultTranspose_CUDA;
+  be->ops->bcgs_sweep1         = EasBcgsSweep1_CUDA;
+  be->ops->bcgs_sweep2         = EasBcgsSweep2_CUDA;
+  be->ops->bcgs_sweep3         = EasBcgsSweep3_CUDA;
+  be->ops->set_from_options    = EasBackendSetFromOptions_CUDA;
+  be->ops->view                = EasBackendView_CUDA;
+  be->ops->synchronize         = EasBackendSynchronize_CUDA;
+  be->ops->destroy             = EasBackendDestroy_CUDA;
+  be->ops->ebe_apply           = EasEbeApply_CUDA;
+  be->ops->ebe_diagonal        = EasEbeDiagonal_CUDA;
+  be->ops->block_mult          = EasBlockMult_CUDA;
+  be->ops->dia_jacobi          = EasDiaJacobi_CUDA;
+  be->ops->adr_function        = EasAdrFunction_CUDA;
+  be->ops->adr_jacobian        = EasAdrJacobian_CUDA;
+  be->ops->adr_jacobian_jacobi = EasAdrJacobianJacobi_CUDA;
+  be->ops->cg_update           = EasCgUpdate_CUDA;
+  be->ops->pipecg_update       = EasPipeCgUpdate_CUDA;
+  be->ops->ebe_unit_begin      = EasEbeUnitBegin_CUDA;
+  be->ops->ebe_unit_end        = EasEbeUnitEnd_CUDA;
+  be->ops->host_alloc          = EasHostAlloc_CUDA;
+  be->ops->host_free           = EasHostFree_CUDA;
 
   /* be->data is set first, so that destroy frees whatever was created if a step fails */
   PetscCall(PetscNew(&cu));

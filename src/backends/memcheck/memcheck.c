@@ -636,6 +636,22 @@ static PetscErrorCode EasAdrJacobian_Memcheck(EasBackend be, const EasAdrKParams
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode EasAdrJacobianJacobi_Memcheck(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  const size_t         np = (size_t)P->np;
+
+  PetscFunctionBegin;
+  PetscCheck(ld >= 2 * P->np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: adr_jacobian_jacobi: ld %" PetscInt_FMT " below the 2 np = %" PetscInt_FMT " rows", ld, 2 * (PetscInt)P->np);
+  EasMcCheck("adr_jacobian_jacobi", "w", w, 6 * np * EAS_SC);
+  EasMcCheck("adr_jacobian_jacobi", "dRv", dRv, 4 * np * EAS_SC);
+  EasMcCheck("adr_jacobian_jacobi", "dinv", dinv, 2 * np * EAS_SC);
+  EasMcCheck("adr_jacobian_jacobi", "V", V, (size_t)(P->ycoupled ? 9 : 7) * ld * EAS_SC);
+  if (Vf) EasMcCheck("adr_jacobian_jacobi", "Vf", Vf, (size_t)(P->ycoupled ? 9 : 7) * ld * sizeof(float));
+  PetscCall(mc->cpu.adr_jacobian_jacobi(be, P, w, dRv, dinv, V, Vf, ld, zero_row));
+  PetscFunctionReturn(0);
+}
+
 /* ------------------------------------------------------------------ the asynchronous unit (worker thread) */
 
 /* The unit's work, as a device stream would do it: x up, y = 0, the element
@@ -844,41 +860,42 @@ PetscErrorCode EasBackendInit_Memcheck(EasBackend be)
   mc->mode = EAS_MEMCHECK_SPMV_NATIVE;
   pthread_mutex_init(&mc->mutex, NULL);
   pthread_cond_init(&mc->cond, NULL);
-  be->data                    = mc;
-  be->host_is_device          = PETSC_FALSE;
-  be->ops->malloc             = EasMalloc_Memcheck;
-  be->ops->free               = EasFree_Memcheck;
-  be->ops->copy_htod          = EasCopyHtoD_Memcheck;
-  be->ops->copy_dtoh          = EasCopyDtoH_Memcheck;
-  be->ops->set                = EasVecSet_Memcheck;
-  be->ops->copy               = EasVecCopy_Memcheck;
-  be->ops->axpby              = EasVecAXPBY_Memcheck;
-  be->ops->pointwise_mult     = EasVecPointwiseMult_Memcheck;
-  be->ops->dot_local          = EasVecDot_Memcheck;
-  be->ops->dia_setup          = EasDiaSetUp_Memcheck;
-  be->ops->dia_destroy        = EasDiaDestroy_Memcheck;
-  be->ops->dia_mult           = EasDiaMult_Memcheck;
-  be->ops->dia_single         = EasDiaSingle_Memcheck;
-  be->ops->dia_mult_transpose = EasDiaMultTranspose_Memcheck;
-  be->ops->bcgs_sweep1        = EasBcgsSweep1_Memcheck;
-  be->ops->bcgs_sweep2        = EasBcgsSweep2_Memcheck;
-  be->ops->bcgs_sweep3        = EasBcgsSweep3_Memcheck;
-  be->ops->set_from_options   = EasBackendSetFromOptions_Memcheck;
-  be->ops->view               = EasBackendView_Memcheck;
-  be->ops->synchronize        = EasBackendSynchronize_Memcheck;
-  be->ops->destroy            = EasBackendDestroy_Memcheck;
-  be->ops->ebe_apply          = EasEbeApply_Memcheck;
-  be->ops->ebe_diagonal       = EasEbeDiagonal_Memcheck;
-  be->ops->block_mult         = EasBlockMult_Memcheck;
-  be->ops->cg_update          = EasCgUpdate_Memcheck;
-  be->ops->pipecg_update      = EasPipeCgUpdate_Memcheck;
-  be->ops->ebe_unit_begin     = EasEbeUnitBegin_Memcheck;
-  be->ops->ebe_unit_end       = EasEbeUnitEnd_Memcheck;
-  be->ops->dia_jacobi         = EasDiaJacobi_Memcheck;
-  be->ops->adr_function       = EasAdrFunction_Memcheck;
-  be->ops->adr_jacobian       = EasAdrJacobian_Memcheck;
-  be->ops->host_alloc         = EasHostAlloc_Memcheck;
-  be->ops->host_free          = EasHostFree_Memcheck;
-  be->ops->mark_stale         = EasMarkStale_Memcheck;
+  be->data                     = mc;
+  be->host_is_device           = PETSC_FALSE;
+  be->ops->malloc              = EasMalloc_Memcheck;
+  be->ops->free                = EasFree_Memcheck;
+  be->ops->copy_htod           = EasCopyHtoD_Memcheck;
+  be->ops->copy_dtoh           = EasCopyDtoH_Memcheck;
+  be->ops->set                 = EasVecSet_Memcheck;
+  be->ops->copy                = EasVecCopy_Memcheck;
+  be->ops->axpby               = EasVecAXPBY_Memcheck;
+  be->ops->pointwise_mult      = EasVecPointwiseMult_Memcheck;
+  be->ops->dot_local           = EasVecDot_Memcheck;
+  be->ops->dia_setup           = EasDiaSetUp_Memcheck;
+  be->ops->dia_destroy         = EasDiaDestroy_Memcheck;
+  be->ops->dia_mult            = EasDiaMult_Memcheck;
+  be->ops->dia_single          = EasDiaSingle_Memcheck;
+  be->ops->dia_mult_transpose  = EasDiaMultTranspose_Memcheck;
+  be->ops->bcgs_sweep1         = EasBcgsSweep1_Memcheck;
+  be->ops->bcgs_sweep2         = EasBcgsSweep2_Memcheck;
+  be->ops->bcgs_sweep3         = EasBcgsSweep3_Memcheck;
+  be->ops->set_from_options    = EasBackendSetFromOptions_Memcheck;
+  be->ops->view                = EasBackendView_Memcheck;
+  be->ops->synchronize         = EasBackendSynchronize_Memcheck;
+  be->ops->destroy             = EasBackendDestroy_Memcheck;
+  be->ops->ebe_apply           = EasEbeApply_Memcheck;
+  be->ops->ebe_diagonal        = EasEbeDiagonal_Memcheck;
+  be->ops->block_mult          = EasBlockMult_Memcheck;
+  be->ops->cg_update           = EasCgUpdate_Memcheck;
+  be->ops->pipecg_update       = EasPipeCgUpdate_Memcheck;
+  be->ops->ebe_unit_begin      = EasEbeUnitBegin_Memcheck;
+  be->ops->ebe_unit_end        = EasEbeUnitEnd_Memcheck;
+  be->ops->dia_jacobi          = EasDiaJacobi_Memcheck;
+  be->ops->adr_function        = EasAdrFunction_Memcheck;
+  be->ops->adr_jacobian        = EasAdrJacobian_Memcheck;
+  be->ops->adr_jacobian_jacobi = EasAdrJacobianJacobi_Memcheck;
+  be->ops->host_alloc          = EasHostAlloc_Memcheck;
+  be->ops->host_free           = EasHostFree_Memcheck;
+  be->ops->mark_stale          = EasMarkStale_Memcheck;
   PetscFunctionReturn(0);
 }
