@@ -234,70 +234,90 @@ static inline EAS_HOST_DEVICE EasKIdx EasEbeSymRowStart(EasKInt i, EasKInt m)
 {
   return (EasKIdx)i * m - ((EasKIdx)i * (i - 1)) / 2;
 }
-#define EAS_EBE_APPLY_BODIES(SUF, VT)                                                                                                                                                        \
-  static inline EAS_HOST_DEVICE void EasEbeElementApply##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *ael, const EasKScalar *x, EasKScalar *y, const VT *next)    \
-  {                                                                                                                                                                                          \
-    const EasKInt  m = nen * dof;                                                                                                                                                            \
-    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                                              \
-    const VT      *A = ael + (EasKIdx)e * m * m;                                                                                                                                             \
-    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                                       \
-    EasKInt        i;                                                                                                                                                                        \
-    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                        \
-      for (EasKInt k = 0; k < dof; k++) xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                                             \
-    for (i = 0; i + 3 < m; i += 4) {                                                  /* four rows per pass over x_el (single: 1.8x out of cache) */                                         \
-      const VT *r0 = A + (EasKIdx)i * m, *r1 = r0 + m, *r2 = r1 + m, *r3 = r2 + m;                                                                                                           \
-      EAS_PREFETCH_RANGE(next, (EasKIdx)i *m * sizeof(VT), (EasKIdx)(i + 4) * m * sizeof(VT)); /* the next element's same rows */                                                            \
-      EasKScalar s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                                                                                                                                     \
-      EAS_SIMD_SUM4                                                                                                                                                                          \
-      for (EasKInt j = 0; j < m; j++) {                                                                                                                                                      \
-        const EasKScalar xj = xe[j];                                                                                                                                                         \
-        s0 += (EasKScalar)r0[j] * xj;                                                                                                                                                        \
-        s1 += (EasKScalar)r1[j] * xj;                                                                                                                                                        \
-        s2 += (EasKScalar)r2[j] * xj;                                                                                                                                                        \
-        s3 += (EasKScalar)r3[j] * xj;                                                                                                                                                        \
-      }                                                                                                                                                                                      \
-      ye[i]     = s0;                                                                                                                                                                        \
-      ye[i + 1] = s1;                                                                                                                                                                        \
-      ye[i + 2] = s2;                                                                                                                                                                        \
-      ye[i + 3] = s3;                                                                                                                                                                        \
-    }                                                                                                                                                                                        \
-    for (i = m - m % 4; i < m; i++) { /* the last m mod 4 rows */                                                                                                                            \
-      const VT *row = A + (EasKIdx)i * m;                                                                                                                                                    \
-      EAS_PREFETCH_RANGE(next, (EasKIdx)i *m * sizeof(VT), (EasKIdx)(i + 1) * m * sizeof(VT));                                                                                               \
-      EasKScalar s = 0.0;                                                                                                                                                                    \
-      EAS_SIMD_SUM(s)                                                                                                                                                                        \
-      for (EasKInt j = 0; j < m; j++) s += (EasKScalar)row[j] * xe[j];                                                                                                                       \
-      ye[i] = s;                                                                                                                                                                             \
-    }                                                                                                                                                                                        \
-    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                        \
-      for (EasKInt k = 0; k < dof; k++) y[(EasKIdx)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                                            \
-  }                                                                                                                                                                                          \
-  static inline EAS_HOST_DEVICE void EasEbeElementApplySym##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *aps, const EasKScalar *x, EasKScalar *y, const VT *next) \
-  {                                                                                                                                                                                          \
-    const EasKInt  m = nen * dof;                                                                                                                                                            \
-    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                                              \
-    const VT      *A = aps + (EasKIdx)e * ((EasKIdx)m * (m + 1) / 2);                                                                                                                        \
-    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                                       \
-    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                        \
-      for (EasKInt k = 0; k < dof; k++) {                                                                                                                                                    \
-        xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                                                                             \
-        ye[a * dof + k] = 0.0;                                                                                                                                                               \
-      }                                                                                                                                                                                      \
-    for (EasKInt i = 0; i < m; i++) {                                                                                                                                                        \
-      const VT *row = A + EasEbeSymRowStart(i, m) - i;                                                          /* row[j] = A[i][j], j >= i */                                               \
-      EAS_PREFETCH_RANGE(next, EasEbeSymRowStart(i, m) * sizeof(VT), EasEbeSymRowStart(i + 1, m) * sizeof(VT)); /* the next element's row i */                                               \
-      const EasKScalar xi = xe[i];                                                                                                                                                           \
-      EasKScalar       s  = (EasKScalar)row[i] * xi;                                                                                                                                         \
-      EAS_SIMD_SUM(s)                                                                                                                                                                        \
-      for (EasKInt j = i + 1; j < m; j++) {                                                                                                                                                  \
-        const EasKScalar aij = (EasKScalar)row[j];                                                                                                                                           \
-        s += aij * xe[j];                                                                                                                                                                    \
-        ye[j] += aij * xi;                                                                                                                                                                   \
-      }                                                                                                                                                                                      \
-      ye[i] += s;                                                                                                                                                                            \
-    }                                                                                                                                                                                        \
-    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                        \
-      for (EasKInt k = 0; k < dof; k++) y[(EasKIdx)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                                            \
+#define EAS_EBE_APPLY_BODIES(SUF, VT)                                                                                                                                                                    \
+  static inline EAS_HOST_DEVICE void EasEbeElementApply##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *ael, const EasKScalar *x, EasKScalar *y, const VT *next)                \
+  {                                                                                                                                                                                                      \
+    const EasKInt  m = nen * dof;                                                                                                                                                                        \
+    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                                                          \
+    const VT      *A = ael + (EasKIdx)e * m * m;                                                                                                                                                         \
+    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                                                   \
+    EasKInt        i;                                                                                                                                                                                    \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                                    \
+      for (EasKInt k = 0; k < dof; k++) xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                                                         \
+    for (i = 0; i + 3 < m; i += 4) {                                                  /* four rows per pass over x_el (single: 1.8x out of cache) */                                                     \
+      const VT *r0 = A + (EasKIdx)i * m, *r1 = r0 + m, *r2 = r1 + m, *r3 = r2 + m;                                                                                                                       \
+      EAS_PREFETCH_RANGE(next, (EasKIdx)i *m * sizeof(VT), (EasKIdx)(i + 4) * m * sizeof(VT)); /* the next element's same rows */                                                                        \
+      EasKScalar s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                                                                                                                                                 \
+      EAS_SIMD_SUM4                                                                                                                                                                                      \
+      for (EasKInt j = 0; j < m; j++) {                                                                                                                                                                  \
+        const EasKScalar xj = xe[j];                                                                                                                                                                     \
+        s0 += (EasKScalar)r0[j] * xj;                                                                                                                                                                    \
+        s1 += (EasKScalar)r1[j] * xj;                                                                                                                                                                    \
+        s2 += (EasKScalar)r2[j] * xj;                                                                                                                                                                    \
+        s3 += (EasKScalar)r3[j] * xj;                                                                                                                                                                    \
+      }                                                                                                                                                                                                  \
+      ye[i]     = s0;                                                                                                                                                                                    \
+      ye[i + 1] = s1;                                                                                                                                                                                    \
+      ye[i + 2] = s2;                                                                                                                                                                                    \
+      ye[i + 3] = s3;                                                                                                                                                                                    \
+    }                                                                                                                                                                                                    \
+    for (i = m - m % 4; i < m; i++) { /* the last m mod 4 rows */                                                                                                                                        \
+      const VT *row = A + (EasKIdx)i * m;                                                                                                                                                                \
+      EAS_PREFETCH_RANGE(next, (EasKIdx)i *m * sizeof(VT), (EasKIdx)(i + 1) * m * sizeof(VT));                                                                                                           \
+      EasKScalar s = 0.0;                                                                                                                                                                                \
+      EAS_SIMD_SUM(s)                                                                                                                                                                                    \
+      for (EasKInt j = 0; j < m; j++) s += (EasKScalar)row[j] * xe[j];                                                                                                                                   \
+      ye[i] = s;                                                                                                                                                                                         \
+    }                                                                                                                                                                                                    \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                                    \
+      for (EasKInt k = 0; k < dof; k++) y[(EasKIdx)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                                                        \
+  }                                                                                                                                                                                                      \
+  static inline EAS_HOST_DEVICE void EasEbeElementApplySym##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *aps, const EasKScalar *x, EasKScalar *y, const VT *next)             \
+  {                                                                                                                                                                                                      \
+    const EasKInt  m = nen * dof;                                                                                                                                                                        \
+    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                                                          \
+    const VT      *A = aps + (EasKIdx)e * ((EasKIdx)m * (m + 1) / 2);                                                                                                                                    \
+    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                                                   \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                                    \
+      for (EasKInt k = 0; k < dof; k++) {                                                                                                                                                                \
+        xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                                                                                         \
+        ye[a * dof + k] = 0.0;                                                                                                                                                                           \
+      }                                                                                                                                                                                                  \
+    EasKInt i;                                                                                                                                                                                           \
+    for (i = 0; i + 3 < m; i += 4) { /* four packed rows per pass, each A_ij read once: s_a += A_{i+a,j} x_j, y_j += A_{i+a,j} x_{i+a} */                                                                \
+      const VT *r0 = A + EasEbeSymRowStart(i, m) - i, *r1 = A + EasEbeSymRowStart(i + 1, m) - (i + 1), *r2 = A + EasEbeSymRowStart(i + 2, m) - (i + 2), *r3 = A + EasEbeSymRowStart(i + 3, m) - (i + 3); \
+      EAS_PREFETCH_RANGE(next, EasEbeSymRowStart(i, m) * sizeof(VT), EasEbeSymRowStart(i + 4, m) * sizeof(VT));                                                                                          \
+      const EasKScalar x0 = xe[i], x1 = xe[i + 1], x2 = xe[i + 2], x3 = xe[i + 3];                                                                                                                       \
+      EasKScalar       s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0; /* zero starts: gcc keeps the SIMD sums in registers (others spilled them) */                                                             \
+      EAS_SIMD_SUM4                                                                                                                                                                                      \
+      for (EasKInt j = i + 4; j < m; j++) {                                                                                                                                                              \
+        const EasKScalar b0 = (EasKScalar)r0[j], b1 = (EasKScalar)r1[j], b2 = (EasKScalar)r2[j], b3 = (EasKScalar)r3[j], xj = xe[j];                                                                     \
+        s0 += b0 * xj;                                                                                                                                                                                   \
+        s1 += b1 * xj;                                                                                                                                                                                   \
+        s2 += b2 * xj;                                                                                                                                                                                   \
+        s3 += b3 * xj;                                                                                                                                                                                   \
+        ye[j] += b0 * x0 + b1 * x1 + b2 * x2 + b3 * x3;                                                                                                                                                  \
+      }                                                                                                                                                                                                  \
+      ye[i] += s0 + (EasKScalar)r0[i] * x0 + (EasKScalar)r0[i + 1] * x1 + (EasKScalar)r0[i + 2] * x2 + (EasKScalar)r0[i + 3] * x3;                                                                       \
+      ye[i + 1] += s1 + (EasKScalar)r0[i + 1] * x0 + (EasKScalar)r1[i + 1] * x1 + (EasKScalar)r1[i + 2] * x2 + (EasKScalar)r1[i + 3] * x3;                                                               \
+      ye[i + 2] += s2 + (EasKScalar)r0[i + 2] * x0 + (EasKScalar)r1[i + 2] * x1 + (EasKScalar)r2[i + 2] * x2 + (EasKScalar)r2[i + 3] * x3;                                                               \
+      ye[i + 3] += s3 + (EasKScalar)r0[i + 3] * x0 + (EasKScalar)r1[i + 3] * x1 + (EasKScalar)r2[i + 3] * x2 + (EasKScalar)r3[i + 3] * x3;                                                               \
+    }                                                                                                                                                                                                    \
+    for (; i < m; i++) {                                                                                                                                                                                 \
+      const VT *row = A + EasEbeSymRowStart(i, m) - i;                                                                                                                                                   \
+      EAS_PREFETCH_RANGE(next, EasEbeSymRowStart(i, m) * sizeof(VT), EasEbeSymRowStart(i + 1, m) * sizeof(VT));                                                                                          \
+      const EasKScalar xi = xe[i];                                                                                                                                                                       \
+      EasKScalar       s  = (EasKScalar)row[i] * xi;                                                                                                                                                     \
+      EAS_SIMD_SUM(s)                                                                                                                                                                                    \
+      for (EasKInt j = i + 1; j < m; j++) {                                                                                                                                                              \
+        const EasKScalar aij = (EasKScalar)row[j];                                                                                                                                                       \
+        s += aij * xe[j];                                                                                                                                                                                \
+        ye[j] += aij * xi;                                                                                                                                                                               \
+      }                                                                                                                                                                                                  \
+      ye[i] += s;                                                                                                                                                                                        \
+    }                                                                                                                                                                                                    \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                                    \
+      for (EasKInt k = 0; k < dof; k++) y[(EasKIdx)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                                                        \
   }
 /* clang-format off */
 EAS_EBE_APPLY_BODIES(, EasKScalar)
