@@ -52,8 +52,9 @@ static void Residual(Box *B, const double *x, double *F)
   }
 }
 
-/* Right Jacobi folded into the assembly (EasAdrKInvDiagPoint,
-   EasAdrKJacobianJacobiPoint and its (i, j, k) form, the CPU loop's): dinv
+/* Right Jacobi folded into the assembly (EasAdrKLocalCouplingsPoint, then
+   EasAdrKInvDiagPoint, EasAdrKJacobianJacobiPoint and its (i, j, k) form,
+   the CPU loop's, from those couplings): dinv
    must be 1 / the main diagonal of V (J's DIA values) and the scaled values
    V[d][r] dinv[r + off[d]], zero where the column leaves [0, n): the same
    products, so equal to rounding (hand-derived from V). */
@@ -61,18 +62,19 @@ static PetscErrorCode CheckJacobi(Box *B, const int *off, int nd, const double *
 {
   const int n     = B->n;
   int       dmain = -1;
-  double   *dinv, *Vs, *Vi;
+  double   *dinv, *Vs, *Vi, *wl;
   float    *Vf;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc4(n, &dinv, 9 * n, &Vs, 9 * n, &Vi, 9 * n, &Vf));
+  PetscCall(PetscMalloc5(n, &dinv, 9 * n, &Vs, 9 * n, &Vi, 9 * n, &Vf, 7 * B->P.np, &wl));
+  for (int p = 0; p < B->P.np; p++) EasAdrKLocalCouplingsPoint(p, &B->P, B->w, wl);
   for (int d = 0; d < nd; d++)
     if (off[d] == 0) dmain = d;
-  for (int p = 0; p < B->P.np; p++) PetscCheck(!EasAdrKInvDiagPoint(p, &B->P, B->w, B->dRv, dinv), PETSC_COMM_SELF, PETSC_ERR_PLIB, "zero diagonal at point %d", p);
-  for (int p = 0; p < B->P.np; p++) EasAdrKJacobianJacobiPoint(p, &B->P, B->w, B->dRv, dinv, Vs, NULL, n);
+  for (int p = 0; p < B->P.np; p++) PetscCheck(!EasAdrKInvDiagPoint(p, &B->P, wl, B->dRv, dinv), PETSC_COMM_SELF, PETSC_ERR_PLIB, "zero diagonal at point %d", p);
+  for (int p = 0; p < B->P.np; p++) EasAdrKJacobianJacobiPoint(p, &B->P, wl, B->dRv, dinv, Vs, NULL, n);
   for (int k = 0; k < B->P.nz; k++)
     for (int j = 0; j < B->P.ny; j++)
-      for (int i = 0; i < B->P.nx; i++) EasAdrKJacobianJacobiPointIJK(i, j, k, &B->P, B->w, B->dRv, dinv, Vi, Vf, n);
+      for (int i = 0; i < B->P.nx; i++) EasAdrKJacobianJacobiPointIJK(i, j, k, &B->P, wl, B->dRv, dinv, Vi, Vf, n);
   *maxerr = 0;
   for (int r = 0; r < n; r++) {
     *maxerr = PetscMax(*maxerr, PetscAbsReal(dinv[r] * V[dmain * n + r] - 1.0));
@@ -84,7 +86,7 @@ static PetscErrorCode CheckJacobi(Box *B, const int *off, int nd, const double *
       *maxerr          = PetscMax(*maxerr, Vf[d * n + r] == (float)Vi[d * n + r] ? 0.0 : 1.0); /* the float copy: the double rounded */
     }
   }
-  PetscCall(PetscFree4(dinv, Vs, Vi, Vf));
+  PetscCall(PetscFree5(dinv, Vs, Vi, Vf, wl));
   PetscFunctionReturn(0);
 }
 

@@ -169,7 +169,9 @@ struct _EasBackendOps {
        USER reads them; sums[0] = the points' finiteness probes,
        sums[1], sums[2] = ||F_1||^2, ||F_2||^2 (local).
      adr_jacobian: the 9 diagonals of the local Jacobian into V (ld).
-     adr_jacobian_jacobi: right Jacobi folded into the assembly: dinv (2 np) =
+     adr_jacobian_jacobi: right Jacobi folded into the assembly, from the
+       couplings wl (7 np, EasAdrKLocalCouplingsPoint: the part of J that
+       only w changes, written when w is) and dRv: dinv (2 np) =
        D^{-1}, the inverse main diagonal of J (0 where it is zero), and V =
        J D^{-1}, the operator the inner BiCGStab iterates on, in J's DIA
        storage, without J itself, and the same values rounded to float into
@@ -178,7 +180,7 @@ struct _EasBackendOps {
        zero diagonal, or -1. */
   PetscErrorCode (*adr_function)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3]);
   PetscErrorCode (*adr_jacobian)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *V, PetscInt ld);
-  PetscErrorCode (*adr_jacobian_jacobi)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row);
+  PetscErrorCode (*adr_jacobian_jacobi)(EasBackend, const EasAdrKParams *, const PetscScalar *wl, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row);
   /* host staging buffers (optional; EasBackendHostAlloc falls back to
      PetscMalloc): host memory the backend copies from and to
      asynchronously (cudaMallocHost on CUDA: a copy from pageable memory is

@@ -565,19 +565,50 @@ static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrK
   }
 }
 
+/* The couplings of J = I - dt f'_ll at point p that do not change within
+   a run of the coefficients (they depend on the weights w and the box, not
+   on the state or dt), written once when w changes
+   (src/solvers/adrassemble.c) so that every Newton iteration's assembly
+   reads them instead of recomputing the box edges and the zero-flux folds:
+   wl[e np + p], e = 0..6, are eff[4], eff[2], eff[0], eff[1], eff[3],
+   eff[5] (the -z, -y, -x, +x, +y, +z couplings inside the box,
+   EasAdrKLocalWeightsIJK) and wsum, the sum of the six weights.  Row 2p + s
+   of J is then -dt wl[0..2] on offsets -2nxny, -2nx, -2, 1 + dt wl[6] -
+   dt dR_ss on 0, -dt wl[3..5] on 2, 2nx, 2nxny, and -dt dR_s,1-s on -1 or
+   +1: the values EasAdrKJacobianRowsIJK computes, in its operations. */
+static inline EAS_HOST_DEVICE void EasAdrKLocalCouplingsPointIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *w, EasKScalar *wl)
+{
+  const EasKIdx np = P->np, q = (EasKIdx)i + (EasKIdx)P->nx * (j + (EasKIdx)P->ny * k);
+  EasKScalar    eff[6], wsum;
+
+  (void)EasAdrKLocalWeightsIJK(i, j, k, P, w, eff, &wsum);
+  wl[0 * np + q] = eff[4];
+  wl[1 * np + q] = eff[2];
+  wl[2 * np + q] = eff[0];
+  wl[3 * np + q] = eff[1];
+  wl[4 * np + q] = eff[3];
+  wl[5 * np + q] = eff[5];
+  wl[6 * np + q] = wsum;
+}
+
+static inline EAS_HOST_DEVICE void EasAdrKLocalCouplingsPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, EasKScalar *wl)
+{
+  EasAdrKLocalCouplingsPointIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, w, wl);
+}
+
 /* Right Jacobi folded into the assembly (src/solvers/adrassemble.c): entries
    2p, 2p + 1 of D^{-1}, the inverse of the main diagonal of J =
    I - dt f'_ll at point p, 1 + dt sum_f w_f - dt dR_ss (the value
-   EasAdrKJacobianRowsIJK puts on offset 0); a zero diagonal gives 0 and returns
-   1 (the caller reports the row). */
-static inline EAS_HOST_DEVICE int EasAdrKInvDiagPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *dinv)
+   EasAdrKJacobianRowsIJK puts on offset 0; wl from
+   EasAdrKLocalCouplingsPoint); a zero diagonal gives 0 and returns 1 (the
+   caller reports the row). */
+static inline EAS_HOST_DEVICE int EasAdrKInvDiagPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *wl, const EasKScalar *dRv, EasKScalar *dinv)
 {
   const EasKScalar dt = P->dt;
   const EasKIdx    np = P->np, q = p;
-  EasKScalar       wsum = 0.0;
+  const EasKScalar wsum = wl[6 * np + q];
   int              zero = 0;
 
-  for (int f = 0; f < 6; f++) wsum += w[f * np + q]; /* EasAdrKLocalWeights's sum, in its order */
   for (int s = 0; s < 2; s++) {
     const EasKScalar d = 1.0 + dt * wsum - dt * dRv[4 * q + 3 * s];
     dinv[2 * q + s]    = d != 0.0 ? 1.0 / d : 0.0;
@@ -586,32 +617,78 @@ static inline EAS_HOST_DEVICE int EasAdrKInvDiagPoint(EasKInt p, const EasAdrKPa
   return zero;
 }
 
+/* One entry of J D^{-1}: v dinv[c] for the column c = r + off inside
+   [0, n), else 0 (as EasDiaColumnScaleRow), at position `at` of the DIA
+   values, and rounded to float into Vf when it is not NULL.  inner: the
+   column is known to be inside (a row of an inner z plane), no test. */
+static inline EAS_HOST_DEVICE void EasAdrKScaledEntry(EasKScalar v, EasKIdx r, EasKIdx off, EasKIdx n, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKIdx at, int inner)
+{
+  const EasKIdx    c   = r + off;
+  const EasKScalar val = (inner || (c >= 0 && c < n)) ? v * dinv[c] : 0.0;
+  V[at]                = val;
+  if (Vf) Vf[at] = EasDiaSingleEntry(val); /* single precision: the float copy, written here instead of by a pass over V */
+}
+
 /* Rows 2p, 2p + 1 of J D^{-1} (right Jacobi, the operator the inner
    BiCGStab iterates on) in J's DIA storage: entry (r, c) is J[r][c]
    dinv[c], zero where c = r + offset is outside [0, 2np) (as
-   EasDiaColumnScaleRow); dinv from EasAdrKInvDiagPoint at every point.
-   Vf (single precision, else NULL): the same entries rounded to float. */
-static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPointIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ldv)
+   EasDiaColumnScaleRow); J's entries from the constant couplings wl
+   (EasAdrKLocalCouplingsPoint) and the reaction Jacobian dRv, the values
+   and operations of EasAdrKJacobianRowsIJK; dinv from EasAdrKInvDiagPoint
+   at every point.  Vf (single precision, else NULL): the same entries
+   rounded to float.  inner = 1 only for 0 < k < nz - 1, where every column
+   r + offset is inside [0, 2np) (the CPU loop passes it as a constant, so
+   the inner planes' rows are computed without the column tests);
+   EasAdrKJacobianJacobiPointIJK passes 0. */
+static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPointIJKInner(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *wl, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ldv, int inner)
 {
-  const EasKIdx ld = ldv, q = (EasKIdx)i + (EasKIdx)P->nx * (j + (EasKIdx)P->ny * k), n = 2 * (EasKIdx)P->np, nx2 = 2 * (EasKIdx)P->nx, nxy2 = nx2 * P->ny;
-  const EasKIdx off[9] = {-nxy2, -nx2, -2, -1, 0, 1, 2, nx2, nxy2};
-  const int     y      = P->ycoupled ? 1 : 0;
-  EasKScalar    v[2][9];
+  const EasKIdx    ld = ldv, np = P->np, q = (EasKIdx)i + (EasKIdx)P->nx * (j + (EasKIdx)P->ny * k), n = 2 * np, nx2 = 2 * (EasKIdx)P->nx, nxy2 = nx2 * P->ny;
+  const EasKScalar dt = P->dt, mdt = -dt;
+  const EasKScalar zm = mdt * wl[q], ym = mdt * wl[np + q], xm = mdt * wl[2 * np + q], xp = mdt * wl[3 * np + q], yp = mdt * wl[4 * np + q], zp = mdt * wl[5 * np + q], wsum = wl[6 * np + q];
+  const EasKScalar d0 = 1.0 + dt * wsum - dt * dRv[4 * q], d1 = 1.0 + dt * wsum - dt * dRv[4 * q + 3];
+  const EasKScalar c01 = -dt * dRv[4 * q + 1], c10 = -dt * dRv[4 * q + 2];
+  const EasKIdx    r0 = 2 * q, r1 = r0 + 1;
+  EasKIdx          d = 0; /* the stored diagonal (the y couplings skipped without them) */
 
-  EasAdrKJacobianRowsIJK(i, j, k, P, w, dRv, v);
-  for (int s = 0; s < 2; s++) {
-    const EasKIdx r = 2 * q + s;
-    for (int e = 0, d = 0; e < 9; e++)
-      if (y || (e != 1 && e != 7)) {
-        const EasKIdx    c = r + off[e], at = (EasKIdx)(d++) * ld + r;
-        const EasKScalar val = (c >= 0 && c < n) ? v[s][e] * dinv[c] : 0.0;
-        V[at]                = val;
-        if (Vf) Vf[at] = EasDiaSingleEntry(val); /* single precision: the float copy, written here instead of by a pass over V */
-      }
+  /* offsets -2nxny, -2nx, -2, -1, 0, 1, 2, 2nx, 2nxny: rows r0 (species 1) and r1 (species 2) */
+  EasAdrKScaledEntry(zm, r0, -nxy2, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(zm, r1, -nxy2, n, dinv, V, Vf, d * ld + r1, inner);
+  d++;
+  if (P->ycoupled) {
+    EasAdrKScaledEntry(ym, r0, -nx2, n, dinv, V, Vf, d * ld + r0, inner);
+    EasAdrKScaledEntry(ym, r1, -nx2, n, dinv, V, Vf, d * ld + r1, inner);
+    d++;
   }
+  EasAdrKScaledEntry(xm, r0, -2, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(xm, r1, -2, n, dinv, V, Vf, d * ld + r1, inner);
+  d++;
+  EasAdrKScaledEntry(0.0, r0, -1, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(c10, r1, -1, n, dinv, V, Vf, d * ld + r1, inner);
+  d++;
+  EasAdrKScaledEntry(d0, r0, 0, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(d1, r1, 0, n, dinv, V, Vf, d * ld + r1, inner);
+  d++;
+  EasAdrKScaledEntry(c01, r0, 1, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(0.0, r1, 1, n, dinv, V, Vf, d * ld + r1, inner);
+  d++;
+  EasAdrKScaledEntry(xp, r0, 2, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(xp, r1, 2, n, dinv, V, Vf, d * ld + r1, inner);
+  d++;
+  if (P->ycoupled) {
+    EasAdrKScaledEntry(yp, r0, nx2, n, dinv, V, Vf, d * ld + r0, inner);
+    EasAdrKScaledEntry(yp, r1, nx2, n, dinv, V, Vf, d * ld + r1, inner);
+    d++;
+  }
+  EasAdrKScaledEntry(zp, r0, nxy2, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(zp, r1, nxy2, n, dinv, V, Vf, d * ld + r1, inner);
 }
 
-static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ldv)
+static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPointIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *wl, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ldv)
 {
-  EasAdrKJacobianJacobiPointIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, w, dRv, dinv, V, Vf, ldv);
+  EasAdrKJacobianJacobiPointIJKInner(i, j, k, P, wl, dRv, dinv, V, Vf, ldv, 0);
+}
+
+static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *wl, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ldv)
+{
+  EasAdrKJacobianJacobiPointIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, wl, dRv, dinv, V, Vf, ldv);
 }

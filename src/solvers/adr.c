@@ -1034,6 +1034,7 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
   PetscCall(PetscCalloc3((size_t)2 * adr->np, &adr->Rv, (size_t)4 * adr->np, &adr->dRv, (size_t)3 * adr->np, &adr->coords));
   PetscCall(PetscCalloc1(6 * (size_t)adr->np, &adr->w[0])); /* one array: w[f] = w[0] + f np, the kernels' layout */
   for (PetscInt f = 1; f < 6; f++) adr->w[f] = adr->w[0] + (size_t)f * adr->np;
+  PetscCall(PetscCalloc1(7 * (size_t)adr->np, &adr->wl));
   for (PetscInt k = 0; k < adr->nl[2]; k++)
     for (PetscInt j = 0; j < adr->nl[1]; j++)
       for (PetscInt i = 0; i < adr->nl[0]; i++) EasAdrCoordinates(adr, adr->xs[0] + i, adr->xs[1] + j, adr->xs[2] + k, adr->coords + 3 * (i + adr->nl[0] * (j + adr->nl[1] * k)));
@@ -1351,11 +1352,13 @@ PetscErrorCode EasAdrDestroy(EasAdr *adr)
   PetscCall(PetscFree4(a->x, a->xold, a->F, a->xg));
   PetscCall(PetscFree3(a->Rv, a->dRv, a->coords));
   PetscCall(PetscFree(a->w[0]));
+  PetscCall(PetscFree(a->wl));
   for (PetscInt f = 0; f < 6; f++) PetscCall(PetscFree(a->bval[f]));
   PetscCall(EasVecDestroy(&a->xg_v));
   PetscCall(EasVecDestroy(&a->xold_v));
   PetscCall(EasVecDestroy(&a->dinv));
   PetscCall(EasVecDestroy(&a->w_v));
+  PetscCall(EasVecDestroy(&a->wl_v));
   PetscCall(EasVecDestroy(&a->Rv_v));
   PetscCall(EasVecDestroy(&a->dRv_v));
   for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(a->starts[d]));

@@ -69,9 +69,14 @@ PetscErrorCode EasAdrPackFaces_Private(EasAdr adr, const PetscScalar *x)
   PetscFunctionReturn(0);
 }
 
+static void EasAdrKernelParams(EasAdr, PetscReal, PetscReal, EasAdrKParams *);
+
 /*
   EasAdrUpdateCoefficients_Private - transport weights w_f at every local
-  point and the Dirichlet values at time t (Vialle et al. eq. 1.40 discretized).
+  point, the local Jacobian's couplings that depend only on them (wl,
+  kernels.h EasAdrKLocalCouplingsPoint: read by every Newton iteration's
+  assembly) and the Dirichlet values at time t (Vialle et al. eq. 1.40
+  discretized).
 */
 PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr adr, PetscReal t)
 {
@@ -122,6 +127,13 @@ PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr adr, PetscReal t)
       adr->w[2 * d][p]     = wm;
       adr->w[2 * d + 1][p] = wp;
     }
+  }
+  {
+    EasAdrKParams P;
+    EasAdrKernelParams(adr, t, 0, &P); /* the box and its faces; wl does not depend on the step or the reaction */
+    for (PetscInt k = 0; k < adr->nl[2]; k++)
+      for (PetscInt j = 0; j < adr->nl[1]; j++)
+        for (PetscInt i = 0; i < adr->nl[0]; i++) EasAdrKLocalCouplingsPointIJK((EasKInt)i, (EasKInt)j, (EasKInt)k, &P, adr->w[0], adr->wl);
   }
   if (adr->bc == EAS_ADR_BC_DIRICHLET) {
     for (PetscInt f = 0; f < 6; f++) {
@@ -274,7 +286,7 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
 {
   EasBackend         be = adr->be;
   EasAdrKParams      P;
-  const PetscScalar *xg, *xold, *w;
+  const PetscScalar *xg, *xold, *w, *wl;
   PetscScalar       *Rv, *dRv, *F, *V, sums[3];
   PetscInt           ld;
 
@@ -294,12 +306,16 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
   else
     PetscCall(EasVecGetBackendArrayRead(adr->xold_v, &xold));
   adr->xold_synced = PETSC_TRUE;
-  if (!adr->device)
-    w = adr->w[0];
-  else if (!adr->w_synced)
+  if (!adr->device) {
+    w  = adr->w[0];
+    wl = adr->wl;
+  } else if (!adr->w_synced) {
     PetscCall(EasAdrToBackend(adr, adr->w_v, adr->w[0], 6 * adr->np, &w));
-  else
+    PetscCall(EasAdrToBackend(adr, adr->wl_v, adr->wl, 7 * adr->np, &wl));
+  } else {
     PetscCall(EasVecGetBackendArrayRead(adr->w_v, &w));
+    PetscCall(EasVecGetBackendArrayRead(adr->wl_v, &wl));
+  }
   adr->w_synced = PETSC_TRUE;
   if (!adr->device) {
     Rv  = adr->Rv;
@@ -330,7 +346,7 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
       PetscInt     zr;
       PetscCall(EasDiaGetBackendValuesWriteSingle_Private(adr->J, &V, &Vf, &ld));
       PetscCall(EasVecGetBackendArrayWrite(adr->dinv, &dv));
-      PetscCall((*be->ops->adr_jacobian_jacobi)(be, &P, w, dRv, dv, V, Vf, ld, &zr));
+      PetscCall((*be->ops->adr_jacobian_jacobi)(be, &P, wl, dRv, dv, V, Vf, ld, &zr));
       PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V));
       PetscCheck(zr < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Zero diagonal entry at row %" PetscInt_FMT " of the local Jacobian: -adr_pc_type jacobi needs a nonzero diagonal (use -adr_pc_type none)", zr);
     } else {

@@ -72,6 +72,7 @@ PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr adr)
   PetscCall(EasVecCreate(adr->be, adr->n, &adr->xold_v));
   PetscCall(EasVecCreate(adr->be, adr->n, &adr->dinv));
   PetscCall(EasVecCreate(adr->be, 6 * adr->np, &adr->w_v));
+  PetscCall(EasVecCreate(adr->be, 7 * adr->np, &adr->wl_v));
   PetscCall(EasVecCreate(adr->be, 2 * adr->np, &adr->Rv_v));
   PetscCall(EasVecCreate(adr->be, 4 * adr->np, &adr->dRv_v));
   adr->device   = adr->be->host_is_device ? PETSC_FALSE : PETSC_TRUE;
@@ -89,6 +90,7 @@ PetscErrorCode EasAdrDestroyBackendObjects_Private(EasAdr adr)
   PetscCall(EasVecDestroy(&adr->xold_v));
   PetscCall(EasVecDestroy(&adr->dinv));
   PetscCall(EasVecDestroy(&adr->w_v));
+  PetscCall(EasVecDestroy(&adr->wl_v));
   PetscCall(EasVecDestroy(&adr->Rv_v));
   PetscCall(EasVecDestroy(&adr->dRv_v));
   PetscFunctionReturn(0);

@@ -137,11 +137,12 @@ struct _p_EasAdr {
   PetscScalar *x, *xold, *F, *xg; /* xg: padded (nl+2)^3 x 2 with faces filled */
   PetscScalar *Rv, *dRv;          /* reaction values 2 np and Jacobians 4 np */
   PetscReal   *w[6];              /* transport weights per point and face */
+  PetscReal   *wl;                /* 7 np: the Jacobian's couplings that only w changes (kernels.h EasAdrKLocalCouplingsPoint) */
   PetscReal   *coords;            /* 3 np */
   PetscScalar *bval[6];           /* Dirichlet values on global boundary faces */
   /* backend copies for the assembly kernels (device backends; unused on host-memory ones) */
-  EasVec    xg_v, xold_v, w_v, Rv_v, dRv_v;
-  PetscBool w_synced, xold_synced; /* the backend copy of w / xold is current */
+  EasVec    xg_v, xold_v, w_v, wl_v, Rv_v, dRv_v;
+  PetscBool w_synced, xold_synced; /* the backend copy of w and wl / xold is current */
   PetscReal coef_t;                /* time at which w and bval were evaluated */
   /* solver */
   EasBackend be;

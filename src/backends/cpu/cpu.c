@@ -466,7 +466,7 @@ static PetscErrorCode EasAdrJacobian_CPU(EasBackend be, const EasAdrKParams *P, 
 /* ADR local Jacobian with right Jacobi folded in: D^{-1} at every point
    first (the rows read their neighbours' entries), then the scaled rows;
    the shared point bodies. */
-static PetscErrorCode EasAdrJacobianJacobi_CPU(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row)
+static PetscErrorCode EasAdrJacobianJacobi_CPU(EasBackend be, const EasAdrKParams *P, const PetscScalar *wl, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row)
 {
   PetscInt zp = P->np;
 
@@ -474,11 +474,19 @@ static PetscErrorCode EasAdrJacobianJacobi_CPU(EasBackend be, const EasAdrKParam
 #pragma omp parallel for schedule(static) EAS_OMP_THREADS(be) reduction(min \
                                                                         : zp)
   for (PetscInt p = 0; p < P->np; p++)
-    if (EasAdrKInvDiagPoint(p, P, w, dRv, dinv)) zp = PetscMin(zp, p);
+    if (EasAdrKInvDiagPoint(p, P, wl, dRv, dinv)) zp = PetscMin(zp, p);
+      /* the inner z planes without the column tests, and the double and single
+         cases as separate loops (inner, Vf constants in the inlined body) */
 #pragma omp parallel for collapse(2) schedule(static) EAS_OMP_THREADS(be)
   for (EasKInt k = 0; k < P->nz; k++)
-    for (EasKInt j = 0; j < P->ny; j++)
-      for (EasKInt i = 0; i < P->nx; i++) EasAdrKJacobianJacobiPointIJK(i, j, k, P, w, dRv, dinv, V, Vf, ld);
+    for (EasKInt j = 0; j < P->ny; j++) {
+      if (k == 0 || k == P->nz - 1)
+        for (EasKInt i = 0; i < P->nx; i++) EasAdrKJacobianJacobiPointIJKInner(i, j, k, P, wl, dRv, dinv, V, Vf, ld, 0);
+      else if (Vf)
+        for (EasKInt i = 0; i < P->nx; i++) EasAdrKJacobianJacobiPointIJKInner(i, j, k, P, wl, dRv, dinv, V, Vf, ld, 1);
+      else
+        for (EasKInt i = 0; i < P->nx; i++) EasAdrKJacobianJacobiPointIJKInner(i, j, k, P, wl, dRv, dinv, V, NULL, ld, 1);
+    }
   *zero_row = zp < P->np ? 2 * zp + (dinv[2 * zp] == 0.0 ? 0 : 1) : -1;
   PetscCall(PetscLogFlops(48.0 * P->np));
   PetscFunctionReturn(0);

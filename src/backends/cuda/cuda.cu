@@ -998,16 +998,16 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrJacobianKernel(EasAdrKPa
   EasAdrKJacobianPoint((EasKInt)p, &P, w, dRv, V, ld);
 }
 
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrInvDiagKernel(EasAdrKParams P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *dinv, int *zero_point)
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrInvDiagKernel(EasAdrKParams P, const EasKScalar *wl, const EasKScalar *dRv, EasKScalar *dinv, int *zero_point)
 {
   EAS_GRID_STRIDE(p, P.np)
-  if (EasAdrKInvDiagPoint((EasKInt)p, &P, w, dRv, dinv)) atomicMin(zero_point, (int)p);
+  if (EasAdrKInvDiagPoint((EasKInt)p, &P, wl, dRv, dinv)) atomicMin(zero_point, (int)p);
 }
 
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrJacobianJacobiKernel(EasAdrKParams P, const EasKScalar *w, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ld)
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrJacobianJacobiKernel(EasAdrKParams P, const EasKScalar *wl, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ld)
 {
   EAS_GRID_STRIDE(p, P.np)
-  EasAdrKJacobianJacobiPoint((EasKInt)p, &P, w, dRv, dinv, V, Vf, ld);
+  EasAdrKJacobianJacobiPoint((EasKInt)p, &P, wl, dRv, dinv, V, Vf, ld);
 }
 
 static PetscErrorCode EasAdrFunction_CUDA(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3])
@@ -1043,7 +1043,7 @@ static PetscErrorCode EasAdrJacobian_CUDA(EasBackend be, const EasAdrKParams *P,
 /* The Jacobian with right Jacobi folded in: D^{-1} at every point, then the
    scaled rows (two launches: the rows read their neighbours' entries); the
    first zero diagonal comes back as a point index. */
-static PetscErrorCode EasAdrJacobianJacobi_CUDA(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row)
+static PetscErrorCode EasAdrJacobianJacobi_CUDA(EasBackend be, const EasAdrKParams *P, const PetscScalar *wl, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row)
 {
   EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
   const unsigned   nb = EasCudaBlocks(P->np, EAS_CUDA_MAX_BLOCKS);
@@ -1054,9 +1054,9 @@ static PetscErrorCode EasAdrJacobianJacobi_CUDA(EasBackend be, const EasAdrKPara
   if (P->np <= 0) PetscFunctionReturn(0);
   PetscCall(EasCudaTimerBegin(cu));
   EasCallCUDA(cudaMemcpyAsync(cu->d_iflag, &zp, sizeof(int), cudaMemcpyHostToDevice, cu->stream));
-  EasAdrInvDiagKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(*P, w, dRv, dinv, cu->d_iflag);
+  EasAdrInvDiagKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(*P, wl, dRv, dinv, cu->d_iflag);
   EasCheckLaunchCUDA();
-  EasAdrJacobianJacobiKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(*P, w, dRv, dinv, V, Vf, ld);
+  EasAdrJacobianJacobiKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(*P, wl, dRv, dinv, V, Vf, ld);
   EasCheckLaunchCUDA();
   EasCallCUDA(cudaMemcpyAsync(&zp, cu->d_iflag, sizeof(int), cudaMemcpyDeviceToHost, cu->stream));
   PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));

@@ -636,19 +636,19 @@ static PetscErrorCode EasAdrJacobian_Memcheck(EasBackend be, const EasAdrKParams
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode EasAdrJacobianJacobi_Memcheck(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row)
+static PetscErrorCode EasAdrJacobianJacobi_Memcheck(EasBackend be, const EasAdrKParams *P, const PetscScalar *wl, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row)
 {
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
   const size_t         np = (size_t)P->np;
 
   PetscFunctionBegin;
   PetscCheck(ld >= 2 * P->np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: adr_jacobian_jacobi: ld %" PetscInt_FMT " below the 2 np = %" PetscInt_FMT " rows", ld, 2 * (PetscInt)P->np);
-  EasMcCheck("adr_jacobian_jacobi", "w", w, 6 * np * EAS_SC);
+  EasMcCheck("adr_jacobian_jacobi", "wl", wl, 7 * np * EAS_SC);
   EasMcCheck("adr_jacobian_jacobi", "dRv", dRv, 4 * np * EAS_SC);
   EasMcCheck("adr_jacobian_jacobi", "dinv", dinv, 2 * np * EAS_SC);
   EasMcCheck("adr_jacobian_jacobi", "V", V, (size_t)(P->ycoupled ? 9 : 7) * ld * EAS_SC);
   if (Vf) EasMcCheck("adr_jacobian_jacobi", "Vf", Vf, (size_t)(P->ycoupled ? 9 : 7) * ld * sizeof(float));
-  PetscCall(mc->cpu.adr_jacobian_jacobi(be, P, w, dRv, dinv, V, Vf, ld, zero_row));
+  PetscCall(mc->cpu.adr_jacobian_jacobi(be, P, wl, dRv, dinv, V, Vf, ld, zero_row));
   PetscFunctionReturn(0);
 }
 
