@@ -52,10 +52,13 @@ typedef struct {
 /* Element e of y += A x from the storage the operator chose (kernels.h
    EasEbeElementApplyStorage, EAS_EBE_APPLY_BODIES); used by the CPU
    backend, the split's host units and /cpu/memcheck's unit. */
-typedef char       EasEbeStorageCodesAgree[(EAS_EBE_STORAGE_FULL == EAS_EBE_ST_FULL && EAS_EBE_STORAGE_SYMMETRIC == EAS_EBE_ST_SYMMETRIC && EAS_EBE_STORAGE_SINGLE == EAS_EBE_ST_SINGLE && EAS_EBE_STORAGE_SYMMETRIC_SINGLE == EAS_EBE_ST_SYMMETRIC_SINGLE) ? 1 : -1]; /* kernels.h codes = EasEbeStorage */
-static inline void EasEbeElementApplyStored(const EasEbeKernel *K, PetscInt e, PetscInt enext, const PetscScalar *x, PetscScalar *y)
+typedef char EasEbeStorageCodesAgree[(EAS_EBE_STORAGE_FULL == EAS_EBE_ST_FULL && EAS_EBE_STORAGE_SYMMETRIC == EAS_EBE_ST_SYMMETRIC && EAS_EBE_STORAGE_SINGLE == EAS_EBE_ST_SINGLE && EAS_EBE_STORAGE_SYMMETRIC_SINGLE == EAS_EBE_ST_SYMMETRIC_SINGLE) ? 1 : -1]; /* kernels.h codes = EasEbeStorage */
+/* The element at position k of the colour order, in a loop over the slice
+   [.., k1): the next one of the slice, if any, is prefetched while it is
+   applied (kernels.h EAS_PREFETCH_RANGE). */
+static inline void EasEbeElementApplyStored(const EasEbeKernel *K, PetscInt k, PetscInt k1, const PetscScalar *x, PetscScalar *y)
 {
-  EasEbeElementApplyStorage(e, enext, K->nen, K->dof, K->conn, (int)K->storage, K->ael, K->aels, x, y);
+  EasEbeElementApplyStorage(K->color_elem[k], k + 1 < k1 ? K->color_elem[k + 1] : -1, K->nen, K->dof, K->conn, (int)K->storage, K->ael, K->aels, x, y);
 }
 
 /* Bytes of one element's stored values for a storage, m = nen*dof. */

@@ -354,7 +354,7 @@ static void EasEbeApplyHostUnit(const EasEbeKernel *K, PetscInt e0, PetscInt e1,
     PetscInt k0, k1;
     EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
 #pragma omp for schedule(static)
-    for (PetscInt k = k0; k < k1; k++) EasEbeElementApplyStored(K, K->color_elem[k], k + 1 < k1 ? K->color_elem[k + 1] : -1, x, y);
+    for (PetscInt k = k0; k < k1; k++) EasEbeElementApplyStored(K, k, k1, x, y);
   }
 }
 

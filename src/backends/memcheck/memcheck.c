@@ -668,7 +668,7 @@ static void EasMemcheckRunJob(EasBackend_Memcheck *mc)
   for (PetscInt c = 0; c < K->ncolors; c++) {
     PetscInt k0, k1;
     EasEbeColorSlice(K, c, j->e0, j->e1, &k0, &k1);
-    for (PetscInt k = k0; k < k1; k++) EasEbeElementApplyStored(K, K->color_elem[k], k + 1 < k1 ? K->color_elem[k + 1] : -1, j->x_dev, j->y_dev); /* the storage's body (-ebe_storage) */
+    for (PetscInt k = k0; k < k1; k++) EasEbeElementApplyStored(K, k, k1, j->x_dev, j->y_dev); /* the storage's body (-ebe_storage) */
   }
   memcpy(j->y_host, j->y_dev, (size_t)j->n * sizeof(PetscScalar));
   mc->t1 = EasMemcheckClock();
