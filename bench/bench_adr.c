@@ -269,4 +269,12 @@ int main(int argc, char **argv)
     backends: /cpu/serial
     args: -n 8 -steps 1 -delays 0,100 -reps 1 -inner full,inexact
     expect: BENCH name=adr_(sync_async|vs_petsc) problem=diurnal
+  test:
+    # issue 13 item 5: one like-with-like line per (jacobian, ew), with the counts and the per-run range
+    suffix: fields
+    nsize: 1
+    backends: /cpu/serial
+    args: -n 8 -steps 1 -reps 1
+    expect_count: 4 BENCH name=adr_vs_petsc problem=diurnal np=1 n=8 steps=1 jacobian=(double|single) ew=[01] eas_ms_per_step=[0-9.]+ petsc_ms_per_step=[0-9.]+ petsc_over_eas=[0-9.]+ eas_newton=[0-9]+ petsc_newton=[0-9]+ .* reps=1 ratio_min=[0-9.]+ ratio_max=[0-9.]+
+    expect: jacobian=single ew=1
 TEST*/

@@ -480,4 +480,7 @@ int main(int argc, char **argv)
     backends: cpu
     args: -n 12 -its 3 -runs 1 -reps 2 -stream_n 100000
     expect: BENCH name=adr_dia n=12
+    # issue 13 item 4: the in-process read9 reference and the working set against the LLC; at n = 12
+    # (0.3 MB) no case may claim to be at bandwidth
+    expect: BENCH name=adr_dia n=12 .* ref_GBs=[0-9.]+ ratio_ref=[0-9.]+ llc_MB=[0-9.]+ ws_spmv_MB=[0-9.]+ ws_bcgs_MB=[0-9.]+ at_bandwidth_spmv=no at_bandwidth_bcgs=no
 TEST*/

@@ -219,6 +219,9 @@ int main(int argc, char **argv)
     args: -n 3 -its 3 -runs 1 -reps 2 -stream_n 100000 -split_solves 2
     expect: BENCH name=ebe_apply problem=elasticity order=2 n=3
     expect: BENCH name=ebe_cg
+    # issue 13 items 1, 4, 5: every storage measured, its apply against read9, in the cache at n = 3
+    expect_count: 4 BENCH name=ebe_apply .* storage=(full|symmetric|single|symmetric_single) .* ref_GBs=[0-9.]+ ratio_ref=[0-9.]+ llc_MB=[0-9.]+ ws_MB=[0-9.]+ at_bandwidth=no
+    expect_count: 4 BENCH name=ebe_cg .* storage=(full|symmetric|single|symmetric_single) .* ratio_petsc=[0-9.]+
     # the fields only: at 27 elements the unit times are a fraction of a millisecond and noise
     # (ASan, a loaded machine) puts E above 1; the bound is read on make bench's sizes (README)
     expect: BENCH name=ebe_split .* T_alone_on_share_ms=[0-9.]+/[0-9.]+ T_together_ms=[0-9.]+ E_measured=[0-9.]+
