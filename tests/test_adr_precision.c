@@ -5,8 +5,8 @@ static const char help[] = "Single-precision Newton Jacobian of the ADR solver (
                            "-tol (10 x the Newton tolerance): Newton tolerates the approximate Jacobian.\n"
                            "  Async outer counts vary from run to run with the message timing: with -spread the double\n"
                            "  case runs 3 times, [lo, hi] its outer counts, and the single one must lie in\n"
-                           "  [lo - w - its_tol steps, hi + w + its_tol steps], w = max(hi - lo, 20% of hi) (up to 3 single samples, the\n"
-                           "  first inside counts).\n"
+                           "  [lo - w - its_tol steps, hi + w + its_tol steps], w = max(hi - lo, 20% of hi) (up to 6 single samples, the\n"
+                           "  first inside counts; each miss adds a double sample to [lo, hi]).\n"
                            "  -tol <1e-7> -its_tol <1> -steps <3> -spread\n";
 
 #include <eas.h>
@@ -71,10 +71,21 @@ int main(int argc, char **argv)
     spread = PetscMax(hi - lo, (hi + 4) / 5);
   }
   PetscCall(Solve(EAS_PRECISION_SINGLE, steps, &X1, &o1, &i1, &adr));
-  /* async: the single-precision count is a sample of the same timing noise as the double ones;
-     up to 3 samples, the first inside the band counts (a systematic change moves them all out) */
-  for (PetscInt k = 1; use_spread && k < 3 && !(o1 >= lo - spread - its_tol * steps && o1 <= hi + spread + its_tol * steps); k++) {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "single Jacobian outer %" PetscInt_FMT " outside %" PetscInt_FMT "..%" PetscInt_FMT " +- (spread + tol): sample %" PetscInt_FMT " of 3\n", o1, lo, hi, k + 1));
+  /* async: the outer counts of both precisions are samples of the same timing noise, which has
+     a second mode (4 ranks on 2 cores: ~85-110 and, in about one run in five of either precision,
+     ~150-165); up to 6 single samples, the first inside the band counts, and each miss adds a
+     double sample to the band, so a double run in the second mode widens it while a systematic
+     change of the single count still moves every sample out */
+  for (PetscInt k = 1; use_spread && k < 6 && !(o1 >= lo - spread - its_tol * steps && o1 <= hi + spread + its_tol * steps); k++) {
+    Vec      X2;
+    PetscInt o2, i2;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "single Jacobian outer %" PetscInt_FMT " outside %" PetscInt_FMT "..%" PetscInt_FMT " +- (spread + tol): sample %" PetscInt_FMT " of 6\n", o1, lo, hi, k + 1));
+    PetscCall(Solve(EAS_PRECISION_DOUBLE, steps, &X2, &o2, &i2, NULL));
+    PetscCall(VecDestroy(&X2));
+    lo     = PetscMin(lo, o2);
+    hi     = PetscMax(hi, o2);
+    spread = PetscMax(hi - lo, (hi + 4) / 5);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "double Jacobian again: outer %" PetscInt_FMT "\n", o2));
     PetscCall(VecDestroy(&X1));
     PetscCall(EasAdrDestroy(&adr));
     PetscCall(Solve(EAS_PRECISION_SINGLE, steps, &X1, &o1, &i1, &adr));
