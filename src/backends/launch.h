@@ -1,6 +1,7 @@
 /*
   Launch geometry of the CUDA kernels, in plain C so that it is unit-tested
-  on the host (tests/test_cuda_host.c) and used unchanged by cuda.cu.
+  on the host (tests/test_cuda_host.c) and used unchanged by the CUDA
+  backend (cudaimpl.h EasCudaBlocks).
 
   Every CUDA kernel walks its index range with a grid-stride loop (thread t
   handles t, t + S, t + 2S, ... with S = blocks * threads), so the block

@@ -3,7 +3,12 @@
 
   Error-checking macros in the style of PETSc's PetscCallCUDA (not available:
   Debian's PETSc is built without CUDA), the backend's private data and the
-  per-matrix cuSPARSE data.
+  per-matrix cuSPARSE data, the device helpers every kernel file uses, and
+  the functions the backend's files share: cuda.cu (lifecycle, stream,
+  timers, memory), vec.cu (vectors, reductions), dia.cu (DIA, cuSPARSE,
+  BiCGStab sweeps, right Jacobi), ebe.cu (EBE, CG, the split's unit),
+  adr.cu (ADR assembly).  The op functions are internal to the module
+  (hidden); cuda.cu's EasBackendInit_CUDA fills the ops table with them.
 */
 #pragma once
 
@@ -101,3 +106,85 @@ typedef struct {
 /* Accumulated device kernel time (ms) and call counts per EasCudaKind
    (waits for queued work).  Either array may be NULL. */
 PETSC_INTERN PetscErrorCode EasBackendGetKernelTimes_CUDA(EasBackend, PetscLogDouble ms[EAS_CUDA_NKINDS], PetscInt count[EAS_CUDA_NKINDS]);
+
+/* ------------------------------------------------------------------ helpers shared by the kernel files */
+
+/* Blocks of a launch over n items (launch.h, unit-tested on the host): every
+   kernel has a grid-stride loop, so the cap never skips work. */
+static inline unsigned EasCudaBlocks(PetscInt64 n, unsigned cap)
+{
+  return EasLaunchBlocks((int64_t)n, EAS_CUDA_BLOCK, cap);
+}
+
+/* Shared-memory tree reduction of NV values over the block (blockDim.x ==
+   EAS_CUDA_BLOCK, a power of two); thread 0 stores out[k*gridDim.x + blockIdx.x]. */
+template <int NV>
+__device__ __forceinline__ void EasBlockReduce(const EasKScalar (&acc)[NV], EasKScalar *out)
+{
+  __shared__ EasKScalar sh[NV][EAS_CUDA_BLOCK];
+  const unsigned        t = threadIdx.x;
+
+  for (int k = 0; k < NV; k++) sh[k][t] = acc[k];
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (t < s)
+      for (int k = 0; k < NV; k++) sh[k][t] += sh[k][t + s];
+    __syncthreads();
+  }
+  if (t == 0)
+    for (int k = 0; k < NV; k++) out[k * gridDim.x + blockIdx.x] = sh[k][0];
+}
+
+/* Grid-stride loop over [0,n) (n a non-negative 32-bit EasKInt: k + stride
+   stays below 2^31 + 2^28 and cannot wrap the unsigned index). */
+#define EAS_GRID_STRIDE(k, n) for (unsigned k = blockIdx.x * blockDim.x + threadIdx.x; k < (unsigned)(n); k += blockDim.x * gridDim.x)
+
+/* ------------------------------------------------------------------ shared host functions */
+
+/* Kernel timers (cuda.cu): event pairs recorded around an op on the stream,
+   collected lazily (at synchronizing calls or when the ring is full). */
+PETSC_INTERN PetscErrorCode EasCudaTimerFlush(EasBackend_CUDA *);
+PETSC_INTERN PetscErrorCode EasCudaTimerBegin(EasBackend_CUDA *);
+PETSC_INTERN PetscErrorCode EasCudaTimerEnd(EasBackend_CUDA *, EasCudaKind);
+/* Reductions (vec.cu): the second stage and read-back of nv sums from nb
+   partials, and dots of up to three pairs as one timed op. */
+PETSC_INTERN PetscErrorCode EasCudaReduceFinish(EasBackend_CUDA *, unsigned nb, int nv, EasCudaKind, PetscScalar *res);
+PETSC_INTERN PetscErrorCode EasCudaDots(EasBackend_CUDA *, PetscInt n, int nv, const PetscScalar *a0, const PetscScalar *b0, const PetscScalar *a1, const PetscScalar *b1, const PetscScalar *a2, const PetscScalar *b2, EasCudaKind, PetscBool start_timer, PetscScalar *res);
+
+/* ------------------------------------------------------------------ the ops (backend.h _EasBackendOps) */
+
+/* memory (cuda.cu) */
+PETSC_INTERN PetscErrorCode EasMalloc_CUDA(EasBackend, size_t, void **);
+PETSC_INTERN PetscErrorCode EasFree_CUDA(EasBackend, void *);
+PETSC_INTERN PetscErrorCode EasCopyHtoD_CUDA(EasBackend, void *, const void *, size_t);
+PETSC_INTERN PetscErrorCode EasCopyDtoH_CUDA(EasBackend, void *, const void *, size_t);
+PETSC_INTERN PetscErrorCode EasHostAlloc_CUDA(EasBackend, size_t, void **);
+PETSC_INTERN PetscErrorCode EasHostFree_CUDA(EasBackend, void *);
+/* vectors (vec.cu) */
+PETSC_INTERN PetscErrorCode EasVecSet_CUDA(EasBackend, PetscInt, PetscScalar, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasVecCopy_CUDA(EasBackend, PetscInt, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasVecAXPBY_CUDA(EasBackend, PetscInt, PetscScalar, const PetscScalar *, PetscScalar, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasVecPointwiseMult_CUDA(EasBackend, PetscInt, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasVecDot_CUDA(EasBackend, PetscInt, const PetscScalar *, const PetscScalar *, PetscScalar *);
+/* DIA, BiCGStab sweeps, right Jacobi (dia.cu) */
+PETSC_INTERN PetscErrorCode EasDiaSetUp_CUDA(EasBackend, EasDiaKernel *);
+PETSC_INTERN PetscErrorCode EasDiaDestroy_CUDA(EasBackend, EasDiaKernel *);
+PETSC_INTERN PetscErrorCode EasDiaMult_CUDA(EasBackend, const EasDiaKernel *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasDiaMultTranspose_CUDA(EasBackend, const EasDiaKernel *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasDiaSingle_CUDA(EasBackend, const EasDiaKernel *, float *);
+PETSC_INTERN PetscErrorCode EasBcgsSweep1_CUDA(EasBackend, const EasDiaKernel *, PetscScalar, PetscScalar, const PetscScalar *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar[2]);
+PETSC_INTERN PetscErrorCode EasBcgsSweep2_CUDA(EasBackend, const EasDiaKernel *, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar[3]);
+PETSC_INTERN PetscErrorCode EasBcgsSweep3_CUDA(EasBackend, PetscInt, PetscScalar, PetscScalar, PetscScalar *, const PetscScalar *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar[2]);
+PETSC_INTERN PetscErrorCode EasDiaJacobi_CUDA(EasBackend, const EasDiaKernel *, PetscInt, PetscScalar *, PetscScalar *, PetscInt *);
+/* EBE, CG, the EBE split's device unit (ebe.cu) */
+PETSC_INTERN PetscErrorCode EasEbeApply_CUDA(EasBackend, const EasEbeKernel *, PetscInt, PetscInt, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasEbeDiagonal_CUDA(EasBackend, const EasEbeKernel *, PetscInt, PetscInt, PetscInt, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasBlockMult_CUDA(EasBackend, PetscInt, PetscInt, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasCgUpdate_CUDA(EasBackend, PetscInt, PetscInt, PetscScalar, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar[2]);
+PETSC_INTERN PetscErrorCode EasPipeCgUpdate_CUDA(EasBackend, PetscInt, PetscInt, PetscScalar, PetscScalar, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, PetscScalar[3]);
+PETSC_INTERN PetscErrorCode EasEbeUnitBegin_CUDA(EasBackend, const EasEbeKernel *, PetscInt, PetscInt, PetscInt, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasEbeUnitEnd_CUDA(EasBackend, PetscLogDouble *);
+/* ADR assembly (adr.cu) */
+PETSC_INTERN PetscErrorCode EasAdrFunction_CUDA(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar[3]);
+PETSC_INTERN PetscErrorCode EasAdrJacobian_CUDA(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscInt);
+PETSC_INTERN PetscErrorCode EasAdrJacobianJacobi_CUDA(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, float *, PetscInt, PetscInt *);

@@ -1,0 +1,214 @@
+/*
+  CUDA backend: the element-by-element operator (apply, diagonal, point-block
+  product), the fused CG updates and the EBE split's device unit.
+
+  - EBE: the storage the operator chose (-ebe_storage) as a template
+    constant of the element kernel, with the CPU's dispatch
+    (EasEbeElementApplyStorage); the diagonal reads the full matrices.
+*/
+#include "cudaimpl.h"
+
+/* ------------------------------------------------------------------ EBE and CG */
+
+/* One thread per element of a colour slice: the shared body (kernels.h
+   EasEbeElementApplyStorage) of the storage ST (-ebe_storage: a template
+   constant, so the dispatch folds); elements of a colour share no node, so
+   the scatter needs no atomics. */
+template <int ST>
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeApplyKernel(EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, const EasKInt *__restrict__ conn, const EasKScalar *__restrict__ ael, const void *__restrict__ aels, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
+{
+  EAS_GRID_STRIDE(j, k1 - k0)
+  EasEbeElementApplyStorage(color_elem[k0 + (EasKInt)j], -1, nen, dof, conn, ST, ael, aels, x, y); /* no prefetch: the next element is another thread's */
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeDiagonalKernel(EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, EasKInt bs, const EasKInt *__restrict__ conn, const EasKScalar *__restrict__ ael, EasKScalar *__restrict__ d)
+{
+  EAS_GRID_STRIDE(j, k1 - k0)
+  EasEbeElementDiagonal(color_elem[k0 + (EasKInt)j], nen, dof, bs, conn, ael, d);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasBlockMultKernel(EasKInt nb, EasKInt bs, const EasKScalar *__restrict__ B, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
+{
+  EAS_GRID_STRIDE(b, nb)
+  EasBlockMultEntry((EasKInt)b, bs, B, x, y);
+}
+
+/* CG update and its two dots in one pass (as the CPU backend's loop):
+   x += alpha p; r -= alpha q; z = dinv .* r; partials (r, z), (r, r) over
+   the first nown entries. */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasCgUpdateKernel(EasKInt n, EasKInt nown, EasKScalar alpha, const EasKScalar *p, const EasKScalar *q, const EasKScalar *dinv, EasKScalar *x, EasKScalar *r, EasKScalar *z, EasKScalar *partials)
+{
+  EasKScalar acc[2] = {0.0, 0.0};
+  EAS_GRID_STRIDE(k, n)
+  {
+    const EasKInt    i  = (EasKInt)k;
+    const EasKScalar ri = EasCgUpdateEntry(i, alpha, p, q, dinv, x, r, z);
+    if (i < nown) {
+      acc[0] += ri * z[i];
+      acc[1] += ri * ri;
+    }
+  }
+  EasBlockReduce<2>(acc, partials);
+}
+
+/* Pipelined CG update and its three dots in one pass: partials (r, u),
+   (w, u), (r, r) over the first nown entries. */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasPipeCgUpdateKernel(EasKInt n, EasKInt nown, EasKScalar alpha, EasKScalar beta, const EasKScalar *dinv, EasKScalar *z, EasKScalar *q, EasKScalar *s, EasKScalar *p, EasKScalar *x, EasKScalar *r, EasKScalar *u, EasKScalar *w, EasKScalar *m, const EasKScalar *nv, EasKScalar *partials)
+{
+  EasKScalar acc[3] = {0.0, 0.0, 0.0};
+  EAS_GRID_STRIDE(k, n)
+  {
+    const EasKInt i = (EasKInt)k;
+    EasPipeCgUpdateEntry(i, alpha, beta, dinv, z, q, s, p, x, r, u, w, m, nv);
+    if (i < nown) {
+      acc[0] += r[i] * u[i];
+      acc[1] += w[i] * u[i];
+      acc[2] += r[i] * r[i];
+    }
+  }
+  EasBlockReduce<3>(acc, partials);
+}
+
+/* Launches the element kernels of [e0,e1), colour by colour, on the stream. */
+static PetscErrorCode EasEbeLaunch_CUDA(EasBackend_CUDA *cu, const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y)
+{
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < K->ncolors; c++) {
+    PetscInt k0, k1;
+    EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
+    if (k1 <= k0) continue;
+    const unsigned nb = EasCudaBlocks(k1 - k0, EAS_CUDA_MAX_BLOCKS);
+    switch (K->storage) {
+    case EAS_EBE_STORAGE_SYMMETRIC:
+      EasEbeApplyKernel<EAS_EBE_ST_SYMMETRIC><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
+      break;
+    case EAS_EBE_STORAGE_SINGLE:
+      EasEbeApplyKernel<EAS_EBE_ST_SINGLE><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
+      break;
+    case EAS_EBE_STORAGE_SYMMETRIC_SINGLE:
+      EasEbeApplyKernel<EAS_EBE_ST_SYMMETRIC_SINGLE><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
+      break;
+    default:
+      EasEbeApplyKernel<EAS_EBE_ST_FULL><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
+    }
+    EasCheckLaunchCUDA();
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeApply_CUDA(EasBackend be, const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const PetscInt   m  = K->nen * K->dof;
+
+  PetscFunctionBegin;
+  if (e1 <= e0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  PetscCall(EasEbeLaunch_CUDA(cu, K, e0, e1, x, y));
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_SPMV));
+  PetscCall(EasLogGpuFlops(2.0 * m * m * (e1 - e0)));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeDiagonal_CUDA(EasBackend be, const EasEbeKernel *K, PetscInt e0, PetscInt e1, PetscInt bs, PetscScalar *d)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  for (PetscInt c = 0; c < K->ncolors; c++) {
+    PetscInt k0, k1;
+    EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
+    if (k1 <= k0) continue;
+    EasEbeDiagonalKernel<<<EasCudaBlocks(k1 - k0, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, bs, K->conn, K->ael, d);
+    EasCheckLaunchCUDA();
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBlockMult_CUDA(EasBackend be, PetscInt nb, PetscInt bs, const PetscScalar *B, const PetscScalar *x, PetscScalar *y)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (nb <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasBlockMultKernel<<<EasCudaBlocks(nb, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(nb, bs, B, x, y);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  PetscCall(EasLogGpuFlops(2.0 * bs * bs * nb));
+  PetscFunctionReturn(0);
+}
+
+/* The update and its dots over the owned entries are one pass (one fused
+   kernel and the fixed-order second stage), like the CPU backend's loop. */
+PetscErrorCode EasCgUpdate_CUDA(EasBackend be, PetscInt n, PetscInt nown, PetscScalar alpha, const PetscScalar *p, const PetscScalar *q, const PetscScalar *dinv, PetscScalar *x, PetscScalar *r, PetscScalar *z, PetscScalar dots[2])
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const unsigned   nb = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
+
+  PetscFunctionBegin;
+  dots[0] = dots[1] = 0.0;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasCgUpdateKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nown, alpha, p, q, dinv, x, r, z, cu->d_partials);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaReduceFinish(cu, nb, 2, EAS_CUDA_KIND_VEC, dots));
+  PetscCall(EasLogGpuFlops(8.0 * n));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasPipeCgUpdate_CUDA(EasBackend be, PetscInt n, PetscInt nown, PetscScalar alpha, PetscScalar beta, const PetscScalar *dinv, PetscScalar *z, PetscScalar *q, PetscScalar *s, PetscScalar *p, PetscScalar *x, PetscScalar *r, PetscScalar *u, PetscScalar *w, PetscScalar *m, const PetscScalar *nv, PetscScalar dots[3])
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const unsigned   nb = EasCudaBlocks(n, EAS_CUDA_MAX_RED_BLOCKS);
+
+  PetscFunctionBegin;
+  dots[0] = dots[1] = dots[2] = 0.0;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasPipeCgUpdateKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nown, alpha, beta, dinv, z, q, s, p, x, r, u, w, m, nv, cu->d_partials); /* update and the three sums in one pass */
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaReduceFinish(cu, nb, 3, EAS_CUDA_KIND_VEC, dots));
+  PetscCall(EasLogGpuFlops(23.0 * n));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ EBE split unit */
+
+/* Lang-Rünger Alg. 2, device part: u to the GPU, the element kernels of the
+   GPU share, y_gpu back, all queued on the stream between two events; the
+   host thread returns at once and computes CPU elements meanwhile. */
+PetscErrorCode EasEbeUnitBegin_CUDA(EasBackend be, const EasEbeKernel *K, PetscInt e0, PetscInt e1, PetscInt n, const PetscScalar *x_host, PetscScalar *x_dev, PetscScalar *y_dev, PetscScalar *y_host)
+{
+  EasBackend_CUDA *cu    = (EasBackend_CUDA *)be->data;
+  const size_t     bytes = (size_t)n * sizeof(PetscScalar);
+
+  PetscFunctionBegin;
+  PetscCall(EasUnitBegin_Shared(be, &cu->unit, &cu->staging, K, e0, e1, n, x_host, y_host)); /* sequencing, pinned buffers, transfer and flop counts */
+  if (!cu->unit_ev_created) {
+    EasCallCUDA(cudaEventCreate(&cu->unit_ev[0]));
+    EasCallCUDA(cudaEventCreate(&cu->unit_ev[1]));
+    cu->unit_ev_created = PETSC_TRUE;
+  }
+  EasCallCUDA(cudaEventRecord(cu->unit_ev[0], cu->stream));
+  EasCallCUDA(cudaMemcpyAsync(x_dev, x_host, bytes, cudaMemcpyHostToDevice, cu->stream));
+  EasCallCUDA(cudaMemsetAsync(y_dev, 0, bytes, cu->stream));
+  PetscCall(EasEbeLaunch_CUDA(cu, K, e0, e1, x_dev, y_dev));
+  EasCallCUDA(cudaMemcpyAsync(y_host, y_dev, bytes, cudaMemcpyDeviceToHost, cu->stream));
+  EasCallCUDA(cudaEventRecord(cu->unit_ev[1], cu->stream));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeUnitEnd_CUDA(EasBackend be, PetscLogDouble *seconds)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  float            ms = 0.0f;
+
+  PetscFunctionBegin;
+  *seconds = 0.0;
+  PetscCall(EasUnitEnd_Shared(be, &cu->unit));
+  EasCallCUDA(cudaEventSynchronize(cu->unit_ev[1]));
+  EasCallCUDA(cudaEventElapsedTime(&ms, cu->unit_ev[0], cu->unit_ev[1]));
+  *seconds = 1e-3 * (PetscLogDouble)ms;
+  PetscFunctionReturn(0);
+}
