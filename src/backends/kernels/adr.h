@@ -1,0 +1,286 @@
+/*
+  Kernel bodies of the ADR assembly (kernels.h, docs/adr.md): the parameters,
+  the reaction, the residual of implicit Euler, the Jacobian and the Jacobian
+  with right Jacobi folded in, one point each.
+*/
+#pragma once
+
+#include "types.h"
+#include "dia.h"
+
+/* Parameters of the ADR residual and Jacobian kernels (src/solvers/adr.c,
+   docs/adr.md): the rank's box, the step, the built-in reaction and
+   how each face of the box is closed. */
+enum { EAS_ADRK_REACTION_USER    = 0,
+       EAS_ADRK_REACTION_LINEAR  = 1,
+       EAS_ADRK_REACTION_DIURNAL = 2 };
+typedef struct {
+  EasKInt    nx, ny, nz, np; /* box points per direction, np = nx ny nz */
+  EasKScalar dt;
+  int        reaction;             /* EAS_ADRK_REACTION_*; USER: Rv, dRv are inputs */
+  EasKScalar L[4];                 /* linear: R = L c (row-major) */
+  EasKScalar q1c3, q2, q3, c3, q4; /* diurnal at the step's time: q1 c3, q2, q3(t), c3, q4(t) */
+  int        fold[6];              /* face f (-x,+x,-y,+y,-z,+z) at the box edge is zero-flux: its weight goes to the opposite neighbour (else the coupling leaves the local block: halo or Dirichlet) */
+  int        ycoupled;             /* 0: one y plane (2D), the Jacobian has 7 diagonals (no +-2nx) */
+} EasAdrKParams;
+
+/* Reaction R(c) and its Jacobian dR[2*i + j] = dR_i/dc_j at one point.
+   Diurnal kinetics (docs/adr.md, Vialle et al. sec. 1.8):
+   R1 = -q1 c3 c1 - q2 c1 c2 + 2 q3 c3 + q4 c2,  R2 = q1 c3 c1 - q2 c1 c2 - q4 c2. */
+static inline EAS_HOST_DEVICE void EasAdrKReaction(const EasAdrKParams *P, EasKScalar c1, EasKScalar c2, EasKScalar *R, EasKScalar *dR)
+{
+  if (P->reaction == EAS_ADRK_REACTION_LINEAR) {
+    R[0] = P->L[0] * c1 + P->L[1] * c2;
+    R[1] = P->L[2] * c1 + P->L[3] * c2;
+    for (int e = 0; e < 4; e++) dR[e] = P->L[e];
+  } else {
+    R[0]  = -P->q1c3 * c1 - P->q2 * c1 * c2 + 2.0 * P->q3 * P->c3 + P->q4 * c2;
+    R[1]  = P->q1c3 * c1 - P->q2 * c1 * c2 - P->q4 * c2;
+    dR[0] = -P->q1c3 - P->q2 * c2;
+    dR[1] = -P->q2 * c1 + P->q4;
+    dR[2] = P->q1c3 - P->q2 * c2;
+    dR[3] = -P->q2 * c1 - P->q4;
+  }
+}
+
+/* Residual of implicit Euler at local point p (Vialle et al. eq. 1.43):
+   F_s = xold_s - c_s + dt (sum_f w_f (c_s,nb(f) - c_s) + R_s(c)), both
+   species.  xg: the state on the padded box (nx+2)(ny+2)(nz+2) x 2 with the
+   faces filled (halo, Dirichlet values or zero-flux mirror); w[f*np + p]: the
+   transport weights (Vialle et al. eq. 1.40 discretized).  Built-in reactions
+   write Rv, dRv at p; USER reads them.  Adds to acc[0] F_1 + F_2 + dR_11 +
+   dR_22, a finiteness probe (NaN or Inf anywhere makes the sum so), and to
+   acc[1], acc[2] the squares F_1^2, F_2^2 (the species norms of the
+   residual). */
+/* The point (i, j, k) of the box, p = i + nx (j + ny k): the CPU loops run
+   over i, j, k (no division per point), the CUDA kernels over p
+   (EasAdrKFunctionPoint below). */
+static inline EAS_HOST_DEVICE void EasAdrKFunctionPointIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *xg, const EasKScalar *xold, EasKScalar *Rv, EasKScalar *dRv, EasKScalar *F, EasKScalar acc[3])
+{
+  /* offsets in EasKIdx: f*np, 4p and the padded box pass 2^31 - 1 first */
+  const EasKInt nx = P->nx, ny = P->ny;
+  const EasKIdx np = P->np, q = (EasKIdx)i + (EasKIdx)nx * (j + (EasKIdx)ny * k);
+  const EasKIdx sy = nx + 2, sz = (EasKIdx)(nx + 2) * (ny + 2);
+  const EasKIdx Q      = (i + 1) + sy * (j + 1) + sz * (k + 1);
+  const EasKIdx nbq[6] = {Q - 1, Q + 1, Q - sy, Q + sy, Q - sz, Q + sz};
+  if (P->reaction != EAS_ADRK_REACTION_USER) EasAdrKReaction(P, xg[2 * Q], xg[2 * Q + 1], Rv + 2 * q, dRv + 4 * q);
+  for (int s = 0; s < 2; s++) {
+    const EasKScalar c  = xg[2 * Q + s];
+    EasKScalar       tr = 0.0;
+    for (int f = 0; f < 6; f++) tr += w[f * np + q] * (xg[2 * nbq[f] + s] - c);
+    F[2 * q + s] = xold[2 * q + s] - c + P->dt * (tr + Rv[2 * q + s]);
+    acc[0] += F[2 * q + s] + dRv[4 * q + 3 * s];
+    acc[1 + s] += F[2 * q + s] * F[2 * q + s];
+  }
+}
+
+static inline EAS_HOST_DEVICE void EasAdrKFunctionPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *xg, const EasKScalar *xold, EasKScalar *Rv, EasKScalar *dRv, EasKScalar *F, EasKScalar acc[3])
+{
+  EasAdrKFunctionPointIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, w, xg, xold, Rv, dRv, F, acc);
+}
+
+/* Rows 2p and 2p+1 of the local Jacobian J = I - dt f'_ll (Vialle et al.
+   eq. 1.45, Fig. 1.7) in DIA storage with the 9 offsets -2nxny, -2nx, -2,
+   -1, 0, 1, 2, 2nx, 2nxny (diagonals 0..8), or with one y plane
+   (ycoupled = 0) the 7 offsets -2nx, -2, -1, 0, 1, 2, 2nx (0..6): the
+   couplings that leave the box are dropped (halo: the multisplitting;
+   Dirichlet: known values), a zero-flux face's weight is folded onto the
+   opposite neighbour (mirror). */
+/* The local couplings of point p: eff[f] the weight of the coupling across
+   face f inside the box (a zero-flux face's weight folded onto the opposite
+   neighbour, the mirror), *wsum the sum of all six weights, and bit f of
+   the return value set when face f's coupling leaves the box (halo or
+   Dirichlet: not in the local block). */
+static inline EAS_HOST_DEVICE int EasAdrKLocalWeightsIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *w, EasKScalar eff[6], EasKScalar *wsum)
+{
+  const EasKInt nx = P->nx, ny = P->ny, nz = P->nz;
+  const EasKIdx np = P->np, p = (EasKIdx)i + (EasKIdx)nx * (j + (EasKIdx)ny * k);
+  const EasKInt ijk[3] = {i, j, k}, nl[3] = {nx, ny, nz};
+  int           out = 0;
+
+  *wsum = 0.0;
+  for (int f = 0; f < 6; f++) eff[f] = 0.0;
+  for (int f = 0; f < 6; f++) {
+    const int        d = f / 2, side = f % 2;
+    const int        edge = side ? (ijk[d] == nl[d] - 1) : (ijk[d] == 0);
+    const EasKScalar wf   = w[f * np + p]; /* f np in EasKIdx */
+    *wsum += wf;
+    if (!edge)
+      eff[f] += wf;
+    else if (P->fold[f])
+      eff[f ^ 1] += wf;
+    else
+      out |= 1 << f;
+  }
+  return out;
+}
+
+static inline EAS_HOST_DEVICE int EasAdrKLocalWeights(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, EasKScalar eff[6], EasKScalar *wsum)
+{
+  return EasAdrKLocalWeightsIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, w, eff, wsum);
+}
+
+/* The values of rows 2p + s (s = 0, 1) in the order of the 9 offsets
+   -2nxny, -2nx, -2, -1, 0, 1, 2, 2nx, 2nxny (entries 1 and 7, the y
+   couplings, are zero and not stored with one y plane). */
+static inline EAS_HOST_DEVICE void EasAdrKJacobianRowsIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar v[2][9])
+{
+  const EasKScalar dt = P->dt;
+  const EasKIdx    q  = (EasKIdx)i + (EasKIdx)P->nx * (j + (EasKIdx)P->ny * k); /* dRv at 4p: EasKIdx */
+  EasKScalar       eff[6], wsum;
+
+  (void)EasAdrKLocalWeightsIJK(i, j, k, P, w, eff, &wsum);
+  for (int s = 0; s < 2; s++) {
+    v[s][0] = -dt * eff[4];
+    v[s][1] = -dt * eff[2];
+    v[s][2] = -dt * eff[0];
+    v[s][3] = s == 1 ? -dt * dRv[4 * q + 2] : 0.0;
+    v[s][4] = 1.0 + dt * wsum - dt * dRv[4 * q + 3 * s];
+    v[s][5] = s == 0 ? -dt * dRv[4 * q + 1] : 0.0;
+    v[s][6] = -dt * eff[1];
+    v[s][7] = -dt * eff[3];
+    v[s][8] = -dt * eff[5];
+  }
+}
+
+static inline EAS_HOST_DEVICE void EasAdrKJacobianPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, const EasKScalar *dRv, EasKScalar *V, EasKInt ldv)
+{
+  const EasKIdx ld = ldv, q = p; /* diagonal d at d*ld: EasKIdx */
+  const int     y = P->ycoupled ? 1 : 0;
+  EasKScalar    v[2][9];
+
+  EasAdrKJacobianRowsIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, w, dRv, v);
+  for (int s = 0; s < 2; s++) {
+    const EasKIdx r = 2 * q + s;
+    for (int e = 0, d = 0; e < 9; e++) /* d: the stored diagonal (the y couplings skipped without them) */
+      if (y || (e != 1 && e != 7)) V[(EasKIdx)(d++) * ld + r] = v[s][e];
+  }
+}
+
+/* The couplings of J = I - dt f'_ll at point p that do not change within
+   a run of the coefficients (they depend on the weights w and the box, not
+   on the state or dt), written once when w changes
+   (src/solvers/adrassemble.c) so that every Newton iteration's assembly
+   reads them instead of recomputing the box edges and the zero-flux folds:
+   wl[e np + p], e = 0..6, are eff[4], eff[2], eff[0], eff[1], eff[3],
+   eff[5] (the -z, -y, -x, +x, +y, +z couplings inside the box,
+   EasAdrKLocalWeightsIJK) and wsum, the sum of the six weights.  Row 2p + s
+   of J is then -dt wl[0..2] on offsets -2nxny, -2nx, -2, 1 + dt wl[6] -
+   dt dR_ss on 0, -dt wl[3..5] on 2, 2nx, 2nxny, and -dt dR_s,1-s on -1 or
+   +1: the values EasAdrKJacobianRowsIJK computes, in its operations. */
+static inline EAS_HOST_DEVICE void EasAdrKLocalCouplingsPointIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *w, EasKScalar *wl)
+{
+  const EasKIdx np = P->np, q = (EasKIdx)i + (EasKIdx)P->nx * (j + (EasKIdx)P->ny * k);
+  EasKScalar    eff[6], wsum;
+
+  (void)EasAdrKLocalWeightsIJK(i, j, k, P, w, eff, &wsum);
+  wl[0 * np + q] = eff[4];
+  wl[1 * np + q] = eff[2];
+  wl[2 * np + q] = eff[0];
+  wl[3 * np + q] = eff[1];
+  wl[4 * np + q] = eff[3];
+  wl[5 * np + q] = eff[5];
+  wl[6 * np + q] = wsum;
+}
+
+static inline EAS_HOST_DEVICE void EasAdrKLocalCouplingsPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *w, EasKScalar *wl)
+{
+  EasAdrKLocalCouplingsPointIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, w, wl);
+}
+
+/* Right Jacobi folded into the assembly (src/solvers/adrassemble.c): entries
+   2p, 2p + 1 of D^{-1}, the inverse of the main diagonal of J =
+   I - dt f'_ll at point p, 1 + dt sum_f w_f - dt dR_ss (the value
+   EasAdrKJacobianRowsIJK puts on offset 0; wl from
+   EasAdrKLocalCouplingsPoint); a zero diagonal gives 0 and returns 1 (the
+   caller reports the row). */
+static inline EAS_HOST_DEVICE int EasAdrKInvDiagPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *wl, const EasKScalar *dRv, EasKScalar *dinv)
+{
+  const EasKScalar dt = P->dt;
+  const EasKIdx    np = P->np, q = p;
+  const EasKScalar wsum = wl[6 * np + q];
+  int              zero = 0;
+
+  for (int s = 0; s < 2; s++) {
+    const EasKScalar d = 1.0 + dt * wsum - dt * dRv[4 * q + 3 * s];
+    dinv[2 * q + s]    = d != 0.0 ? 1.0 / d : 0.0;
+    zero |= d == 0.0;
+  }
+  return zero;
+}
+
+/* One entry of J D^{-1}: v dinv[c] for the column c = r + off inside
+   [0, n), else 0 (as EasDiaColumnScaleRow), at position `at` of the DIA
+   values, and rounded to float into Vf when it is not NULL.  inner: the
+   column is known to be inside (a row of an inner z plane), no test. */
+static inline EAS_HOST_DEVICE void EasAdrKScaledEntry(EasKScalar v, EasKIdx r, EasKIdx off, EasKIdx n, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKIdx at, int inner)
+{
+  const EasKIdx    c   = r + off;
+  const EasKScalar val = (inner || (c >= 0 && c < n)) ? v * dinv[c] : 0.0;
+  V[at]                = val;
+  if (Vf) Vf[at] = EasDiaSingleEntry(val); /* single precision: the float copy, written here instead of by a pass over V */
+}
+
+/* Rows 2p, 2p + 1 of J D^{-1} (right Jacobi, the operator the inner
+   BiCGStab iterates on) in J's DIA storage: entry (r, c) is J[r][c]
+   dinv[c], zero where c = r + offset is outside [0, 2np) (as
+   EasDiaColumnScaleRow); J's entries from the constant couplings wl
+   (EasAdrKLocalCouplingsPoint) and the reaction Jacobian dRv, the values
+   and operations of EasAdrKJacobianRowsIJK; dinv from EasAdrKInvDiagPoint
+   at every point.  Vf (single precision, else NULL): the same entries
+   rounded to float.  inner = 1 only for 0 < k < nz - 1, where every column
+   r + offset is inside [0, 2np) (the CPU loop passes it as a constant, so
+   the inner planes' rows are computed without the column tests);
+   EasAdrKJacobianJacobiPointIJK passes 0. */
+static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPointIJKInner(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *wl, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ldv, int inner)
+{
+  const EasKIdx    ld = ldv, np = P->np, q = (EasKIdx)i + (EasKIdx)P->nx * (j + (EasKIdx)P->ny * k), n = 2 * np, nx2 = 2 * (EasKIdx)P->nx, nxy2 = nx2 * P->ny;
+  const EasKScalar dt = P->dt, mdt = -dt;
+  const EasKScalar zm = mdt * wl[q], ym = mdt * wl[np + q], xm = mdt * wl[2 * np + q], xp = mdt * wl[3 * np + q], yp = mdt * wl[4 * np + q], zp = mdt * wl[5 * np + q], wsum = wl[6 * np + q];
+  const EasKScalar d0 = 1.0 + dt * wsum - dt * dRv[4 * q], d1 = 1.0 + dt * wsum - dt * dRv[4 * q + 3];
+  const EasKScalar c01 = -dt * dRv[4 * q + 1], c10 = -dt * dRv[4 * q + 2];
+  const EasKIdx    r0 = 2 * q, r1 = r0 + 1;
+  EasKIdx          d = 0; /* the stored diagonal (the y couplings skipped without them) */
+
+  /* offsets -2nxny, -2nx, -2, -1, 0, 1, 2, 2nx, 2nxny: rows r0 (species 1) and r1 (species 2) */
+  EasAdrKScaledEntry(zm, r0, -nxy2, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(zm, r1, -nxy2, n, dinv, V, Vf, d * ld + r1, inner);
+  d++;
+  if (P->ycoupled) {
+    EasAdrKScaledEntry(ym, r0, -nx2, n, dinv, V, Vf, d * ld + r0, inner);
+    EasAdrKScaledEntry(ym, r1, -nx2, n, dinv, V, Vf, d * ld + r1, inner);
+    d++;
+  }
+  EasAdrKScaledEntry(xm, r0, -2, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(xm, r1, -2, n, dinv, V, Vf, d * ld + r1, inner);
+  d++;
+  EasAdrKScaledEntry(0.0, r0, -1, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(c10, r1, -1, n, dinv, V, Vf, d * ld + r1, inner);
+  d++;
+  EasAdrKScaledEntry(d0, r0, 0, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(d1, r1, 0, n, dinv, V, Vf, d * ld + r1, inner);
+  d++;
+  EasAdrKScaledEntry(c01, r0, 1, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(0.0, r1, 1, n, dinv, V, Vf, d * ld + r1, inner);
+  d++;
+  EasAdrKScaledEntry(xp, r0, 2, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(xp, r1, 2, n, dinv, V, Vf, d * ld + r1, inner);
+  d++;
+  if (P->ycoupled) {
+    EasAdrKScaledEntry(yp, r0, nx2, n, dinv, V, Vf, d * ld + r0, inner);
+    EasAdrKScaledEntry(yp, r1, nx2, n, dinv, V, Vf, d * ld + r1, inner);
+    d++;
+  }
+  EasAdrKScaledEntry(zp, r0, nxy2, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(zp, r1, nxy2, n, dinv, V, Vf, d * ld + r1, inner);
+}
+
+static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPointIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *wl, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ldv)
+{
+  EasAdrKJacobianJacobiPointIJKInner(i, j, k, P, wl, dRv, dinv, V, Vf, ldv, 0);
+}
+
+static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPoint(EasKInt p, const EasAdrKParams *P, const EasKScalar *wl, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ldv)
+{
+  EasAdrKJacobianJacobiPointIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, wl, dRv, dinv, V, Vf, ldv);
+}
