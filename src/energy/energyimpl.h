@@ -138,3 +138,39 @@ struct _p_EasEnergyMeter {
   char     note_key[EAS_METER_MAX_NOTES][32];
   char     note[EAS_METER_MAX_NOTES][512];
 };
+
+/* Meter internals shared by its files: meter.c (the object, its options,
+   the timing state machine), metersensors.c (probing and reading the
+   sensors, the "Disabled" lines), meteraccount.c (modelled and measured
+   energy, the summary, the report's figures), meterview.c (the report:
+   table or CSV) and metertrace.c (the CSV trace). */
+
+/* The report's figures gathered over the communicator (meteraccount.c,
+   printed by meterview.c). */
+typedef struct {
+  EasEnergySummary S;
+  PetscMPIInt      size;
+  PetscInt         nnodes;
+  PetscReal        pbusy[2][EAS_NUM_PHASES];                      /* busy seconds per kind (cpu, gpu) and phase, summed over ranks */
+  PetscReal        ubusy[EAS_METER_MAX_UNITS];                    /* per unit, all phases, summed over ranks */
+  PetscReal        uwork[EAS_METER_MAX_UNITS];                    /* compute work */
+  PetscReal        ucomp[EAS_METER_MAX_UNITS];                    /* compute busy */
+  PetscReal        uweight[EAS_METER_MAX_UNITS];                  /* mean over ranks */
+  PetscReal        beta[2];                                       /* node busy fractions (mean over nodes) */
+  PetscReal        beta_compute[2];                               /* the same, compute phase only */
+  PetscReal        part[EAS_NUM_PHASES][EAS_METER_MAX_UNITS + 1]; /* modelled energy: [p][u] the unit's active part, [p][nunits] the idle part */
+  PetscReal        PF, PI;                                        /* full-load and idle power summed over the nodes (computing kind) */
+  PetscBool        gpu_computes;                                  /* the computing kind is the GPU */
+  char             sensors[64];
+} EasMeterReport;
+
+/* The meter's clock (EasEnergyMeterSetTimeFunction, else PetscTime). */
+PETSC_INTERN PetscErrorCode EasMeterNow(EasEnergyMeter, PetscLogDouble *);
+/* The weight of unit u (its default 1/ppn when unset). */
+PETSC_INTERN PetscReal EasMeterUnitWeight(EasEnergyMeter, PetscInt);
+/* Sum of all measured domains of this rank's sensors (node leaders; 0 elsewhere). */
+PETSC_INTERN PetscErrorCode EasMeterReadSensors(EasEnergyMeter, PetscReal *);
+/* Prints the meter's pending "Disabled" lines and forgets them. */
+PETSC_INTERN PetscErrorCode EasMeterFlushDisabled(EasEnergyMeter);
+/* The report's figures gathered over the communicator (collective). */
+PETSC_INTERN PetscErrorCode EasMeterGatherReport(EasEnergyMeter, EasMeterReport *);

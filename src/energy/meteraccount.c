@@ -1,0 +1,265 @@
+/*
+  EasEnergyMeter: accounting.  The modelled energy of this rank (Vialle et al.
+  eq. 1.16 with the units' weighted busy fractions), the run's summary
+  (measured where the sensors claim an interval, else modelled) and the
+  figures of the report gathered over the communicator (meterview.c
+  prints them).
+*/
+#include "energyimpl.h"
+
+/* Ranks on this node (the model charges each rank 1/ppn of the node's idle power). */
+static PetscErrorCode MeterRanksPerNode(EasEnergyMeter m, PetscMPIInt *ppn)
+{
+  PetscFunctionBegin;
+  *ppn = m->ppn;
+  PetscFunctionReturn(0);
+}
+
+/* Modelled energy of this rank over a wall time W with its weighted busy
+   fractions (Vialle et al. eq. 1.16 through EasModelProfileShareEnergy). */
+static PetscErrorCode ModelEnergy(const EasPowerProfile *prof, PetscMPIInt ppn, PetscReal W, PetscReal bcpu, PetscReal bgpu, PetscReal *E)
+{
+  PetscFunctionBegin;
+  *E = 0;
+  if (W <= 0) PetscFunctionReturn(0);
+  PetscCall(EasModelProfileShareEnergy(prof, W, 1.0 / (PetscReal)ppn, bcpu, bgpu, E)); /* Vialle et al. eq. (1.16): W (P_I/ppn + beta_cpu P_C(cpu) + beta_gpu P_C(gpu)) */
+  PetscFunctionReturn(0);
+}
+
+/* Busy seconds by unit kind (phase p, or all phases when p < 0), unweighted. */
+static void BusyByKind(EasEnergyMeter m, PetscInt p, PetscReal *bcpu, PetscReal *bgpu)
+{
+  *bcpu = *bgpu = 0;
+  for (PetscInt u = 0; u < m->nunits; u++)
+    for (PetscInt q = 0; q < EAS_NUM_PHASES; q++)
+      if (p < 0 || p == q) {
+        if (m->unit[u].kind == EAS_UNIT_GPU)
+          *bgpu += m->unit[u].busy[q];
+        else
+          *bcpu += m->unit[u].busy[q];
+      }
+}
+
+/* This rank's contributions to its node's busy fractions over a wall time W:
+   beta = sum_u w_u min(1, busy_u/W) per kind, capped at 1 (phase p, or all
+   phases when p < 0). */
+static void WeightedBeta(EasEnergyMeter m, PetscInt p, PetscReal W, PetscReal *bcpu, PetscReal *bgpu)
+{
+  *bcpu = *bgpu = 0;
+  if (W <= 0) return;
+  for (PetscInt u = 0; u < m->nunits; u++) {
+    PetscReal b = 0, f;
+    for (PetscInt q = 0; q < EAS_NUM_PHASES; q++)
+      if (p < 0 || p == q) b += m->unit[u].busy[q];
+    f = EasMeterUnitWeight(m, u) * PetscMin(1.0, b / W);
+    if (m->unit[u].kind == EAS_UNIT_GPU)
+      *bgpu += f;
+    else
+      *bcpu += f;
+  }
+  *bcpu = PetscMin(1.0, *bcpu);
+  *bgpu = PetscMin(1.0, *bgpu);
+}
+
+static PetscErrorCode MeterElapsed(EasEnergyMeter m, PetscReal *T)
+{
+  PetscLogDouble t;
+
+  PetscFunctionBegin;
+  PetscCheck(m->started, PetscObjectComm((PetscObject)m), PETSC_ERR_ORDER, "the meter was not started (EasEnergyMeterStart)");
+  if (m->stopped)
+    *T = m->elapsed;
+  else {
+    PetscCall(EasMeterNow(m, &t));
+    *T = m->elapsed + (PetscReal)(t - m->tstart);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* Run time of this rank outside every phase: T minus the union of all the
+   phases' intervals (an open phase counts up to now). */
+static PetscErrorCode MeterOutside(EasEnergyMeter m, PetscReal T, PetscReal *outside)
+{
+  PetscReal A = m->awall;
+
+  PetscFunctionBegin;
+  if (m->adepth > 0 && !m->stopped) {
+    PetscLogDouble t;
+    PetscCall(EasMeterNow(m, &t));
+    A += (PetscReal)(t - m->at0);
+  }
+  *outside = PetscMax(0.0, T - A);
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterGetModelEnergy - this rank's modelled energy so far.
+@*/
+PetscErrorCode EasEnergyMeterGetModelEnergy(EasEnergyMeter m, PetscReal *E)
+{
+  PetscReal   T = 0, bc, bg;
+  PetscMPIInt ppn;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCall(MeterElapsed(m, &T));
+  PetscCall(MeterRanksPerNode(m, &ppn));
+  WeightedBeta(m, -1, T, &bc, &bg);
+  PetscCall(ModelEnergy(&m->prof, ppn, T, bc, bg, E));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterGetSummary - global figures of the run (collective).
+@*/
+PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
+{
+  MPI_Comm    comm;
+  PetscMPIInt ppn;
+  PetscReal   T = 0, bc, bg, outside = 0, loc[2 * EAS_NUM_PHASES + 3], glob[2 * EAS_NUM_PHASES + 3], tloc[EAS_NUM_PHASES + 2], tglob[EAS_NUM_PHASES + 2];
+  PetscMPIInt claimed_loc, claimed[EAS_NUM_PHASES + 1], cl[EAS_NUM_PHASES + 1];
+  PetscReal   Emodel_phase[EAS_NUM_PHASES];
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCall(PetscObjectGetComm((PetscObject)m, &comm));
+  PetscCall(PetscMemzero(S, sizeof(*S)));
+  PetscCall(MeterElapsed(m, &T));
+  PetscCall(MeterRanksPerNode(m, &ppn));
+  /* per phase: modelled energy of the unclaimed part + claimed measured energy */
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+    PetscReal frac;
+    WeightedBeta(m, p, m->pwall[p], &bc, &bg);
+    PetscCall(ModelEnergy(&m->prof, ppn, m->pwall[p], bc, bg, &Emodel_phase[p]));
+    frac                    = m->pwall[p] > 0 ? 1.0 - PetscMin(1.0, m->pclaimed[p] / m->pwall[p]) : 0.0;
+    loc[p]                  = m->nsensors && m->node_leader ? m->pmeasE[p] + frac * Emodel_phase[p] * ppn : (m->nsensors ? 0.0 : Emodel_phase[p]);
+    loc[EAS_NUM_PHASES + p] = Emodel_phase[p];
+    claimed[p]              = (!m->nsensors || m->pwall[p] <= 0 || m->pclaimed[p] >= m->pwall[p] * (1 - 1e-12)) ? 1 : 0;
+    tloc[p]                 = m->pwall[p];
+  }
+  WeightedBeta(m, -1, T, &bc, &bg);
+  PetscCall(ModelEnergy(&m->prof, ppn, T, bc, bg, &loc[2 * EAS_NUM_PHASES])); /* model total */
+  claimed_loc                 = (m->nsensors && T >= m->update_period) ? 1 : 0;
+  loc[2 * EAS_NUM_PHASES + 1] = (m->nsensors && m->node_leader) ? m->Eacc : 0; /* closed windows */
+  if (m->nsensors && m->node_leader && !m->stopped) {
+    PetscReal E;
+    PetscCall(EasMeterReadSensors(m, &E));
+    loc[2 * EAS_NUM_PHASES + 1] += E - m->Estart;
+  }
+  /* outside every phase (no unit busy): the idle power only, in the model */
+  PetscCall(MeterOutside(m, T, &outside));
+  PetscCall(ModelEnergy(&m->prof, ppn, outside, 0, 0, &loc[2 * EAS_NUM_PHASES + 2]));
+  tloc[EAS_NUM_PHASES]     = T;
+  tloc[EAS_NUM_PHASES + 1] = outside;
+  claimed[EAS_NUM_PHASES]  = claimed_loc;
+  PetscCallMPI(MPI_Allreduce(loc, glob, 2 * EAS_NUM_PHASES + 3, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(tloc, tglob, EAS_NUM_PHASES + 2, MPIU_REAL, MPIU_MAX, comm));
+  PetscCallMPI(MPI_Allreduce(claimed, cl, EAS_NUM_PHASES + 1, MPI_INT, MPI_LAND, comm));
+
+  S->time         = tglob[EAS_NUM_PHASES];
+  S->other_time   = tglob[EAS_NUM_PHASES + 1];
+  S->model_energy = glob[2 * EAS_NUM_PHASES];
+  S->valid        = m->na ? PETSC_FALSE : PETSC_TRUE;
+  if (m->nsensors && cl[EAS_NUM_PHASES]) {
+    /* measured total; parts not covered by a sensor (GPU without NVML, DRAM without a RAPL dram domain) are not added */
+    S->energy   = glob[2 * EAS_NUM_PHASES + 1];
+    S->measured = PETSC_TRUE;
+  } else {
+    S->energy   = S->model_energy;
+    S->measured = PETSC_FALSE;
+  }
+  S->other_energy   = S->measured ? S->energy : glob[2 * EAS_NUM_PHASES + 2];
+  S->other_measured = S->measured;
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+    S->phase_time[p]     = tglob[p];
+    S->phase_energy[p]   = m->nsensors ? glob[p] : glob[EAS_NUM_PHASES + p];
+    S->phase_measured[p] = (m->nsensors && cl[p] && tglob[p] > 0) ? PETSC_TRUE : PETSC_FALSE;
+    if (S->measured) S->other_energy -= S->phase_energy[p];                     /* measured: the sensors' remainder */
+    if (tglob[p] > 0 && !S->phase_measured[p]) S->other_measured = PETSC_FALSE; /* the difference holds modelled parts */
+  }
+  if (S->other_energy < 0) S->other_energy = 0; /* overlapping phases (async) */
+  /* the network switch of a cluster run (Vialle et al. eq. 1.34: + P_sw over T), modelled: no sensor covers it */
+  S->switch_energy = m->nnodes > 1 ? m->prof.switch_ * S->time : 0;
+  S->model_energy += S->switch_energy;
+  if (!S->measured) S->energy += S->switch_energy;
+  S->power = S->time > 0 ? S->energy / S->time : 0;
+  S->edp   = S->energy * S->time;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasMeterGatherReport(EasEnergyMeter m, EasMeterReport *R)
+{
+  MPI_Comm        comm = PetscObjectComm((PetscObject)m);
+  const PetscInt  nu   = m->nunits;
+  PetscReal       T = 0, loc[EAS_NUM_PHASES * (EAS_METER_MAX_UNITS + 1)], pw[2] = {0, 0};
+  PetscReal       uloc[4 * EAS_METER_MAX_UNITS], uglob[4 * EAS_METER_MAX_UNITS], bloc[4], bglob[4], kloc[2 * EAS_NUM_PHASES];
+  PetscMPIInt     ppn;
+  const PetscReal PI = m->prof.cpu_idle + m->prof.gpu_idle + m->prof.dram;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(R, sizeof(*R)));
+  PetscCall(EasEnergyMeterGetSummary(m, &R->S));
+  PetscCallMPI(MPI_Comm_size(comm, &R->size));
+  PetscCall(EasGetNodeIndex(comm, NULL, &R->nnodes));
+  PetscCall(MeterElapsed(m, &T));
+  PetscCall(MeterRanksPerNode(m, &ppn));
+  for (PetscInt u = 0; u < nu; u++) {
+    uloc[u] = 0;
+    for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) uloc[u] += m->unit[u].busy[p];
+    uloc[nu + u]     = m->unit[u].work[EAS_PHASE_COMPUTE];
+    uloc[2 * nu + u] = m->unit[u].busy[EAS_PHASE_COMPUTE];
+    uloc[3 * nu + u] = EasMeterUnitWeight(m, u);
+  }
+  if (nu) PetscCallMPI(MPI_Allreduce(uloc, uglob, (PetscMPIInt)(4 * nu), MPIU_REAL, MPIU_SUM, comm));
+  for (PetscInt u = 0; u < nu; u++) {
+    R->ubusy[u]   = uglob[u];
+    R->uwork[u]   = uglob[nu + u];
+    R->ucomp[u]   = uglob[2 * nu + u];
+    R->uweight[u] = uglob[3 * nu + u] / R->size;
+  }
+  WeightedBeta(m, -1, T, &bloc[0], &bloc[1]);                /* this rank's share of its node's beta */
+  WeightedBeta(m, EAS_PHASE_COMPUTE, T, &bloc[2], &bloc[3]); /* computing only */
+  PetscCallMPI(MPI_Allreduce(bloc, bglob, 4, MPIU_REAL, MPIU_SUM, comm));
+  for (PetscInt k = 0; k < 2; k++) {
+    R->beta[k]         = bglob[k] / R->nnodes;
+    R->beta_compute[k] = bglob[2 + k] / R->nnodes;
+  }
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) BusyByKind(m, p, &kloc[p], &kloc[EAS_NUM_PHASES + p]);
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, kloc, 2 * EAS_NUM_PHASES, MPIU_REAL, MPIU_SUM, comm));
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+    R->pbusy[0][p] = kloc[p];
+    R->pbusy[1][p] = kloc[EAS_NUM_PHASES + p];
+  }
+  /* eq. 1.16 split into parts: phase p of wall time W costs W P_I/ppn (idle part) plus, for each unit,
+     w_u min(busy_u, W) P_C(kind) (its active part); the parts add up to the phase's modelled energy
+     unless a kind's busy fraction is capped at 1 */
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
+    const PetscReal W = m->pwall[p];
+    for (PetscInt u = 0; u < nu; u++) {
+      const PetscReal PC    = m->unit[u].kind == EAS_UNIT_GPU ? m->prof.gpu_full - m->prof.gpu_idle : m->prof.cpu_full - m->prof.cpu_idle;
+      loc[p * (nu + 1) + u] = EasMeterUnitWeight(m, u) * PetscMin(m->unit[u].busy[p], W) * PC;
+    }
+    PetscCall(ModelEnergy(&m->prof, ppn, W, 0, 0, &loc[p * (nu + 1) + nu]));
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, loc, (PetscMPIInt)(EAS_NUM_PHASES * (nu + 1)), MPIU_REAL, MPIU_SUM, comm));
+  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++)
+    for (PetscInt u = 0; u <= nu; u++) R->part[p][u] = loc[p * (nu + 1) + u];
+  /* the computing kind and the node powers of the frontier, summed over the nodes (leaders) */
+  {
+    PetscReal g     = R->pbusy[1][EAS_PHASE_COMPUTE];
+    R->gpu_computes = g > 0 ? PETSC_TRUE : PETSC_FALSE;
+  }
+  if (m->node_leader) {
+    pw[0] = PI + (R->gpu_computes ? m->prof.gpu_full - m->prof.gpu_idle : m->prof.cpu_full - m->prof.cpu_idle);
+    pw[1] = PI;
+  }
+  PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, pw, 2, MPIU_REAL, MPIU_SUM, comm));
+  R->PF = pw[0];
+  R->PI = pw[1];
+  for (PetscInt s = 0; s < m->nsensors; s++) {
+    PetscCall(PetscStrlcat(R->sensors, s ? "+" : "", sizeof(R->sensors)));
+    PetscCall(PetscStrlcat(R->sensors, m->sensor[s]->type, sizeof(R->sensors)));
+  }
+  if (!m->nsensors) PetscCall(PetscStrncpy(R->sensors, m->na ? "none (n/a)" : "model", sizeof(R->sensors)));
+  PetscFunctionReturn(0);
+}
