@@ -1,5 +1,5 @@
 /*
-  /cpu/memcheck (memcheck.c): functions for the tests.
+  /cpu/memcheck (memcheck.c and its subject files): functions for the tests.
 */
 #pragma once
 

@@ -1,0 +1,241 @@
+/*
+  /cpu/memcheck: DIA products (the CPU ops, or with -eas_memcheck_spmv csr the
+  private CSR copy, the path of -eas_cuda_spmv cusparse), the fused BiCGStab
+  sweeps and right Jacobi, after the checks.
+*/
+#include "memcheckimpl.h"
+
+/* Per-matrix data (EasDiaKernel.ctx): the CSR copy, in backend memory. */
+typedef struct {
+  PetscBool    built;
+  PetscInt     nnz;
+  PetscInt    *rowptr, *colind;
+  PetscScalar *vals;
+} EasDiaCtx_Memcheck;
+
+/* ------------------------------------------------------------------ DIA and its private CSR copy */
+
+static PetscErrorCode EasDiaCtxFree_Memcheck(EasBackend be, EasDiaCtx_Memcheck *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(EasFree_Memcheck(be, ctx->rowptr));
+  PetscCall(EasFree_Memcheck(be, ctx->colind));
+  PetscCall(EasFree_Memcheck(be, ctx->vals));
+  PetscCall(PetscMemzero(ctx, sizeof(*ctx)));
+  PetscFunctionReturn(0);
+}
+
+/* The CSR copy in backend memory: built on the host by the shared code
+   (devcommon.c, as the CUDA backend's cuSPARSE copy is), then uploaded. */
+static PetscErrorCode EasDiaBuildCSR_Memcheck(EasBackend be, const EasDiaKernel *A, EasDiaCtx_Memcheck *ctx)
+{
+  PetscInt    *rowptr, *colind, nnz;
+  PetscScalar *vals;
+
+  PetscFunctionBegin;
+  PetscCall(EasDiaCtxFree_Memcheck(be, ctx));
+  PetscCall(EasDiaBuildCSRHost(be, A, &nnz, &rowptr, &colind, &vals));
+  PetscCall(EasMalloc_Memcheck(be, (size_t)(A->n + 1) * EAS_IN, (void **)&ctx->rowptr));
+  PetscCall(EasMalloc_Memcheck(be, (size_t)nnz * EAS_IN, (void **)&ctx->colind));
+  PetscCall(EasMalloc_Memcheck(be, (size_t)nnz * EAS_SC, (void **)&ctx->vals));
+  PetscCall(EasBackendCopyHtoD(be, ctx->rowptr, rowptr, (size_t)(A->n + 1) * EAS_IN));
+  PetscCall(EasBackendCopyHtoD(be, ctx->colind, colind, (size_t)nnz * EAS_IN));
+  PetscCall(EasBackendCopyHtoD(be, ctx->vals, vals, (size_t)nnz * EAS_SC));
+  PetscCall(PetscFree(rowptr));
+  PetscCall(PetscFree(colind));
+  PetscCall(PetscFree(vals));
+  ctx->nnz   = nnz;
+  ctx->built = PETSC_TRUE;
+  PetscCall(PetscInfo(be, "CSR copy: n %" PetscInt_FMT ", %" PetscInt_FMT " offsets, nnz %" PetscInt_FMT "\n", A->n, A->ndiag, nnz));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasDiaSetUp_Memcheck(EasBackend be, EasDiaKernel *A)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  EasDiaCtx_Memcheck  *ctx;
+
+  PetscFunctionBegin;
+  PetscCall(EasMemcheckCheckDia(be, "dia_setup", A));
+  if (A->ctx) {
+    ctx = (EasDiaCtx_Memcheck *)A->ctx;
+    PetscCall(EasDiaCtxFree_Memcheck(be, ctx));
+  } else {
+    PetscCall(PetscNew(&ctx));
+    A->ctx = ctx;
+  }
+  if (mc->mode == EAS_MEMCHECK_SPMV_CSR && A->n > 0) PetscCall(EasDiaBuildCSR_Memcheck(be, A, ctx));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasDiaDestroy_Memcheck(EasBackend be, EasDiaKernel *A)
+{
+  PetscFunctionBegin;
+  if (A->ctx) {
+    PetscCall(EasDiaCtxFree_Memcheck(be, (EasDiaCtx_Memcheck *)A->ctx));
+    PetscCall(PetscFree(A->ctx));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The CSR copy for a csr-mode product (built now if the mode was switched
+   after dia_setup), or NULL for the DIA kernels. */
+static PetscErrorCode EasDiaGetCSR_Memcheck(EasBackend be, const EasDiaKernel *A, EasDiaCtx_Memcheck **csr)
+{
+  EasBackend_Memcheck *mc  = (EasBackend_Memcheck *)be->data;
+  EasDiaCtx_Memcheck  *ctx = (EasDiaCtx_Memcheck *)A->ctx;
+
+  PetscFunctionBegin;
+  *csr = NULL;
+  if (mc->mode != EAS_MEMCHECK_SPMV_CSR || A->n <= 0) PetscFunctionReturn(0);
+  PetscCheck(ctx, PETSC_COMM_SELF, PETSC_ERR_ORDER, "/cpu/memcheck: a DIA product on a matrix not set up by dia_setup");
+  /* the CSR copy holds double values, as -eas_cuda_spmv cusparse's (docs/adr.md) */
+  PetscCheck(!A->valf, PETSC_COMM_SELF, PETSC_ERR_SUP, "Single-precision DIA values (-adr_jacobian_precision single, EasDiaSetPrecision) are read by the DIA kernels only, not by the CSR copy of -eas_memcheck_spmv csr: use -eas_memcheck_spmv native, or -adr_jacobian_precision double");
+  if (!ctx->built) PetscCall(EasDiaBuildCSR_Memcheck(be, A, ctx));
+  EasMcCheck("csr", "rowptr", ctx->rowptr, (size_t)(A->n + 1) * EAS_IN);
+  EasMcCheck("csr", "colind", ctx->colind, (size_t)ctx->nnz * EAS_IN);
+  EasMcCheck("csr", "vals", ctx->vals, (size_t)ctx->nnz * EAS_SC);
+  *csr = ctx;
+  PetscFunctionReturn(0);
+}
+
+static void EasCsrMult_Memcheck(EasBackend be, PetscInt n, const EasDiaCtx_Memcheck *csr, const PetscScalar *x, PetscScalar *y)
+{
+#pragma omp parallel for schedule(static) num_threads((int)be->threads)
+  for (PetscInt i = 0; i < n; i++) y[i] = EasCsrRow(i, csr->rowptr, csr->colind, csr->vals, x);
+}
+
+PetscErrorCode EasDiaMult_Memcheck(EasBackend be, const EasDiaKernel *A, const PetscScalar *x, PetscScalar *y)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  EasDiaCtx_Memcheck  *csr;
+
+  PetscFunctionBegin;
+  PetscCall(EasMemcheckCheckDia(be, "dia_mult", A));
+  EasMcCheck("dia_mult", "x", x, A->n * EAS_SC);
+  EasMcCheck("dia_mult", "y", y, A->n * EAS_SC);
+  PetscCall(EasDiaGetCSR_Memcheck(be, A, &csr));
+  if (csr) {
+    EasCsrMult_Memcheck(be, A->n, csr, x, y);
+    PetscCall(PetscLogFlops(2.0 * csr->nnz));
+  } else
+    PetscCall(mc->cpu.dia_mult(be, A, x, y));
+  PetscFunctionReturn(0);
+}
+
+/* valf = (float) val (EasDiaSetPrecision): the CPU op after the checks. */
+PetscErrorCode EasDiaSingle_Memcheck(EasBackend be, const EasDiaKernel *A, float *valf)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  EasMcCheck("dia_single", "A->off", A->off, (size_t)A->ndiag * EAS_IN);
+  EasMcCheck("dia_single", "A->val", A->val, (size_t)A->ndiag * A->ld * EAS_SC);
+  EasMcCheck("dia_single", "valf", valf, (size_t)A->ndiag * A->ld * sizeof(float));
+  PetscCall(mc->cpu.dia_single(be, A, valf));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasDiaMultTranspose_Memcheck(EasBackend be, const EasDiaKernel *A, const PetscScalar *x, PetscScalar *y)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  EasDiaCtx_Memcheck  *csr;
+
+  PetscFunctionBegin;
+  PetscCall(EasMemcheckCheckDia(be, "dia_mult_transpose", A));
+  EasMcCheck("dia_mult_transpose", "x", x, A->n * EAS_SC);
+  EasMcCheck("dia_mult_transpose", "y", y, A->n * EAS_SC);
+  PetscCall(EasDiaGetCSR_Memcheck(be, A, &csr));
+  if (csr) {
+    for (PetscInt i = 0; i < A->n; i++) y[i] = 0.0;
+    for (PetscInt i = 0; i < A->n; i++) EasCsrRowTransposeScatter(i, csr->rowptr, csr->colind, csr->vals, x, y);
+    PetscCall(PetscLogFlops(2.0 * csr->nnz));
+  } else
+    PetscCall(mc->cpu.dia_mult_transpose(be, A, x, y));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ fused BiCGStab sweeps */
+
+/* csr mode: the update, the CSR product and the dots as separate passes
+   (as the CUDA backend does in cusparse mode). */
+PetscErrorCode EasBcgsSweep1_Memcheck(EasBackend be, const EasDiaKernel *A, PetscScalar beta, PetscScalar omega, const PetscScalar *r, const PetscScalar *p_old, const PetscScalar *v_old, const PetscScalar *rhat, PetscScalar *p_new, PetscScalar *v_new, PetscScalar dots[2])
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  const PetscInt       n  = A->n;
+  EasDiaCtx_Memcheck  *csr;
+
+  PetscFunctionBegin;
+  PetscCall(EasMemcheckCheckDia(be, "bcgs_sweep1", A));
+  EasMcCheck("bcgs_sweep1", "r", r, n * EAS_SC);
+  EasMcCheck("bcgs_sweep1", "p_old", p_old, n * EAS_SC);
+  EasMcCheck("bcgs_sweep1", "v_old", v_old, n * EAS_SC);
+  EasMcCheck("bcgs_sweep1", "rhat", rhat, n * EAS_SC);
+  EasMcCheck("bcgs_sweep1", "p_new", p_new, n * EAS_SC);
+  EasMcCheck("bcgs_sweep1", "v_new", v_new, n * EAS_SC);
+  PetscCall(EasDiaGetCSR_Memcheck(be, A, &csr));
+  if (csr) {
+    for (PetscInt i = 0; i < n; i++) p_new[i] = EasBcgsDirection(r[i], p_old[i], v_old[i], beta, omega);
+    EasCsrMult_Memcheck(be, n, csr, p_new, v_new);
+    PetscCall(mc->cpu.dot_local(be, n, rhat, v_new, &dots[0]));
+    PetscCall(mc->cpu.dot_local(be, n, v_new, v_new, &dots[1]));
+    PetscCall(PetscLogFlops(2.0 * csr->nnz + 4.0 * n));
+  } else
+    PetscCall(mc->cpu.bcgs_sweep1(be, A, beta, omega, r, p_old, v_old, rhat, p_new, v_new, dots));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBcgsSweep2_Memcheck(EasBackend be, const EasDiaKernel *A, PetscScalar alpha, const PetscScalar *r, const PetscScalar *v, PetscScalar *s, PetscScalar *t, PetscScalar dots[3])
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  const PetscInt       n  = A->n;
+  EasDiaCtx_Memcheck  *csr;
+
+  PetscFunctionBegin;
+  PetscCall(EasMemcheckCheckDia(be, "bcgs_sweep2", A));
+  EasMcCheck("bcgs_sweep2", "r", r, n * EAS_SC);
+  EasMcCheck("bcgs_sweep2", "v", v, n * EAS_SC);
+  EasMcCheck("bcgs_sweep2", "s", s, n * EAS_SC);
+  EasMcCheck("bcgs_sweep2", "t", t, n * EAS_SC);
+  PetscCall(EasDiaGetCSR_Memcheck(be, A, &csr));
+  if (csr) {
+    for (PetscInt i = 0; i < n; i++) s[i] = EasBcgsSEntry(r[i], v[i], alpha);
+    EasCsrMult_Memcheck(be, n, csr, s, t);
+    PetscCall(mc->cpu.dot_local(be, n, t, s, &dots[0]));
+    PetscCall(mc->cpu.dot_local(be, n, t, t, &dots[1]));
+    PetscCall(mc->cpu.dot_local(be, n, s, s, &dots[2]));
+    PetscCall(PetscLogFlops(2.0 * csr->nnz + 2.0 * n));
+  } else
+    PetscCall(mc->cpu.bcgs_sweep2(be, A, alpha, r, v, s, t, dots));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBcgsSweep3_Memcheck(EasBackend be, PetscInt n, PetscScalar alpha, PetscScalar omega, PetscScalar *x, const PetscScalar *p, const PetscScalar *s, const PetscScalar *t, const PetscScalar *rhat, PetscScalar *r, PetscScalar dots[2])
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  EasMcCheck("bcgs_sweep3", "x", x, n * EAS_SC);
+  EasMcCheck("bcgs_sweep3", "p", p, n * EAS_SC);
+  EasMcCheck("bcgs_sweep3", "s", s, n * EAS_SC);
+  EasMcCheck("bcgs_sweep3", "t", t, n * EAS_SC);
+  EasMcCheck("bcgs_sweep3", "rhat", rhat, n * EAS_SC);
+  EasMcCheck("bcgs_sweep3", "r", r, n * EAS_SC);
+  PetscCall(mc->cpu.bcgs_sweep3(be, n, alpha, omega, x, p, s, t, rhat, r, dots));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ right Jacobi */
+
+PetscErrorCode EasDiaJacobi_Memcheck(EasBackend be, const EasDiaKernel *A, PetscInt dmain, PetscScalar *dinv, PetscScalar *bval, PetscInt *zero_row)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  PetscCheck(0 <= dmain && dmain < A->ndiag, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: dia_jacobi: dmain %" PetscInt_FMT " outside [0, %" PetscInt_FMT ")", dmain, A->ndiag);
+  PetscCall(EasMemcheckCheckDia(be, "dia_jacobi", A));
+  EasMcCheck("dia_jacobi", "dinv", dinv, A->n * EAS_SC);
+  EasMcCheck("dia_jacobi", "bval", bval, (size_t)A->ndiag * A->ld * EAS_SC);
+  PetscCall(mc->cpu.dia_jacobi(be, A, dmain, dinv, bval, zero_row));
+  PetscFunctionReturn(0);
+}

@@ -1,0 +1,205 @@
+/*
+  /cpu/memcheck: the element-by-element ops and the fused CG updates after
+  the checks, and the EBE split's asynchronous unit on a worker thread with
+  a stream's semantics.
+*/
+#include "memcheckimpl.h"
+#include <string.h>
+#include <time.h>
+
+static double EasMemcheckClock(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------ EBE and CG */
+
+PetscErrorCode EasEbeApply_Memcheck(EasBackend be, const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  const size_t         n  = (size_t)K->nnodes * K->dof;
+
+  PetscFunctionBegin;
+  PetscCall(EasMemcheckCheckEbe(be, "ebe_apply", K, PETSC_TRUE));
+  EasMcCheck("ebe_apply", "x", x, n * EAS_SC);
+  EasMcCheck("ebe_apply", "y", y, n * EAS_SC);
+  PetscCall(mc->cpu.ebe_apply(be, K, e0, e1, x, y));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeDiagonal_Memcheck(EasBackend be, const EasEbeKernel *K, PetscInt e0, PetscInt e1, PetscInt bs, PetscScalar *d)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  PetscCall(EasMemcheckCheckEbe(be, "ebe_diagonal", K, PETSC_FALSE));
+  EasMcCheck("ebe_diagonal", "d", d, (size_t)K->nnodes * K->dof * bs * EAS_SC);
+  PetscCall(mc->cpu.ebe_diagonal(be, K, e0, e1, bs, d));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBlockMult_Memcheck(EasBackend be, PetscInt nb, PetscInt bs, const PetscScalar *B, const PetscScalar *x, PetscScalar *y)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  EasMcCheck("block_mult", "B", B, (size_t)nb * bs * bs * EAS_SC);
+  EasMcCheck("block_mult", "x", x, (size_t)nb * bs * EAS_SC);
+  EasMcCheck("block_mult", "y", y, (size_t)nb * bs * EAS_SC);
+  PetscCall(mc->cpu.block_mult(be, nb, bs, B, x, y));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasCgUpdate_Memcheck(EasBackend be, PetscInt n, PetscInt nown, PetscScalar alpha, const PetscScalar *p, const PetscScalar *q, const PetscScalar *dinv, PetscScalar *x, PetscScalar *r, PetscScalar *z, PetscScalar dots[2])
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  PetscCheck(0 <= nown && nown <= n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: cg_update: nown %" PetscInt_FMT " outside [0, n = %" PetscInt_FMT "]", nown, n);
+  EasMcCheck("cg_update", "p", p, n * EAS_SC);
+  EasMcCheck("cg_update", "q", q, n * EAS_SC);
+  if (dinv) EasMcCheck("cg_update", "dinv", dinv, n * EAS_SC);
+  EasMcCheck("cg_update", "x", x, n * EAS_SC);
+  EasMcCheck("cg_update", "r", r, n * EAS_SC);
+  EasMcCheck("cg_update", "z", z, n * EAS_SC);
+  PetscCall(mc->cpu.cg_update(be, n, nown, alpha, p, q, dinv, x, r, z, dots));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasPipeCgUpdate_Memcheck(EasBackend be, PetscInt n, PetscInt nown, PetscScalar alpha, PetscScalar beta, const PetscScalar *dinv, PetscScalar *z, PetscScalar *q, PetscScalar *s, PetscScalar *p, PetscScalar *x, PetscScalar *r, PetscScalar *u, PetscScalar *w, PetscScalar *m, const PetscScalar *nv, PetscScalar dots[3])
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  PetscCheck(0 <= nown && nown <= n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: pipecg_update: nown %" PetscInt_FMT " outside [0, n = %" PetscInt_FMT "]", nown, n);
+  if (dinv) EasMcCheck("pipecg_update", "dinv", dinv, n * EAS_SC);
+  EasMcCheck("pipecg_update", "z", z, n * EAS_SC);
+  EasMcCheck("pipecg_update", "q", q, n * EAS_SC);
+  EasMcCheck("pipecg_update", "s", s, n * EAS_SC);
+  EasMcCheck("pipecg_update", "p", p, n * EAS_SC);
+  EasMcCheck("pipecg_update", "x", x, n * EAS_SC);
+  EasMcCheck("pipecg_update", "r", r, n * EAS_SC);
+  EasMcCheck("pipecg_update", "u", u, n * EAS_SC);
+  EasMcCheck("pipecg_update", "w", w, n * EAS_SC);
+  EasMcCheck("pipecg_update", "m", m, n * EAS_SC);
+  EasMcCheck("pipecg_update", "nv", nv, n * EAS_SC);
+  PetscCall(mc->cpu.pipecg_update(be, n, nown, alpha, beta, dinv, z, q, s, p, x, r, u, w, m, nv, dots));
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ the asynchronous unit (worker thread) */
+
+/* The unit's work, as a device stream would do it: x up, y = 0, the element
+   bodies of [e0,e1) colour by colour, y down.  Plain C on the worker (no
+   PETSc calls: PETSc is not thread-safe). */
+static void EasMemcheckRunJob(EasBackend_Memcheck *mc)
+{
+  const EasMemcheckJob *j = &mc->job;
+  const EasEbeKernel   *K = &j->K;
+
+  mc->t0 = EasMemcheckClock();
+  memcpy(j->x_dev, j->x_host, (size_t)j->n * sizeof(PetscScalar));
+  for (PetscInt i = 0; i < j->n; i++) j->y_dev[i] = 0.0;
+  for (PetscInt c = 0; c < K->ncolors; c++) {
+    PetscInt k0, k1;
+    EasEbeColorSlice(K, c, j->e0, j->e1, &k0, &k1);
+    for (PetscInt k = k0; k < k1; k++) EasEbeElementApplyStored(K, k, k1, j->x_dev, j->y_dev); /* the storage's body (-ebe_storage) */
+  }
+  memcpy(j->y_host, j->y_dev, (size_t)j->n * sizeof(PetscScalar));
+  mc->t1 = EasMemcheckClock();
+}
+
+static void *EasMemcheckWorker(void *arg)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)arg;
+
+  pthread_mutex_lock(&mc->mutex);
+  for (;;) {
+    while (!mc->job_queued && !mc->quit) pthread_cond_wait(&mc->cond, &mc->mutex);
+    if (mc->quit) break;
+    pthread_mutex_unlock(&mc->mutex);
+    EasMemcheckRunJob(mc);
+    pthread_mutex_lock(&mc->mutex);
+    mc->job_queued = 0;
+    mc->job_done   = 1;
+    pthread_cond_broadcast(&mc->cond);
+  }
+  pthread_mutex_unlock(&mc->mutex);
+  return NULL;
+}
+
+PetscErrorCode EasEbeUnitBegin_Memcheck(EasBackend be, const EasEbeKernel *K, PetscInt e0, PetscInt e1, PetscInt n, const PetscScalar *x_host, PetscScalar *x_dev, PetscScalar *y_dev, PetscScalar *y_host)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  /* every check on this thread, before the worker touches anything */
+  PetscCall(EasMemcheckCheckEbe(be, "ebe_unit_begin", K, PETSC_TRUE));
+  EasMcCheck("ebe_unit_begin", "x_dev", x_dev, n * EAS_SC);
+  EasMcCheck("ebe_unit_begin", "y_dev", y_dev, n * EAS_SC);
+  EasMcCheckHost("ebe_unit_begin", "x_host", x_host, n * EAS_SC);
+  EasMcCheckHost("ebe_unit_begin", "y_host", y_host, n * EAS_SC);
+  PetscCall(EasUnitBegin_Shared(be, &mc->unit, &mc->staging, K, e0, e1, n, x_host, y_host));
+  if (!mc->thread_started) {
+    PetscCheck(!pthread_create(&mc->thread, NULL, EasMemcheckWorker, mc), PETSC_COMM_SELF, PETSC_ERR_SYS, "/cpu/memcheck: pthread_create failed for the unit's worker thread");
+    mc->thread_started = PETSC_TRUE;
+  }
+  pthread_mutex_lock(&mc->mutex);
+  mc->job.K      = *K;
+  mc->job.e0     = e0;
+  mc->job.e1     = e1;
+  mc->job.n      = n;
+  mc->job.x_host = x_host;
+  mc->job.x_dev  = x_dev;
+  mc->job.y_dev  = y_dev;
+  mc->job.y_host = y_host;
+  mc->job_done   = 0;
+  mc->job_queued = 1;
+  pthread_cond_broadcast(&mc->cond);
+  pthread_mutex_unlock(&mc->mutex);
+  mc->ncopies_htod++;
+  mc->ncopies_dtoh++;
+  mc->raw_htod += (PetscLogDouble)n * EAS_SC;
+  mc->raw_dtoh += (PetscLogDouble)n * EAS_SC;
+  PetscFunctionReturn(0);
+}
+
+/* Waits for the worker (if a unit is queued). */
+void EasMemcheckWait(EasBackend_Memcheck *mc)
+{
+  if (!mc->thread_started) return;
+  pthread_mutex_lock(&mc->mutex);
+  while (mc->job_queued) pthread_cond_wait(&mc->cond, &mc->mutex);
+  pthread_mutex_unlock(&mc->mutex);
+}
+
+PetscErrorCode EasEbeUnitEnd_Memcheck(EasBackend be, PetscLogDouble *seconds)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  *seconds = 0.0;
+  PetscCall(EasUnitEnd_Shared(be, &mc->unit));
+  EasMemcheckWait(mc);
+  mc->have_interval = PETSC_TRUE;
+  *seconds          = mc->t1 - mc->t0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasMemcheckGetUnitInterval(EasBackend be, double *t0, double *t1)
+{
+  EasBackend_Memcheck *mc;
+  PetscBool            match;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  PetscCall(PetscStrcmp(be->resource, "/cpu/memcheck", &match));
+  PetscCheck(match, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "EasMemcheckGetUnitInterval: backend %s is not /cpu/memcheck", be->resource);
+  mc = (EasBackend_Memcheck *)be->data;
+  PetscCheck(mc->have_interval, PETSC_COMM_SELF, PETSC_ERR_ORDER, "EasMemcheckGetUnitInterval: no asynchronous unit has finished yet");
+  *t0 = mc->t0;
+  *t1 = mc->t1;
+  PetscFunctionReturn(0);
+}
