@@ -17,7 +17,8 @@
 # libeas-cuda.so beside libeas; 0 to leave it out; libeas is the same either way),
 # SUNDIALS (1 when SUNDIALS' CVODE headers are found, 0 to leave CVODE out),
 # CUDA_HOME (/usr/local/cuda), CUDA_ARCH (75), OPT (-O3 -march=native), PREFIX,
-# PYTHON (/usr/bin/python3: Debian's, with python3-matplotlib, for eas-plot).
+# PYTHON (/usr/bin/python3: Debian's, with python3-matplotlib, for eas-plot),
+# HWLOC (1 when pkg-config finds hwloc: the benchmarks' cache detection, bench/llc.h).
 
 OBJDIR    ?= build
 PREFIX    ?= /usr/local
@@ -51,7 +52,7 @@ format:
 clean:
 	rm -rf $(OBJDIR) build-asan build-vg
 help:
-	@sed -n '2,21p' Makefile
+	@sed -n '2,/^$$/p' Makefile
 else
 # ---------------------------------------------------------------------------
 CC           := mpicc
@@ -70,6 +71,15 @@ ifeq ($(SUNDIALS),1)
   SUNDIALS_LIBS := -lsundials_cvode -lsundials_nvecparallel -lsundials_sunlinsolspgmr
 endif
 
+# hwloc (Debian's libhwloc-dev, a dependency of libopenmpi-dev): one of the
+# benchmarks' sources of the last-level cache size (bench/llc.h); without it,
+# "hwloc: not compiled in".  Only the benchmarks and test_llc link it.
+HWLOC ?= $(if $(shell pkg-config --exists hwloc 2>/dev/null && echo 1),1,0)
+ifeq ($(HWLOC),1)
+  HWLOC_CFLAGS := -DEAS_HAVE_HWLOC $(shell pkg-config --cflags hwloc)
+  HWLOC_LIBS   := $(shell pkg-config --libs hwloc)
+endif
+
 CSRC := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
 # The CUDA backend is a module of its own (libeas-cuda.so, dlopen'ed by
 # src/backends/cudamodule.c at the first request for /gpu/cuda): libeas has no
@@ -86,7 +96,7 @@ CUOBJS := $(CUSRC:%.cu=$(OBJDIR)/%.o)
 
 # Rebuild everything when the flags change (e.g. CUDA=0 after CUDA=1).
 FLAGS_STAMP := $(OBJDIR)/.flags
-FLAGS_NOW   := $(CFLAGS_ALL) CUDA=$(CUDA) SUNDIALS=$(SUNDIALS) $(NVCCFLAGS)
+FLAGS_NOW   := $(CFLAGS_ALL) CUDA=$(CUDA) SUNDIALS=$(SUNDIALS) HWLOC=$(HWLOC) $(NVCCFLAGS)
 $(shell mkdir -p $(OBJDIR); echo '$(FLAGS_NOW)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_NOW)' > $(FLAGS_STAMP))
 
 # libeas.so -> libeas.so.0 (the SONAME) -> libeas.so.0.1.0 (the file).
@@ -166,6 +176,10 @@ $(OBJDIR)/examples/%: examples/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
+# The benchmarks' cache detection (bench/llc.h) and its test read hwloc.
+$(BENCHES) $(OBJDIR)/tests/test_llc: private CFLAGS += $(HWLOC_CFLAGS)
+$(BENCHES) $(OBJDIR)/tests/test_llc: private LDLIBS += $(HWLOC_LIBS)
+$(OBJDIR)/tests/test_llc: bench/llc.h
 $(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard bench/*.h tests/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
