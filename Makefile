@@ -2,6 +2,7 @@
 #
 #   make demo           run the main example (installs Debian packages first if missing)
 #   make check          build and run the test suite on every available backend, 1/2/4 ranks
+#                       (JOBS=N tests at once; default auto: half the cores, tests/run.sh)
 #   make check-gpu      the whole suite with the GPU cases, where a CUDA device is usable
 #   make gpu-verdict    check-gpu + the GPU benchmarks, then one verdict line (tools/gpu-verdict)
 #   make bench          benchmarks (BENCH lines: eas vs STREAM vs PETSc, same run)
@@ -21,6 +22,7 @@
 # HWLOC (1 when pkg-config finds hwloc: the benchmarks' cache detection, bench/llc.h).
 
 OBJDIR    ?= build
+JOBS      ?= auto
 PREFIX    ?= /usr/local
 CUDA_HOME ?= /usr/local/cuda
 CUDA_ARCH ?= 75
@@ -187,7 +189,7 @@ $(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard bench/*
 
 check: all
 	@bash tests/runner_selftest.sh $(OBJDIR)
-	@bash tests/run.sh $(OBJDIR)
+	@bash tests/run.sh $(OBJDIR) -j $(JOBS)
 
 # The asynchronous fault campaign at length (issue 14): 100 seeds per
 # combination of detection, reception and -eas_async_halo_rtol, transport and
@@ -204,7 +206,7 @@ stress: all
 check-gpu: all
 	@$(OBJDIR)/examples/eas_info -require /gpu/cuda
 	@bash tests/runner_selftest.sh $(OBJDIR)
-	@bash tests/run.sh $(OBJDIR)
+	@bash tests/run.sh $(OBJDIR) -j $(JOBS)
 
 demo: all
 	OMP_NUM_THREADS=2 $(MPIEXEC) -n 1 $(OBJDIR)/examples/ex1 -n 48 -ksp_monitor -ksp_converged_reason -ksp_view -log_view
@@ -251,7 +253,7 @@ bench: all
 # Everything the GPU needs checked, then one verdict line (tools/gpu-verdict):
 # says clearly, and exits 2, where no CUDA device is usable.
 gpu-verdict: all
-	@sh tools/gpu-verdict $(OBJDIR)
+	@EAS_TEST_JOBS=$(JOBS) sh tools/gpu-verdict $(OBJDIR)
 
 # docs/options.md from the drivers' -help output (tests/test_options_doc.py
 # fails when it is stale).
@@ -265,7 +267,7 @@ plots: all
 # Sanitizers: a separate build tree, CUDA left out (its runtime is not instrumented).
 asan:
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 OBJDIR=build-asan CUDA=0 OPT="-O1 -fno-omit-frame-pointer" SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" all
-	@ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 bash tests/run.sh build-asan --nsize 1
+	@ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 bash tests/run.sh build-asan --nsize 1 -j $(JOBS)
 
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/include/eas $(DESTDIR)$(PREFIX)/lib/pkgconfig
