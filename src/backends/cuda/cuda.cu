@@ -1235,6 +1235,7 @@ static PetscErrorCode EasBackendAvailable_CUDA(PetscBool *avail, const char **wh
     PetscCall(PetscSNPrintf(reason, sizeof(reason), "no CUDA device (device %d has compute capability %d.%d, eas was compiled for %d.%d and newer)", dev, major, minor, amin / 10, amin % 10));
   } else {
     *avail = PETSC_TRUE;
+    if (why) *why = "available"; /* the registry's word for a usable backend (eas_info printed "(null)") */
     PetscFunctionReturn(0);
   }
   if (why) *why = reason;
