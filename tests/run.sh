@@ -86,6 +86,12 @@ if [ "$JOBS" -gt 1 ] && { [ "${BASH_VERSINFO[0]}" -lt 5 ] || { [ "${BASH_VERSINF
   JOBS=1
 fi
 MPIEXEC=${MPIEXEC:-mpirun $( [ "$(id -u)" = 0 ] && echo --allow-run-as-root) --oversubscribe --bind-to none}
+# Ranks that wait in MPI give their core away (OpenMPI busy-polls by default):
+# with more ranks than free cores (4 ranks on 2 cores, a loaded machine, a run
+# pinned to one core) a polling rank otherwise holds the core its peer needs
+# to send: test_adr_cvode/beuler on 2 ranks pinned to one core took 30 s
+# instead of 2.7 s for 432 steps, and timed out at its 10224 (issue 24).
+export OMPI_MCA_mpi_yield_when_idle=${OMPI_MCA_mpi_yield_when_idle:-1}
 TIMEOUT=${EAS_TEST_TIMEOUT:-300}
 MEMCHECK_MAX_NP=${EAS_MEMCHECK_MAX_NP:-2}
 PYTHON=${EAS_PYTHON:-/usr/bin/python3}
