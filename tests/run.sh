@@ -1,9 +1,11 @@
 #!/bin/bash
 # eas test runner.
 #
-#   bash tests/run.sh OBJDIR [-j N|auto] [--backend RES] [--nsize N] [--filter REGEX] [-v] [--list]
+#   bash tests/run.sh OBJDIR [-j N|auto] [--backend RES] [--nsize N] [--filter REGEX] [--exclude REGEX] [-v] [--list]
 #
-# --list prints the runs (name, threads) and runs none.
+# --filter runs only the runs whose name ("file/suffix np=N be=RES") matches,
+# --exclude leaves out those that match; --list prints the runs (name,
+# threads) and runs none.
 # Every tests/*.c, examples/*.c and bench/*.c carries a block
 #
 #   /*TEST
@@ -53,12 +55,13 @@
 # ends (in the order they end), and OBJDIR/testlogs/durations lists the
 # seconds each took.
 set -u
-USAGE="usage: run.sh OBJDIR [-j N|auto] [--backend RES] [--nsize N] [--filter REGEX] [-v] [--list]"
+USAGE="usage: run.sh OBJDIR [-j N|auto] [--backend RES] [--nsize N] [--filter REGEX] [--exclude REGEX] [-v] [--list]"
 OBJDIR=${1:?$USAGE}
 shift
 ONLY_BACKEND=""
 ONLY_NSIZE=""
 FILTER=""
+EXCLUDE=""
 VERBOSE=0
 LIST=0
 JOBS=1
@@ -67,6 +70,7 @@ while [ $# -gt 0 ]; do
     --backend) ONLY_BACKEND=$2; shift ;;
     --nsize) ONLY_NSIZE=$2; shift ;;
     --filter) FILTER=$2; shift ;;
+    --exclude) EXCLUDE=$2; shift ;;
     -j) JOBS=$2; shift ;;
     -j*) JOBS=${1#-j} ;;
     -v) VERBOSE=1 ;;
@@ -270,6 +274,7 @@ while IFS=$'\036' read -r src suffix nsize backends args expects experr counts r
       [ "$be" = /cpu/memcheck ] && [ "$np" -gt "$MEMCHECK_MAX_NP" ] && continue
       name="$base/$suffix np=$np be=$be"
       if [ -n "$FILTER" ] && ! [[ $name =~ $FILTER ]]; then continue; fi
+      if [ -n "$EXCLUDE" ] && [[ $name =~ $EXCLUDE ]]; then continue; fi
       T_NAME[ntests]=$name; T_EXE[ntests]=$exe; T_NP[ntests]=$np; T_BE[ntests]=$be
       T_ARGS[ntests]=$args; T_EXP[ntests]=$expects; T_ERR[ntests]=$experr; T_CNT[ntests]=$counts
       ntests=$((ntests + 1))
