@@ -6,6 +6,8 @@
 #   bash tests/runner_selftest.sh OBJDIR
 set -u
 OBJDIR=${1:?usage: runner_selftest.sh OBJDIR}
+# the runs below set their own cores and threads (EAS_TEST_THREADS=8 make check must not reach them)
+unset EAS_TEST_THREADS EAS_TEST_CORES
 HERE=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
