@@ -96,6 +96,14 @@ MPIEXEC=${MPIEXEC:-mpirun $( [ "$(id -u)" = 0 ] && echo --allow-run-as-root) --o
 # to send: test_adr_cvode/beuler on 2 ranks pinned to one core took 30 s
 # instead of 2.7 s for 432 steps, and timed out at its 10224 (issue 24).
 export OMPI_MCA_mpi_yield_when_idle=${OMPI_MCA_mpi_yield_when_idle:-1}
+# The same for OpenMP threads waiting at a barrier: they sleep instead of
+# spinning (libgomp spins ~300000 times first) on the cores their team
+# needs.  A test's thread only runs when the machine gives it a core: with
+# the machine loaded (a build beside make check) test_adr_cvode/beuler on
+# /cpu/memcheck with 2 threads timed out; 288 of its steps took 4.8-5.0 s
+# spinning and 0.24-0.37 s passive, and 8 threads per rank on 2 cores
+# (EAS_TEST_THREADS=8) 42 s against 15 s per 144 steps.
+export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 TIMEOUT=${EAS_TEST_TIMEOUT:-300}
 MEMCHECK_MAX_NP=${EAS_MEMCHECK_MAX_NP:-2}
 PYTHON=${EAS_PYTHON:-/usr/bin/python3}
@@ -184,13 +192,8 @@ threads_for() {
 run_one() { # id name exe np be args expects experr counts threads
   local id=$1 name=$2 exe=$3 np=$4 be=$5 args=$6 expects=$7 experr=$8 counts=$9 threads=${10}
   local log="$LOGDIR/${name//[\/ ]/_}.log" rep="$WORK/$id.rep" tmp="$WORK/$id.tmp"
-  local beopt="" rc ok=1 why="" t0 t1 wait=${OMP_WAIT_POLICY:-}
+  local beopt="" rc ok=1 why="" t0 t1
   [ "$be" != "-" ] && beopt="-eas_backend $be"
-  # more threads than cores (EAS_TEST_THREADS, or np above the cores): OpenMP
-  # threads that wait at a barrier sleep instead of spinning on the cores
-  # their team needs (beuler on 2 ranks x 8 threads, 2 cores: 15 s per 144
-  # steps instead of 42 s)
-  [ -z "$wait" ] && [ $((np * threads)) -gt "$CORES" ] && wait=passive
   mkdir -p "$tmp"
   args=${args//@TMP@/$tmp}
   expects=${expects//@TMP@/$tmp}
@@ -198,9 +201,9 @@ run_one() { # id name exe np be args expects experr counts threads
   t0=${EPOCHREALTIME/[.,]/}
   # shellcheck disable=SC2086
   if [ "${exe%.py}" != "$exe" ]; then
-    TMPDIR=$tmp MPIEXEC="$MPIEXEC" OMP_NUM_THREADS=$threads env ${wait:+OMP_WAIT_POLICY=$wait} timeout -k 10 "$TIMEOUT" "$PYTHON" "$exe" --objdir "$OBJDIR" --np "$np" $args < /dev/null > "$log" 2>&1
+    TMPDIR=$tmp MPIEXEC="$MPIEXEC" OMP_NUM_THREADS=$threads timeout -k 10 "$TIMEOUT" "$PYTHON" "$exe" --objdir "$OBJDIR" --np "$np" $args < /dev/null > "$log" 2>&1
   else
-    TMPDIR=$tmp OMP_NUM_THREADS=$threads env ${wait:+OMP_WAIT_POLICY=$wait} timeout -k 10 "$TIMEOUT" $MPIEXEC -n "$np" "$exe" $args $beopt -malloc_debug -malloc_dump < /dev/null > "$log" 2>&1
+    TMPDIR=$tmp OMP_NUM_THREADS=$threads timeout -k 10 "$TIMEOUT" $MPIEXEC -n "$np" "$exe" $args $beopt -malloc_debug -malloc_dump < /dev/null > "$log" 2>&1
   fi
   rc=$?
   t1=${EPOCHREALTIME/[.,]/}

@@ -7,7 +7,7 @@
 set -u
 OBJDIR=${1:?usage: runner_selftest.sh OBJDIR}
 # the runs below set their own cores and threads (EAS_TEST_THREADS=8 make check must not reach them)
-unset EAS_TEST_THREADS EAS_TEST_CORES
+unset EAS_TEST_THREADS EAS_TEST_CORES OMP_WAIT_POLICY
 HERE=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -141,9 +141,10 @@ results() { echo "$1" | grep -E '^(ok|FAIL) ' | sed 's/:.*//' | sort; }
 list=$(EAS_TEST_ROOT="$tmp/root" EAS_TEST_CORES=4 bash "$HERE/run.sh" "$tmp/obj" --list -j 2 2>&1)
 list1=$(EAS_TEST_ROOT="$tmp/root" EAS_TEST_CORES=4 bash "$HERE/run.sh" "$tmp/obj" --list 2>&1)
 over=$(EAS_TEST_ROOT="$tmp/root" EAS_TEST_CORES=4 EAS_TEST_THREADS=8 bash "$HERE/run.sh" "$tmp/obj" --filter 'par/c' -v 2>&1)
+mine=$(OMP_WAIT_POLICY=active EAS_TEST_ROOT="$tmp/root" bash "$HERE/run.sh" "$tmp/obj" --filter 'par/c np=1' -v 2>&1)
 why=""
-echo "$over" | grep -q '| threads=8 np=1 wait=passive' || why="$why; 8 threads on 4 cores: OMP_WAIT_POLICY not passive"
-echo "$serial" | grep -q 'wait=passive' && why="$why; OMP_WAIT_POLICY passive within the cores"
+echo "$over" | grep -q '| threads=8 np=1 wait=passive' || why="$why; OMP_WAIT_POLICY not passive by default"
+echo "$mine" | grep -q '| threads=[0-9]* np=1 wait=active' || why="$why; the user's OMP_WAIT_POLICY not kept"
 [ "$(results "$serial")" = "$(results "$par")" ] || why="$why; the ok/FAIL lines differ"
 [ "$(echo "$serial" | sed -n '/^failed:/,$p')" = "$(echo "$par" | sed -n '/^failed:/,$p')" ] || why="$why; the failed list or the counts differ"
 echo "$par" | tail -n 1 | grep -qx '7 passed, 2 failed' || why="$why; not '7 passed, 2 failed'"
@@ -153,7 +154,7 @@ echo "$par" | tail -n 1 | grep -qx '7 passed, 2 failed' || why="$why; not '7 pas
 echo "$list" | grep -q '^par/a np=1 be=-  (OMP_NUM_THREADS=2)$' && echo "$list" | grep -q '^par/a np=2 be=-  (OMP_NUM_THREADS=1)$' || why="$why; -j 2 on 4 cores: threads not 2 (1 rank) and 1 (2 ranks)"
 echo "$list1" | grep -q '^par/a np=1 be=-  (OMP_NUM_THREADS=4)$' && echo "$list1" | grep -q '^par/a np=2 be=-  (OMP_NUM_THREADS=2)$' || why="$why; -j 1 on 4 cores: threads not 4 and 2"
 if [ -z "$why" ]; then
-  echo "runner self-test: -j 8 gives the serial run's results, counts and failed list, whole reports, at most 4 of 4 cores at once (max $maxcores), threads CORES/(N x np), waiting threads sleep only beyond the cores: ok"
+  echo "runner self-test: -j 8 gives the serial run's results, counts and failed list, whole reports, at most 4 of 4 cores at once (max $maxcores), threads CORES/(N x np), waiting OpenMP threads sleep (OMP_WAIT_POLICY passive unless set): ok"
 else
   echo "runner self-test: FAILED: -j:${why#;}"
   echo "--- serial:"; echo "$serial" | sed 's/^/  | /'
