@@ -328,7 +328,7 @@ int main(int argc, char **argv)
     suffix: view_solution
     nsize: 1 2
     backends: /cpu/serial
-    args: -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_view_solution vtk:/tmp/eas_test_fem_pcg_view.vts
+    args: -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_view_solution vtk:@TMP@/eas_test_fem_pcg_view.vts
     expect: ^ +1 +3 +27 +192 .*CONVERGED_RTOL
   test:
     suffix: disabled_quiet

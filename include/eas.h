@@ -112,6 +112,10 @@ PETSC_EXTERN PetscErrorCode EasBackendDestroy(EasBackend *);
 /* EasBackendList - prints every known backend with its state (available,
    not compiled in, no device). */
 PETSC_EXTERN PetscErrorCode EasBackendList(MPI_Comm, PetscViewer);
+/* EasBackendDeviceView - the CUDA module (its native code and PTX) and each
+   CUDA device: compute capability, and whether the module holds native code
+   for it; says so where there is no module or no device. */
+PETSC_EXTERN PetscErrorCode EasBackendDeviceView(MPI_Comm, PetscViewer);
 /* EasBackendIsAvailable - whether resource names a backend usable here;
    reason (may be NULL) receives a static string saying why not. */
 PETSC_EXTERN PetscErrorCode EasBackendIsAvailable(const char resource[], PetscBool *, const char *reason[]);

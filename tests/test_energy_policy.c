@@ -245,7 +245,7 @@ int main(int argc, char **argv)
     suffix: profile
     nsize: 1 2
     backends: none
-    args: -case profile -eas_criterion energy -profile_out /tmp/eas_profile_gpu_wins.opts
+    args: -case profile -eas_criterion energy -profile_out @TMP@/eas_profile_gpu_wins.opts
     expect: profile where the GPU wins: /gpu/cuda; cpu T=10\.? s E=1715.62 J, gpu T=0.501 s E=114.88556
   test:
     suffix: bad_device
@@ -261,6 +261,6 @@ int main(int argc, char **argv)
     suffix: profile_nogpu
     backends: none
     requires: !cuda-device
-    args: -case profile_nogpu -eas_criterion energy -profile_out /tmp/eas_profile_gpu_wins2.opts
+    args: -case profile_nogpu -eas_criterion energy -profile_out @TMP@/eas_profile_gpu_wins2.opts
     expect: chose /cpu \(criterion energy\).*gpu and hybrid excluded: /gpu/cuda is not usable
 TEST*/

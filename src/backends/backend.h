@@ -228,7 +228,7 @@ PETSC_INTERN PetscErrorCode EasBackendInit_CPUSerial(EasBackend);
    module exports EAS_CUDA_MODULE_SYMBOL, a function returning this table;
    libeas refuses a table whose abi or structure sizes differ from its own (a
    module from another eas build). */
-#define EAS_CUDA_MODULE_ABI 1
+#define EAS_CUDA_MODULE_ABI 2
 #define EAS_CUDA_MODULE_SYMBOL "EasCudaModuleGet"
 #define EAS_CUDA_MODULE_NAME "libeas-cuda.so"
 typedef struct {
@@ -242,6 +242,15 @@ typedef struct {
   PetscErrorCode (*device_count)(int *count);
   /* init: the backend on device (chosen by the loader: EasCudaDeviceSelect). */
   PetscErrorCode (*init)(EasBackend, int device);
+  /* the code the module holds, compute capabilities x 10 (the Makefile's
+     CUDA_ARCHS and CUDA_PTX): native code (SASS) and PTX */
+  const int *sass, *ptx;
+  int        nsass, nptx;
+  /* device_query: name and compute capability (x 10) of device dev, and the
+     binaryVersion and ptxVersion of a module kernel as loaded there
+     (cudaFuncGetAttributes: creates a context; 0 and 0 when no code of the
+     module runs on it) */
+  PetscErrorCode (*device_query)(int dev, char name[], size_t len, int *cc, int *binary_version, int *ptx_version);
 } EasCudaModule;
 typedef const EasCudaModule *(*EasCudaModuleGetFn)(void);
 
@@ -252,6 +261,7 @@ PETSC_INTERN PetscErrorCode EasBackendInit_CUDAModule(EasBackend);
 PETSC_INTERN PetscErrorCode EasBackendAvailable_CUDAModule(PetscBool *, const char **);
 PETSC_INTERN PetscErrorCode EasCudaModuleLoad(const EasCudaModule **, const char **why);
 PETSC_INTERN PetscErrorCode EasCudaDeviceSelect(PetscInt requested, PetscMPIInt local_rank, PetscMPIInt local_size, int ndev, int *device);
+PETSC_INTERN void           EasCudaCodeFor(int cc, const int sass[], int nsass, const int ptx[], int nptx, int *native, int *jit);
 /* core/init.c: the node-local rank in PETSC_COMM_WORLD (-1 before EasInitialize). */
 PETSC_INTERN PetscErrorCode EasGetNodeRank(PetscMPIInt *rank, PetscMPIInt *size);
 PETSC_INTERN PetscErrorCode EasBackendInit_Memcheck(EasBackend);

@@ -90,7 +90,7 @@ PetscErrorCode EasBackendList(MPI_Comm comm, PetscViewer viewer)
       PetscCall(PetscStrlcat(alias, eas_backends[b].aliases[a], sizeof(alias)));
     }
     if (alias[0]) PetscCall(PetscStrlcat(alias, ")", sizeof(alias)));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  %-13s%-16s %-40s %s\n", eas_backends[b].resource, alias, eas_backends[b].description, why));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  %-13s%-16s %-40s %s\n", eas_backends[b].resource, alias, eas_backends[b].description, why ? why : avail ? "available" : "not available"));
   }
   PetscFunctionReturn(0);
 }
