@@ -13,6 +13,7 @@ static const char help[] = "Host-side logic of the CUDA backend, tested where th
     were skipped): the shares of all threads sum to n, and n = 2^28 + 5 with
     the real constants gives 2^20 blocks whose first 5 threads take 2 entries.
 */
+#include <eas.h>
 #include "../src/backends/backend.h"
 #include "../src/backends/launch.h"
 

@@ -20,6 +20,7 @@
 #include <petscvec.h>
 #include <petscmat.h>
 #include <petscdm.h>
+#include <eas/dia.h> /* EasPrecision, EasAdrComputeLocalJacobian */
 #include <eas/meter.h>
 
 typedef struct _p_EasAdr *EasAdr;
@@ -326,6 +327,12 @@ PETSC_EXTERN PetscErrorCode EasAdrCreateJacobianMat(EasAdr, Mat *);
    halo exchange).  Errors: before EasAdrSetUp; a Vec of the wrong layout;
    a NaN/Inf in the function (PETSC_ERR_FP). */
 PETSC_EXTERN PetscErrorCode EasAdrComputeLocalJacobian(EasAdr, PetscReal t, PetscReal dt, Vec X, EasDia *J);
+/* EasDiaSetFromGallery - built-in test matrices of EasDia (eas/dia.h), built
+   by an EasAdr (src/solvers/adrgallery.c), hence declared here:
+   "adr": implicit Euler Jacobian of the 3D two-species diurnal ADR problem
+   (docs/adr.md) on an n^3 grid, 2n^3 rows, 9 offsets, at t = 21600 s (noon)
+   with -dia_gallery_dt <7200> as the time step. */
+PETSC_EXTERN PetscErrorCode EasDiaSetFromGallery(EasDia, const char name[], PetscInt n);
 /* EasAdrSpeciesNorms - per-species 2-norms of a global Vec (interleaved). */
 PETSC_EXTERN PetscErrorCode EasAdrSpeciesNorms(EasAdr, Vec, PetscReal norms[2]);
 PETSC_EXTERN PetscErrorCode EasAdrView(EasAdr, PetscViewer);

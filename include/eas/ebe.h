@@ -14,10 +14,11 @@
 */
 #pragma once
 
-#include <eas.h>
+#include <petscmat.h> /* EasEbeAssemble */
+#include <eas/vec.h>
 #include <eas/meter.h>
 
-/* EasEbe is declared in eas.h (the Krylov solver takes one). */
+typedef struct _p_EasEbe *EasEbe;
 PETSC_EXTERN PetscClassId EAS_EBE_CLASSID;
 
 typedef enum {
@@ -139,14 +140,8 @@ PETSC_EXTERN PetscErrorCode EasEbeGetManufacturedSolution(EasEbe, EasEbeFieldFn 
 /* EasEbeSetMode - sync or async interface exchange (-ebe_mode). */
 PETSC_EXTERN PetscErrorCode EasEbeSetMode(EasEbe, EasEbeMode);
 
-/* Element matrix storage (-ebe_storage, EasEbeSetStorage): what the apply
-   reads per element of order m = nen*dof. */
-typedef enum {
-  EAS_EBE_STORAGE_FULL,            /* m^2 doubles, row-major */
-  EAS_EBE_STORAGE_SYMMETRIC,       /* the upper triangle packed, m(m+1)/2 doubles */
-  EAS_EBE_STORAGE_SINGLE,          /* m^2 floats (vectors and sums double) */
-  EAS_EBE_STORAGE_SYMMETRIC_SINGLE /* m(m+1)/2 floats */
-} EasEbeStorage;
+/* Element matrix storage: EasEbeStorage (eas/backend.h, the formats the
+   backends' kernels read; -ebe_storage). */
 PETSC_EXTERN const char *const EasEbeStorages[];
 /* EasEbeSetStorage - before EasEbeSetUp.  Default (not set): symmetric when
    every element matrix is symmetric to 1e-12 (relative to its largest

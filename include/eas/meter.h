@@ -43,6 +43,7 @@
 */
 #include <petscsys.h>
 #include <petscviewer.h>
+#include <eas/backend.h> /* EasEnergyMeterSetBackend */
 #include <eas/energy.h>
 
 /* ============================================================ sensors */

@@ -1,11 +1,12 @@
 #pragma once
 /*
   eas/policy.h - the energy policies, the layer above the solvers
-  (core < backends < mat < solvers < energy policies < drivers).
+  (docs/design.md: core < backends < vec < comm < energy < mat < solvers
+  < policy < init < drivers).
 
   A policy reads what the solvers measure (their EasEnergyMeter: busy time
   per phase and unit), decides with the papers' models (eas/energy.h) and
-  acts through the solvers' public setters and hooks (include/eas.h,
+  acts through the solvers' public setters and hooks (include/eas/sys.h,
   EasAdrAddHook, EasEbeAddHook); no backend, matrix or solver calls into
   this layer.  docs/energy-policies.md gives every equation, its symbols
   and units, the paper and the function.
@@ -19,7 +20,9 @@
     power budget    -eas_power_budget <W>: Ribeiro eqs. 5.3-5.9, caps
                     through powercap (else cpufreq)
 */
-#include <eas.h>
+#include <eas/adr.h>
+#include <eas/ebe.h>
+#include <eas/meter.h>
 
 /* ============================================================ backend choice */
 

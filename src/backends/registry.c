@@ -5,6 +5,31 @@
 #include "backend.h"
 #include <omp.h>
 
+PetscClassId EAS_BACKEND_CLASSID;
+
+static PetscBool eas_backend_package_initialized = PETSC_FALSE;
+
+static PetscErrorCode EasBackendFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  eas_backend_package_initialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasBackendInitializePackage - the EasBackend class.  Called by
+  EasBackendCreate.
+*/
+PetscErrorCode EasBackendInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (eas_backend_package_initialized) PetscFunctionReturn(0);
+  eas_backend_package_initialized = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("EAS Backend", &EAS_BACKEND_CLASSID));
+  PetscCall(PetscRegisterFinalize(EasBackendFinalizePackage));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode EasAvailable_Always(PetscBool *avail, const char **why)
 {
   *avail = PETSC_TRUE;
@@ -112,7 +137,7 @@ PetscErrorCode EasBackendCreate(MPI_Comm comm, const char resource[], EasBackend
 
   PetscFunctionBegin;
   PetscValidPointer(be, 3);
-  PetscCall(EasInitializePackage());
+  PetscCall(EasBackendInitializePackage());
   PetscCheck(resource && resource[0], comm, PETSC_ERR_ARG_NULL, "Backend resource string is empty; expected one of /cpu, /cpu/serial, /cpu/memcheck, /gpu/cuda");
   PetscCall(EasBackendFind(resource, &e));
   if (!e) {

@@ -3,7 +3,7 @@
 */
 #pragma once
 
-#include <eas.h>
+#include <eas/meter.h>
 #include <petsc/private/petscimpl.h>
 #include <pthread.h>
 

@@ -27,7 +27,6 @@ PetscErrorCode EasEnergyInitializePackage(void)
   PetscFunctionBegin;
   if (eas_energy_package_initialized) PetscFunctionReturn(0);
   eas_energy_package_initialized = PETSC_TRUE;
-  PetscCall(EasInitializePackage());
   PetscCall(PetscClassIdRegister("EAS Sensor", &EAS_SENSOR_CLASSID));
   PetscCall(PetscClassIdRegister("EAS EnergyMeter", &EAS_METER_CLASSID));
   PetscCall(PetscLogEventRegister("EasSensorRead", EAS_SENSOR_CLASSID, &EAS_SensorRead));

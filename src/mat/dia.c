@@ -5,6 +5,36 @@
 #include "core/size.h"
 #include "core/align.h"
 
+PetscClassId  EAS_DIA_CLASSID;
+PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;
+
+static PetscBool eas_dia_package_initialized = PETSC_FALSE;
+
+static PetscErrorCode EasDiaFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  eas_dia_package_initialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasDiaInitializePackage - the EasDia class and its log events.  Called by
+  EasDiaCreate.
+*/
+PetscErrorCode EasDiaInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (eas_dia_package_initialized) PetscFunctionReturn(0);
+  eas_dia_package_initialized = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("EAS DIA", &EAS_DIA_CLASSID));
+  PetscCall(PetscLogEventRegister("EasDiaMult", EAS_DIA_CLASSID, &EAS_DiaMult));
+  PetscCall(PetscLogEventRegister("EasDiaMultT", EAS_DIA_CLASSID, &EAS_DiaMultTranspose));
+  PetscCall(PetscLogEventRegister("EasDiaSetUp", EAS_DIA_CLASSID, &EAS_DiaSetUp));
+  PetscCall(PetscLogEventRegister("EasDiaConvert", EAS_DIA_CLASSID, &EAS_DiaConvert));
+  PetscCall(PetscRegisterFinalize(EasDiaFinalizePackage));
+  PetscFunctionReturn(0);
+}
+
 PetscInt64 EasDiaLeadingDimension(PetscInt n)
 {
   PetscInt64 ld = (((PetscInt64)PetscMax(n, 1) + 7) / 8) * 8; /* 64-bit: n + 7 passes 2^31 - 1 near the top */
@@ -23,7 +53,7 @@ PetscErrorCode EasDiaCreate(MPI_Comm comm, EasDia *A)
 
   PetscFunctionBegin;
   PetscValidPointer(A, 2);
-  PetscCall(EasInitializePackage());
+  PetscCall(EasDiaInitializePackage());
   PetscCall(PetscHeaderCreate(a, EAS_DIA_CLASSID, "EasDia", "DIA sparse matrix", "Mat", comm, EasDiaDestroy, EasDiaView));
   PetscCall(PetscObjectChangeTypeName((PetscObject)a, "dia"));
   a->max_fill = 3.0;

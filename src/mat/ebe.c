@@ -12,6 +12,37 @@ const char *const EasEbeProblems[]   = {"poisson", "elasticity", "EasEbeProblem"
 const char *const EasEbeModes[]      = {"sync", "async", "EasEbeMode", "EAS_EBE_", NULL};
 const char *const EasEbeSplitTypes[] = {"auto", "fixed", "EasEbeSplitType", "EAS_EBE_SPLIT_", NULL};
 
+PetscClassId  EAS_EBE_CLASSID;
+PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeDiagonal, EAS_EbeSplit;
+
+static PetscBool eas_ebe_package_initialized = PETSC_FALSE;
+
+static PetscErrorCode EasEbeFinalizePackage(void)
+{
+  PetscFunctionBegin;
+  eas_ebe_package_initialized = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasEbeInitializePackage - the EasEbe class and its log events.  Called by
+  EasEbeCreate.
+*/
+PetscErrorCode EasEbeInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (eas_ebe_package_initialized) PetscFunctionReturn(0);
+  eas_ebe_package_initialized = PETSC_TRUE;
+  PetscCall(PetscClassIdRegister("EAS EBE", &EAS_EBE_CLASSID));
+  PetscCall(PetscLogEventRegister("EasEbeApply", EAS_EBE_CLASSID, &EAS_EbeApply));
+  PetscCall(PetscLogEventRegister("EasEbeSetUp", EAS_EBE_CLASSID, &EAS_EbeSetUp));
+  PetscCall(PetscLogEventRegister("EasEbeExchange", EAS_EBE_CLASSID, &EAS_EbeExchange));
+  PetscCall(PetscLogEventRegister("EasEbeDiagonal", EAS_EBE_CLASSID, &EAS_EbeDiagonal));
+  PetscCall(PetscLogEventRegister("EasEbeSplit", EAS_EBE_CLASSID, &EAS_EbeSplit));
+  PetscCall(PetscRegisterFinalize(EasEbeFinalizePackage));
+  PetscFunctionReturn(0);
+}
+
 /*@C
   EasEbeCreate - an empty element-by-element operator on comm.
 @*/
@@ -21,7 +52,7 @@ PetscErrorCode EasEbeCreate(MPI_Comm comm, EasEbe *ebe)
 
   PetscFunctionBegin;
   PetscValidPointer(ebe, 2);
-  PetscCall(EasInitializePackage());
+  PetscCall(EasEbeInitializePackage());
   PetscCall(PetscHeaderCreate(e, EAS_EBE_CLASSID, "EasEbe", "eas element-by-element operator", "EBE", comm, EasEbeDestroy, EasEbeView));
   PetscCall(PetscObjectGetNewTag((PetscObject)e, &e->tag)); /* no cross-match with another operator's or the user's messages */
   e->nbr[0] = e->nbr[1] = MPI_PROC_NULL;

@@ -1,8 +1,13 @@
+/*
+  Private declarations of EasEbe (layer mat, docs/design.md): the operator,
+  its split of the element work over compute units (ebesplit.c), its
+  energy-meter glue (ebemeter.c), its package and log events.
+*/
 #pragma once
 
-#include "../backends/backend.h"
 #include <eas/ebe.h>
 #include <eas/meter.h>
+#include "../vec/vecimpl.h"
 #include "../core/hook.h"
 
 #define EAS_EBE_MAXUNITS 8
@@ -141,3 +146,7 @@ PETSC_INTERN PetscErrorCode EasEbeEnergyTraceRow_Private(EasEbe);
 PETSC_INTERN PetscErrorCode EasEbeCallHooks_Private(EasEbe, EasHookPoint, PetscInt its);
 /* Called by the solvers at the start of a solve (solve counter, horizon). */
 PETSC_INTERN PetscErrorCode EasEbeSplitSolveBegin_Private(EasEbe);
+
+/* The EasEbe package: its class and log events (called by EasEbeCreate). */
+PETSC_INTERN PetscErrorCode EasEbeInitializePackage(void);
+PETSC_INTERN PetscLogEvent  EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeDiagonal, EAS_EbeSplit;

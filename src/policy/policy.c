@@ -37,7 +37,6 @@ PetscErrorCode EasPolicyInitializePackage(void)
   PetscFunctionBegin;
   if (eas_policy_package_initialized) PetscFunctionReturn(0);
   eas_policy_package_initialized = PETSC_TRUE;
-  PetscCall(EasInitializePackage());
   PetscCall(PetscClassIdRegister("EAS Policy", &EAS_POLICY_CLASSID));
   PetscCall(PetscClassIdRegister("EAS Dvfs", &EAS_DVFS_CLASSID));
   PetscCall(PetscClassIdRegister("EAS PowerBudget", &EAS_POWERBUDGET_CLASSID));

@@ -5,7 +5,7 @@
 */
 #pragma once
 
-#include <eas.h>
+#include <eas/policy.h>
 #include <petsc/private/petscimpl.h>
 
 PETSC_INTERN PetscLogEvent EAS_PolicyChoose, EAS_DvfsDecide, EAS_PowerBudgetDecide;

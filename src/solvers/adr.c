@@ -12,7 +12,6 @@
     adrts.c        the time stepping around it (implicit Euler, CVODE)
 */
 #include "adrimpl.h"
-#include "kspimpl.h" /* the inner solver's type and preconditioner (EasAdrFoldJacobi_Private) */
 #include "core/size.h"
 #include <omp.h>
 
@@ -43,13 +42,12 @@ static PetscErrorCode EasAdrFinalizePackage(void)
   PetscFunctionReturn(0);
 }
 
-/* Registers the EasAdr class and its log events (called by EasAdrCreate). */
-static PetscErrorCode EasAdrInitializePackage(void)
+/* EasAdrInitializePackage - the EasAdr class and its log events (called by EasAdrCreate). */
+PetscErrorCode EasAdrInitializePackage(void)
 {
   PetscFunctionBegin;
   if (eas_adr_package_initialized) PetscFunctionReturn(0);
   eas_adr_package_initialized = PETSC_TRUE;
-  PetscCall(EasInitializePackage());
   PetscCall(PetscClassIdRegister("EAS ADR", &EAS_ADR_CLASSID));
   PetscCall(PetscLogEventRegister("EasAdrSolve", EAS_ADR_CLASSID, &EAS_AdrSolve));
   PetscCall(PetscLogEventRegister("EasAdrStep", EAS_ADR_CLASSID, &EAS_AdrStep));

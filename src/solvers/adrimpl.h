@@ -5,9 +5,11 @@
   objects, meter unit, hooks; msnewton.c: the multisplitting Newton; adrts.c: time
   stepping).
 */
-/* the backend (threads, host_is_device) and EasVec internals; the EasDia
-   is used only through its public API (include/eas.h) */
-#include "../backends/backend.h"
+/* the backend (threads, host_is_device) and EasVec internals (vecimpl.h),
+   the Jacobian's values in backend memory (diaimpl.h), the inner solver's
+   type and preconditioner (kspimpl.h) */
+#include <eas/adr.h>
+#include "kspimpl.h"
 #include "../comm/commimpl.h"
 #include "../core/hook.h"
 #include <petscdmda.h>
@@ -238,6 +240,8 @@ static inline void EasAdrCoordinates(EasAdr adr, PetscInt gi, PetscInt gj, Petsc
 #define EasAdrMeterBegin(adr, p) EasEnergyMeterBegin((adr)->meter, (p), (adr)->unit)
 #define EasAdrMeterEnd(adr, p, w) EasEnergyMeterEnd((adr)->meter, (p), (adr)->unit, (PetscReal)(w))
 
+/* The EasAdr package: its class and log events (called by EasAdrCreate). */
+PETSC_INTERN PetscErrorCode EasAdrInitializePackage(void);
 /* adr.c: the built-in problems' coefficients (ctx: the EasAdr), checks */
 PETSC_INTERN PetscErrorCode EasAdrVelocity_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal a[3], void *ctx);
 PETSC_INTERN PetscErrorCode EasAdrDiffusion_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal K[3], void *ctx);
