@@ -3,7 +3,7 @@
   (docs/ebe.md, Lang-Rünger Alg. 1), its colouring, interface
   exchange between ranks, diagonals, assembly for the PETSc oracle.
   The built-in meshes are in fem.c, the split of the element work over
-  compute units in ../solvers/split.c.
+  compute units in ebesplit.c, its energy meter in ebemeter.c.
 */
 #include "ebeimpl.h"
 #include "core/size.h"

@@ -22,7 +22,7 @@ typedef struct {
   char      why[96];
 } EasEbeDecision;
 
-/* The online split of the element work (src/solvers/split.c). */
+/* The online split of the element work (ebesplit.c). */
 typedef struct {
   PetscInt           nunits;
   EasBackend         unit[EAS_EBE_MAXUNITS];
@@ -105,7 +105,7 @@ struct _p_EasEbe {
   PetscBool     setupcalled;
   EasEbeSplit  *split;
   EasVec        scratch; /* for the test slowdown */
-  /* energy meter (optional, src/solvers/split.c): meter unit of each split
+  /* energy meter (optional, ebemeter.c): meter unit of each split
      unit (munit[0] = the operator's backend without a split), the driver
      unit (host thread: exchanges, reductions, vector work), trace state */
   EasEnergyMeter meter;
@@ -127,14 +127,14 @@ PETSC_INTERN PetscErrorCode EasEbeExchangeBegin_Private(EasEbe, const PetscScala
 PETSC_INTERN PetscErrorCode EasEbeExchangeEnd_Private(EasEbe, PetscScalar *a, PetscInt bs, MPI_Request req[4]);
 /* Point-block diagonal (nnodes*dof*dof, host, exchanged); caller frees. */
 PETSC_INTERN PetscErrorCode EasEbeGetPointBlockDiagonal_Private(EasEbe, PetscScalar **);
-/* Split (src/solvers/split.c). */
+/* Split (ebesplit.c). */
 PETSC_INTERN PetscErrorCode EasEbeSplitCreate_Private(EasEbe);
 PETSC_INTERN PetscErrorCode EasEbeSplitSetUp_Private(EasEbe, PetscInt e0, PetscInt e1);
 PETSC_INTERN PetscErrorCode EasEbeSplitApply_Private(EasEbe, const PetscScalar *x, PetscScalar *y);
 PETSC_INTERN PetscErrorCode EasEbeSplitSetFromOptions_Private(EasEbe, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode EasEbeSplitView_Private(EasEbe, PetscViewer);
 PETSC_INTERN PetscErrorCode EasEbeSplitDestroy_Private(EasEbe);
-/* Energy meter glue (src/solvers/split.c): registers the meter units (idempotent),
+/* Energy meter glue (ebemeter.c): registers the meter units (idempotent),
    Begin/End of a phase of the driver unit (no-ops without a meter), one
    trace row per Krylov iteration (collective; no-op without -eas_trace). */
 PETSC_INTERN PetscErrorCode EasEbeMeterSetUp_Private(EasEbe);
