@@ -1,7 +1,8 @@
 # eas - configure-free GNU Makefile.
 #
 #   make demo           run the main example (installs Debian packages first if missing)
-#   make check          build and run the test suite on every available backend, 1/2/4 ranks
+#   make check          tools/check-layers (no include or call goes up, docs/design.md), then
+#                       build and run the test suite on every available backend, 1/2/4 ranks
 #   make check-gpu      the whole suite with the GPU cases, where a CUDA device is usable
 #   make gpu-verdict    check-gpu + the GPU benchmarks, then one verdict line (tools/gpu-verdict)
 #   make bench          benchmarks (BENCH lines: eas vs STREAM vs PETSc, same run)
@@ -51,7 +52,7 @@ format:
 clean:
 	rm -rf $(OBJDIR) build-asan build-vg
 help:
-	@sed -n '2,21p' Makefile
+	@sed -n '2,22p' Makefile
 else
 # ---------------------------------------------------------------------------
 CC           := mpicc
@@ -172,6 +173,7 @@ $(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard bench/*
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
 
 check: all
+	@$(PYTHON) tools/check-layers
 	@bash tests/runner_selftest.sh $(OBJDIR)
 	@bash tests/run.sh $(OBJDIR)
 
@@ -189,6 +191,7 @@ stress: all
 # twins are skipped.  Fails at once, saying why, where no device is usable.
 check-gpu: all
 	@$(OBJDIR)/examples/eas_info -require /gpu/cuda
+	@$(PYTHON) tools/check-layers
 	@bash tests/runner_selftest.sh $(OBJDIR)
 	@bash tests/run.sh $(OBJDIR)
 
