@@ -229,9 +229,10 @@ PETSC_EXTERN PetscErrorCode EasAdrSetOptionsPrefix(EasAdr, const char[]);
    EasAdrSolve and at EAS_HOOK_STEP after each converged step (beuler) or
    output segment (cvode), where it may move the solver (EasAdrSetBackend)
    or change the hardware settings; destroy(&ctx) (may be NULL) runs at
-   EasAdrDestroy.  The energy policies (include/eas/policy.h:
-   EasPolicyAttachAdrFromOptions: -eas_backend auto, -eas_dvfs,
-   -eas_power_budget) attach theirs this way.  At most 8 hooks. */
+   EasAdrDestroy.  The energy policies (include/eas/policy.h: the online
+   backend choice of -eas_backend auto, attached at EasAdrSetUp;
+   EasPolicyAttachAdrFromOptions: -eas_dvfs, -eas_power_budget) attach
+   theirs this way.  At most 8 hooks. */
 PETSC_EXTERN PetscErrorCode EasAdrAddHook(EasAdr, EasHookFn, void *ctx, PetscErrorCode (*destroy)(void **));
 /* EasAdrGetBackend - the solver's backend (borrowed; NULL before EasAdrSetUp
    when none was set). */

@@ -21,8 +21,11 @@ typedef struct _p_EasBackend *EasBackend;
    loads but no device can be used. */
 PETSC_EXTERN PetscErrorCode EasBackendCreate(MPI_Comm, const char resource[], EasBackend *);
 /* EasBackendCreateFromOptions - the backend named by -eas_backend (default
-   /cpu).  Errors: "auto" (a decision of the energy policies above the
-   backends: EasPolicyCreateBackend in include/eas/policy.h). */
+   /cpu).  The registry is the one parser of -eas_backend: an EasAdr, EasEbe
+   or EasDia without a backend reads it the same way at its SetUp, where
+   "auto" is resolved for the solver by the energy policies (the resolver
+   their package registers with the registry; include/eas/policy.h).
+   Errors: "auto" here (no solver to choose for). */
 PETSC_EXTERN PetscErrorCode EasBackendCreateFromOptions(MPI_Comm, const char prefix[], EasBackend *);
 /* EasBackendSetFromOptions - -eas_threads, -eas_cuda_spmv native|cusparse. */
 PETSC_EXTERN PetscErrorCode EasBackendSetFromOptions(EasBackend);

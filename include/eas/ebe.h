@@ -293,11 +293,12 @@ PETSC_EXTERN PetscErrorCode EasEbeGetEnergyMeter(EasEbe, EasEnergyMeter *);
 
 /* ---------------------------------------------------------------- hooks */
 
-/* EasEbeAddHook - attaches a hook of a layer above (include/eas.h): cg and
+/* EasEbeAddHook - attaches a hook of a layer above (include/eas/sys.h): cg and
    pipecg over the operator call it on every rank at EAS_HOOK_SOLVE_BEGIN,
    after every iteration (EAS_HOOK_ITERATION, info->its = the iteration) and
    at EAS_HOOK_SOLVE_END; destroy(&ctx) (may be NULL) runs at EasEbeDestroy.
-   The energy policies (include/eas/policy.h: EasPolicyAttachEbe, online
-   backend choice; EasPolicyAttachEbeFromOptions, -eas_dvfs and
+   The energy policies (include/eas/policy.h: EasPolicyAttachEbe, the online
+   backend choice of -eas_backend auto, attached at EasEbeSetUp;
+   EasPolicyAttachEbeFromOptions, -eas_dvfs and
    -eas_power_budget) attach theirs this way.  At most 8 hooks. */
 PETSC_EXTERN PetscErrorCode EasEbeAddHook(EasEbe, EasHookFn, void *ctx, PetscErrorCode (*destroy)(void **));

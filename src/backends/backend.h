@@ -296,6 +296,20 @@ PETSC_INTERN PetscErrorCode EasBackendHostFree(EasBackend, void **p);
    the write would fetch it again, 8 B more). */
 #define EAS_BCGS_BYTES_MOVED_PER_ROW_BE(ndiag, vbytes, inplace) ((inplace) ? 2.0 * (vbytes) * (ndiag) + 18.0 * 8.0 : EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes))
 
+/* -eas_backend auto: the backend for obj, the object that needs one (an
+   EasAdr, an EasEbe, an EasDia at its SetUp), created on comm; *be = NULL
+   when the resolver has no rule for such an object.  A layer above the
+   backends decides it (the energy policies: src/policy/resolve.c); it
+   registers its resolver here, at its package's initialization, and the
+   registry calls it (as the solvers call the hooks the layers above
+   attached): the backends name no function of that layer. */
+typedef PetscErrorCode (*EasBackendAutoResolver)(PetscObject obj, MPI_Comm comm, EasBackend *be);
+PETSC_INTERN PetscErrorCode EasBackendSetAutoResolver(EasBackendAutoResolver);
+/* EasBackendCreateFor_Private - the backend of obj, an object without one at
+   its SetUp: -eas_backend under obj's prefix (default /cpu; the registry is
+   the option's one parser), auto resolved for obj. */
+PETSC_INTERN PetscErrorCode EasBackendCreateFor_Private(PetscObject obj, MPI_Comm comm, EasBackend *be);
+
 /* The backends package: the EasBackend class (called by EasBackendCreate;
    each package initializes itself, docs/design.md). */
 PETSC_INTERN PetscErrorCode EasBackendInitializePackage(void);

@@ -81,7 +81,7 @@ PetscErrorCode EasDiaGetBackend(EasDia A, EasBackend *be)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(A, EAS_DIA_CLASSID, 1);
-  if (!A->be) PetscCall(EasBackendCreateFromOptions(PetscObjectComm((PetscObject)A), ((PetscObject)A)->prefix, &A->be));
+  if (!A->be) PetscCall(EasBackendCreateFor_Private((PetscObject)A, PetscObjectComm((PetscObject)A), &A->be));
   *be = A->be;
   PetscFunctionReturn(0);
 }

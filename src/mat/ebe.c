@@ -392,7 +392,7 @@ PetscErrorCode EasEbeSetUp(EasEbe ebe)
   if (ebe->setupcalled) PetscFunctionReturn(0);
   PetscCheck(ebe->conn, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ORDER, "EasEbeSetUp: no elements; call EasEbeSetElements() or EasEbeSetFromMesh() first");
   PetscCall(PetscLogEventBegin(EAS_EbeSetUp, ebe, 0, 0, 0));
-  if (!ebe->be) PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, ((PetscObject)ebe)->prefix, &ebe->be));
+  if (!ebe->be) PetscCall(EasBackendCreateFor_Private((PetscObject)ebe, PETSC_COMM_SELF, &ebe->be)); /* -eas_backend auto: the energy policies' resolver (it may also set split units) */
   be = ebe->be;
   /* the energy meter first: SetUp itself is the setup phase (as EasAdr) */
   if (ebe->meter) {

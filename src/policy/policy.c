@@ -13,6 +13,7 @@
   that is not usable here is never chosen, and the explanation says why.
 */
 #include "policyimpl.h"
+#include "../backends/backend.h" /* EasBackendSetAutoResolver */
 
 const char *const EasBackendChoices[] = {"cpu", "gpu", "hybrid", "EasBackendChoice", "EAS_CHOICE_", NULL};
 const char *const EasWorkloads[]      = {"dia", "ebe", "EasWorkload", "EAS_WORKLOAD_", NULL};
@@ -26,17 +27,22 @@ static PetscErrorCode EasPolicyFinalizePackage(void)
 {
   PetscFunctionBegin;
   eas_policy_package_initialized = PETSC_FALSE;
+  PetscCall(EasBackendSetAutoResolver(NULL));
   PetscFunctionReturn(0);
 }
 
 /*@C
-  EasPolicyInitializePackage - class ids and log events of the policies.
+  EasPolicyInitializePackage - class ids and log events of the policies,
+  and their resolver of -eas_backend auto, registered with the backend
+  registry (resolve.c).  EasInitialize calls it.
 @*/
 PetscErrorCode EasPolicyInitializePackage(void)
 {
   PetscFunctionBegin;
   if (eas_policy_package_initialized) PetscFunctionReturn(0);
   eas_policy_package_initialized = PETSC_TRUE;
+  PetscCall(PetscMemzero(&eas_policy_ebe_memory, sizeof(eas_policy_ebe_memory)));
+  PetscCall(EasBackendSetAutoResolver(EasPolicyResolveBackend_Private)); /* -eas_backend auto: the registry calls it */
   PetscCall(PetscClassIdRegister("EAS Policy", &EAS_POLICY_CLASSID));
   PetscCall(PetscClassIdRegister("EAS Dvfs", &EAS_DVFS_CLASSID));
   PetscCall(PetscClassIdRegister("EAS PowerBudget", &EAS_POWERBUDGET_CLASSID));
@@ -457,31 +463,42 @@ PetscErrorCode EasPolicyCreateBackend(EasPolicy pol, MPI_Comm comm, EasBackend *
   PetscFunctionReturn(0);
 }
 
+/* The choice for an EBE operator, its backend created on comm (the hybrid:
+   /cpu, the split units (device, /cpu) set on the operator). */
+PetscErrorCode EasPolicyChooseEbe_Private(EasPolicy pol, EasEbe ebe, MPI_Comm comm, EasBackend *be)
+{
+  EasBackend units[2];
+  PetscBool  hybrid;
+
+  PetscFunctionBegin;
+  PetscCall(EasPolicyChooseBackend(pol, NULL, NULL)); /* prints the decision and its predicted numbers */
+  PetscCall(PetscStrcmp(pol->resource, "hybrid", &hybrid));
+  PetscCall(EasBackendCreate(comm, hybrid ? "/cpu" : pol->resource, be));
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*be, ((PetscObject)pol)->prefix));
+  PetscCall(EasBackendSetFromOptions(*be));
+  if (hybrid) { /* Lang-Runger Alg. 2: the device and the CPU share the elements, the split balances them (eq. 26) */
+    PetscCall(EasBackendCreate(PETSC_COMM_SELF, pol->device, &units[0]));
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)units[0], ((PetscObject)pol)->prefix));
+    PetscCall(EasBackendSetFromOptions(units[0]));
+    units[1] = *be;
+    PetscCall(EasEbeSetSplitUnits(ebe, 2, units));
+    PetscCall(EasBackendDestroy(&units[0]));
+  }
+  PetscFunctionReturn(0);
+}
+
 /*@C
   EasPolicyConfigureEbe - chooses for the operator and configures it:
   backend, and for the hybrid the split units (device, /cpu).
 @*/
 PetscErrorCode EasPolicyConfigureEbe(EasPolicy pol, EasEbe ebe)
 {
-  EasBackend be, units[2];
-  PetscBool  hybrid;
+  EasBackend be;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pol, EAS_POLICY_CLASSID, 1);
-  PetscCall(EasPolicyChooseBackend(pol, NULL, NULL)); /* prints the decision and its predicted numbers */
-  PetscCall(PetscStrcmp(pol->resource, "hybrid", &hybrid));
-  PetscCall(EasBackendCreate(PETSC_COMM_SELF, hybrid ? "/cpu" : pol->resource, &be));
-  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)be, ((PetscObject)pol)->prefix));
-  PetscCall(EasBackendSetFromOptions(be));
+  PetscCall(EasPolicyChooseEbe_Private(pol, ebe, PETSC_COMM_SELF, &be));
   PetscCall(EasEbeSetBackend(ebe, be));
-  if (hybrid) { /* Lang-Runger Alg. 2: the device and the CPU share the elements, the split balances them (eq. 26) */
-    PetscCall(EasBackendCreate(PETSC_COMM_SELF, pol->device, &units[0]));
-    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)units[0], ((PetscObject)pol)->prefix));
-    PetscCall(EasBackendSetFromOptions(units[0]));
-    units[1] = be;
-    PetscCall(EasEbeSetSplitUnits(ebe, 2, units));
-    PetscCall(EasBackendDestroy(&units[0]));
-  }
   PetscCall(EasBackendDestroy(&be));
   PetscFunctionReturn(0);
 }

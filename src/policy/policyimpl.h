@@ -10,6 +10,23 @@
 
 PETSC_INTERN PetscLogEvent EAS_PolicyChoose, EAS_DvfsDecide, EAS_PowerBudgetDecide;
 
+/* -eas_backend auto (resolve.c): the resolver the package registers with
+   the backend registry (EasBackendAutoResolver, src/backends/backend.h). */
+PETSC_INTERN PetscErrorCode EasPolicyResolveBackend_Private(PetscObject obj, MPI_Comm comm, EasBackend *be);
+/* What the online EBE choices of this process measured (attach.c writes,
+   resolve.c reads): per-element times of the CPU [0] and the device [1]
+   (<= 0: none), the iterations and global elements of the last solve; a
+   later operator's choice starts from them. */
+typedef struct {
+  PetscReal t_el[2];
+  PetscReal its, nglobal;
+} EasPolicyEbeMemory;
+PETSC_INTERN EasPolicyEbeMemory eas_policy_ebe_memory;
+/* EasPolicyChooseEbe_Private - chooses for the operator and creates its
+   backend on comm in *be (the hybrid: /cpu, with the split units set on
+   ebe); EasPolicyConfigureEbe sets it on the operator. */
+PETSC_INTERN PetscErrorCode EasPolicyChooseEbe_Private(EasPolicy, EasEbe, MPI_Comm, EasBackend *);
+
 /* Backend choice */
 struct _p_EasPolicy {
   PETSCHEADER(int);

@@ -942,15 +942,7 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
   comm = PetscObjectComm((PetscObject)adr);
   PetscCallMPI(MPI_Comm_size(comm, &adr->size));
   /* the backend and the energy meter first: SetUp itself is the setup phase */
-  if (!adr->be) {
-    char      res[64] = "";
-    PetscBool isauto  = PETSC_FALSE;
-    PetscCall(PetscOptionsGetString(NULL, ((PetscObject)adr)->prefix, "-eas_backend", res, sizeof(res), NULL));
-    PetscCall(PetscStrcmp(res, "auto", &isauto));
-    /* auto is a decision of the energy policies, a layer above the solver: they set the backend before this */
-    PetscCheck(!isauto, comm, PETSC_ERR_ORDER, "-eas_backend auto: the backend is chosen by the energy policies above the solver; call EasPolicyAttachAdrFromOptions(adr) (include/eas/policy.h) before EasAdrSetUp, as adr3d does");
-    PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, ((PetscObject)adr)->prefix, &adr->be));
-  }
+  if (!adr->be) PetscCall(EasBackendCreateFor_Private((PetscObject)adr, PETSC_COMM_SELF, &adr->be)); /* -eas_backend auto: the energy policies' resolver */
   adr->device = adr->be->host_is_device ? PETSC_FALSE : PETSC_TRUE;
   PetscCall(EasAdrMeterCreate_Private(adr));
   PetscCall(EasAdrMeterUnit_Private(adr));
