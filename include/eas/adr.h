@@ -224,7 +224,7 @@ PETSC_EXTERN PetscErrorCode EasAdrGetModeAutoInfo(EasAdr, EasAdrAutoInfo *);
    a unit of be's kind. */
 PETSC_EXTERN PetscErrorCode EasAdrSetBackend(EasAdr, EasBackend);
 PETSC_EXTERN PetscErrorCode EasAdrSetOptionsPrefix(EasAdr, const char[]);
-/* EasAdrAddHook - attaches a hook of a layer above the solver (include/eas.h):
+/* EasAdrAddHook - attaches a hook of a layer above the solver (include/eas/sys.h):
    called on every rank at EAS_HOOK_SOLVE_BEGIN and EAS_HOOK_SOLVE_END of
    EasAdrSolve and at EAS_HOOK_STEP after each converged step (beuler) or
    output segment (cvode), where it may move the solver (EasAdrSetBackend)
