@@ -205,12 +205,6 @@ PETSC_EXTERN PetscErrorCode EasEbeSetSplitType(EasEbe, EasEbeSplitType);
 PETSC_EXTERN PetscErrorCode EasEbeSetGpuShare(EasEbe, PetscReal);
 /* EasEbeSetRebalanceInterval - applies between split decisions (>= 1). */
 PETSC_EXTERN PetscErrorCode EasEbeSetRebalanceInterval(EasEbe, PetscInt);
-/* EasEbeSetTestSlowdown - TEST ONLY: unit repeats its element work so it
-   runs factor (>= 1) times slower. */
-PETSC_EXTERN PetscErrorCode EasEbeSetTestSlowdown(EasEbe, PetscInt unit, PetscReal factor);
-/* EasEbeSplitInjectSpike - TEST ONLY: the next measured time of unit is
-   multiplied by factor (a timing spike). */
-PETSC_EXTERN PetscErrorCode EasEbeSplitInjectSpike(EasEbe, PetscInt unit, PetscReal factor);
 /* EasEbeSplitSetRemaining - applies expected to remain (the horizon of the
    migration test, Ribeiro eq. 4.7); default: the applies of the last solve. */
 PETSC_EXTERN PetscErrorCode EasEbeSplitSetRemaining(EasEbe, PetscReal);

@@ -104,10 +104,6 @@ PETSC_EXTERN PetscErrorCode EasSensorGetSamplerPeriod(EasSensor, PetscReal *);
 /* EasSensorGetDroppedSamples - samples dropped (wrap without a readable
    max_energy_range_uj, implausible increments, read errors). */
 PETSC_EXTERN PetscErrorCode EasSensorGetDroppedSamples(EasSensor, PetscInt *);
-/* EasSensorRaplSetReadFault - test hook: every later file read of the
-   RAPL sensor fails with errno err (0 clears it), since as root chmod 000
-   does not stop reads.  Call before SetUp to test an unreadable tree. */
-PETSC_EXTERN PetscErrorCode EasSensorRaplSetReadFault(EasSensor, int err);
 PETSC_EXTERN PetscErrorCode EasSensorView(EasSensor, PetscViewer);
 PETSC_EXTERN PetscErrorCode EasSensorDestroy(EasSensor *);
 
@@ -180,9 +176,6 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterSetSynchronize(EasEnergyMeter, PetscEr
 /* EasEnergyMeterSetBackend - the same with EasBackendSynchronize(be) (the
    meter keeps a reference to be). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetBackend(EasEnergyMeter, EasBackend);
-/* EasEnergyMeterSetTimeFunction - test hook: the clock used instead of
-   PetscTime (synthetic timelines in tests). */
-PETSC_EXTERN PetscErrorCode EasEnergyMeterSetTimeFunction(EasEnergyMeter, PetscErrorCode (*)(void *, PetscLogDouble *), void *);
 /* EasEnergyMeterAddUnit - registers a compute unit ("cpu", "gpu0", ...);
    returns its index.  At most 8 units. */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterAddUnit(EasEnergyMeter, const char name[], EasUnitKind, PetscInt *unit);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <eas/meter.h>
+#include "testing.h" /* the test hooks defined here (sensor.c, meter.c) */
 #include <petsc/private/petscimpl.h>
 #include <pthread.h>
 

@@ -7,6 +7,7 @@
 
 #include <eas/ebe.h>
 #include <eas/meter.h>
+#include "testing.h" /* the split's test hooks (ebesplit.c) */
 #include "../vec/vecimpl.h"
 #include "../core/hook.h"
 
