@@ -61,6 +61,10 @@ PETSC_INTERN PetscErrorCode EasDiaColumnScaleValues_Private(EasDia A, const Pets
 /* B takes A's size, offsets and values without copying (B keeps its
    backend and fill bound); A is left empty, as after EasDiaCreate. */
 PETSC_INTERN PetscErrorCode EasDiaMove_Private(EasDia A, EasDia B);
+/* dia.c, for diavalues.c: the float copy of the values is out of date; the
+   backend's private data of the kernel view (dia_setup) rebuilt. */
+PETSC_INTERN PetscErrorCode EasDiaMarkSingleStale_Private(EasDia);
+PETSC_INTERN PetscErrorCode EasDiaBackendSetUp_Private(EasDia);
 /* Brings the host values up to date after a kernel wrote the backend copy
    (EasDiaRestoreBackendValuesWrite_Private on a device backend). */
 PETSC_INTERN PetscErrorCode EasDiaSyncHost_Private(EasDia A);

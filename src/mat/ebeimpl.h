@@ -126,6 +126,8 @@ struct _p_EasEbe {
 PETSC_INTERN PetscErrorCode EasEbeExchange_Private(EasEbe, PetscScalar *a, PetscInt bs);
 PETSC_INTERN PetscErrorCode EasEbeExchangeBegin_Private(EasEbe, const PetscScalar *a, PetscInt bs, MPI_Request req[4]);
 PETSC_INTERN PetscErrorCode EasEbeExchangeEnd_Private(EasEbe, PetscScalar *a, PetscInt bs, MPI_Request req[4]);
+/* Errors unless v is a vector of the operator (its length and backend; name: the argument's). */
+PETSC_INTERN PetscErrorCode EasEbeCheckVec_Private(EasEbe, EasVec v, const char *name);
 /* Point-block diagonal (nnodes*dof*dof, host, exchanged); caller frees. */
 PETSC_INTERN PetscErrorCode EasEbeGetPointBlockDiagonal_Private(EasEbe, PetscScalar **);
 /* Split (ebesplit.c). */
