@@ -20,22 +20,18 @@
   pass and one matrix in memory less.  Decided from the preconditioner the
   user chose for the inner solver (-adr_pc_type, default jacobi) and its
   type (bicgstab; cg and pipecg keep their own Jacobi).  options: the
-  inner solver's options were just read, so an explicit -adr_pc_type is
-  the user's choice (the inner solver shows none while folded).
+  inner solver's options were just read (EasKspSetFromOptions, the one
+  parser of -adr_pc_type), so an explicit -adr_pc_type is the user's choice
+  (the inner solver shows none while folded).
 */
 PetscErrorCode EasAdrFoldJacobi_Private(EasAdr adr, PetscBool options)
 {
-  EasKsp      ksp = adr->ksp;
-  char        want[16];
-  const char *prefix;
-  PetscBool   bcgs, jacobi, set = PETSC_FALSE;
+  EasKsp    ksp = adr->ksp;
+  char      want[16];
+  PetscBool bcgs, jacobi;
 
   PetscFunctionBegin;
-  PetscCall(PetscStrncpy(want, adr->jac_fold ? EAS_PCJACOBI : ksp->pc_type, sizeof(want)));
-  if (options) {
-    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)ksp, &prefix));
-    PetscCall(PetscOptionsGetString(((PetscObject)ksp)->options, prefix, "-pc_type", want, sizeof(want), &set));
-  }
+  PetscCall(PetscStrncpy(want, adr->jac_fold && !(options && ksp->pc_type_option) ? EAS_PCJACOBI : ksp->pc_type, sizeof(want)));
   PetscCall(PetscObjectTypeCompare((PetscObject)ksp, EAS_BICGSTAB, &bcgs));
   PetscCall(PetscStrcmp(want, EAS_PCJACOBI, &jacobi));
   if (adr->jac_fold != (PetscBool)(bcgs && jacobi)) adr->jac_valid = PETSC_FALSE; /* a kept J holds the other form */

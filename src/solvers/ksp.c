@@ -309,6 +309,7 @@ PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
   PetscCall(EasKspSetTolerances(ksp, rtol, atol, dtol, max_it));
   PetscCall(PetscOptionsEList("-pc_type", "Preconditioner (right)", "EasKspSetPCType", EasPCTypes, EAS_NPCTYPES, EasPCTypes[ipc], &ipc, &flg));
   if (flg) PetscCall(EasKspSetPCType(ksp, EasPCTypes[ipc]));
+  ksp->pc_type_option = flg; /* for a solver that hides the preconditioner in its operator (EasAdrFoldJacobi_Private) */
   {
     PetscInt k = ksp->pipecg_replace;
     PetscCall(PetscOptionsInt("-ksp_pipecg_replace", "pipecg: replace the recursive residual by the true one every k iterations (0: never)", "EasKspPipeCGSetReplace", k, &k, &flg));

@@ -46,6 +46,7 @@ struct _p_EasKsp {
   EasDia             Ahat;  /* A D^{-1} for right Jacobi (column-scaled copy) */
   EasVec             dinv;  /* D^{-1} */
   char               pc_type[16];
+  PetscBool          pc_type_option; /* -pc_type was given at the last EasKspSetFromOptions (its value is pc_type) */
   PetscReal          rtol, atol, dtol;
   PetscInt           max_it;
   PetscInt           pipecg_replace; /* pipecg: residual replacement every this many iterations (0: never) */
