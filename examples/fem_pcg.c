@@ -77,10 +77,9 @@ typedef struct {
 int main(int argc, char **argv)
 {
   PetscInt          prob = 0, order = 1, n0 = 4, steps = 3, grow = 2, solves = 1, mat = 0;
-  PetscBool         monitor = PETSC_FALSE, tracing, vsol = PETSC_FALSE;
+  PetscBool         monitor = PETSC_FALSE, vsol = PETSC_FALSE;
   PetscViewer       vsol_viewer = NULL;
   PetscViewerFormat vsol_format;
-  char              trace[PETSC_MAX_PATH_LEN] = "";
   PetscMPIInt       size;
   StepRow           row[MAXSTEPS];
 
@@ -97,7 +96,6 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-fem_monitor", "One line per solve: iterations, time, shares, per-element times", NULL, monitor, &monitor, NULL));
   PetscCall(PetscOptionsViewer("-fem_view_solution", "The last mesh's solution through a PETSc viewer (vtk:file.vts, binary:file, hdf5:file.h5)", "VecView", &vsol_viewer, &vsol_format, &vsol));
   PetscOptionsEnd();
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-eas_trace", trace, sizeof(trace), &tracing));
   PetscCheck(steps >= 1 && steps <= MAXSTEPS, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-fem_steps %" PetscInt_FMT " is invalid: expected 1 to %d meshes", steps, MAXSTEPS);
   PetscCheck(n0 >= 1 && grow >= 0 && solves >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "expected -fem_n >= 1, -fem_grow >= 0, -fem_solves >= 1");
 
@@ -110,6 +108,7 @@ int main(int argc, char **argv)
     PetscInt         n = n0 + s * grow, nnodes, dof, nown, nel, nu = 0;
     EasEnergyMeter   meter;
     EasEnergySummary S;
+    const char      *trace;
     PetscReal        res = 0, nrm = 0, buf[2], derr[2], dnrm[2];
     StepRow         *r = &row[s];
 
@@ -119,7 +118,8 @@ int main(int argc, char **argv)
     PetscCall(EasEbeSetFromMesh(ebe, (EasEbeProblem)prob, order, n, n, PetscMax(n, size)));
     PetscCall(EasEbeGetEnergyMeter(ebe, &meter)); /* every step is metered: SetFromOptions applies -eas_* */
     PetscCall(EasEbeSetFromOptions(ebe));
-    if (tracing && steps > 1) { /* one trace per step */
+    PetscCall(EasEnergyMeterGetTrace(meter, &trace)); /* -eas_trace, read by the meter */
+    if (trace && steps > 1) { /* one trace per step */
       char      path[PETSC_MAX_PATH_LEN + 16];
       size_t    len;
       PetscBool csv;

@@ -267,6 +267,8 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterSetNote(EasEnergyMeter, const char key
 PETSC_EXTERN PetscErrorCode EasEnergyMeterViewFromOptions(EasEnergyMeter);
 /* EasEnergyMeterSetTrace - opens a CSV trace (rank 0 writes; NULL closes). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetTrace(EasEnergyMeter, const char path[]);
+/* EasEnergyMeterGetTrace - the trace file (-eas_trace), NULL when none. */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterGetTrace(EasEnergyMeter, const char *path[]);
 /* EasEnergyTraceRow - one trace row for iteration it: nunits shares
    (elements or rows per unit) and per-element times t_el (s), the predicted
    time and energy of the iteration (NaN or < 0 when none); the measured time

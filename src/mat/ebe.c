@@ -255,8 +255,7 @@ PetscErrorCode EasEbeSetFromOptions(EasEbe ebe)
   {
     PetscBool want = PETSC_FALSE, tr, vw;
     PetscCall(PetscOptionsBool("-ebe_energy_meter", "Meter the energy of the operator and of its solves (also on with -eas_trace or -eas_energy_view)", "EasEbeGetEnergyMeter", want, &want, NULL));
-    PetscCall(PetscOptionsHasName(((PetscObject)ebe)->options, ((PetscObject)ebe)->prefix, "-eas_trace", &tr));
-    PetscCall(PetscOptionsHasName(((PetscObject)ebe)->options, ((PetscObject)ebe)->prefix, "-eas_energy_view", &vw));
+    PetscCall(EasEnergyOutputRequested_Private((PetscObject)ebe, &tr, &vw)); /* the meter parses them, once it exists */
     ebe->trace = tr;
     if (want || tr || vw) {
       EasEnergyMeter m;

@@ -9,6 +9,7 @@
 #include <eas/meter.h>
 #include "testing.h" /* the split's test hooks (ebesplit.c) */
 #include "../vec/vecimpl.h"
+#include "../energy/energyimpl.h" /* EasEnergyOutputRequested_Private */
 #include "../core/hook.h"
 
 #define EAS_EBE_MAXUNITS 8

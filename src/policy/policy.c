@@ -236,13 +236,13 @@ PetscErrorCode EasPolicySetFromOptions(EasPolicy pol)
 {
   MPI_Comm        comm;
   const char     *prefix;
-  PetscInt        node, nnodes, crit = (PetscInt)pol->crit;
+  PetscInt        node, nnodes;
+  EasCriterion    crit = pol->crit;
   PetscReal       tc = -1, tg = -1, tcopy = -1;
   EasPowerProfile prof;
   PetscBool       flg, ebe = pol->workload == EAS_WORKLOAD_EBE ? PETSC_TRUE : PETSC_FALSE;
   char            dev[64];
   PetscOptions    fileopts = NULL;
-  char            file[PETSC_MAX_PATH_LEN];
   const char     *kc = ebe ? "-eas_calib_ebe_t_el_cpu" : "-eas_calib_t_el_cpu";
   const char     *kg = ebe ? "-eas_calib_ebe_t_el_gpu" : "-eas_calib_t_el_gpu";
   const char     *kt = ebe ? "-eas_calib_ebe_t_el_copy" : "-eas_calib_t_el_copy";
@@ -253,8 +253,8 @@ PetscErrorCode EasPolicySetFromOptions(EasPolicy pol)
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)pol, &prefix));
   PetscCall(PetscStrncpy(dev, pol->device, sizeof(dev)));
   PetscObjectOptionsBegin((PetscObject)pol);
-  PetscCall(PetscOptionsEList("-eas_criterion", "What -eas_backend auto minimises", "EasPolicySetCriterion", EasCriteria, 4, EasCriteria[pol->crit], &crit, &flg));
-  if (flg) PetscCall(EasPolicySetCriterion(pol, (EasCriterion)crit));
+  PetscCall(EasCriterionSetFromOptions_Private(PetscOptionsObject, "EasPolicySetCriterion", &crit, &flg));
+  if (flg) PetscCall(EasPolicySetCriterion(pol, crit));
   PetscCall(PetscOptionsReal(kc, ebe ? "Calibrated time per EBE element apply on the whole CPU (s; eas_calibrate)" : "Calibrated time per DIA row and iteration on the whole CPU (s; eas_calibrate)", "EasPolicySetElementTimes", pol->in.t_el_cpu, &tc, NULL));
   PetscCall(PetscOptionsReal(kg, ebe ? "Calibrated time per EBE element apply on the device (s; eas_calibrate)" : "Calibrated time per DIA row and iteration on the device (s; eas_calibrate)", "EasPolicySetElementTimes", pol->in.t_el_gpu, &tg, NULL));
   PetscCall(PetscOptionsReal(kt, "Calibrated host-to-device copy time per element (s; eas_calibrate)", "EasPolicySetElementTimes", pol->in.t_el_copy, &tcopy, NULL));
@@ -266,13 +266,11 @@ PetscErrorCode EasPolicySetFromOptions(EasPolicy pol)
     PetscCall(PetscOptionsReal("-eas_policy_its", "Iterations assumed before the solve", "EasPolicySetWork", its, &its, &f2));
     if (f1 || f2) PetscCall(EasPolicySetWork(pol, nw, its));
   }
-  PetscCall(PetscOptionsString("-eas_power_profile", "Power profile file (eas_calibrate's output)", "EasPowerProfileGetFromOptions", "", file, sizeof(file), &flg));
   PetscOptionsEnd();
-  if (flg && file[0]) { /* the calibrated times of a profile file that was not inserted with -options_file */
+  PetscCall(EasPowerProfileGetFile_Private(comm, prefix, &fileopts)); /* -eas_power_profile: the file's keys */
+  if (fileopts) { /* the calibrated times of a profile file that was not inserted with -options_file */
     PetscReal v;
     PetscBool has;
-    PetscCall(PetscOptionsCreate(&fileopts));
-    PetscCall(PetscOptionsInsertFile(comm, fileopts, file, PETSC_TRUE));
     PetscCall(PetscOptionsGetReal(fileopts, prefix, kc, &v, &has));
     if (has && tc <= 0) tc = v;
     PetscCall(PetscOptionsGetReal(fileopts, prefix, kg, &v, &has));

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <eas/policy.h>
+#include "../energy/energyimpl.h" /* the energy options several objects read (-eas_criterion, -eas_rapl_root, the profile file) */
 #include <petsc/private/petscimpl.h>
 
 PETSC_INTERN PetscLogEvent EAS_PolicyChoose, EAS_DvfsDecide, EAS_PowerBudgetDecide;
@@ -113,5 +114,8 @@ PETSC_INTERN PetscErrorCode EasCpufreqLimits(const char root[], PetscInt c, Pets
    governor, else scaling_max_freq; how says which, *ok false (why) when
    neither is writable or the core has no cpufreq directory (*missing). */
 PETSC_INTERN PetscErrorCode EasCpufreqSet(PetscInt owner, const char root[], PetscInt c, PetscReal kHz, PetscBool *ok, PetscBool *missing, char how[], size_t hlen, char why[], size_t wlen);
+/* -eas_dvfs_freqs and -eas_cpufreq_root in the caller's options block
+   (their one parser; see sysfs.c). */
+PETSC_INTERN PetscErrorCode EasCpufreqSetFromOptions_Private(PetscOptionItems *, const char manfreqs[], const char manroot[], char root[], size_t len, PetscBool *rootset, PetscReal f[], PetscInt *n, PetscBool *fset);
 /* cpufreq: the cores cpu<N> present under root (n <= max). */
 PETSC_INTERN PetscErrorCode EasCpufreqCores(const char root[], PetscInt max, PetscInt cores[], PetscInt *n);

@@ -11,6 +11,7 @@
 #include <eas/adr.h>
 #include "kspimpl.h"
 #include "../comm/commimpl.h"
+#include "../energy/energyimpl.h" /* -eas_criterion's parser */
 #include "../core/hook.h"
 #include <petscdmda.h>
 

@@ -99,11 +99,12 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
     PetscCall(EasAdrSetMode(adr, (EasAdrMode)m));
   }
   {
-    PetscInt rule = adr->auto_rule, crit = adr->auto_crit;
+    PetscInt     rule = adr->auto_rule;
+    EasCriterion crit = adr->auto_crit;
     PetscCall(PetscOptionsEList("-eas_mode_auto_rule", "-eas_mode auto: frontier (one sync and one async trial step, Vialle et al. eqs. 1.49-1.50 under -eas_criterion) or threshold (the first step's exchange share)", "EasAdrSetModeAutoRule", EasAdrAutoRules, 2, EasAdrAutoRules[adr->auto_rule], &rule, &flg));
     if (flg) PetscCall(EasAdrSetModeAutoRule(adr, (EasAdrAutoRule)rule));
-    PetscCall(PetscOptionsEList("-eas_criterion", "-eas_mode auto (frontier rule): what the mode minimises", "EasAdrSetModeAutoCriterion", EasCriteria, 4, EasCriteria[adr->auto_crit], &crit, &flg));
-    if (flg) PetscCall(EasAdrSetModeAutoCriterion(adr, (EasCriterion)crit));
+    PetscCall(EasCriterionSetFromOptions_Private(PetscOptionsObject, "EasAdrSetModeAutoCriterion", &crit, &flg));
+    if (flg) PetscCall(EasAdrSetModeAutoCriterion(adr, crit));
   }
   rval = adr->auto_threshold;
   PetscCall(PetscOptionsReal("-eas_mode_auto_threshold", "-eas_mode auto (threshold rule): exchange share of the first step's time above which async is chosen, in [0, 1]", "EasAdrSetModeAutoThreshold", rval, &rval, &flg));
@@ -153,11 +154,11 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
   PetscCall(EasKspSetFromOptions(adr->ksp));
   PetscCall(EasAdrFoldJacobi_Private(adr, PETSC_TRUE));
   if (!adr->setupcalled) {
-    const char *prefix;
+    const char *trace;
     PetscCall(EasAdrMeterCreate_Private(adr));
-    PetscCall(EasEnergyMeterSetFromOptions(adr->meter));
-    PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adr, &prefix));
-    PetscCall(PetscOptionsHasName(((PetscObject)adr)->options, prefix, "-eas_trace", &adr->trace));
+    PetscCall(EasEnergyMeterSetFromOptions(adr->meter)); /* -eas_trace among them */
+    PetscCall(EasEnergyMeterGetTrace(adr->meter, &trace));
+    adr->trace = trace ? PETSC_TRUE : PETSC_FALSE;
   }
   PetscFunctionReturn(0);
 }
