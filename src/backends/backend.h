@@ -11,6 +11,7 @@
 
 #include <eas/backend.h>
 #include <petsc/private/petscimpl.h>
+#include "../core/sysimpl.h" /* EasPackageInitialized_Private */
 #include "kernels.h"
 
 #if defined(PETSC_USE_64BIT_INDICES)

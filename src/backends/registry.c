@@ -9,13 +9,6 @@ PetscClassId EAS_BACKEND_CLASSID;
 
 static PetscBool eas_backend_package_initialized = PETSC_FALSE;
 
-static PetscErrorCode EasBackendFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  eas_backend_package_initialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
 /*
   EasBackendInitializePackage - the EasBackend class.  Called by
   EasBackendCreate.
@@ -24,9 +17,8 @@ PetscErrorCode EasBackendInitializePackage(void)
 {
   PetscFunctionBegin;
   if (eas_backend_package_initialized) PetscFunctionReturn(0);
-  eas_backend_package_initialized = PETSC_TRUE;
+  PetscCall(EasPackageInitialized_Private(&eas_backend_package_initialized)); /* cleared at PetscFinalize */
   PetscCall(PetscClassIdRegister("EAS Backend", &EAS_BACKEND_CLASSID));
-  PetscCall(PetscRegisterFinalize(EasBackendFinalizePackage));
   PetscFunctionReturn(0);
 }
 

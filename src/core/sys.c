@@ -69,6 +69,27 @@ PetscErrorCode EasSysFinalize_Private(void)
   return 0;
 }
 
+#define EAS_MAX_PACKAGES 16
+static PetscBool *eas_package_flag[EAS_MAX_PACKAGES];
+static int        eas_npackages = 0;
+
+static PetscErrorCode EasPackagesFinalize(void)
+{
+  for (int i = 0; i < eas_npackages; i++) *eas_package_flag[i] = PETSC_FALSE;
+  eas_npackages = 0;
+  return 0;
+}
+
+PetscErrorCode EasPackageInitialized_Private(PetscBool *flag)
+{
+  PetscFunctionBegin;
+  PetscCheck(eas_npackages < EAS_MAX_PACKAGES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "more than %d eas packages", EAS_MAX_PACKAGES);
+  if (!eas_npackages) PetscCall(PetscRegisterFinalize(EasPackagesFinalize));
+  eas_package_flag[eas_npackages++] = flag;
+  *flag                             = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 /*@C
   EasGetMPIThreadLevel - the MPI thread level provided (MPI_THREAD_SINGLE ..
   MPI_THREAD_MULTIPLE).

@@ -14,6 +14,11 @@ PETSC_INTERN PetscErrorCode EasSysInitialize_Private(int *argc, char ***argv, co
 /* EasSysFinalize_Private - PetscFinalize when EasSysInitialize_Private
    initialized PETSc. */
 PETSC_INTERN PetscErrorCode EasSysFinalize_Private(void);
+/* EasPackageInitialized_Private - marks a package initialized (*flag =
+   PETSC_TRUE) and has PetscFinalize clear the mark, so that a program that
+   initializes PETSc again initializes the package again: the end of every
+   XxxInitializePackage's "only once" (docs/design.md, "Packages"). */
+PETSC_INTERN PetscErrorCode EasPackageInitialized_Private(PetscBool *flag);
 /* EasGetNodeRank - the node-local rank in PETSC_COMM_WORLD and the ranks of
    the node (-1 and 0 before EasInitialize). */
 PETSC_INTERN PetscErrorCode EasGetNodeRank(PetscMPIInt *rank, PetscMPIInt *size);

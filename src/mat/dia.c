@@ -10,13 +10,6 @@ PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;
 
 static PetscBool eas_dia_package_initialized = PETSC_FALSE;
 
-static PetscErrorCode EasDiaFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  eas_dia_package_initialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
 /*
   EasDiaInitializePackage - the EasDia class and its log events.  Called by
   EasDiaCreate.
@@ -25,13 +18,12 @@ PetscErrorCode EasDiaInitializePackage(void)
 {
   PetscFunctionBegin;
   if (eas_dia_package_initialized) PetscFunctionReturn(0);
-  eas_dia_package_initialized = PETSC_TRUE;
+  PetscCall(EasPackageInitialized_Private(&eas_dia_package_initialized)); /* cleared at PetscFinalize */
   PetscCall(PetscClassIdRegister("EAS DIA", &EAS_DIA_CLASSID));
   PetscCall(PetscLogEventRegister("EasDiaMult", EAS_DIA_CLASSID, &EAS_DiaMult));
   PetscCall(PetscLogEventRegister("EasDiaMultT", EAS_DIA_CLASSID, &EAS_DiaMultTranspose));
   PetscCall(PetscLogEventRegister("EasDiaSetUp", EAS_DIA_CLASSID, &EAS_DiaSetUp));
   PetscCall(PetscLogEventRegister("EasDiaConvert", EAS_DIA_CLASSID, &EAS_DiaConvert));
-  PetscCall(PetscRegisterFinalize(EasDiaFinalizePackage));
   PetscFunctionReturn(0);
 }
 

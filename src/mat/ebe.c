@@ -17,13 +17,6 @@ PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeDiagonal, EAS_
 
 static PetscBool eas_ebe_package_initialized = PETSC_FALSE;
 
-static PetscErrorCode EasEbeFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  eas_ebe_package_initialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
 /*
   EasEbeInitializePackage - the EasEbe class and its log events.  Called by
   EasEbeCreate.
@@ -32,14 +25,13 @@ PetscErrorCode EasEbeInitializePackage(void)
 {
   PetscFunctionBegin;
   if (eas_ebe_package_initialized) PetscFunctionReturn(0);
-  eas_ebe_package_initialized = PETSC_TRUE;
+  PetscCall(EasPackageInitialized_Private(&eas_ebe_package_initialized)); /* cleared at PetscFinalize */
   PetscCall(PetscClassIdRegister("EAS EBE", &EAS_EBE_CLASSID));
   PetscCall(PetscLogEventRegister("EasEbeApply", EAS_EBE_CLASSID, &EAS_EbeApply));
   PetscCall(PetscLogEventRegister("EasEbeSetUp", EAS_EBE_CLASSID, &EAS_EbeSetUp));
   PetscCall(PetscLogEventRegister("EasEbeExchange", EAS_EBE_CLASSID, &EAS_EbeExchange));
   PetscCall(PetscLogEventRegister("EasEbeDiagonal", EAS_EBE_CLASSID, &EAS_EbeDiagonal));
   PetscCall(PetscLogEventRegister("EasEbeSplit", EAS_EBE_CLASSID, &EAS_EbeSplit));
-  PetscCall(PetscRegisterFinalize(EasEbeFinalizePackage));
   PetscFunctionReturn(0);
 }
 

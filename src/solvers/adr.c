@@ -36,19 +36,12 @@ const char *const EasAdrTSTypes[] = {"beuler", "cvode", NULL};
 
 static PetscBool eas_adr_package_initialized = PETSC_FALSE;
 
-static PetscErrorCode EasAdrFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  eas_adr_package_initialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
 /* EasAdrInitializePackage - the EasAdr class and its log events (called by EasAdrCreate). */
 PetscErrorCode EasAdrInitializePackage(void)
 {
   PetscFunctionBegin;
   if (eas_adr_package_initialized) PetscFunctionReturn(0);
-  eas_adr_package_initialized = PETSC_TRUE;
+  PetscCall(EasPackageInitialized_Private(&eas_adr_package_initialized)); /* cleared at PetscFinalize */
   PetscCall(PetscClassIdRegister("EAS ADR", &EAS_ADR_CLASSID));
   PetscCall(PetscLogEventRegister("EasAdrSolve", EAS_ADR_CLASSID, &EAS_AdrSolve));
   PetscCall(PetscLogEventRegister("EasAdrStep", EAS_ADR_CLASSID, &EAS_AdrStep));
@@ -58,7 +51,6 @@ PetscErrorCode EasAdrInitializePackage(void)
   PetscCall(PetscLogEventRegister("EasAdrInner", EAS_ADR_CLASSID, &EAS_AdrInner));
   PetscCall(PetscLogEventRegister("EasAdrHalo", EAS_ADR_CLASSID, &EAS_AdrHalo));
   PetscCall(PetscLogEventRegister("EasAdrDetect", EAS_ADR_CLASSID, &EAS_AdrDetect));
-  PetscCall(PetscRegisterFinalize(EasAdrFinalizePackage));
   PetscFunctionReturn(0);
 }
 

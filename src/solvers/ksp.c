@@ -14,13 +14,6 @@ PetscLogEvent EAS_KspSetUp, EAS_KspSolve, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_Bc
 
 static PetscBool eas_ksp_package_initialized = PETSC_FALSE;
 
-static PetscErrorCode EasKspFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  eas_ksp_package_initialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
 /*
   EasKspInitializePackage - the EasKsp class and the log events of the
   Krylov methods (EasAllreduce under the backend class, as the vector
@@ -30,7 +23,7 @@ PetscErrorCode EasKspInitializePackage(void)
 {
   PetscFunctionBegin;
   if (eas_ksp_package_initialized) PetscFunctionReturn(0);
-  eas_ksp_package_initialized = PETSC_TRUE;
+  PetscCall(EasPackageInitialized_Private(&eas_ksp_package_initialized)); /* cleared at PetscFinalize */
   PetscCall(EasBackendInitializePackage());
   PetscCall(PetscClassIdRegister("EAS KSP", &EAS_KSP_CLASSID));
   PetscCall(PetscLogEventRegister("EasAllreduce", EAS_BACKEND_CLASSID, &EAS_Allreduce));
@@ -41,7 +34,6 @@ PetscErrorCode EasKspInitializePackage(void)
   PetscCall(PetscLogEventRegister("EasBcgsSweep3", EAS_KSP_CLASSID, &EAS_BcgsSweep3));
   PetscCall(PetscLogEventRegister("EasCgUpdate", EAS_KSP_CLASSID, &EAS_CgUpdate));
   PetscCall(PetscLogEventRegister("EasPipeCgUpdate", EAS_KSP_CLASSID, &EAS_PipeCgUpdate));
-  PetscCall(PetscRegisterFinalize(EasKspFinalizePackage));
   PetscFunctionReturn(0);
 }
 

@@ -8,13 +8,6 @@ PetscLogEvent EAS_VecOps, EAS_VecDot, EAS_HtoD, EAS_DtoH;
 
 static PetscBool eas_vec_package_initialized = PETSC_FALSE;
 
-static PetscErrorCode EasVecFinalizePackage(void)
-{
-  PetscFunctionBegin;
-  eas_vec_package_initialized = PETSC_FALSE;
-  PetscFunctionReturn(0);
-}
-
 /*
   EasVecInitializePackage - the log events of the vectors (under the
   backend class: the work is the backend's).  Called by EasVecCreate.
@@ -23,13 +16,12 @@ PetscErrorCode EasVecInitializePackage(void)
 {
   PetscFunctionBegin;
   if (eas_vec_package_initialized) PetscFunctionReturn(0);
-  eas_vec_package_initialized = PETSC_TRUE;
+  PetscCall(EasPackageInitialized_Private(&eas_vec_package_initialized)); /* cleared at PetscFinalize */
   PetscCall(EasBackendInitializePackage());
   PetscCall(PetscLogEventRegister("EasVecOps", EAS_BACKEND_CLASSID, &EAS_VecOps));
   PetscCall(PetscLogEventRegister("EasVecDot", EAS_BACKEND_CLASSID, &EAS_VecDot));
   PetscCall(PetscLogEventRegister("EasCopyHtoD", EAS_BACKEND_CLASSID, &EAS_HtoD));
   PetscCall(PetscLogEventRegister("EasCopyDtoH", EAS_BACKEND_CLASSID, &EAS_DtoH));
-  PetscCall(PetscRegisterFinalize(EasVecFinalizePackage));
   PetscFunctionReturn(0);
 }
 
