@@ -1,7 +1,8 @@
 # eas - configure-free GNU Makefile.
 #
 #   make demo           run the main example (installs Debian packages first if missing)
-#   make check          build and run the test suite on every available backend, 1/2/4 ranks
+#   make check          tools/check-layers (no include or call goes up, docs/design.md), then
+#                       build and run the test suite on every available backend, 1/2/4 ranks
 #                       (JOBS=N tests at once; default auto: half the cores, tests/run.sh)
 #   make check-gpu      the whole suite with the GPU cases, where a CUDA device is usable
 #   make gpu-verdict    check-gpu + the GPU benchmarks, then one verdict line (tools/gpu-verdict)
@@ -41,7 +42,7 @@ empty     :=
 space     := $(empty) $(empty)
 Q          = $(if $(filter 1,$(V)),,@)
 
-SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/mat src/solvers src/comm src/energy src/policy
+SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/vec src/comm src/energy src/mat src/solvers src/policy src/init
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c bench/*.h)
 
@@ -208,6 +209,7 @@ $(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard bench/*
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
 
 check: all
+	@$(PYTHON) tools/check-layers
 	@bash tests/runner_selftest.sh $(OBJDIR)
 	@bash tests/run.sh $(OBJDIR) -j $(JOBS)
 
@@ -225,6 +227,7 @@ stress: all
 # twins are skipped.  Fails at once, saying why, where no device is usable.
 check-gpu: all
 	@$(OBJDIR)/examples/eas_info -require /gpu/cuda
+	@$(PYTHON) tools/check-layers
 	@bash tests/runner_selftest.sh $(OBJDIR)
 	@bash tests/run.sh $(OBJDIR) -j $(JOBS)
 

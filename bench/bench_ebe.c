@@ -12,6 +12,7 @@ static const char help[] = "eas element-by-element operator: EBE apply GB/s vs S
                            "The reference (read9, 9 read streams and 1 write) is timed next to the apply in each run.\n";
 
 #include <eas.h>
+#include "mat/testing.h" /* test hooks (not installed) */
 #include <omp.h>
 #include "bandwidth.h"
 

@@ -20,6 +20,7 @@ static const char help[] = "Host-side logic of the CUDA backend, tested where th
     the PTX 9.0).  The old default -arch=sm_75 (sm_75 + compute_75) gave an
     H100 only PTX.
 */
+#include <eas.h>
 #include "../src/backends/backend.h"
 #include "../src/backends/launch.h"
 

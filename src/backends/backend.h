@@ -1,16 +1,17 @@
 /*
   The backend interface: one ops table per backend (docs/ebe.md).
 
-  Solvers and the generic layer (EasVec, EasDia, EasKsp) call only these ops;
-  they never include a backend's own header.  Every pointer passed to an op is
+  The layers above (vectors, matrices, solvers: docs/design.md) call only
+  these ops; they never include a backend's own header.  Every pointer passed to an op is
   in the backend's memory space (device memory for CUDA, host memory for the
   CPU backend).  Reductions return local partial results; the generic layer
   does the MPI_Allreduce, so compute and communication are charged apart.
 */
 #pragma once
 
-#include <eas.h>
+#include <eas/backend.h>
 #include <petsc/private/petscimpl.h>
+#include "../core/sysimpl.h" /* EasPackageInitialized_Private */
 #include "kernels.h"
 
 #if defined(PETSC_USE_64BIT_INDICES)
@@ -262,8 +263,6 @@ PETSC_INTERN PetscErrorCode EasBackendAvailable_CUDAModule(PetscBool *, const ch
 PETSC_INTERN PetscErrorCode EasCudaModuleLoad(const EasCudaModule **, const char **why);
 PETSC_INTERN PetscErrorCode EasCudaDeviceSelect(PetscInt requested, PetscMPIInt local_rank, PetscMPIInt local_size, int ndev, int *device);
 PETSC_INTERN void           EasCudaCodeFor(int cc, const int sass[], int nsass, const int ptx[], int nptx, int *native, int *jit);
-/* core/init.c: the node-local rank in PETSC_COMM_WORLD (-1 before EasInitialize). */
-PETSC_INTERN PetscErrorCode EasGetNodeRank(PetscMPIInt *rank, PetscMPIInt *size);
 PETSC_INTERN PetscErrorCode EasBackendInit_Memcheck(EasBackend);
 
 /* A copy (host or backend memory) of bytes at p stopped being current. */
@@ -285,12 +284,6 @@ PETSC_EXTERN PetscErrorCode EasBackendCopyDtoH(EasBackend, void *dst, const void
    PetscMalloc/PetscFree), at least one byte. */
 PETSC_INTERN PetscErrorCode EasBackendHostAlloc(EasBackend, size_t bytes, void **p);
 PETSC_INTERN PetscErrorCode EasBackendHostFree(EasBackend, void **p);
-
-/* Log events of the kernels, registered by EasInitializePackage(). */
-PETSC_EXTERN PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;
-PETSC_EXTERN PetscLogEvent EAS_VecOps, EAS_VecDot, EAS_HtoD, EAS_DtoH, EAS_Allreduce;
-PETSC_EXTERN PetscLogEvent EAS_KspSetUp, EAS_KspSolve, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3;
-PETSC_EXTERN PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeDiagonal, EAS_EbeSplit, EAS_CgUpdate, EAS_PipeCgUpdate;
 
 /* Byte counts of the fused sweeps, per row, for ndiag offsets (used by the
    benchmark and the energy model): values 8*ndiag plus the vector passes. */
@@ -314,15 +307,20 @@ PETSC_EXTERN PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeD
    the write would fetch it again, 8 B more). */
 #define EAS_BCGS_BYTES_MOVED_PER_ROW_BE(ndiag, vbytes, inplace) ((inplace) ? 2.0 * (vbytes) * (ndiag) + 18.0 * 8.0 : EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes))
 
-/* Internal vector access in the backend's memory space (device for CUDA).
-   Read: data made valid there; Write: the other copy marked stale. */
-PETSC_INTERN PetscErrorCode EasVecGetBackendArrayRead(EasVec, const PetscScalar **);
-PETSC_INTERN PetscErrorCode EasVecGetBackendArrayWrite(EasVec, PetscScalar **);
-PETSC_INTERN PetscErrorCode EasVecGetBackendArray(EasVec, PetscScalar **);
-PETSC_INTERN PetscErrorCode EasVecGetBackend(EasVec, EasBackend *);
+/* -eas_backend auto: the backend for obj, the object that needs one (an
+   EasAdr, an EasEbe, an EasDia at its SetUp), created on comm; *be = NULL
+   when the resolver has no rule for such an object.  A layer above the
+   backends decides it (the energy policies: src/policy/resolve.c); it
+   registers its resolver here, at its package's initialization, and the
+   registry calls it (as the solvers call the hooks the layers above
+   attached): the backends name no function of that layer. */
+typedef PetscErrorCode (*EasBackendAutoResolver)(PetscObject obj, MPI_Comm comm, EasBackend *be);
+PETSC_INTERN PetscErrorCode EasBackendSetAutoResolver(EasBackendAutoResolver);
+/* EasBackendCreateFor_Private - the backend of obj, an object without one at
+   its SetUp: -eas_backend under obj's prefix (default /cpu; the registry is
+   the option's one parser), auto resolved for obj. */
+PETSC_INTERN PetscErrorCode EasBackendCreateFor_Private(PetscObject obj, MPI_Comm comm, EasBackend *be);
 
-/* Values in backend memory for an in-place rewrite (same pattern); Restore
-   brings the host copy up to date and rebuilds the backend's private data. */
-PETSC_INTERN PetscErrorCode EasDiaGetBackendValuesWrite_Private(EasDia, PetscScalar **val, PetscInt *ld);
-PETSC_INTERN PetscErrorCode EasDiaGetBackendValuesWriteSingle_Private(EasDia, PetscScalar **val, float **valf, PetscInt *ld);
-PETSC_INTERN PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia, PetscScalar **val);
+/* The backends package: the EasBackend class (called by EasBackendCreate;
+   each package initializes itself, docs/design.md). */
+PETSC_INTERN PetscErrorCode EasBackendInitializePackage(void);

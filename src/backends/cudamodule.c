@@ -29,6 +29,7 @@
 #  define _GNU_SOURCE /* dladdr */
 #endif
 #include "backend.h"
+#include "../core/sysimpl.h" /* EasGetNodeRank */
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
