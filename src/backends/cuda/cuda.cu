@@ -267,6 +267,14 @@ static const int eas_cuda_sass[] = {0}, eas_cuda_ptx[] = {0};
   #define EAS_CUDA_NPTX  0
 #endif
 
+/* A kernel of this translation unit, for cudaFuncGetAttributes: every kernel of
+   the module is built with the same -gencode list, so how this one loads is
+   how they all do. */
+__global__ void EasProbeKernel(int *flag)
+{
+  if (flag) *flag = 0;
+}
+
 /* Name and compute capability of device dev, and how a module kernel is loaded there (the current device is restored). */
 static PetscErrorCode EasBackendDeviceQuery_CUDA(int dev, char name[], size_t len, int *cc, int *binary_version, int *ptx_version)
 {
@@ -282,7 +290,7 @@ static PetscErrorCode EasBackendDeviceQuery_CUDA(int dev, char name[], size_t le
   *binary_version = *ptx_version = 0;
   EasCallCUDA(cudaGetDevice(&prev));
   EasCallCUDA(cudaSetDevice(dev));
-  err = cudaFuncGetAttributes(&attr, EasSetKernel);
+  err = cudaFuncGetAttributes(&attr, EasProbeKernel);
   if (err == cudaSuccess) {
     *binary_version = attr.binaryVersion;
     *ptx_version    = attr.ptxVersion;
