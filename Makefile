@@ -32,7 +32,7 @@ PYTHON    ?= /usr/bin/python3
 V         ?= 0
 Q          = $(if $(filter 1,$(V)),,@)
 
-SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/mat src/solvers src/comm src/energy src/policy
+SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/mat src/solvers src/comm src/energy src/policy src/petsc
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c bench/*.h)
 
