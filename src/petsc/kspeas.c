@@ -212,6 +212,36 @@ static PetscErrorCode KSPEasSetShell(KSP ksp)
   PetscFunctionReturn(0);
 }
 
+/* Switches the KSP to PETSc's own method inside its KSPSetUp: the norm and
+   side KSPSetUp chose for this type carry over when the new type supports
+   them (KSPSetType resets them), else the new type's preferred pair. */
+static PetscErrorCode KSPEasFallBack(KSP ksp, KSPType type)
+{
+  KSPNormType nt = ksp->normtype, bn = KSP_NORM_NONE;
+  PCSide      side = ksp->pc_side, bs = PC_LEFT;
+  PetscInt    best = 0;
+
+  PetscFunctionBegin;
+  PetscCall(KSPSetType(ksp, type)); /* destroys this type's data */
+  if (ksp->normsupporttable[nt][side] > 0) {
+    ksp->normtype = nt;
+    ksp->pc_side  = side;
+  } else {
+    for (PetscInt n = 0; n < KSP_NORM_MAX; n++)
+      for (PetscInt p = 0; p < PC_SIDE_MAX; p++)
+        if (ksp->normsupporttable[n][p] > best && (ksp->normtype_set == KSP_NORM_DEFAULT || ksp->normtype_set == (KSPNormType)n) && (ksp->pc_side_set == PC_SIDE_DEFAULT || ksp->pc_side_set == (PCSide)p)) {
+          best = ksp->normsupporttable[n][p];
+          bn   = (KSPNormType)n;
+          bs   = (PCSide)p;
+        }
+    PetscCheck(best > 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "PETSc's %s supports neither -ksp_norm_type %s nor -ksp_pc_side %s", type, KSPNormTypes[nt], PCSides[side]);
+    ksp->normtype = bn;
+    ksp->pc_side  = bs;
+  }
+  PetscUseTypeMethod(ksp, setup);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode KSPSetUp_Eas(KSP ksp)
 {
   KSP_Eas       *k = (KSP_Eas *)ksp->data;
@@ -228,8 +258,7 @@ static PetscErrorCode KSPSetUp_Eas(KSP ksp)
   if (why) {
     fallback = k->bcgs ? KSPBCGS : (k->pipelined ? KSPPIPECG : KSPCG);
     PetscCall(PetscInfo(ksp, "%s: %s: PETSc's %s runs instead\n", k->bcgs ? "KSPEASBCGS" : "KSPEASCG", why, fallback));
-    PetscCall(KSPSetType(ksp, fallback)); /* destroys this type's data */
-    PetscUseTypeMethod(ksp, setup);
+    PetscCall(KSPEasFallBack(ksp, fallback));
     PetscFunctionReturn(0);
   }
   PetscCall(KSPReset_Eas(ksp));
