@@ -36,14 +36,14 @@ SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/ma
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c bench/*.h)
 
-.PHONY: all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress
+.PHONY: all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress tutorials
 
 # ---------------------------------------------------------------------------
 # First pass: make sure PETSc and MPI are installed (tools/deps.sh installs
 # them with apt-get when run as root, or prints the line to run), then re-run
 # make with the package flags known.
 ifeq ($(EAS_DEPS_OK),)
-all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install tests examples benches stress:
+all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install tests examples benches stress tutorials:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 $@
 format:
@@ -106,7 +106,7 @@ BENCHES  := $(patsubst bench/%.c,$(OBJDIR)/bench/%,$(wildcard bench/*.c))
 MPIEXEC ?= mpirun $(if $(filter 0,$(shell id -u)),--allow-run-as-root) --oversubscribe --bind-to none
 export MPIEXEC
 
-all: lib tests examples benches
+all: lib tests examples benches tutorials
 lib: $(LIB_A) $(LIB_SO) $(LIB_CUDA)
 tests: $(TESTS) $(FAKE_NVML)
 examples: $(EXAMPLES)
@@ -170,6 +170,22 @@ $(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard bench/*
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
+
+# PETSc's own tutorials, unmodified, from Debian's libpetsc3.18-dev-examples
+# (tests/test_petsc_plugin.py, bench/petsc_tutorials.py): built against PETSc
+# alone, they get eas through -dll_append libeas.so; ex2-linked is ex2 linked
+# with libeas and nothing else (the types registered by linking alone).
+PETSC_TUTORIALS ?= /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials
+TUTORIALS := $(addprefix $(OBJDIR)/petsc-tutorials/,ex2 ex3 ex45 ex50 ex2-linked)
+tutorials: $(TUTORIALS)
+$(OBJDIR)/petsc-tutorials/ex%: $(PETSC_TUTORIALS)/ex%.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC   $<"
+	$(Q)$(CC) $(OPT) -g $(PETSC_CFLAGS) $< -o $@ $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) -lm
+$(OBJDIR)/petsc-tutorials/ex2-linked: $(PETSC_TUTORIALS)/ex2.c $(LIB_SO)
+	@mkdir -p $(dir $@)
+	@echo "  CC   $< (linked with libeas)"
+	$(Q)$(CC) $(OPT) -g $(PETSC_CFLAGS) $< -o $@ -Wl,--no-as-needed -L$(OBJDIR)/lib -leas -Wl,--as-needed -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) -lm
 
 check: all
 	@bash tests/runner_selftest.sh $(OBJDIR)
