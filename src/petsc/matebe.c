@@ -466,6 +466,7 @@ static PetscErrorCode MatEasEbeToAIJ(Mat A, MatType type, Mat *B)
   PetscFunctionBegin;
   PetscCall(MatCreate(PetscObjectComm((PetscObject)A), &pre));
   PetscCall(MatSetSizes(pre, A->rmap->n, A->cmap->n, A->rmap->N, A->cmap->N));
+  PetscCall(MatSetBlockSizesFromMats(pre, A, A));
   PetscCall(MatSetType(pre, MATPREALLOCATOR));
   PetscCall(MatSetUp(pre));
   for (PetscInt e = 0; e < a->nel; e++) PetscCall(MatSetValues(pre, a->m, a->gidx + (size_t)e * a->m, a->m, a->gidx + (size_t)e * a->m, a->ael + (size_t)e * a->m * a->m, ADD_VALUES));
@@ -481,6 +482,7 @@ static PetscErrorCode MatEasEbeToAIJ(Mat A, MatType type, Mat *B)
   PetscCall(MatSetType(C, type));
   PetscCall(MatPreallocatorPreallocate(pre, PETSC_TRUE, C));
   PetscCall(MatDestroy(&pre));
+  PetscCall(MatSetOption(C, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
   for (PetscInt e = 0; e < a->nel; e++) PetscCall(MatSetValues(C, a->m, a->gidx + (size_t)e * a->m, a->m, a->gidx + (size_t)e * a->m, a->ael + (size_t)e * a->m * a->m, ADD_VALUES));
   PetscCall(MatAssemblyBegin(C, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(C, MAT_FINAL_ASSEMBLY));

@@ -480,7 +480,7 @@ PetscErrorCode EasKspSetUpPC_Private(EasKsp ksp)
     else {
       size_t nd;
       PetscCall(EasSizeMul(PetscObjectComm((PetscObject)ksp), "point blocks n*bs", sizeof(PetscScalar), &nd, nb * bs, bs));
-      PetscCall(PetscMalloc(PetscMax(nd, sizeof(PetscScalar)), &D));
+      PetscCall(PetscMalloc1(PetscMax(nd, 1), &D));
       PetscCall((*ksp->shell.blockdiagonal)(ksp->shell.ctx, D));
     }
     PetscCall(EasKspInvertBlocks_Private(ksp, nb, bs, D));
