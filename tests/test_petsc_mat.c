@@ -1,5 +1,5 @@
 static const char help[] = "MATEASDIA and MATEASEBE against PETSc's AIJ: every operation the plug-in offers, on the same assembly.\n"
-                           "  -case dia|ebe|fill|ebe_insert|ilu  -n <grid points per direction>  -bs <dof per node (ebe)>\n";
+                           "  -case dia|ebe|fill|ebe_insert|ksp  -n <grid points per direction>  -bs <dof per node (ebe)>\n";
 /*
   Peer: PETSc's MATAIJ filled by the same MatSetValues calls (this program is
   a plain PETSc program that registers the types with EasPetscRegisterAll).
@@ -17,7 +17,10 @@ static const char help[] = "MATEASDIA and MATEASEBE against PETSc's AIJ: every o
        MatZeroRowsColumns (with x, b), then eascg with Jacobi (bs 1) or
        point-block Jacobi (bs 2) against PETSc's CG on the AIJ matrix: the
        same iteration count.
-  fill, ebe_insert, ilu: the errors that name the way out.
+  ksp: easbcgs on the DIA stencil: -pc_type ilu is an error naming the way
+       out; on an AIJ matrix (-mat_type aij) PETSc's KSPBCGS runs, said under
+       -info; -eas_energy_view prints the plug-in's report at PetscFinalize.
+  fill, ebe_insert: the errors that name the way out.
 */
 #include <eas.h>
 
@@ -356,7 +359,7 @@ int main(int argc, char **argv)
     PetscCall(MatSetType(E, MATEASEBE));
     PetscCall(MatSetValues(E, 2, idx, 2, idx, K, INSERT_VALUES));
     PetscCall(MatDestroy(&E));
-  } else if (!strcmp(c, "ilu")) {
+  } else if (!strcmp(c, "ksp")) { /* easbcgs on the stencil: -mat_type aij for the fallback */
     Mat E;
     KSP ksp;
     Vec x, b;
@@ -364,6 +367,8 @@ int main(int argc, char **argv)
     PetscCall(MatCreate(PETSC_COMM_WORLD, &E));
     PetscCall(MatSetSizes(E, PETSC_DECIDE, PETSC_DECIDE, n * n, n * n));
     PetscCall(MatSetType(E, MATEASDIA));
+    PetscCall(MatSetFromOptions(E));
+    PetscCall(MatSetUp(E));
     PetscCall(MatGetOwnershipRange(E, &rs, &re));
     PetscCall(SetStencil(E, n, rs, re, ADD_VALUES, 1.0));
     PetscCall(Assemble(E));
@@ -378,7 +383,7 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&b));
     PetscCall(MatDestroy(&E));
-  } else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "-case %s: expected dia, ebe, fill, ebe_insert or ilu", c);
+  } else SETERRQ(PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "-case %s: expected dia, ebe, fill, ebe_insert or ksp", c);
   PetscCall(PetscFinalize());
   return 0;
 }
@@ -417,6 +422,21 @@ int main(int argc, char **argv)
   test:
     suffix: ilu
     backends: none
-    args: -case ilu -pc_type ilu
+    args: -case ksp -pc_type ilu
     expect_error: KSPEASBCGS on a MATEASDIA: -pc_type ilu needs an assembled AIJ matrix.*MatConvert
+  test:
+    suffix: fallback
+    nsize: 2
+    backends: none
+    args: -case ksp -mat_type aij -pc_type jacobi -info :ksp -ksp_converged_reason -ksp_view
+    expect: KSPEASBCGS: the operator is not a MATEASDIA or MATEASEBE: PETSc's bcgs runs instead
+    expect: Linear solve converged due to CONVERGED_RTOL
+    expect: type: bcgs
+  test:
+    suffix: energy_view
+    nsize: 2
+    args: -case ksp -pc_type jacobi -ksp_converged_reason -eas_energy_view -eas_sensor model
+    expect: Linear solve converged due to CONVERGED_RTOL
+    expect: eas energy report: 2 rank\(s\)
+    expect: eas PETSc plug-in: the solves of KSPEASBCGS and KSPEASCG
 TEST*/
