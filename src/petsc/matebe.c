@@ -132,6 +132,26 @@ PetscErrorCode MatEasEbeSetUpOperator_Private(Mat A)
   PetscCall(EasEbeSetOptionsPrefix(a->ebe, prefix));
   PetscCall(EasEbeSetBackend(a->ebe, a->be));
   PetscCall(EasEbeSetElements(a->ebe, a->nel, nen, a->bs, (a->nown + a->nghost) / a->bs, conn, a->ael));
+  { /* the elements in colour order (EasEbeGetColoring): the apply, one colour
+       after the other, then reads them contiguously; PETSc's order of
+       assembly interleaves the colours (4 in 2D, 8 in 3D) */
+    const PetscInt *cptr, *cel;
+    PetscInt        nc, *pconn, *pg;
+    PetscScalar    *pael;
+    const size_t    mm = (size_t)a->m * a->m;
+    PetscCall(EasEbeGetColoring(a->ebe, &nc, &cptr, &cel));
+    PetscCall(PetscMalloc3((size_t)a->nel * nen, &pconn, (size_t)a->nel * a->m, &pg, (size_t)a->nel * mm, &pael));
+    for (PetscInt k = 0; k < a->nel; k++) {
+      const PetscInt e = cel[k];
+      PetscCall(PetscArraycpy(pconn + (size_t)k * nen, conn + (size_t)e * nen, nen));
+      PetscCall(PetscArraycpy(pg + (size_t)k * a->m, a->gidx + (size_t)e * a->m, a->m));
+      PetscCall(PetscArraycpy(pael + (size_t)k * mm, a->ael + (size_t)e * mm, mm));
+    }
+    PetscCall(PetscArraycpy(a->gidx, pg, (size_t)a->nel * a->m)); /* the Mat's own copy in the same order */
+    PetscCall(PetscArraycpy(a->ael, pael, (size_t)a->nel * mm));
+    PetscCall(EasEbeSetElements(a->ebe, a->nel, nen, a->bs, (a->nown + a->nghost) / a->bs, pconn, a->ael));
+    PetscCall(PetscFree3(pconn, pg, pael));
+  }
   PetscCall(PetscFree(conn));
   PetscCall(EasEbeSetFromOptions(a->ebe));
   PetscCall(EasEbeSetUp(a->ebe));
