@@ -10,14 +10,16 @@
 #   make asan           build with address+undefined sanitizers in build-asan/ and run the tests
 #   make valgrind       small runs under valgrind (memory errors and definite leaks fail)
 #   make stress         the asynchronous fault campaign with 100 seeds (long)
-#   make install PREFIX=/path   headers, libeas.{a,so}, the CUDA module libeas-cuda.so, eas.pc, bin/eas-plot, share/doc/eas
+#   make install PREFIX=/path   headers, libeas.{a,so}, the CUDA module libeas-cuda.so, eas.mod and libeasf.so (Fortran), eas.pc, bin/eas-plot, share/doc/eas
 #   make format         clang-format the sources
 #
 # Variables: OBJDIR (build), CUDA (1 when nvcc is found: build the CUDA module
 # libeas-cuda.so beside libeas; 0 to leave it out; libeas is the same either way),
 # SUNDIALS (1 when SUNDIALS' CVODE headers are found, 0 to leave CVODE out),
 # CUDA_HOME (/usr/local/cuda), CUDA_ARCH (75), OPT (-O3 -march=native), PREFIX,
-# PYTHON (/usr/bin/python3: Debian's, with python3-matplotlib, for eas-plot).
+# PYTHON (/usr/bin/python3: Debian's, with python3-matplotlib, for eas-plot),
+# FC (mpif90) and FORTRAN (1 when FC is found: the Fortran module eas.mod and
+# libeasf, the Fortran examples; 0 to leave them out).
 
 OBJDIR    ?= build
 PREFIX    ?= /usr/local
@@ -29,12 +31,14 @@ CUDA      ?= $(if $(NVCC),1,0)
 SUNDIALS_INC ?= /usr/include
 SUNDIALS  ?= $(if $(wildcard $(SUNDIALS_INC)/cvode/cvode.h $(SUNDIALS_INC)/nvector/nvector_parallel.h),1,0)
 PYTHON    ?= /usr/bin/python3
+FC        := $(if $(filter default,$(origin FC)),mpif90,$(FC))
+FORTRAN   ?= $(if $(shell command -v $(FC) 2>/dev/null),1,0)
 V         ?= 0
 Q          = $(if $(filter 1,$(V)),,@)
 
-SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/mat src/solvers src/comm src/energy src/policy src/petsc
+SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/mat src/solvers src/comm src/energy src/policy src/petsc src/fortran
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
-FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c bench/*.h)
+FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c examples/fortran/*.c tests/*.c bench/*.c bench/*.h)
 
 .PHONY: all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress tutorials
 
@@ -81,6 +85,19 @@ ifeq ($(CUDA),1)
   NVCCFLAGS ?= -O3 -arch=sm_$(CUDA_ARCH) -std=c++17 -Xcompiler -fPIC,-Wall,-Wextra,-fvisibility=hidden
   LIB_CUDA  := $(OBJDIR)/lib/libeas-cuda.so
 endif
+# The Fortran interface (docs/fortran.md): module eas (src/fortran/eas.F90)
+# in libeasf beside libeas (libeas itself needs no Fortran runtime), its
+# eas.mod in OBJDIR/include; the Fortran examples and their C counterparts
+# (tests/test_fortran.py compares them).
+PETSC_INCDIR := $(shell pkg-config --variable=includedir PETSc)
+FFLAGS_ALL    = $(OPT) -g -fPIC -cpp -ffree-line-length-none -Wall -I$(PETSC_INCDIR) $(FFLAGS)
+FEXAMPLES_C  := $(OBJDIR)/examples/fortran/adrc $(OBJDIR)/examples/fortran/ebec
+ifeq ($(FORTRAN),1)
+  LIB_F     := $(OBJDIR)/lib/libeasf.so
+  FEXAMPLES := $(OBJDIR)/examples/fortran/adrf $(OBJDIR)/examples/fortran/ebef $(FEXAMPLES_C)
+else
+  FEXAMPLES := $(FEXAMPLES_C)
+endif
 OBJS   := $(CSRC:%.c=$(OBJDIR)/%.o)
 CUOBJS := $(CUSRC:%.cu=$(OBJDIR)/%.o)
 
@@ -107,9 +124,9 @@ MPIEXEC ?= mpirun $(if $(filter 0,$(shell id -u)),--allow-run-as-root) --oversub
 export MPIEXEC
 
 all: lib tests examples benches tutorials
-lib: $(LIB_A) $(LIB_SO) $(LIB_CUDA)
+lib: $(LIB_A) $(LIB_SO) $(LIB_CUDA) $(LIB_F)
 tests: $(TESTS) $(FAKE_NVML)
-examples: $(EXAMPLES)
+examples: $(EXAMPLES) $(FEXAMPLES)
 benches: $(BENCHES)
 
 $(OBJDIR)/%.o: %.c $(FLAGS_STAMP) $(HEADERS) $(wildcard src/*/*.h src/*/*/*.h)
@@ -167,6 +184,23 @@ $(OBJDIR)/examples/%: examples/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
 $(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard bench/*.h tests/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CC   $<"
+	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
+
+# Fortran: the module, libeasf, the examples and their C counterparts.
+$(OBJDIR)/include/eas.mod $(OBJDIR)/fortran/eas.o: src/fortran/eas.F90 $(FLAGS_STAMP)
+	@mkdir -p $(OBJDIR)/include $(OBJDIR)/fortran
+	@echo "  FC   $<"
+	$(Q)$(FC) $(FFLAGS_ALL) -J$(OBJDIR)/include -c $< -o $(OBJDIR)/fortran/eas.o
+$(LIB_F): $(OBJDIR)/fortran/eas.o $(LIB_SO)
+	@echo "  LD   $@"
+	$(Q)$(FC) -shared -o $@ $(OBJDIR)/fortran/eas.o -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR)
+$(OBJDIR)/examples/fortran/%: examples/fortran/%.F90 $(LIB_F) $(OBJDIR)/include/eas.mod
+	@mkdir -p $(dir $@)
+	@echo "  FC   $<"
+	$(Q)$(FC) $(FFLAGS_ALL) -I$(OBJDIR)/include $< -o $@ -L$(OBJDIR)/lib -leasf -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR)
+$(OBJDIR)/examples/fortran/%: examples/fortran/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
@@ -278,6 +312,7 @@ install: lib
 	ln -sf $(LIB_SOFILE) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libeas.so
 	$(if $(LIB_CUDA),install -m 755 $(LIB_CUDA) $(DESTDIR)$(PREFIX)/lib/)
+	$(if $(LIB_F),install -m 755 $(LIB_F) $(DESTDIR)$(PREFIX)/lib/ && install -m 644 $(OBJDIR)/include/eas.mod $(DESTDIR)$(PREFIX)/include/)
 	install -d $(DESTDIR)$(PREFIX)/share/eas
 	install -m 644 share/eas/default_profile.opts $(DESTDIR)$(PREFIX)/share/eas/
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/eas
