@@ -90,7 +90,7 @@ endif
 # eas.mod in OBJDIR/include; the Fortran examples and their C counterparts
 # (tests/test_fortran.py compares them).
 PETSC_INCDIR := $(shell pkg-config --variable=includedir PETSc)
-FFLAGS_ALL    = $(OPT) -g -fPIC -cpp -ffree-line-length-none -Wall -I$(PETSC_INCDIR) $(FFLAGS)
+FFLAGS_ALL    = $(OPT) -g -fPIC -cpp -ffree-line-length-none -Wall $(SAN) -I$(PETSC_INCDIR) $(FFLAGS)
 FEXAMPLES_C  := $(OBJDIR)/examples/fortran/adrc $(OBJDIR)/examples/fortran/ebec
 ifeq ($(FORTRAN),1)
   LIB_F     := $(OBJDIR)/lib/libeasf.so
@@ -195,7 +195,7 @@ $(OBJDIR)/include/eas.mod $(OBJDIR)/fortran/eas.o: src/fortran/eas.F90 $(FLAGS_S
 	$(Q)$(FC) $(FFLAGS_ALL) -J$(OBJDIR)/include -c $< -o $(OBJDIR)/fortran/eas.o
 $(LIB_F): $(OBJDIR)/fortran/eas.o $(LIB_SO)
 	@echo "  LD   $@"
-	$(Q)$(FC) -shared -o $@ $(OBJDIR)/fortran/eas.o -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR)
+	$(Q)$(FC) -shared -o $@ $(OBJDIR)/fortran/eas.o -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) $(SAN)
 $(OBJDIR)/examples/fortran/%: examples/fortran/%.F90 $(LIB_F) $(OBJDIR)/include/eas.mod
 	@mkdir -p $(dir $@)
 	@echo "  FC   $<"
@@ -209,17 +209,18 @@ $(OBJDIR)/examples/fortran/%: examples/fortran/%.c $(LIB_SO) $(LIB_CUDA) $(HEADE
 # (tests/test_petsc_plugin.py, bench/petsc_tutorials.py): built against PETSc
 # alone, they get eas through -dll_append libeas.so; ex2-linked is ex2 linked
 # with libeas and nothing else (the types registered by linking alone).
+# Built with $(SAN) too: under make asan, libeas loads into them.
 PETSC_TUTORIALS ?= /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials
 TUTORIALS := $(addprefix $(OBJDIR)/petsc-tutorials/,ex2 ex3 ex45 ex50 ex2-linked)
 tutorials: $(TUTORIALS)
 $(OBJDIR)/petsc-tutorials/ex%: $(PETSC_TUTORIALS)/ex%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
-	$(Q)$(CC) $(OPT) -g $(PETSC_CFLAGS) $< -o $@ $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) -lm
+	$(Q)$(CC) $(OPT) -g $(SAN) $(PETSC_CFLAGS) $< -o $@ $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) -lm
 $(OBJDIR)/petsc-tutorials/ex2-linked: $(PETSC_TUTORIALS)/ex2.c $(LIB_SO)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $< (linked with libeas)"
-	$(Q)$(CC) $(OPT) -g $(PETSC_CFLAGS) $< -o $@ -Wl,--no-as-needed -L$(OBJDIR)/lib -leas -Wl,--as-needed -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) -lm
+	$(Q)$(CC) $(OPT) -g $(SAN) $(PETSC_CFLAGS) $< -o $@ -Wl,--no-as-needed -L$(OBJDIR)/lib -leas -Wl,--as-needed -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) -lm
 
 check: all
 	@bash tests/runner_selftest.sh $(OBJDIR)

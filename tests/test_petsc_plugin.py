@@ -15,7 +15,9 @@ OBJDIR/petsc-tutorials), are run twice on the same grid:
            ranks), and for ex3 also with the online split of the element work
            (-ebe_split_units /cpu:1,/cpu:1; with a CUDA device /gpu/cuda,/cpu:1)
            and with -ksp_eascg_type pipecg.  ex2-linked (ex2 linked with libeas,
-           no -dll_append) checks that linking alone registers the types.
+           no -dll_append) checks that linking alone registers the types;
+           ex2-cg runs eas's CG (-ksp_type eascg) on ex2's MATEASDIA against
+           PETSc's CG.
 
 Each eas run must print that eas's solver ran (-info: "KSPEASBCGS: eas's
 fused BiCGStab" / "KSPEASCG: eas's CG"), converge with the iteration count of
@@ -30,7 +32,7 @@ preconditioned operator's condition number estimated by PETSc's CG
 (-ksp_compute_singularvalues, Lanczos) in the plain run.  Peer: PETSc's KSPBCGS and KSPCG on its AIJ assembly of the same
 program.  Runs of eas also take -malloc_debug -malloc_dump (no leak).
 
-  test_petsc_plugin.py --objdir OBJDIR --np N --tutorial ex45|ex50|ex2|ex3|ex2-linked
+  test_petsc_plugin.py --objdir OBJDIR --np N --tutorial ex45|ex50|ex2|ex3|ex2-linked|ex2-cg
 """
 import argparse
 import math
@@ -61,6 +63,9 @@ CASES = {
                 eas=["-mat_type", "easebe", "-ksp_type", "eascg"], cg=True),
 }
 CASES["ex2-linked"] = dict(CASES["ex2"])
+# eas's CG on a MATEASDIA (ex2's matrix is symmetric positive definite)
+CASES["ex2-cg"] = dict(grid=CASES["ex2"]["grid"], petsc=CASES["ex3"]["petsc"],
+                       eas=["-mat_type", "easdia", "-ksp_type", "eascg"], cg=True, exe="ex2")
 
 
 def fail(msg):
@@ -112,7 +117,7 @@ def main():
     ap.add_argument("--tutorial", required=True, choices=sorted(CASES))
     a = ap.parse_args()
     case = CASES[a.tutorial]
-    exe = a.tutorial
+    exe = case.get("exe", a.tutorial)
     lib = os.path.abspath(os.path.join(a.objdir, "lib", "libeas.so"))
     plugin = [] if exe.endswith("-linked") else ["-dll_append", lib]
     maxmem = int(os.environ.get("EAS_MEMCHECK_MAX_NP", "2"))
@@ -132,7 +137,7 @@ def main():
             if be == "/cpu/memcheck" and a.np > maxmem:
                 continue
             variants.append((be, ["-eas_backend", be]))
-        if case["cg"]:
+        if case["cg"] and exe == "ex3":
             variants.append(("/cpu split /cpu:1,/cpu:1", ["-eas_backend", "/cpu", "-ebe_split_units", "/cpu:1,/cpu:1"]))
             if gpu:
                 variants.append(("/cpu split /gpu/cuda,/cpu:1", ["-eas_backend", "/cpu", "-ebe_split_units", "/gpu/cuda,/cpu:1"]))
@@ -189,6 +194,12 @@ r"""
     backends: none
     args: --tutorial ex2-linked
     expect: test_petsc_plugin: ex2-linked, 2 rank\(s\): ok
+  test:
+    suffix: ex2_cg
+    nsize: 1 4
+    backends: none
+    args: --tutorial ex2-cg
+    expect: test_petsc_plugin: ex2-cg, [14] rank\(s\): ok
   test:
     suffix: ex3
     nsize: 1 2 4
