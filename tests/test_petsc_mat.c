@@ -19,7 +19,8 @@ static const char help[] = "MATEASDIA and MATEASEBE against PETSc's AIJ: every o
        same iteration count.
   ksp: easbcgs on the DIA stencil: -pc_type ilu is an error naming the way
        out; on an AIJ matrix (-mat_type aij) PETSc's KSPBCGS runs, said under
-       -info; -eas_energy_view prints the plug-in's report at PetscFinalize.
+       -info, also when KSPSetOperators gives an AIJ matrix after an eas solve
+       (-switch); -eas_energy_view prints the plug-in's report at PetscFinalize.
   fill, ebe_insert: the errors that name the way out.
 */
 #include <eas.h>
@@ -359,11 +360,13 @@ int main(int argc, char **argv)
     PetscCall(MatSetType(E, MATEASEBE));
     PetscCall(MatSetValues(E, 2, idx, 2, idx, K, INSERT_VALUES));
     PetscCall(MatDestroy(&E));
-  } else if (!strcmp(c, "ksp")) { /* easbcgs on the stencil: -mat_type aij for the fallback */
+  } else if (!strcmp(c, "ksp")) { /* easbcgs on the stencil: -mat_type aij for the fallback; -switch: then an AIJ operator */
     Mat E;
     KSP ksp;
     Vec x, b;
     PetscInt rs, re;
+    PetscBool sw = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-switch", &sw, NULL));
     PetscCall(MatCreate(PETSC_COMM_WORLD, &E));
     PetscCall(MatSetSizes(E, PETSC_DECIDE, PETSC_DECIDE, n * n, n * n));
     PetscCall(MatSetType(E, MATEASDIA));
@@ -379,6 +382,20 @@ int main(int argc, char **argv)
     PetscCall(KSPSetType(ksp, KSPEASBCGS));
     PetscCall(KSPSetFromOptions(ksp));
     PetscCall(KSPSolve(ksp, b, x));
+    if (sw) { /* a new operator, an AIJ copy: the next solve sets up again and runs PETSc's BCGS */
+      Mat                B;
+      KSPConvergedReason r1, r2;
+      PetscInt           i1, i2;
+      PetscCall(KSPGetConvergedReason(ksp, &r1));
+      PetscCall(KSPGetIterationNumber(ksp, &i1));
+      PetscCall(MatConvert(E, MATAIJ, MAT_INITIAL_MATRIX, &B));
+      PetscCall(KSPSetOperators(ksp, B, B));
+      PetscCall(KSPSolve(ksp, b, x));
+      PetscCall(KSPGetConvergedReason(ksp, &r2));
+      PetscCall(KSPGetIterationNumber(ksp, &i2));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "first solve (MATEASDIA): %s in %" PetscInt_FMT " iterations; second (MATAIJ): %s in %" PetscInt_FMT "\n", KSPConvergedReasons[r1], i1, KSPConvergedReasons[r2], i2));
+      PetscCall(MatDestroy(&B));
+    }
     PetscCall(KSPDestroy(&ksp));
     PetscCall(VecDestroy(&x));
     PetscCall(VecDestroy(&b));
@@ -432,6 +449,13 @@ int main(int argc, char **argv)
     expect: KSPEASBCGS: the operator is not a MATEASDIA or MATEASEBE: PETSc's bcgs runs instead
     expect: Linear solve converged due to CONVERGED_RTOL
     expect: type: bcgs
+  test:
+    suffix: switch
+    nsize: 2
+    args: -case ksp -pc_type jacobi -switch -info :ksp
+    expect: KSPEASBCGS: eas's fused BiCGStab on the MATEASDIA
+    expect: KSPEASBCGS: the operator is not a MATEASDIA or MATEASEBE: PETSc's bcgs runs instead
+    expect: first solve \(MATEASDIA\): CONVERGED_RTOL in ([0-9]+) iterations; second \(MATAIJ\): CONVERGED_RTOL in
   test:
     suffix: energy_view
     nsize: 2

@@ -281,7 +281,7 @@ static PetscErrorCode KSPSetUp_Eas(KSP ksp)
     PetscCheck(D, PETSC_COMM_SELF, PETSC_ERR_SUP, "KSPEASBCGS: a rank without rows of the MATEASDIA (give every rank rows)");
     PetscCall(EasKspSetOperator(k->e, D));
     PetscCallMPI(MPI_Comm_size(comm, &size));
-    if (size > 1 && ((Mat_EasDia *)A->data)->scat) PetscCall(EasKspSetOperatorCoupling(k->e, MatEasDiaCoupling_Private, A));
+    if (size > 1) PetscCall(EasKspSetOperatorCoupling(k->e, MatEasDiaCoupling_Private, A)); /* a no-op while no rank has couplings */
     PetscCall(EasDiaCreateVecs(D, &k->eb, &k->ex));
   } else {
     EasBackend be;
@@ -340,6 +340,17 @@ static PetscErrorCode KSPSolve_Eas(KSP ksp)
   PetscObjectState st;
 
   PetscFunctionBegin;
+  { /* KSPSetOperators with another matrix since the setup (PETSc then sets up again only the PC) */
+    Mat A;
+    PetscCall(PCGetOperators(ksp->pc, &A, NULL));
+    if (A != k->A) {
+      PetscCall(KSPSetUp_Eas(ksp));
+      if (ksp->ops->solve != KSPSolve_Eas) { /* fell back to PETSc's method */
+        PetscUseTypeMethod(ksp, solve);
+        PetscFunctionReturn(0);
+      }
+    }
+  }
   if (!k->bcgs) { /* the shell operator carries no state: new values -> set it again */
     PetscCall(PetscObjectStateGet((PetscObject)k->A, &st));
     if (st != k->Astate) PetscCall(KSPEasSetShell(ksp));
