@@ -12,7 +12,7 @@
 #   make asan           build with address+undefined sanitizers in build-asan/ and run the tests
 #   make valgrind       small runs under valgrind (memory errors and definite leaks fail)
 #   make stress         the asynchronous fault campaign with 100 seeds (long)
-#   make install PREFIX=/path   headers, libeas.{a,so}, the CUDA module libeas-cuda.so, eas.pc, bin/eas-plot, share/doc/eas
+#   make install PREFIX=/path   headers, libeas.{a,so}, the CUDA module libeas-cuda.so, eas.mod and libeasf.so (Fortran), eas.pc, bin/eas-plot, share/doc/eas
 #   make format         clang-format the sources
 #
 # Variables: OBJDIR (build), CUDA (1 when nvcc is found: build the CUDA module
@@ -23,7 +23,9 @@
 # of the last for newer GPUs), CUDA_ARCH=NN (override: sm_NN and its PTX only),
 # OPT (-O3 -march=native), PREFIX,
 # PYTHON (/usr/bin/python3: Debian's, with python3-matplotlib, for eas-plot),
-# HWLOC (1 when pkg-config finds hwloc: the benchmarks' cache detection, bench/llc.h).
+# HWLOC (1 when pkg-config finds hwloc: the benchmarks' cache detection, bench/llc.h),
+# FC (mpif90) and FORTRAN (1 when FC is found: the Fortran module eas.mod and
+# libeasf, the Fortran examples; 0 to leave them out).
 
 OBJDIR    ?= build
 JOBS      ?= auto
@@ -36,24 +38,26 @@ CUDA      ?= $(if $(NVCC),1,0)
 SUNDIALS_INC ?= /usr/include
 SUNDIALS  ?= $(if $(wildcard $(SUNDIALS_INC)/cvode/cvode.h $(SUNDIALS_INC)/nvector/nvector_parallel.h),1,0)
 PYTHON    ?= /usr/bin/python3
+FC        := $(if $(filter default,$(origin FC)),mpif90,$(FC))
+FORTRAN   ?= $(if $(shell command -v $(FC) 2>/dev/null),1,0)
 V         ?= 0
 comma     := ,
 empty     :=
 space     := $(empty) $(empty)
 Q          = $(if $(filter 1,$(V)),,@)
 
-SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/vec src/comm src/energy src/mat src/solvers src/policy src/init
+SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/vec src/comm src/energy src/mat src/solvers src/policy src/init src/petsc src/fortran
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
-FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c bench/*.h)
+FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c examples/fortran/*.c tests/*.c bench/*.c bench/*.h)
 
-.PHONY: all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress
+.PHONY: all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress tutorials
 
 # ---------------------------------------------------------------------------
 # First pass: make sure PETSc and MPI are installed (tools/deps.sh installs
 # them with apt-get when run as root, or prints the line to run), then re-run
 # make with the package flags known.
 ifeq ($(EAS_DEPS_OK),)
-all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install tests examples benches stress:
+all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install tests examples benches stress tutorials:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 $@
 format:
@@ -110,6 +114,19 @@ ifeq ($(CUDA),1)
   NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -fPIC,-Wall,-Wextra,-fvisibility=hidden
   LIB_CUDA  := $(OBJDIR)/lib/libeas-cuda.so
 endif
+# The Fortran interface (docs/fortran.md): module eas (src/fortran/eas.F90)
+# in libeasf beside libeas (libeas itself needs no Fortran runtime), its
+# eas.mod in OBJDIR/include; the Fortran examples and their C counterparts
+# (tests/test_fortran.py compares them).
+PETSC_INCDIR := $(shell pkg-config --variable=includedir PETSc)
+FFLAGS_ALL    = $(OPT) -g -fPIC -cpp -ffree-line-length-none -Wall $(SAN) -I$(PETSC_INCDIR) $(FFLAGS)
+FEXAMPLES_C  := $(OBJDIR)/examples/fortran/adrc $(OBJDIR)/examples/fortran/ebec
+ifeq ($(FORTRAN),1)
+  LIB_F     := $(OBJDIR)/lib/libeasf.so
+  FEXAMPLES := $(OBJDIR)/examples/fortran/adrf $(OBJDIR)/examples/fortran/ebef $(FEXAMPLES_C)
+else
+  FEXAMPLES := $(FEXAMPLES_C)
+endif
 OBJS   := $(CSRC:%.c=$(OBJDIR)/%.o)
 CUOBJS := $(CUSRC:%.cu=$(OBJDIR)/%.o)
 
@@ -135,10 +152,10 @@ BENCHES  := $(patsubst bench/%.c,$(OBJDIR)/bench/%,$(wildcard bench/*.c))
 MPIEXEC ?= mpirun $(if $(filter 0,$(shell id -u)),--allow-run-as-root) --oversubscribe --bind-to none
 export MPIEXEC
 
-all: lib tests examples benches
-lib: $(LIB_A) $(LIB_SO) $(LIB_CUDA)
+all: lib tests examples benches tutorials
+lib: $(LIB_A) $(LIB_SO) $(LIB_CUDA) $(LIB_F)
 tests: $(TESTS) $(FAKE_NVML)
-examples: $(EXAMPLES)
+examples: $(EXAMPLES) $(FEXAMPLES)
 benches: $(BENCHES)
 
 $(OBJDIR)/%.o: %.c $(FLAGS_STAMP) $(HEADERS) $(wildcard src/*/*.h src/*/*/*.h)
@@ -207,6 +224,40 @@ $(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard bench/*
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
+
+# Fortran: the module, libeasf, the examples and their C counterparts.
+$(OBJDIR)/include/eas.mod $(OBJDIR)/fortran/eas.o: src/fortran/eas.F90 $(FLAGS_STAMP)
+	@mkdir -p $(OBJDIR)/include $(OBJDIR)/fortran
+	@echo "  FC   $<"
+	$(Q)$(FC) $(FFLAGS_ALL) -J$(OBJDIR)/include -c $< -o $(OBJDIR)/fortran/eas.o
+$(LIB_F): $(OBJDIR)/fortran/eas.o $(LIB_SO)
+	@echo "  LD   $@"
+	$(Q)$(FC) -shared -o $@ $(OBJDIR)/fortran/eas.o -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) $(SAN)
+$(OBJDIR)/examples/fortran/%: examples/fortran/%.F90 $(LIB_F) $(OBJDIR)/include/eas.mod
+	@mkdir -p $(dir $@)
+	@echo "  FC   $<"
+	$(Q)$(FC) $(FFLAGS_ALL) -I$(OBJDIR)/include $< -o $@ -L$(OBJDIR)/lib -leasf -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR)
+$(OBJDIR)/examples/fortran/%: examples/fortran/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS)
+	@mkdir -p $(dir $@)
+	@echo "  CC   $<"
+	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
+
+# PETSc's own tutorials, unmodified, from Debian's libpetsc3.18-dev-examples
+# (tests/test_petsc_plugin.py, bench/petsc_tutorials.py): built against PETSc
+# alone, they get eas through -dll_append libeas.so; ex2-linked is ex2 linked
+# with libeas and nothing else (the types registered by linking alone).
+# Built with $(SAN) too: under make asan, libeas loads into them.
+PETSC_TUTORIALS ?= /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials
+TUTORIALS := $(addprefix $(OBJDIR)/petsc-tutorials/,ex2 ex3 ex45 ex50 ex2-linked)
+tutorials: $(TUTORIALS)
+$(OBJDIR)/petsc-tutorials/ex%: $(PETSC_TUTORIALS)/ex%.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@echo "  CC   $<"
+	$(Q)$(CC) $(OPT) -g $(SAN) $(PETSC_CFLAGS) $< -o $@ $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) -lm
+$(OBJDIR)/petsc-tutorials/ex2-linked: $(PETSC_TUTORIALS)/ex2.c $(LIB_SO)
+	@mkdir -p $(dir $@)
+	@echo "  CC   $< (linked with libeas)"
+	$(Q)$(CC) $(OPT) -g $(SAN) $(PETSC_CFLAGS) $< -o $@ -Wl,--no-as-needed -L$(OBJDIR)/lib -leas -Wl,--as-needed -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(PETSC_LIBS) -Wl,-rpath,$(PETSC_LIBDIR) -lm
 
 check: all
 	@$(PYTHON) tools/check-layers
@@ -303,6 +354,7 @@ install: lib
 	ln -sf $(LIB_SOFILE) $(DESTDIR)$(PREFIX)/lib/$(LIB_SONAME)
 	ln -sf $(LIB_SONAME) $(DESTDIR)$(PREFIX)/lib/libeas.so
 	$(if $(LIB_CUDA),install -m 755 $(LIB_CUDA) $(DESTDIR)$(PREFIX)/lib/)
+	$(if $(LIB_F),install -m 755 $(LIB_F) $(DESTDIR)$(PREFIX)/lib/ && install -m 644 $(OBJDIR)/include/eas.mod $(DESTDIR)$(PREFIX)/include/)
 	install -d $(DESTDIR)$(PREFIX)/share/eas
 	install -m 644 share/eas/default_profile.opts $(DESTDIR)$(PREFIX)/share/eas/
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/eas

@@ -123,4 +123,15 @@ if [ -x "$OBJDIR/bench/bench_gpu" ]; then
     echo "## GPU: no usable CUDA device here ($("$OBJDIR/examples/eas_info" -unavailable | grep '^/gpu/cuda' | sed 's|^/gpu/cuda: ||')); no GPU BENCH lines"
   fi
 fi
+# PETSc's own tutorials through the plug-in (issue 23, docs/petsc-plugin.md):
+# time per iteration of eas's solver against the plain PETSc run of the same
+# program, alternately, medians; on the GPU too where a device is usable.
+if [ -x "$OBJDIR/petsc-tutorials/ex45" ]; then
+  echo
+  echo "## PETSc tutorials through the plug-in: bench/petsc_tutorials.py"
+  MPIEXEC="$MPIEXEC" ${PYTHON:-/usr/bin/python3} bench/petsc_tutorials.py "$OBJDIR" --np 1 --runs ${EAS_BENCH_TUTORIAL_RUNS:-3} || status=1
+  if "$OBJDIR/examples/eas_info" -features | grep -qx cuda-device; then
+    MPIEXEC="$MPIEXEC" ${PYTHON:-/usr/bin/python3} bench/petsc_tutorials.py "$OBJDIR" --np 1 --runs ${EAS_BENCH_TUTORIAL_RUNS:-3} --backend /gpu/cuda || status=1
+  fi
+fi
 exit $status

@@ -166,6 +166,12 @@ PETSC_EXTERN PetscErrorCode EasEbeSetUp(EasEbe);
    local nodes (owned + ghost) and owned nodes; any may be NULL. */
 PETSC_EXTERN PetscErrorCode EasEbeGetSizes(EasEbe, PetscInt *nel, PetscInt *nen, PetscInt *dof, PetscInt *nnodes, PetscInt *nowned);
 PETSC_EXTERN PetscErrorCode EasEbeGetColors(EasEbe, PetscInt *ncolors);
+/* EasEbeGetColoring - colour c holds the local elements color_elem[color_ptr[c]
+   .. color_ptr[c+1]) (ascending), c < ncolors; borrowed, any may be NULL.
+   The apply runs one colour after the other: elements given to
+   EasEbeSetElements in colour order are read contiguously (the greedy
+   colouring of that order is the same colouring). */
+PETSC_EXTERN PetscErrorCode EasEbeGetColoring(EasEbe, PetscInt *ncolors, const PetscInt *color_ptr[], const PetscInt *color_elem[]);
 /* EasEbeCreateVecs - vectors of nnodes*dof entries on the operator's backend. */
 PETSC_EXTERN PetscErrorCode EasEbeCreateVecs(EasEbe, EasVec *x, EasVec *y);
 /* EasEbeMult - y = A x (interface sums exchanged; x must be consistent). */

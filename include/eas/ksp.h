@@ -73,5 +73,46 @@ PETSC_EXTERN PetscErrorCode EasKspGetResidualNorm(EasKsp, PetscReal *);
    preconditioner) and values only (same pattern, new values); either
    pointer may be NULL. */
 PETSC_EXTERN PetscErrorCode EasKspGetSetUpCounts(EasKsp, PetscInt *full, PetscInt *values);
+/* EasKspSetConvergenceTest - replaces the built-in test (PETSc's
+   KSPConvergedDefault on rtol, atol, dtol, max_it) by test(ksp, its, rnorm,
+   &reason, ctx), called after the monitors at every iteration (its = 0 with
+   the initial residual) with the residual norm the method monitors; a
+   reason of 0 continues, a nonzero one ends the solve with it.  The
+   method's own breakdown tests stay.  destroy (may be NULL) frees ctx at
+   the next call or EasKspDestroy.  test = NULL restores the built-in one.
+   For adaptors that run an EasKsp under another package's convergence test
+   and monitors (src/petsc/: PETSc's KSP). */
+typedef PetscErrorCode (*EasKspConvergenceTestFn)(EasKsp, PetscInt its, PetscReal rnorm, KSPConvergedReason *reason, void *ctx);
+PETSC_EXTERN PetscErrorCode EasKspSetConvergenceTest(EasKsp, EasKspConvergenceTestFn test, void *ctx, PetscErrorCode (*destroy)(void **));
+/* An operator given by callbacks (cg and pipecg; EasKspSetOperatorShell):
+   mult: y = A x for vectors of the operator's local length n on its
+   backend, whose first nown entries are owned (they alone enter the dot
+   products) and the rest ghosts that mult keeps consistent (collective);
+   diagonal: d = diag(A) (ghosts consistent); blockdiagonal (may be NULL:
+   -pc_type pbjacobi then unavailable): D[b*bs*bs + i*bs + j] = A[b*bs+i][b*bs+j]
+   for the n/bs point blocks, host memory. */
+typedef PetscErrorCode (*EasKspShellMultFn)(void *ctx, EasVec x, EasVec y);
+typedef PetscErrorCode (*EasKspShellDiagonalFn)(void *ctx, EasVec d);
+typedef PetscErrorCode (*EasKspShellBlockDiagFn)(void *ctx, PetscScalar D[]);
+/* EasKspSetOperatorShell - an operator of local length n (nown owned, point
+   blocks of bs) on backend be, given by callbacks (cg, pipecg; bicgstab
+   needs a DIA operator).  Replaces a DIA or EBE operator; ctx is not freed. */
+PETSC_EXTERN PetscErrorCode EasKspSetOperatorShell(EasKsp, EasBackend be, PetscInt n, PetscInt nown, PetscInt bs, EasKspShellMultFn mult, EasKspShellDiagonalFn diagonal, EasKspShellBlockDiagFn blockdiagonal, void *ctx);
+/* The off-process part of a distributed DIA operator (EasKspSetOperatorCoupling).
+   x, y, a: backend arrays of the operator's n rows (device memory on a
+   device backend).  The callback adds w = C x~ to y, where x~ are the other
+   ranks' entries of x it needs (it exchanges them: collective), and returns
+   dc[0] = (a, w) and dc[1] = 2 (y, w) + (w, w) over the local rows (y before
+   the update), so that the fused sweeps' dot products (a, y) and (y, y)
+   become those of the coupled product without another pass.  scaled: the
+   sweeps multiply by A D^{-1} (right Jacobi), so C must be scaled by the
+   inverse diagonal of the columns it couples. */
+typedef PetscErrorCode (*EasKspCouplingFn)(void *ctx, EasBackend be, PetscBool scaled, const PetscScalar *x, PetscScalar *y, const PetscScalar *a, PetscScalar dc[2]);
+/* EasKspSetOperatorCoupling - bicgstab on a DIA operator that is this
+   rank's diagonal block of a distributed matrix: coupling adds the
+   off-process part after each product of the fused sweeps (NULL: none, the
+   block is the operator; the default).  Dot products are summed over the
+   solver's communicator as always. */
+PETSC_EXTERN PetscErrorCode EasKspSetOperatorCoupling(EasKsp, EasKspCouplingFn coupling, void *ctx);
 PETSC_EXTERN PetscErrorCode EasKspView(EasKsp, PetscViewer);
 PETSC_EXTERN PetscErrorCode EasKspDestroy(EasKsp *);

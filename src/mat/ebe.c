@@ -460,6 +460,21 @@ PetscErrorCode EasEbeGetColors(EasEbe ebe, PetscInt *ncolors)
   PetscFunctionReturn(0);
 }
 
+/*@C
+  EasEbeGetColoring - the element colouring of the local elements (borrowed):
+  colour c holds the elements color_elem[color_ptr[c] .. color_ptr[c+1]),
+  ascending, c < ncolors.  Any argument may be NULL.
+@*/
+PetscErrorCode EasEbeGetColoring(EasEbe ebe, PetscInt *ncolors, const PetscInt *color_ptr[], const PetscInt *color_elem[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  if (ncolors) *ncolors = ebe->ncolors;
+  if (color_ptr) *color_ptr = ebe->color_ptr;
+  if (color_elem) *color_elem = ebe->color_elem;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasEbeGetNodeCoordinates(EasEbe ebe, const PetscReal *xyz[])
 {
   PetscFunctionBegin;

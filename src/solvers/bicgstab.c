@@ -80,6 +80,21 @@ static PetscErrorCode EasKspBiCGStabJacobi(EasKsp ksp)
   PetscFunctionReturn(0);
 }
 
+/* The off-process part of a distributed DIA operator (EasKspSetOperatorCoupling):
+   y += C x~ after the sweep formed y = A x locally, and the sweep's first two
+   dot products (a, y), (y, y) corrected by (a, w) and 2 (y, w) + (w, w). */
+static PetscErrorCode EasKspBiCGStabCouple(EasKsp ksp, EasBackend be, const PetscScalar *x, PetscScalar *y, const PetscScalar *a, PetscScalar dots[])
+{
+  PetscScalar dc[2] = {0, 0};
+
+  PetscFunctionBegin;
+  if (!ksp->coupling) PetscFunctionReturn(0);
+  PetscCall((*ksp->coupling)(ksp->couplingctx, be, ksp->Ahat ? PETSC_TRUE : PETSC_FALSE, x, y, a, dc));
+  dots[0] += dc[0];
+  dots[1] += dc[1];
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode EasKspSetUp_BiCGStab(EasKsp ksp)
 {
   EasBackend be;
@@ -169,6 +184,7 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
     PetscCall(PetscLogEventBegin(EAS_BcgsSweep1, 0, 0, 0, 0));
     PetscCall((*be->ops->bcgs_sweep1)(be, k, beta, omega, r, p[cur], v[cur], rhat, p[nxt], v[nxt], dots));
     PetscCall(PetscLogEventEnd(EAS_BcgsSweep1, 0, 0, 0, 0));
+    PetscCall(EasKspBiCGStabCouple(ksp, be, p[nxt], v[nxt], rhat, dots)); /* v += C p~ (distributed DIA) */
     PetscCall(EasKspAllreduce_Private(ksp, dots, 2));
     rv = dots[0];
     if (PetscIsInfOrNanScalar(rv) || PetscIsInfOrNanScalar(dots[1])) {
@@ -192,6 +208,7 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
     PetscCall(PetscLogEventBegin(EAS_BcgsSweep2, 0, 0, 0, 0));
     PetscCall((*be->ops->bcgs_sweep2)(be, k, alpha, r, v[nxt], s, t, dots));
     PetscCall(PetscLogEventEnd(EAS_BcgsSweep2, 0, 0, 0, 0));
+    PetscCall(EasKspBiCGStabCouple(ksp, be, s, t, s, dots)); /* t += C s~: (t, s), (t, t) corrected */
     PetscCall(EasKspAllreduce_Private(ksp, dots, 3));
     if (dots[2] == 0.0)
       omega = 0.0; /* s = 0: x += alpha p is exact, the residual test below ends the solve */

@@ -3,6 +3,7 @@
   test, options).  The methods live in their own files (bicgstab.c).
 */
 #include "kspimpl.h"
+#include "core/size.h"
 
 static const char *const EasKspTypes[] = {EAS_BICGSTAB, EAS_CG, EAS_PIPECG};
 static const char *const EasPCTypes[]  = {EAS_PCNONE, EAS_PCJACOBI, EAS_PCPBJACOBI};
@@ -127,7 +128,8 @@ PetscErrorCode EasKspSetOperator(EasKsp ksp, EasDia A)
   PetscCall(EasKspReset_Private(ksp));
   PetscCall(EasDiaDestroy(&ksp->A));
   PetscCall(EasEbeDestroy(&ksp->ebe));
-  ksp->A = A;
+  ksp->shell.set = PETSC_FALSE;
+  ksp->A         = A;
   PetscFunctionReturn(0);
 }
 
@@ -144,7 +146,65 @@ PetscErrorCode EasKspSetOperatorEbe(EasKsp ksp, EasEbe ebe)
   PetscCall(EasKspReset_Private(ksp));
   PetscCall(EasDiaDestroy(&ksp->A));
   PetscCall(EasEbeDestroy(&ksp->ebe));
-  ksp->ebe = ebe;
+  ksp->shell.set = PETSC_FALSE;
+  ksp->ebe       = ebe;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasKspSetOperatorShell - an operator given by callbacks (include/eas.h):
+  local length n >= 0 of which the first nown are owned, point blocks of bs
+  (n a multiple of bs), on backend be.  Replaces a DIA or EBE operator.
+@*/
+PetscErrorCode EasKspSetOperatorShell(EasKsp ksp, EasBackend be, PetscInt n, PetscInt nown, PetscInt bs, EasKspShellMultFn mult, EasKspShellDiagonalFn diagonal, EasKspShellBlockDiagFn blockdiagonal, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 2);
+  PetscCheck(n >= 0 && nown >= 0 && nown <= n && bs >= 1 && n % bs == 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "EasKspSetOperatorShell: expected 0 <= nown <= n and n a multiple of bs >= 1; got n=%" PetscInt_FMT " nown=%" PetscInt_FMT " bs=%" PetscInt_FMT, n, nown, bs);
+  PetscCheck(mult && diagonal, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_NULL, "EasKspSetOperatorShell: mult and diagonal are required");
+  PetscCall(EasKspReset_Private(ksp));
+  PetscCall(EasDiaDestroy(&ksp->A));
+  PetscCall(EasEbeDestroy(&ksp->ebe));
+  PetscCall(PetscObjectReference((PetscObject)be));
+  PetscCall(EasBackendDestroy(&ksp->shell.be));
+  ksp->shell.set           = PETSC_TRUE;
+  ksp->shell.be            = be;
+  ksp->shell.n             = n;
+  ksp->shell.nown          = nown;
+  ksp->shell.bs            = bs;
+  ksp->shell.mult          = mult;
+  ksp->shell.diagonal      = diagonal;
+  ksp->shell.blockdiagonal = blockdiagonal;
+  ksp->shell.ctx           = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasKspSetOperatorCoupling - the off-process part of a distributed DIA
+  operator for bicgstab (include/eas.h); NULL removes it.
+@*/
+PetscErrorCode EasKspSetOperatorCoupling(EasKsp ksp, EasKspCouplingFn coupling, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  ksp->coupling    = coupling;
+  ksp->couplingctx = ctx;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasKspSetConvergenceTest - replaces the built-in convergence test
+  (include/eas.h); NULL restores it.
+@*/
+PetscErrorCode EasKspSetConvergenceTest(EasKsp ksp, EasKspConvergenceTestFn test, void *ctx, PetscErrorCode (*destroy)(void **))
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  if (ksp->cnvdestroy) PetscCall((*ksp->cnvdestroy)(&ksp->cnvctx));
+  ksp->converged  = test;
+  ksp->cnvctx     = ctx;
+  ksp->cnvdestroy = destroy;
   PetscFunctionReturn(0);
 }
 
@@ -353,6 +413,20 @@ static PetscErrorCode EasKspDiagonalEbe_Private(EasKsp ksp, EasVec d)
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode EasKspMultShell_Private(EasKsp ksp, EasVec x, EasVec y)
+{
+  PetscFunctionBegin;
+  PetscCall((*ksp->shell.mult)(ksp->shell.ctx, x, y));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasKspDiagonalShell_Private(EasKsp ksp, EasVec d)
+{
+  PetscFunctionBegin;
+  PetscCall((*ksp->shell.diagonal)(ksp->shell.ctx, d));
+  PetscFunctionReturn(0);
+}
+
 /* Inverts the dof x dof blocks in place (Gauss-Jordan with partial pivoting).
    Errors name the node. */
 static PetscErrorCode EasKspInvertBlocks_Private(EasKsp ksp, PetscInt nb, PetscInt bs, PetscScalar *B)
@@ -430,8 +504,14 @@ PetscErrorCode EasKspSetUpPC_Private(EasKsp ksp)
     PetscScalar   *D;
     const PetscInt bs = ksp->op.bs, nb = ksp->op.n / bs;
     EasBackend     be = ksp->op.be;
-    PetscCheck(ksp->ebe, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type pbjacobi needs an element-by-element operator with dof > 1 (EasKspSetOperatorEbe)");
-    PetscCall(EasEbeGetPointBlockDiagonal_Private(ksp->ebe, &D));
+    PetscCheck(ksp->ebe || (ksp->shell.set && ksp->shell.blockdiagonal), PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type pbjacobi needs an element-by-element operator with dof > 1 (EasKspSetOperatorEbe) or an operator with point blocks (EasKspSetOperatorShell)");
+    if (ksp->ebe) PetscCall(EasEbeGetPointBlockDiagonal_Private(ksp->ebe, &D));
+    else {
+      size_t nd;
+      PetscCall(EasSizeMul(PetscObjectComm((PetscObject)ksp), "point blocks n*bs", sizeof(PetscScalar), &nd, nb * bs, bs));
+      PetscCall(PetscMalloc1(PetscMax(nd, 1), &D));
+      PetscCall((*ksp->shell.blockdiagonal)(ksp->shell.ctx, D));
+    }
     PetscCall(EasKspInvertBlocks_Private(ksp, nb, bs, D));
     /* nb*bs*bs in size_t: the product passes 2^31 - 1 before nb*bs does
        (EasEbeGetPointBlockDiagonal_Private checked it with EasSizeMul) */
@@ -506,7 +586,7 @@ PetscErrorCode EasKspSetUp(EasKsp ksp)
     }
   }
   if (ksp->setupcalled) PetscFunctionReturn(0);
-  PetscCheck(ksp->A || ksp->ebe, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ORDER, "EasKspSetUp: no operator; call EasKspSetOperator() or EasKspSetOperatorEbe() first");
+  PetscCheck(ksp->A || ksp->ebe || ksp->shell.set, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ORDER, "EasKspSetUp: no operator; call EasKspSetOperator(), EasKspSetOperatorEbe() or EasKspSetOperatorShell() first");
   PetscCall(PetscLogEventBegin(EAS_KspSetUp, ksp, 0, 0, 0));
   if (ksp->A) {
     PetscCall(PetscObjectStateGet((PetscObject)ksp->A, &ksp->A_state));
@@ -518,6 +598,13 @@ PetscErrorCode EasKspSetUp(EasKsp ksp)
     ksp->op.be       = ksp->A->be;
     ksp->op.mult     = EasKspMultDia_Private;
     ksp->op.diagonal = EasKspDiagonalDia_Private;
+  } else if (ksp->shell.set) {
+    ksp->op.n        = ksp->shell.n;
+    ksp->op.nown     = ksp->shell.nown;
+    ksp->op.bs       = ksp->shell.bs;
+    ksp->op.be       = ksp->shell.be;
+    ksp->op.mult     = EasKspMultShell_Private;
+    ksp->op.diagonal = EasKspDiagonalShell_Private;
   } else {
     PetscCall(EasEbeSetUp(ksp->ebe));
     ksp->op.n        = ksp->ebe->nnodes * ksp->ebe->dof;
@@ -557,6 +644,10 @@ PetscErrorCode EasKspLogResidual_Private(EasKsp ksp, PetscInt its, PetscReal rno
   ksp->rnorm = rnorm;
   if (its == 0) ksp->rnorm0 = rnorm;
   for (PetscInt m = 0; m < ksp->nmon; m++) PetscCall((*ksp->monitor[m])(ksp, its, rnorm, ksp->monctx[m]));
+  if (ksp->converged) { /* EasKspSetConvergenceTest */
+    PetscCall((*ksp->converged)(ksp, its, rnorm, &ksp->reason, ksp->cnvctx));
+    PetscFunctionReturn(0);
+  }
   if (PetscIsInfOrNanReal(rnorm))
     ksp->reason = KSP_DIVERGED_NANORINF;
   else if (rnorm <= PetscMax(ksp->rtol * ksp->rnorm0, ksp->atol))
@@ -674,6 +765,10 @@ PetscErrorCode EasKspView(EasKsp ksp, PetscViewer viewer)
   if (ksp->A && ksp->A->be) PetscCall(EasBackendView(ksp->A->be, viewer));
   if (ksp->ebe) PetscCall(EasEbeView(ksp->ebe, viewer));
   if (ksp->ebe && ksp->ebe->be) PetscCall(EasBackendView(ksp->ebe->be, viewer));
+  if (ksp->shell.set) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "operator given by callbacks: %" PetscInt_FMT " local rows (%" PetscInt_FMT " owned), point blocks of %" PetscInt_FMT "\n", ksp->shell.n, ksp->shell.nown, ksp->shell.bs));
+    PetscCall(EasBackendView(ksp->shell.be, viewer));
+  }
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);
 }
@@ -691,6 +786,8 @@ PetscErrorCode EasKspDestroy(EasKsp *ksp)
   for (PetscInt m = 0; m < (*ksp)->nmon; m++)
     if ((*ksp)->mondestroy[m]) PetscCall((*(*ksp)->mondestroy[m])(&(*ksp)->monctx[m]));
   PetscCall(PetscViewerDestroy(&(*ksp)->reason_viewer));
+  if ((*ksp)->cnvdestroy) PetscCall((*(*ksp)->cnvdestroy)(&(*ksp)->cnvctx));
+  PetscCall(EasBackendDestroy(&(*ksp)->shell.be));
   PetscCall(EasDiaDestroy(&(*ksp)->A));
   PetscCall(EasEbeDestroy(&(*ksp)->ebe));
   PetscCall(PetscHeaderDestroy(ksp));

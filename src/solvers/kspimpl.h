@@ -30,6 +30,19 @@ struct _EasKspOps {
   PetscErrorCode (*view)(EasKsp, PetscViewer);
 };
 
+/* An operator given by callbacks (EasKspSetOperatorShell): the adaptors
+   above the solvers (src/petsc/: a distributed MATEASDIA or MATEASEBE) hand
+   the Krylov methods their own product, diagonal and point blocks. */
+typedef struct {
+  PetscBool  set;
+  EasBackend be;
+  PetscInt   n, nown, bs;
+  EasKspShellMultFn      mult;
+  EasKspShellDiagonalFn  diagonal;
+  EasKspShellBlockDiagFn blockdiagonal;
+  void                  *ctx;
+} EasKspShell;
+
 #define EAS_KSP_MAXMON 4
 /* Breakdown and pivot tests relative to the scale (PETSc's KSPBCGS model):
    BiCGStab stops with KSP_DIVERGED_BREAKDOWN when |(rhat, v)| <= tol ||rhat|| ||v||
@@ -41,6 +54,7 @@ struct _p_EasKsp {
   PETSCHEADER(struct _EasKspOps);
   EasDia             A;
   EasEbe             ebe;   /* or an element-by-element operator (cg, pipecg) */
+  EasKspShell        shell; /* or an operator given by callbacks (cg, pipecg) */
   EasKspOperator     op;    /* valid after SetUp */
   PetscScalar       *pbinv; /* point-block Jacobi: inverted dof x dof blocks, backend memory */
   EasDia             Ahat;  /* A D^{-1} for right Jacobi (column-scaled copy) */
@@ -62,6 +76,13 @@ struct _p_EasKsp {
   PetscErrorCode (*monitor[EAS_KSP_MAXMON])(EasKsp, PetscInt, PetscReal, void *);
   void *monctx[EAS_KSP_MAXMON];
   PetscErrorCode (*mondestroy[EAS_KSP_MAXMON])(void **);
+  /* EasKspSetConvergenceTest: replaces the built-in test (NULL: built-in) */
+  EasKspConvergenceTestFn converged;
+  void                   *cnvctx;
+  PetscErrorCode (*cnvdestroy)(void **);
+  /* EasKspSetOperatorCoupling: off-process part of a distributed DIA operator (bicgstab) */
+  EasKspCouplingFn coupling;
+  void            *couplingctx;
   EasVec   work[12];
   PetscInt nwork;
   void    *data;
