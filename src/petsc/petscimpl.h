@@ -12,7 +12,8 @@
 #include <petsc/private/hashmapij.h>
 #pragma GCC diagnostic pop
 #include <eas/petsc.h>
-#include "backends/backend.h" /* EasBackendCopyDtoH/HtoD, EasVecGetBackend */
+#include "backends/backend.h" /* EasBackendCopyDtoH/HtoD */
+#include "vec/vecimpl.h"          /* EasVecGetBackend */
 
 /* Entries (i, j, v) set on a rank for rows it does not own, sent to the
    owners at assembly (PETSc's MatStash is internal to libpetsc). */
