@@ -313,7 +313,9 @@ PetscErrorCode EasAdrSetDecomposition(EasAdr adr, PetscInt px, PetscInt py, Pets
   PetscCheck(ndecide == 0 || ndecide == 3, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_WRONG, "EasAdrSetDecomposition (-adr_decomp): %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " is invalid: expected PETSC_DECIDE for all three (auto) or three counts >= 1", px, py, pz);
   if (!ndecide) {
     for (PetscInt d = 0; d < 3; d++) PetscCheck(p[d] >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetDecomposition (-adr_decomp): %" PetscInt_FMT " ranks in %c is invalid: expected px,py,pz, counts >= 1 whose product is the number of ranks (%d), or auto", p[d], (char)('x' + d), size);
-    PetscCheck(px * py * pz == size, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_INCOMP, "EasAdrSetDecomposition (-adr_decomp): %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " has %" PetscInt_FMT " ranks but the solver runs on %d: expected px,py,pz with px*py*pz = %d, or auto", px, py, pz, px * py * pz, size, size);
+    PetscInt64 prod = 1;
+    for (PetscInt d = 0; d < 3 && prod <= size; d++) prod *= p[d]; /* each factor <= 2^31 times a product <= size: no overflow */
+    PetscCheck(prod == size, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_INCOMP, "EasAdrSetDecomposition (-adr_decomp): %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " has %.0f ranks but the solver runs on %d: expected px,py,pz with px*py*pz = %d, or auto", px, py, pz, (double)px * py * pz, size, size);
   }
   for (PetscInt d = 0; d < 3; d++) adr->decomp[d] = p[d];
   PetscFunctionReturn(0);

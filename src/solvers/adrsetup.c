@@ -101,7 +101,7 @@ static PetscErrorCode EasAdrDecompose_Private(EasAdr adr, MPI_Comm comm)
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(EasAdrCouplingWeights(adr, comm, rank, adr->size, adr->decomp_w));
   if (adr->decomp[0] != PETSC_DECIDE) {
-    PetscCheck(adr->decomp[0] * adr->decomp[1] * adr->decomp[2] == adr->size, comm, PETSC_ERR_ARG_INCOMP, "-adr_decomp %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " (EasAdrSetDecomposition) has %" PetscInt_FMT " ranks but the solver runs on %d: expected px,py,pz with px*py*pz = %d, or auto", adr->decomp[0], adr->decomp[1], adr->decomp[2], adr->decomp[0] * adr->decomp[1] * adr->decomp[2], adr->size, adr->size);
+    /* the product is the rank count (EasAdrSetDecomposition); the planes per rank depend on the grid */
     for (PetscInt d = 0; d < 3; d++) {
       PetscCheck(adr->N[d] / adr->decomp[d] >= 2 || (adr->N[d] == 1 && adr->decomp[d] == 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "-adr_decomp %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " (EasAdrSetDecomposition): %" PetscInt_FMT " points in %c (-adr_n%c) over %" PetscInt_FMT " ranks leave fewer than 2 planes per rank; expected at most %" PetscInt_FMT " ranks in %c, or -adr_decomp auto", adr->decomp[0], adr->decomp[1], adr->decomp[2], adr->N[d], (char)('x' + d), (char)('x' + d), adr->decomp[d], adr->N[d] == 1 ? 1 : adr->N[d] / 2, (char)('x' + d));
       adr->dims[d] = (PetscMPIInt)adr->decomp[d];
