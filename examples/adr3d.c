@@ -225,7 +225,65 @@ int main(int argc, char **argv)
     nsize: 4
     backends: none
     args: -adr_n 3
-    expect_error: Grid too small for 4 ranks: 3 points in x \(-adr_nx\) split over 2 ranks
+    expect_error: Grid too small for 4 ranks: no px x py x pz = 4 leaves at least 2 planes per rank in every direction of the 3 x 3 x 3 grid
+  test:
+    # -adr_decomp auto against numbers derived by hand from the diurnal coefficients (docs/adr.md):
+    # h = 20/7, dt = 86400/31, w_x = dt (1e-3/h + 2 4e-6/h^2) = 0.97822, w_y = dt 2 4e-6/h^2 = 0.0027314,
+    # w_z = dt 2 1e-8 e^10/h^2 = 0.15041; the least coupling cut is y on 2 and 4 ranks (3D)
+    suffix: decomp_auto_3d
+    nsize: 2 4
+    backends: /cpu/serial
+    args: -adr_n 8 -adr_steps 1 -adr_view
+    expect: decomposition 1 x [24] x 1 ranks \(auto: least coupling cut\); rank 0 box 8 x [24] x 8
+    expect: coupling weights max dt \(\|V_d\|/h_d \+ 2 K_d/h_d\^2\) at setup: x 0\.9782 y 0\.002731 z 0\.1504
+    expect: last step CONVERGED_DX
+  test:
+    # 2D (one y plane, never cut): z, the weaker of x and z (hand-derived weights as above)
+    suffix: decomp_auto_2d
+    nsize: 2
+    backends: /cpu/serial
+    args: -adr_nx 8 -adr_ny 1 -adr_nz 8 -adr_steps 1 -adr_view
+    expect: decomposition 1 x 1 x 2 ranks \(auto: least coupling cut\); rank 0 box 8 x 1 x 4
+    expect: coupling weights .* x 0\.9782 y 0 z 0\.1504
+  test:
+    # weights of one order: the cut area counts too (transport: a = (1, 0.5, 0.25), K = 0.02, h = 1/9,
+    # dt = 0.02: w = dt (a_d/h + 2K/h^2) = 0.2448, 0.1548, 0.1098; cost of 1 x 2 x 2: 0.1548 + 0.1098 = 0.265
+    # per plane area, of 1 x 1 x 4: 3 x 0.1098 = 0.329, of 2 x 1 x 2: 0.355)
+    suffix: decomp_auto_transport
+    nsize: 4
+    backends: /cpu/serial
+    args: -adr_problem transport -adr_n 8 -adr_steps 1 -adr_view
+    expect: decomposition 1 x 2 x 2 ranks \(auto: least coupling cut\)
+    expect: coupling weights .* x 0\.2448 y 0\.1548 z 0\.1098
+  test:
+    suffix: decomp_given
+    nsize: 2
+    backends: /cpu/serial
+    args: -adr_n 8 -adr_steps 1 -adr_decomp 2,1,1 -adr_view
+    expect: decomposition 2 x 1 x 1 ranks \(-adr_decomp\); rank 0 box 4 x 8 x 8
+    expect: last step CONVERGED_DX
+  test:
+    suffix: decomp_bad_product
+    nsize: 2
+    backends: none
+    args: -adr_n 8 -adr_decomp 2,2,1
+    expect_error: EasAdrSetDecomposition \(-adr_decomp\): 2,2,1 has 4 ranks but the solver runs on 2: expected px,py,pz with px\*py\*pz = 2, or auto
+  test:
+    suffix: decomp_bad_planes
+    nsize: 2
+    backends: none
+    args: -adr_nx 3 -adr_decomp 2,1,1
+    expect_error: -adr_decomp 2,1,1 \(EasAdrSetDecomposition\): 3 points in x \(-adr_nx\) over 2 ranks leave fewer than 2 planes per rank; expected at most 1 ranks in x, or -adr_decomp auto
+  test:
+    suffix: decomp_bad_form
+    backends: none
+    args: -adr_decomp 2x1
+    expect_error: -adr_decomp 2x1 is invalid: expected auto or px,py,pz \(three counts >= 1 whose product is the number of ranks\)
+  test:
+    suffix: decomp_bad_count
+    backends: none
+    args: -adr_decomp 1,0,1
+    expect_error: -adr_decomp 1,0,1 is invalid: expected auto or px,py,pz
   test:
     suffix: bad_reaction
     backends: none

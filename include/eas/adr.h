@@ -173,6 +173,17 @@ PETSC_EXTERN PetscErrorCode EasAdrSetNewtonTolerances(EasAdr, PetscReal rtol, Pe
    EasAdrSetUp. */
 PETSC_EXTERN PetscErrorCode EasAdrSetJacobianPrecision(EasAdr, EasPrecision);
 PETSC_EXTERN PetscErrorCode EasAdrGetJacobianPrecision(EasAdr, EasPrecision *);
+/* EasAdrSetDecomposition - the grid of ranks px x py x pz (-adr_decomp
+   px,py,pz; px py pz = the number of ranks, at least 2 planes per rank in
+   each direction, checked at EasAdrSetUp), or PETSC_DECIDE for all three
+   (-adr_decomp auto, the default): the grid that cuts the least coupling,
+   sum_d (p_d - 1) w_d N/N_d with w_d = max over the box of
+   dt (|V_d|/h_d + 2 K_d/h_d^2), so the weakest axes are cut first
+   (docs/adr.md).  Before EasAdrSetUp. */
+PETSC_EXTERN PetscErrorCode EasAdrSetDecomposition(EasAdr, PetscInt px, PetscInt py, PetscInt pz);
+/* EasAdrGetDecomposition - after EasAdrSetUp: the ranks per direction and the
+   coupling weights w_d above (NULL skips either). */
+PETSC_EXTERN PetscErrorCode EasAdrGetDecomposition(EasAdr, PetscInt p[3], PetscReal w[3]);
 /* EasAdrSetKSPEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
    off): each local Newton step solves its linear system to a relative
    tolerance eta_k from the decrease of the rank's residual ||F_l||

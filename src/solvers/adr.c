@@ -103,6 +103,7 @@ PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
   adr->ts_max_newton_it                 = PETSC_DECIDE; /* at setup: 3 (CVODE's own) on one rank, 10 on several */
   adr->da_comm                          = MPI_COMM_NULL;
   adr->cart                             = MPI_COMM_NULL;
+  adr->decomp[0] = adr->decomp[1] = adr->decomp[2] = PETSC_DECIDE;
   PetscCall(EasAdrSetProblem(adr, "diurnal"));
   PetscCall(PetscObjectChangeTypeName((PetscObject)adr, EasAdrTSTypes[adr->ts_type])); /* the View's "type:" line */
   PetscCall(EasKspCreate(PETSC_COMM_SELF, &adr->ksp));
@@ -289,6 +290,47 @@ PetscErrorCode EasAdrGetJacobianPrecision(EasAdr adr, EasPrecision *prec)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   *prec = adr->jac_prec;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrSetDecomposition - the grid of ranks px x py x pz (-adr_decomp
+  px,py,pz), or PETSC_DECIDE for all three (-adr_decomp auto): the grid that
+  cuts the least coupling (EasAdrSetUp, docs/adr.md).  The product must be
+  the number of ranks; the planes per rank are checked at EasAdrSetUp.
+@*/
+PetscErrorCode EasAdrSetDecomposition(EasAdr adr, PetscInt px, PetscInt py, PetscInt pz)
+{
+  const PetscInt p[3] = {px, py, pz};
+  PetscMPIInt    size;
+  PetscInt       ndecide = 0;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckNotSetUp_Private(adr, "EasAdrSetDecomposition"));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)adr), &size));
+  for (PetscInt d = 0; d < 3; d++) ndecide += p[d] == PETSC_DECIDE;
+  PetscCheck(ndecide == 0 || ndecide == 3, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_WRONG, "EasAdrSetDecomposition (-adr_decomp): %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " is invalid: expected PETSC_DECIDE for all three (auto) or three counts >= 1", px, py, pz);
+  if (!ndecide) {
+    for (PetscInt d = 0; d < 3; d++) PetscCheck(p[d] >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetDecomposition (-adr_decomp): %" PetscInt_FMT " ranks in %c is invalid: expected px,py,pz, counts >= 1 whose product is the number of ranks (%d), or auto", p[d], (char)('x' + d), size);
+    PetscInt64 prod = 1;
+    for (PetscInt d = 0; d < 3 && prod <= size; d++) prod *= p[d]; /* each factor <= 2^31 times a product <= size: no overflow */
+    PetscCheck(prod == size, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_INCOMP, "EasAdrSetDecomposition (-adr_decomp): %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " has %.0f ranks but the solver runs on %d: expected px,py,pz with px*py*pz = %d, or auto", px, py, pz, (double)px * py * pz, size, size);
+  }
+  for (PetscInt d = 0; d < 3; d++) adr->decomp[d] = p[d];
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetDecomposition - after EasAdrSetUp: ranks per direction and the coupling weights (NULL skips). @*/
+PetscErrorCode EasAdrGetDecomposition(EasAdr adr, PetscInt p[3], PetscReal w[3])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrGetDecomposition"));
+  for (PetscInt d = 0; d < 3; d++) {
+    if (p) p[d] = adr->dims[d];
+    if (w) w[d] = adr->decomp_w[d];
+  }
   PetscFunctionReturn(0);
 }
 
@@ -696,7 +738,8 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
   if (adr->mode == EAS_ADR_ASYNC) PetscCall(PetscViewerASCIIPrintf(viewer, "async: detection %s, timeout %g s, persistence %" PetscInt_FMT ", reception %s, iterate on ghosts moved > %g x rtol\n", adr->async_detect == EAS_DETECT_IALLREDUCE ? "iallreduce (2 rounds)" : "decentralized (tree election, 2 verification waves)", (double)adr->async_detect_timeout, adr->persist, adr->async_thread ? "thread" : "polling", (double)adr->async_halo_rtol));
   if (adr->delay_us > 0 || adr->jitter_us > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "fault injection: delay %g us + jitter U(0, %g) us, seed %" PetscInt_FMT "\n", (double)adr->delay_us, (double)adr->jitter_us, adr->comm_seed));
   if (adr->setupcalled) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "decomposition %d x %d x %d ranks; rank 0 box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", adr->dims[0], adr->dims[1], adr->dims[2], adr->nl[0], adr->nl[1], adr->nl[2]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "decomposition %d x %d x %d ranks (%s); rank 0 box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", adr->dims[0], adr->dims[1], adr->dims[2], adr->decomp[0] == PETSC_DECIDE ? "auto: least coupling cut" : "-adr_decomp", adr->nl[0], adr->nl[1], adr->nl[2]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "coupling weights max dt (|V_d|/h_d + 2 K_d/h_d^2) at setup: x %.4g y %.4g z %.4g\n", (double)adr->decomp_w[0], (double)adr->decomp_w[1], (double)adr->decomp_w[2]));
     msg[0] = st.msgs_sent;
     msg[1] = st.msgs_recv;
     msg[2] = st.msgs_stale;

@@ -159,6 +159,8 @@ struct _p_EasAdr {
   PetscInt      comm_seed;
   PetscBool     monitor, view, progress;
   /* decomposition */
+  PetscInt    decomp[3];   /* -adr_decomp px,py,pz, or PETSC_DECIDE (auto: by coupling, adrsetup.c) */
+  PetscReal   decomp_w[3]; /* coupling weights max_box dt (|V_d|/h_d + 2 K_d/h_d^2) at setup */
   MPI_Comm    cart;
   PetscMPIInt rank, size, dims[3], cc[3], nb[6];
   PetscInt   *starts[3];    /* starts[d][p], p = 0..dims[d] */

@@ -4,13 +4,31 @@
 */
 #include "adrimpl.h"
 
+/* -adr_decomp: "auto" or "px,py,pz" (three integers, nothing else) for EasAdrSetDecomposition. */
+static PetscErrorCode EasAdrDecompositionFromString(EasAdr adr, const char str[])
+{
+  PetscBool auto_;
+  long      p[3];
+  char      tail;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcasecmp(str, "auto", &auto_));
+  if (auto_) {
+    PetscCall(EasAdrSetDecomposition(adr, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE));
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(sscanf(str, "%ld,%ld,%ld%c", &p[0], &p[1], &p[2], &tail) == 3 && p[0] >= 1 && p[1] >= 1 && p[2] >= 1 && p[0] <= PETSC_MPI_INT_MAX && p[1] <= PETSC_MPI_INT_MAX && p[2] <= PETSC_MPI_INT_MAX, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_WRONG, "-adr_decomp %s is invalid: expected auto or px,py,pz (three counts >= 1 whose product is the number of ranks)", str);
+  PetscCall(EasAdrSetDecomposition(adr, (PetscInt)p[0], (PetscInt)p[1], (PetscInt)p[2]));
+  PetscFunctionReturn(0);
+}
+
 /*@C
   EasAdrSetFromOptions - -adr_problem diurnal|transport, -adr_n, -adr_nx,
   -adr_ny, -adr_nz, -adr_dt, -adr_steps, -adr_tfinal, -adr_advection
   upwind|central, -adr_reaction diurnal|linear, -adr_linear_reaction
   a,b,c,d, -adr_bc dirichlet|neumann, -adr_monitor, -adr_view,
   -adr_progress, -adr_newton_rtol, -adr_newton_max_it,
-  -adr_jacobian_precision double|single, -adr_ksp_ew,
+  -adr_jacobian_precision double|single, -adr_decomp auto|px,py,pz, -adr_ksp_ew,
   -adr_ksp_ew_version, -adr_ksp_ew_rtol0, -adr_ksp_ew_rtolmax,
   -adr_ksp_ew_gamma, -adr_ksp_ew_alpha, -adr_ksp_ew_alpha2,
   -adr_ksp_ew_threshold, -eas_mode
@@ -76,6 +94,12 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
       PetscInt m = 0;
       PetscCall(EasAdrLookup_Private(adr, EasPrecisions, 2, str, "-adr_jacobian_precision", &m));
       PetscCall(EasAdrSetJacobianPrecision(adr, (EasPrecision)m));
+    }
+    {
+      char def[64] = "auto";
+      if (adr->decomp[0] != PETSC_DECIDE) PetscCall(PetscSNPrintf(def, sizeof(def), "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, adr->decomp[0], adr->decomp[1], adr->decomp[2]));
+      PetscCall(PetscOptionsString("-adr_decomp", "Ranks per direction: auto (cut the least coupling max dt(|V_d|/h_d + 2K_d/h_d^2), weakest axes first) or px,py,pz", "EasAdrSetDecomposition", def, str, sizeof(str), &flg));
+      if (flg) PetscCall(EasAdrDecompositionFromString(adr, str));
     }
   }
   PetscCall(PetscOptionsBool("-adr_ksp_ew", "Eisenstat-Walker inner tolerances (PETSc's -snes_ksp_ew) instead of -adr_ksp_rtol", "EasAdrSetKSPEW", adr->ew.use, &adr->ew.use, NULL));

@@ -7,7 +7,6 @@
 #include "adrimpl.h"
 #include "core/size.h"
 
-
 /*
   EasAdrFoldJacobi_Private - right Jacobi of the inner BiCGStab folded into
   the Jacobian assembly.  BiCGStab with right Jacobi solves (J D^{-1}) y = F
@@ -40,13 +39,109 @@ PetscErrorCode EasAdrFoldJacobi_Private(EasAdr adr, PetscBool options)
   PetscFunctionReturn(0);
 }
 
+/* ---------------------------------------------------------- decomposition */
+
+/*
+  EasAdrCouplingWeights - w_d = max over the box of dt (|V_d|/h_d + 2 K_d/h_d^2)
+  at t0: the size of the couplings of a row of I - dt J to its two neighbours
+  in d against a diagonal of about 1 (advection: dt |V_d|/h_d for central
+  differences, at most that for upwind; diffusion: dt K_d/h_d^2 per side,
+  docs/adr.md sec. 2), the entries that a cut normal to d drops from each
+  rank's block (the multisplitting is block Jacobi on J, Vialle et al.
+  sec. 1.7).  0 for a direction of one plane.  Every rank evaluates the
+  coefficients at a share of the global points, then the maximum over ranks.
+*/
+static PetscErrorCode EasAdrCouplingWeights(EasAdr adr, MPI_Comm comm, PetscMPIInt rank, PetscMPIInt size, PetscReal w[3])
+{
+  EasAdrVelocityFn  vel  = adr->velocity ? adr->velocity : EasAdrVelocity_Builtin;
+  EasAdrDiffusionFn dif  = adr->diffusion ? adr->diffusion : EasAdrDiffusion_Builtin;
+  void             *vctx = adr->velocity ? adr->velocity_ctx : (void *)adr, *dctx = adr->diffusion ? adr->diffusion_ctx : (void *)adr;
+  const PetscInt64  ntot  = (PetscInt64)adr->N[0] * adr->N[1] * adr->N[2];
+  PetscReal         wl[3] = {0, 0, 0};
+
+  PetscFunctionBegin;
+  for (PetscInt64 g = rank; g < ntot; g += size) {
+    const PetscInt gi = (PetscInt)(g % adr->N[0]), gj = (PetscInt)((g / adr->N[0]) % adr->N[1]), gk = (PetscInt)(g / ((PetscInt64)adr->N[0] * adr->N[1]));
+    PetscReal      xyz[3], a[3], K[3];
+    EasAdrCoordinates(adr, gi, gj, gk, xyz);
+    PetscCall((*vel)(adr->t0, xyz, a, vctx));
+    PetscCall((*dif)(adr->t0, xyz, K, dctx));
+    for (PetscInt d = 0; d < 3; d++) {
+      const PetscReal c = PetscAbsReal(a[d]) / adr->h[d] + 2 * K[d] / (adr->h[d] * adr->h[d]);
+      PetscCheck(!PetscIsInfOrNanReal(c), PETSC_COMM_SELF, PETSC_ERR_FP, "The velocity or diffusion callback returned NaN or Inf at (%g, %g, %g), t = %g", (double)xyz[0], (double)xyz[1], (double)xyz[2], (double)adr->t0);
+      if (adr->N[d] > 1) wl[d] = PetscMax(wl[d], adr->dt * c);
+    }
+  }
+  PetscCall(MPIU_Allreduce(wl, w, 3, MPIU_REAL, MPIU_MAX, comm));
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrDecompose_Private - adr->dims: the given -adr_decomp, checked, or
+  (auto) the grid px x py x pz = size with at least 2 planes per rank in
+  each direction that cuts the least coupling,
+
+      cost(p) = sum_d (p_d - 1) w_d N / N_d,
+
+  the coupling dropped from the Jacobian by the p_d - 1 cuts normal to d, each
+  of N / N_d rows on either side with couplings up to w_d.  With axes of very
+  different weights (the diurnal problem: y only carries dt Kh/h^2) the
+  weakest axes are cut first; with equal weights the cut area decides (2 x 2
+  before 4 x 1).  Ties: the smaller largest box, then the first found
+  (px, then py, ascending).  dt scales every weight alike, so the choice does
+  not depend on the step.
+*/
+static PetscErrorCode EasAdrDecompose_Private(EasAdr adr, MPI_Comm comm)
+{
+  PetscMPIInt rank;
+  PetscReal   best     = PETSC_MAX_REAL;
+  PetscInt64  best_box = PETSC_MAX_INT;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  PetscCall(EasAdrCouplingWeights(adr, comm, rank, adr->size, adr->decomp_w));
+  if (adr->decomp[0] != PETSC_DECIDE) {
+    /* the product is the rank count (EasAdrSetDecomposition); the planes per rank depend on the grid */
+    for (PetscInt d = 0; d < 3; d++) {
+      PetscCheck(adr->N[d] / adr->decomp[d] >= 2 || (adr->N[d] == 1 && adr->decomp[d] == 1), comm, PETSC_ERR_ARG_OUTOFRANGE, "-adr_decomp %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " (EasAdrSetDecomposition): %" PetscInt_FMT " points in %c (-adr_n%c) over %" PetscInt_FMT " ranks leave fewer than 2 planes per rank; expected at most %" PetscInt_FMT " ranks in %c, or -adr_decomp auto", adr->decomp[0], adr->decomp[1], adr->decomp[2], adr->N[d], (char)('x' + d), (char)('x' + d), adr->decomp[d], adr->N[d] == 1 ? 1 : adr->N[d] / 2, (char)('x' + d));
+      adr->dims[d] = (PetscMPIInt)adr->decomp[d];
+    }
+    PetscFunctionReturn(0);
+  }
+  adr->dims[0] = adr->dims[1] = adr->dims[2] = 0;
+  for (PetscMPIInt px = 1; px <= adr->size; px++) {
+    if (adr->size % px) continue;
+    for (PetscMPIInt py = 1; py <= adr->size / px; py++) {
+      const PetscMPIInt p[3] = {px, py, adr->size / px / py};
+      PetscReal         cost = 0;
+      PetscInt64        box  = 1;
+      PetscBool         ok   = PETSC_TRUE;
+      if ((adr->size / px) % py) continue;
+      for (PetscInt d = 0; d < 3; d++) {
+        ok = (PetscBool)(ok && (adr->N[d] / p[d] >= 2 || (adr->N[d] == 1 && p[d] == 1)));
+        cost += (p[d] - 1) * adr->decomp_w[d] * ((PetscReal)adr->N[0] * adr->N[1] * adr->N[2] / adr->N[d]);
+        box *= (adr->N[d] + p[d] - 1) / p[d];
+      }
+      if (!ok) continue;
+      if (cost < best * (1 - 1e-12) || (cost <= best * (1 + 1e-12) && box < best_box)) {
+        best     = cost;
+        best_box = box;
+        for (PetscInt d = 0; d < 3; d++) adr->dims[d] = p[d];
+      }
+    }
+  }
+  PetscCheck(adr->dims[0] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid too small for %d ranks: no px x py x pz = %d leaves at least 2 planes per rank in every direction of the %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " grid (-adr_nx, -adr_ny, -adr_nz); use more points or fewer ranks", adr->size, adr->size, adr->N[0], adr->N[1], adr->N[2]);
+  PetscFunctionReturn(0);
+}
+
 /* ----------------------------------------------------------------- setup */
 
 /*@C
-  EasAdrSetUp - the Cartesian decomposition (MPI_Dims_create,
-  MPI_Cart_create), the local arrays, the local Jacobian in DIA on the
+  EasAdrSetUp - the Cartesian decomposition (-adr_decomp: by coupling or
+  given; MPI_Cart_create), the local arrays, the local Jacobian in DIA on the
   backend, the inner solver, and the initial condition.
-  Errors: fewer than 2 points per rank in a direction ("grid too small").
+  Errors: fewer than 2 points per rank in a direction ("grid too small";
+  with -adr_decomp px,py,pz the error names it).
 @*/
 PetscErrorCode EasAdrSetUp(EasAdr adr)
 {
@@ -80,22 +175,9 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     PetscCall(EasGetMPIThreadLevel(&level));
     PetscCheck(level >= MPI_THREAD_MULTIPLE, comm, PETSC_ERR_SUP_SYS, "-eas_async_thread needs MPI_THREAD_MULTIPLE but MPI provides level %d; start with EasInitialize() (which asks for it) or drop -eas_async_thread", (int)level);
   }
-  adr->dims[0] = adr->dims[2] = 0;
-  adr->dims[1]                = adr->N[1] == 1 ? 1 : 0; /* one y plane (2D): never split in y */
-  PetscCallMPI(MPI_Dims_create(adr->size, 3, adr->dims));
+  /* the spacing first (it does not depend on the decomposition): the step's
+     default bound (beuler) and the coupling weights of the decomposition use it */
   for (PetscInt d = 0; d < 3; d++) {
-    PetscCheck(adr->N[d] / adr->dims[d] >= 2 || adr->N[d] == 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "Grid too small for %d ranks: %" PetscInt_FMT " points in %c (-adr_n%c) split over %d ranks leaves fewer than 2 points per rank; use at least %d points or fewer ranks", adr->size, adr->N[d], (char)('x' + d), (char)('x' + d), adr->dims[d], 2 * adr->dims[d]);
-  }
-  PetscCallMPI(MPI_Cart_create(comm, 3, adr->dims, periods, 0, &adr->cart));
-  PetscCallMPI(MPI_Comm_rank(adr->cart, &adr->rank));
-  PetscCallMPI(MPI_Cart_coords(adr->cart, adr->rank, 3, adr->cc));
-  for (PetscInt d = 0; d < 3; d++) {
-    const PetscInt P = adr->dims[d], q = adr->N[d] / P, r = adr->N[d] % P;
-    PetscCall(PetscMalloc1(P + 1, &adr->starts[d]));
-    for (PetscInt p = 0; p <= P; p++) adr->starts[d][p] = p * q + PetscMin(p, r);
-    adr->xs[d] = adr->starts[d][adr->cc[d]];
-    adr->nl[d] = adr->starts[d][adr->cc[d] + 1] - adr->xs[d];
-    PetscCallMPI(MPI_Cart_shift(adr->cart, (int)d, 1, &adr->nb[2 * d], &adr->nb[2 * d + 1]));
     if (adr->N[d] == 1) { /* one plane in the middle of the box; no coupling in d */
       adr->h[d]     = adr->hi[d] - adr->lo[d];
       adr->shift[d] = 0.5;
@@ -108,6 +190,18 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     }
   }
   if (adr->ts->setup) PetscCall((*adr->ts->setup)(adr)); /* beuler: the diurnal default step bounded by the grid */
+  PetscCall(EasAdrDecompose_Private(adr, comm));
+  PetscCallMPI(MPI_Cart_create(comm, 3, adr->dims, periods, 0, &adr->cart));
+  PetscCallMPI(MPI_Comm_rank(adr->cart, &adr->rank));
+  PetscCallMPI(MPI_Cart_coords(adr->cart, adr->rank, 3, adr->cc));
+  for (PetscInt d = 0; d < 3; d++) {
+    const PetscInt P = adr->dims[d], q = adr->N[d] / P, r = adr->N[d] % P;
+    PetscCall(PetscMalloc1(P + 1, &adr->starts[d]));
+    for (PetscInt p = 0; p <= P; p++) adr->starts[d][p] = p * q + PetscMin(p, r);
+    adr->xs[d] = adr->starts[d][adr->cc[d]];
+    adr->nl[d] = adr->starts[d][adr->cc[d] + 1] - adr->xs[d];
+    PetscCallMPI(MPI_Cart_shift(adr->cart, (int)d, 1, &adr->nb[2 * d], &adr->nb[2 * d + 1]));
+  }
   /* sizes checked (core/size.h; README.md, Limits): the six transport
      weights are one backend vector of 6 np entries, the padded box is
      indexed in PetscInt, and the global state is a PETSc vector */
