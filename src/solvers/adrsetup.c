@@ -108,7 +108,7 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     }
   }
   if (adr->ts->setup) PetscCall((*adr->ts->setup)(adr)); /* beuler: the diurnal default step bounded by the grid */
-  /* sizes checked (core/size.h; README.md, Limits): the six transport
+  /* sizes checked (core/size.h; docs/design.md, Limits): the six transport
      weights are one backend vector of 6 np entries, the padded box is
      indexed in PetscInt, and the global state is a PETSc vector */
   {
