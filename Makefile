@@ -1,13 +1,14 @@
 # eas - configure-free GNU Makefile.
 #
 #   make demo           run the main example (installs Debian packages first if missing)
-#   make check          tools/check-layers (no include or call goes up, docs/design.md), then
+#   make check          tools/check-layers (no include or call goes up, docs/design.md) and
+#                       tools/check-links (relative links and anchors of the *.md resolve), then
 #                       build and run the test suite on every available backend, 1/2/4 ranks
 #                       (JOBS=N tests at once; default auto: half the cores, tests/run.sh)
 #   make check-gpu      the whole suite with the GPU cases, where a CUDA device is usable
 #   make gpu-verdict    check-gpu + the GPU benchmarks, then one verdict line (tools/gpu-verdict)
 #   make bench          benchmarks (BENCH lines: eas vs STREAM vs PETSc, same run)
-#   make plots          figures (tools/eas-plot) from a short run, in OBJDIR/plots
+#   make plots          figures (tools/eas-plot) from a short run, in OBJDIR/plots; the README's in docs/img
 #   make options-doc    regenerate docs/options.md from the drivers' -help
 #   make asan           build with address+undefined sanitizers in build-asan/ and run the tests
 #   make valgrind       small runs under valgrind (memory errors and definite leaks fail)
@@ -261,6 +262,7 @@ $(OBJDIR)/petsc-tutorials/ex2-linked: $(PETSC_TUTORIALS)/ex2.c $(LIB_SO)
 
 check: all
 	@$(PYTHON) tools/check-layers
+	@$(PYTHON) tools/check-links
 	@bash tests/runner_selftest.sh $(OBJDIR)
 	@bash tests/run.sh $(OBJDIR) -j $(JOBS)
 
@@ -279,6 +281,7 @@ stress: all
 check-gpu: all
 	@$(OBJDIR)/examples/eas_info -require /gpu/cuda
 	@$(PYTHON) tools/check-layers
+	@$(PYTHON) tools/check-links
 	@bash tests/runner_selftest.sh $(OBJDIR)
 	@bash tests/run.sh $(OBJDIR) -j $(JOBS)
 

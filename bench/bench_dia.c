@@ -13,7 +13,7 @@ static const char help[] = "eas DIA SpMV and BiCGStab vs STREAM triad and PETSc 
 /*
   Byte counts, as really moved between memory and the cache (write allocate
   included: a written stream costs 16 B per double; bandwidth.h says how
-  this was checked; README.md, Measured figures):
+  this was checked; docs/performance.md, "Method"):
     triad             32 B per element             (reference, bandwidth.h)
     read9             88 B per element             (reference: the SpMV's shape)
     eas DIA SpMV      v ndiag + 24 B per row (96 B with 9 offsets in double,

@@ -229,6 +229,6 @@ int main(int argc, char **argv)
     expect_count: 4 BENCH name=ebe_apply .* storage=(full|symmetric|single|symmetric_single) .* ref_GBs=[0-9.]+ ratio_ref=[0-9.]+ llc_MB=32.0 llc_from=option ws_MB=[0-9.]+ at_bandwidth=no
     expect_count: 4 BENCH name=ebe_cg .* storage=(full|symmetric|single|symmetric_single) .* ratio_petsc=[0-9.]+
     # the fields only: at 27 elements the unit times are a fraction of a millisecond and noise
-    # (ASan, a loaded machine) puts E above 1; the bound is read on make bench's sizes (README)
+    # (ASan, a loaded machine) puts E above 1; the bound is read on make bench's sizes (docs/performance.md)
     expect: BENCH name=ebe_split .* T_alone_on_share_ms=[0-9.]+/[0-9.]+ T_together_ms=[0-9.]+ E_measured=[0-9.]+
 TEST*/

@@ -13,7 +13,7 @@ static const char help[] = "Checked size products and 64-bit kernel offsets (iss
                            "  -case dia_rows: EasDiaSetDiagonals refuses n = 2147483641 rows (ld would be 2^31).\n"
                            "  -case mesh: EasEbeSetFromMesh refuses a 2000^3 Q2 elasticity mesh (4001^3 * 3 unknowns).\n"
                            "  -case adr -n <711>: EasAdrSetUp refuses a box whose 6 np weights pass 2^31 - 1 (711^3;\n"
-                           "     710^3 is the largest cube, README.md Limits) or whose global state does (-n 1100).\n";
+                           "     710^3 is the largest cube, docs/design.md Limits) or whose global state does (-n 1100).\n";
 
 #include <eas.h>
 #include "core/size.h"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make plots: short runs of the drivers and benchmarks (about a minute on 2
 # cores), then tools/eas-plot renders the five figures into OBJDIR/plots
-# (PNG and SVG; docs/plots.md says what each shows).
+# (PNG and SVG; docs/plots.md says what each shows) and the README's two
+# into docs/img.
 #
 #   sh tools/plots.sh OBJDIR [PYTHON]
 #
@@ -49,4 +50,9 @@ $PLOT energy "$OUT/adr_sync.csv" -o "$OUT/energy"
 $PLOT latency "$OUT/bench_adr.log" -o "$OUT/latency"
 $PLOT frontier "$OUT/adr_sync.csv" "$OUT/adr_async.csv" -o "$OUT/frontier"
 $PLOT bench "$OUT/bench.log" -o "$OUT/bench"
-echo "plots: $OUT/{split,energy,latency,frontier,bench}.{png,svg}"
+# The README's two figures, small PNGs committed under docs/img (800 x 480
+# pixels at eas-plot's 100 dpi, tens of KB each): regenerated here, from this run.
+IMG=$(dirname "$0")/../docs/img
+$PLOT split "$OUT"/fem.[0-9]*.csv -o "$IMG/split" --format png --width 8 --height 4.8
+$PLOT frontier "$OUT/adr_sync.csv" "$OUT/adr_async.csv" -o "$IMG/frontier" --format png --width 8 --height 4.8
+echo "plots: $OUT/{split,energy,latency,frontier,bench}.{png,svg}, docs/img/{split,frontier}.png"

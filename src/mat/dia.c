@@ -197,7 +197,7 @@ static PetscErrorCode EasDiaAllocate_Private(EasDia A, PetscInt n, PetscInt ndia
     const PetscInt64 ld = EasDiaLeadingDimension(n);
     size_t           nval;
     /* the kernels take ld as EasKInt: the padded row count must fit PetscInt */
-    PetscCheck(ld <= PETSC_MAX_INT, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "EasDia: n = %" PetscInt_FMT " rows: the padded leading dimension %" PetscInt64_FMT " overflows PetscInt; at most %d rows per DIA matrix (README.md, Limits)", n, ld, EAS_DIA_MAX_ROWS);
+    PetscCheck(ld <= PETSC_MAX_INT, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_OUTOFRANGE, "EasDia: n = %" PetscInt_FMT " rows: the padded leading dimension %" PetscInt64_FMT " overflows PetscInt; at most %d rows per DIA matrix (docs/design.md, Limits)", n, ld, EAS_DIA_MAX_ROWS);
     PetscCall(EasSizeMul(PetscObjectComm((PetscObject)A), "DIA values ndiag*ld", sizeof(PetscScalar), &nval, PetscMax(ndiag, 1), (PetscInt)ld));
     A->n     = n;
     A->ndiag = ndiag;
@@ -220,7 +220,7 @@ static PetscErrorCode EasDiaSetOffsets_Private(EasDia A, const char fn[], PetscI
   MPI_Comm  comm = PetscObjectComm((PetscObject)A);
 
   PetscFunctionBegin;
-  PetscCheck(n >= 1 && n <= EAS_DIA_MAX_ROWS, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: n = %" PetscInt_FMT " rows, expected 1 <= n <= %d (the padded leading dimension must fit PetscInt; README.md, Limits)", fn, n, EAS_DIA_MAX_ROWS);
+  PetscCheck(n >= 1 && n <= EAS_DIA_MAX_ROWS, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: n = %" PetscInt_FMT " rows, expected 1 <= n <= %d (the padded leading dimension must fit PetscInt; docs/design.md, Limits)", fn, n, EAS_DIA_MAX_ROWS);
   PetscCheck(ndiag >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "%s: ndiag = %" PetscInt_FMT ", expected at least one diagonal", fn, ndiag);
   PetscValidIntPointer(off, 4);
   PetscCall(PetscMalloc1(ndiag, &perm));
@@ -304,7 +304,7 @@ PetscErrorCode EasDiaSetFromTriplets_Private(EasDia A, PetscInt n, PetscCount nn
   size_t    nslot;
 
   PetscFunctionBegin;
-  PetscCheck(n >= 1 && n <= EAS_DIA_MAX_ROWS, comm, PETSC_ERR_ARG_SIZ, "%s: the matrix has %" PetscInt_FMT " rows, expected 1 to %d (README.md, Limits)", what, n, EAS_DIA_MAX_ROWS);
+  PetscCheck(n >= 1 && n <= EAS_DIA_MAX_ROWS, comm, PETSC_ERR_ARG_SIZ, "%s: the matrix has %" PetscInt_FMT " rows, expected 1 to %d (docs/design.md, Limits)", what, n, EAS_DIA_MAX_ROWS);
   /* slot[o + n - 1] = index of offset o, or -1; 2n - 1 slots, indexed in 64-bit */
   PetscCall(EasSizeMul(comm, "DIA offset slots 2*n", sizeof(PetscInt), &nslot, 2, n));
   PetscCall(PetscMalloc1(nslot - 1, &slot));

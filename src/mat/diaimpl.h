@@ -37,7 +37,7 @@ struct _p_EasDia {
 
 /* Leading dimension for n rows: a multiple of 8 (64-byte lines) that is not
    a multiple of 512, so consecutive diagonals do not alias in 4 KiB pages
-   (README.md, Measured figures: 15% at n = 128).  Computed in 64-bit; the
+   (15% at n = 128 in bench_dia).  Computed in 64-bit; the
    kernels take it as EasKInt, so n is at most EAS_DIA_MAX_ROWS: the largest
    multiple of 8 below 2^31 - 1 is 2^31 - 8 = 2147483640, not a multiple of
    512, so n = 2147483640 gives ld = n and n = 2147483641 would need 2^31. */

@@ -182,7 +182,7 @@ PetscErrorCode EasEbeSetElements(EasEbe ebe, PetscInt nel, PetscInt nen, PetscIn
   PetscCheck(nel >= 0 && nen > 0 && dof > 0 && nnodes > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "EasEbeSetElements: expected nel >= 0, nen > 0, dof > 0, nnodes > 0; got nel=%" PetscInt_FMT " nen=%" PetscInt_FMT " dof=%" PetscInt_FMT " nnodes=%" PetscInt_FMT, nel, nen, dof, nnodes);
   PetscCheck(m <= EAS_EBE_MAXM, comm, PETSC_ERR_SUP, "EasEbeSetElements: element matrices of order nen*dof = %" PetscInt_FMT " exceed the supported %d", m, EAS_EBE_MAXM);
   PetscCheck(nel == 0 || (conn && ael), comm, PETSC_ERR_ARG_NULL, "EasEbeSetElements: NULL connectivity or element matrices");
-  /* the sizes before the arrays are read (core/size.h; README.md, Limits) */
+  /* the sizes before the arrays are read (core/size.h; docs/design.md, Limits) */
   PetscCall(EasIntMul(comm, "EasEbeSetElements: connectivity nel*nen", &nconn, nel, nen));
   PetscCall(EasIntMul(comm, "EasEbeSetElements: unknowns nnodes*dof", &nunk, nnodes, dof));
   PetscCall(EasSizeMul(comm, "EasEbeSetElements: element storage nel*m*m", sizeof(PetscScalar), &nael, nel, m, m));

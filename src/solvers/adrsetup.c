@@ -202,7 +202,7 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     adr->nl[d] = adr->starts[d][adr->cc[d] + 1] - adr->xs[d];
     PetscCallMPI(MPI_Cart_shift(adr->cart, (int)d, 1, &adr->nb[2 * d], &adr->nb[2 * d + 1]));
   }
-  /* sizes checked (core/size.h; README.md, Limits): the six transport
+  /* sizes checked (core/size.h; docs/design.md, Limits): the six transport
      weights are one backend vector of 6 np entries, the padded box is
      indexed in PetscInt, and the global state is a PETSc vector */
   {

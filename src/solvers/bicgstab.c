@@ -11,7 +11,7 @@
   Per iteration (backend.h): sweep 1 forms p and v = Ahat p, sweep 2 forms s
   and t = Ahat s, sweep 3 updates x and r.  With the 9-offset DIA matrix of
   the ADR problem that is 2 x 72 B of matrix and 17 vector passes of 8 B:
-  280 B per row (README.md, Measured figures).  On a backend whose sweeps
+  280 B per row (docs/performance.md, bench_dia).  On a backend whose sweeps
   update in place (be->bcgs_inplace: the CPU) p and v overwrite their old
   values and s overwrites r (r_{i-1} is dead once s = r_{i-1} - alpha v is
   formed; sweep 3 then writes r_i = s - omega t over s): only t is written

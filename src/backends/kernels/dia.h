@@ -14,8 +14,8 @@
    below for double (no suffix) and float (suffix _F).
 
    EasDiaRowGuarded: row i of y = A x for DIA storage val[d*ld + i] =
-   A[i][i+off[d]], all diagonals read in one row loop (README.md, Measured
-   figures); columns outside [0,n) are skipped, for the first and last rows.
+   A[i][i+off[d]], all diagonals read in one row loop (docs/performance.md,
+   bench_dia); columns outside [0,n) are skipped, for the first and last rows.
    EasDiaRowInterior: the same for an interior row, every i+off[d] in [0,n).
    EasDiaRowTranspose: row i of y = A^T x by index arithmetic (Vialle et al.
    Fig. 1.8): (A^T x)_i = sum_d A[i-off[d]][i] x[i-off[d]] = sum_d
