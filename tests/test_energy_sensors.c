@@ -323,7 +323,7 @@ static PetscErrorCode CaseTrapezoid(void)
   PetscReal       E;
 
   PetscFunctionBegin;
-  PetscCall(EasTrapezoid(5, t, P, &E));
+  PetscCall(EasEnergyTrapezoid(5, t, P, &E));
   /* 0.3*150 + 0.3*200 + 0.4*175 + 0.5*150 = 45 + 60 + 70 + 75 = 250 J */
   CHECK_CLOSE(E, 250.0, 1e-12, "trapezoid rule over 5 samples (J), by hand 250");
   PetscFunctionReturn(0);

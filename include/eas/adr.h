@@ -173,20 +173,30 @@ PETSC_EXTERN PetscErrorCode EasAdrSetNewtonTolerances(EasAdr, PetscReal rtol, Pe
    EasAdrSetUp. */
 PETSC_EXTERN PetscErrorCode EasAdrSetJacobianPrecision(EasAdr, EasPrecision);
 PETSC_EXTERN PetscErrorCode EasAdrGetJacobianPrecision(EasAdr, EasPrecision *);
-/* EasAdrSetKSPEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
+/* EasAdrSetKspEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
    off): each local Newton step solves its linear system to a relative
    tolerance eta_k from the decrease of the rank's residual ||F_l||
    (docs/adr.md), not to -adr_ksp_rtol. */
-PETSC_EXTERN PetscErrorCode EasAdrSetKSPEW(EasAdr, PetscBool);
-PETSC_EXTERN PetscErrorCode EasAdrGetKSPEW(EasAdr, PetscBool *);
-/* EasAdrSetKSPEWParameters - PETSc's SNESKSPSetParametersEW choices:
+PETSC_EXTERN PetscErrorCode EasAdrSetKspEW(EasAdr, PetscBool);
+/* EasAdrGetKspEW - whether the Eisenstat-Walker inner tolerances are on. */
+PETSC_EXTERN PetscErrorCode EasAdrGetKspEW(EasAdr, PetscBool *);
+/* EasAdrSetKspEWParameters - PETSc's SNESKSPSetParametersEW choices:
    version 1, 2 (default) or 3, rtol_0 in [0,1) (0.3), rtol_max in [0,1)
    (0.9), gamma in [0,1] (1), alpha in (1,2] ((1+sqrt 5)/2), alpha2 in
    (1,2] ((1+sqrt 5)/2), threshold in (0,1) (0.1); PETSC_DEFAULT keeps a
    value.  Options -adr_ksp_ew_version, _rtol0, _rtolmax, _gamma, _alpha,
    _alpha2, _threshold. */
-PETSC_EXTERN PetscErrorCode EasAdrSetKSPEWParameters(EasAdr, PetscInt version, PetscReal rtol_0, PetscReal rtol_max, PetscReal gamma, PetscReal alpha, PetscReal alpha2, PetscReal threshold);
-PETSC_EXTERN PetscErrorCode EasAdrGetKSPEWParameters(EasAdr, PetscInt *version, PetscReal *rtol_0, PetscReal *rtol_max, PetscReal *gamma, PetscReal *alpha, PetscReal *alpha2, PetscReal *threshold);
+PETSC_EXTERN PetscErrorCode EasAdrSetKspEWParameters(EasAdr, PetscInt version, PetscReal rtol_0, PetscReal rtol_max, PetscReal gamma, PetscReal alpha, PetscReal alpha2, PetscReal threshold);
+/* EasAdrGetKspEWParameters - the Eisenstat-Walker choices in force (the
+   defaults above until set); any pointer may be NULL. */
+PETSC_EXTERN PetscErrorCode EasAdrGetKspEWParameters(EasAdr, PetscInt *version, PetscReal *rtol_0, PetscReal *rtol_max, PetscReal *gamma, PetscReal *alpha, PetscReal *alpha2, PetscReal *threshold);
+/* Names before 0.2 (deprecated since 0.2; removed in 0.3): "Ksp" as in
+   EasKsp, the inner solver's object.  A use compiles to the new name with a
+   warning. */
+#define EasAdrSetKSPEW(...)           PETSC_DEPRECATED_MACRO("GCC warning \"Use EasAdrSetKspEW() (deprecated since 0.2; removed in 0.3)\"") EasAdrSetKspEW(__VA_ARGS__)
+#define EasAdrGetKSPEW(...)           PETSC_DEPRECATED_MACRO("GCC warning \"Use EasAdrGetKspEW() (deprecated since 0.2; removed in 0.3)\"") EasAdrGetKspEW(__VA_ARGS__)
+#define EasAdrSetKSPEWParameters(...) PETSC_DEPRECATED_MACRO("GCC warning \"Use EasAdrSetKspEWParameters() (deprecated since 0.2; removed in 0.3)\"") EasAdrSetKspEWParameters(__VA_ARGS__)
+#define EasAdrGetKSPEWParameters(...) PETSC_DEPRECATED_MACRO("GCC warning \"Use EasAdrGetKspEWParameters() (deprecated since 0.2; removed in 0.3)\"") EasAdrGetKspEWParameters(__VA_ARGS__)
 /* EasAdrSetMode - EAS_ADR_SYNC, EAS_ADR_ASYNC or EAS_ADR_AUTO (docs/energy.md -eas_mode auto).  EAS_ADR_AUTO with the frontier rule (default):
    the first time step runs sync, the second async (on one rank there is
    no async: sync without trial), each measured by the solver's meter (its

@@ -107,11 +107,14 @@ PETSC_EXTERN PetscErrorCode EasSensorGetDroppedSamples(EasSensor, PetscInt *);
 PETSC_EXTERN PetscErrorCode EasSensorView(EasSensor, PetscViewer);
 PETSC_EXTERN PetscErrorCode EasSensorDestroy(EasSensor *);
 
-/* EasTrapezoid - energy of n >= 1 power samples P[i] (W) at increasing
+/* EasEnergyTrapezoid - energy of n >= 1 power samples P[i] (W) at increasing
    times t[i] (s), trapezoid rule (Vialle et al. sec. 1.4.1):
    E = sum_i (t[i+1]-t[i]) (P[i]+P[i+1])/2.  Errors: n <= 0, decreasing
    times, negative power. */
-PETSC_EXTERN PetscErrorCode EasTrapezoid(PetscInt n, const PetscReal t[], const PetscReal P[], PetscReal *E);
+PETSC_EXTERN PetscErrorCode EasEnergyTrapezoid(PetscInt n, const PetscReal t[], const PetscReal P[], PetscReal *E);
+/* EasTrapezoid: the name before 0.2 of EasEnergyTrapezoid (deprecated since
+   0.2; removed in 0.3). */
+#define EasTrapezoid(...) PETSC_DEPRECATED_MACRO("GCC warning \"Use EasEnergyTrapezoid() (deprecated since 0.2; removed in 0.3)\"") EasEnergyTrapezoid(__VA_ARGS__)
 
 /* ============================================================ profile */
 
