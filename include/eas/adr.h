@@ -40,6 +40,8 @@ typedef enum {
 } EasAdrConvergedReason;
 /* EasAdrConvergedReasons[reason + 5] is the name of a reason (use EasAdrConvergedReasonName). */
 PETSC_EXTERN const char *const EasAdrConvergedReasons[];
+/* EasAdrConvergedReasonName - the name of a reason ("CONVERGED_DX", ...;
+   "UNKNOWN" outside the enum). */
 PETSC_EXTERN const char       *EasAdrConvergedReasonName(EasAdrConvergedReason);
 
 typedef enum {
@@ -119,8 +121,8 @@ PETSC_EXTERN PetscErrorCode EasAdrSetProblem(EasAdr, const char problem[]);
 PETSC_EXTERN PetscErrorCode EasAdrSetGrid(EasAdr, PetscInt nx, PetscInt ny, PetscInt nz);
 /* EasAdrSetBox - [x0,x1] x [y0,y1] x [z0,z1], each non-empty. */
 PETSC_EXTERN PetscErrorCode EasAdrSetBox(EasAdr, PetscReal x0, PetscReal x1, PetscReal y0, PetscReal y1, PetscReal z0, PetscReal z1);
-/* EasAdrSetVelocity / SetDiffusion / SetReaction - user callbacks (NULL:
-   back to the problem's built-in). */
+/* EasAdrSetVelocity, EasAdrSetDiffusion, EasAdrSetReaction - user
+   callbacks (NULL: back to the problem's built-in). */
 PETSC_EXTERN PetscErrorCode EasAdrSetVelocity(EasAdr, EasAdrVelocityFn, void *);
 PETSC_EXTERN PetscErrorCode EasAdrSetDiffusion(EasAdr, EasAdrDiffusionFn, void *);
 PETSC_EXTERN PetscErrorCode EasAdrSetReaction(EasAdr, EasAdrReactionFn, void *);
@@ -143,6 +145,7 @@ PETSC_EXTERN PetscErrorCode EasAdrSetInitialCondition(EasAdr, EasAdrValueFn, voi
    y - gamma f(t, y) = a is solved by the multisplitting Newton (sync or async)
    as a SUNNonlinearSolver.  Errors: cvode when SUNDIALS is not compiled in. */
 PETSC_EXTERN PetscErrorCode EasAdrSetTimeStepType(EasAdr, EasAdrTSType);
+/* EasAdrGetTimeStepType - the time stepping type (EasAdrSetTimeStepType). */
 PETSC_EXTERN PetscErrorCode EasAdrGetTimeStepType(EasAdr, EasAdrTSType *);
 /* EasAdrSetTimeStepTolerances - CVODE's scalar relative and absolute
    tolerances (-adr_ts_rtol, -adr_ts_atol; defaults 1e-5 and 1e-3 for the
@@ -158,9 +161,10 @@ PETSC_EXTERN PetscErrorCode EasAdrSetTimeStep(EasAdr, PetscReal dt);
 /* EasAdrSetTime - the initial time (before EasAdrSetUp); after it the current
    time (with EasAdrSetSolution: restart an integration from a state). */
 PETSC_EXTERN PetscErrorCode EasAdrSetTime(EasAdr, PetscReal t0);
-/* EasAdrSetFinalTime - default final time of EasAdrSolve(); EasAdrSetMaxSteps -
-   number of steps instead (> 0, overrides the final time). */
+/* EasAdrSetFinalTime - default final time of EasAdrSolve(). */
 PETSC_EXTERN PetscErrorCode EasAdrSetFinalTime(EasAdr, PetscReal tfinal);
+/* EasAdrSetMaxSteps - EasAdrSolve(PETSC_DEFAULT) takes this number of steps
+   instead (> 0, overrides the final time). */
 PETSC_EXTERN PetscErrorCode EasAdrSetMaxSteps(EasAdr, PetscInt steps);
 /* EasAdrSetNewtonTolerances - outer rtol in (0,1) on max_s ||dx_s||/||x_s||
    and the outer iteration limit per step (PETSC_DEFAULT keeps a value). */
@@ -172,6 +176,8 @@ PETSC_EXTERN PetscErrorCode EasAdrSetNewtonTolerances(EasAdr, PetscReal rtol, Pe
    tolerance (docs/adr.md says which is the default and why).  Before
    EasAdrSetUp. */
 PETSC_EXTERN PetscErrorCode EasAdrSetJacobianPrecision(EasAdr, EasPrecision);
+/* EasAdrGetJacobianPrecision - the precision of the Jacobian values the inner
+   solver reads (EasAdrSetJacobianPrecision). */
 PETSC_EXTERN PetscErrorCode EasAdrGetJacobianPrecision(EasAdr, EasPrecision *);
 /* EasAdrSetKspEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
    off): each local Newton step solves its linear system to a relative
@@ -233,6 +239,9 @@ PETSC_EXTERN PetscErrorCode EasAdrGetModeAutoInfo(EasAdr, EasAdrAutoInfo *);
    on be, the state carries over, the meter charges the rest of the run to
    a unit of be's kind. */
 PETSC_EXTERN PetscErrorCode EasAdrSetBackend(EasAdr, EasBackend);
+/* EasAdrSetOptionsPrefix - prefix of the solver's options (-<prefix>adr_n,
+   ...; the inner solver gets prefix + "adr_").  Before EasAdrSetFromOptions.
+   */
 PETSC_EXTERN PetscErrorCode EasAdrSetOptionsPrefix(EasAdr, const char[]);
 /* EasAdrAddHook - attaches a hook of a layer above the solver (include/eas/sys.h):
    called on every rank at EAS_HOOK_SOLVE_BEGIN and EAS_HOOK_SOLVE_END of
@@ -291,9 +300,16 @@ PETSC_EXTERN PetscErrorCode EasAdrSetUp(EasAdr);
 PETSC_EXTERN PetscErrorCode EasAdrSolve(EasAdr, PetscReal t_final);
 /* EasAdrStep - one time step of size dt. */
 PETSC_EXTERN PetscErrorCode EasAdrStep(EasAdr);
+/* EasAdrGetTime - the current time (after the last converged step). */
 PETSC_EXTERN PetscErrorCode EasAdrGetTime(EasAdr, PetscReal *t);
+/* EasAdrGetTimeStep - the time step dt (beuler's step; with cvode the last
+   output interval). */
 PETSC_EXTERN PetscErrorCode EasAdrGetTimeStep(EasAdr, PetscReal *dt);
+/* EasAdrGetConvergedReason - the reason of the last time step
+   (EAS_ADR_CONVERGED_* or EAS_ADR_DIVERGED_*). */
 PETSC_EXTERN PetscErrorCode EasAdrGetConvergedReason(EasAdr, EasAdrConvergedReason *);
+/* EasAdrGetStats - iterations, messages and time, cumulative over EasAdrSolve
+   calls (EasAdrStats). */
 PETSC_EXTERN PetscErrorCode EasAdrGetStats(EasAdr, EasAdrStats *);
 /* EasAdrGetLocalGrid - this rank's box: first global indices and sizes. */
 PETSC_EXTERN PetscErrorCode EasAdrGetLocalGrid(EasAdr, PetscInt *xs, PetscInt *ys, PetscInt *zs, PetscInt *nxl, PetscInt *nyl, PetscInt *nzl);
@@ -327,6 +343,8 @@ PETSC_EXTERN PetscErrorCode EasAdrComputeFunction(EasAdr, PetscReal t, PetscReal
 /* EasAdrComputeJacobian - J = dF/dX, the whole coupled Jacobian (MPIAIJ,
    preallocate with EasAdrCreateJacobianMat). */
 PETSC_EXTERN PetscErrorCode EasAdrComputeJacobian(EasAdr, PetscReal t, PetscReal dt, Vec X, Mat J);
+/* EasAdrCreateJacobianMat - an MPIAIJ matrix preallocated for
+   EasAdrComputeJacobian, on the global layout. */
 PETSC_EXTERN PetscErrorCode EasAdrCreateJacobianMat(EasAdr, Mat *);
 /* EasAdrComputeLocalJacobian - the rank's diagonal block of the inner
    systems, J_ll = -F'_ll = I - dt f'_ll(X, t) (1.45; couplings to other
@@ -346,5 +364,9 @@ PETSC_EXTERN PetscErrorCode EasAdrComputeLocalJacobian(EasAdr, PetscReal t, Pets
 PETSC_EXTERN PetscErrorCode EasDiaSetFromGallery(EasDia, const char name[], PetscInt n);
 /* EasAdrSpeciesNorms - per-species 2-norms of a global Vec (interleaved). */
 PETSC_EXTERN PetscErrorCode EasAdrSpeciesNorms(EasAdr, Vec, PetscReal norms[2]);
+/* EasAdrView - problem, grid, decomposition, modes, tolerances, statistics
+   and the inner solver. */
 PETSC_EXTERN PetscErrorCode EasAdrView(EasAdr, PetscViewer);
+/* EasAdrDestroy - frees the solver (every MPI request is already freed; *adr
+   set to NULL). */
 PETSC_EXTERN PetscErrorCode EasAdrDestroy(EasAdr *);
