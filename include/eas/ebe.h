@@ -226,7 +226,9 @@ PETSC_EXTERN PetscErrorCode EasEbeSetGpuShare(EasEbe, PetscReal);
 /* EasEbeSetRebalanceInterval - applies between split decisions (>= 1). */
 PETSC_EXTERN PetscErrorCode EasEbeSetRebalanceInterval(EasEbe, PetscInt);
 /* EasEbeSplitSetRemaining - applies expected to remain (the horizon of the
-   migration test, Ribeiro eq. 4.7); default: the applies of the last solve. */
+   migration test, Ribeiro eq. 4.7: elements move only when the time saved
+   over them pays for the move; 0: never); PETSC_DEFAULT (the default): the
+   applies of the last solve.  Errors: a negative value. */
 PETSC_EXTERN PetscErrorCode EasEbeSplitSetRemaining(EasEbe, PetscReal);
 /* EasEbeSplitGetState - number of units, current shares, smoothed per-element
    times (s) and last measured unit times (s); arrays owned by the EasEbe. */

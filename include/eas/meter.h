@@ -229,8 +229,8 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterSetUp(EasEnergyMeter);
 PETSC_EXTERN PetscErrorCode EasEnergyMeterStart(EasEnergyMeter);
 PETSC_EXTERN PetscErrorCode EasEnergyMeterStop(EasEnergyMeter);
 PETSC_EXTERN PetscErrorCode EasEnergyMeterResume(EasEnergyMeter);
-/* EasEnergyMeterBegin, EasEnergyMeterEnd - unit is busy in phase between the calls;
-   work = elements (or rows) processed, for per-element times.  Phases of
+/* EasEnergyMeterBegin, EasEnergyMeterEnd - unit is busy in phase between
+   the calls; work = elements (or rows) processed, for per-element times.  Phases of
    different units may overlap (hybrid runs); a phase's wall time counts
    the union.  Measured energy is attributed to a phase for each interval
    of its wall time at least one sensor update period long. */
