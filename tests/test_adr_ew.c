@@ -27,6 +27,11 @@ static PetscErrorCode Solve(PetscBool ew, PetscInt steps, Vec *X, PetscInt *oute
   PetscCall(EasAdrSetMaxSteps(adr, steps));
   PetscCall(EasAdrSetFromOptions(adr));
   PetscCall(EasAdrSetKspEW(adr, ew));
+  {
+    PetscBool got;
+    PetscCall(EasAdrGetKspEW(adr, &got));
+    PetscCheck(got == ew, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "EasAdrGetKspEW gives %s after EasAdrSetKspEW(%s)", got ? "on" : "off", ew ? "on" : "off");
+  }
   PetscCall(EasAdrSetUp(adr));
   PetscCall(EasAdrSolve(adr, PETSC_DEFAULT));
   PetscCall(EasAdrGetConvergedReason(adr, &reason));

@@ -87,6 +87,13 @@ static PetscErrorCode OpenRapl(const char root[], EasSensor *s)
   PetscFunctionBegin;
   PetscCall(EasSensorCreate(PETSC_COMM_SELF, s));
   PetscCall(EasSensorSetType(*s, EAS_SENSOR_RAPL));
+  {
+    EasSensorType type;
+    PetscBool     same;
+    PetscCall(EasSensorGetType(*s, &type));
+    PetscCall(PetscStrcmp(type, EAS_SENSOR_RAPL, &same));
+    PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "EasSensorGetType gives %s after EasSensorSetType(%s)", type ? type : "(null)", EAS_SENSOR_RAPL);
+  }
   PetscCall(EasSensorSetFromOptions(*s));
   PetscCall(EasSensorSetRaplRoot(*s, root));
   PetscCall(EasSensorSetUp(*s));
