@@ -1,8 +1,9 @@
 # eas - configure-free GNU Makefile.
 #
 #   make demo           run the main example (installs Debian packages first if missing)
-#   make check          tools/check-layers (no include or call goes up, docs/design.md) and
-#                       tools/check-links (relative links and anchors of the *.md resolve), then
+#   make check          tools/check-layers (no include or call goes up, docs/design.md),
+#                       tools/check-links (relative links and anchors of the *.md resolve),
+#                       tools/gen-api --lint (a doc comment on every public function), then
 #                       build and run the test suite on every available backend, 1/2/4 ranks
 #                       (JOBS=N tests at once; default auto: half the cores, tests/run.sh)
 #   make check-gpu      the whole suite with the GPU cases, where a CUDA device is usable
@@ -10,6 +11,7 @@
 #   make bench          benchmarks (BENCH lines: eas vs STREAM vs PETSc, same run)
 #   make plots          figures (tools/eas-plot) from a short run, in OBJDIR/plots; the README's in docs/img
 #   make options-doc    regenerate docs/options.md from the drivers' -help
+#   make api-doc        regenerate docs/api.md from the public headers' doc comments
 #   make asan           build with address+undefined sanitizers in build-asan/ and run the tests
 #   make valgrind       small runs under valgrind (memory errors and definite leaks fail)
 #   make stress         the asynchronous fault campaign with 100 seeds (long)
@@ -51,7 +53,14 @@ SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/ve
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c examples/fortran/*.c tests/*.c bench/*.c bench/*.h)
 
-.PHONY: all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install format clean deps tests examples benches help stress tutorials
+.PHONY: all lib check check-gpu gpu-verdict demo bench plots options-doc api-doc asan valgrind install format clean deps tests examples benches help stress tutorials
+
+# docs/api.md from the doc comments of the public headers (tests/test_api_doc.py
+# fails when it is stale; `tools/gen-api --lint`, run by make check, when a
+# public function has no doc comment).  Needs python3 only, no build.
+.DEFAULT_GOAL := all
+api-doc:
+	$(PYTHON) tools/gen-api > docs/api.md
 
 # ---------------------------------------------------------------------------
 # First pass: make sure PETSc and MPI are installed (tools/deps.sh installs
@@ -263,6 +272,7 @@ $(OBJDIR)/petsc-tutorials/ex2-linked: $(PETSC_TUTORIALS)/ex2.c $(LIB_SO)
 check: all
 	@$(PYTHON) tools/check-layers
 	@$(PYTHON) tools/check-links
+	@$(PYTHON) tools/gen-api --lint
 	@bash tests/runner_selftest.sh $(OBJDIR)
 	@bash tests/run.sh $(OBJDIR) -j $(JOBS)
 
@@ -282,6 +292,7 @@ check-gpu: all
 	@$(OBJDIR)/examples/eas_info -require /gpu/cuda
 	@$(PYTHON) tools/check-layers
 	@$(PYTHON) tools/check-links
+	@$(PYTHON) tools/gen-api --lint
 	@bash tests/runner_selftest.sh $(OBJDIR)
 	@bash tests/run.sh $(OBJDIR) -j $(JOBS)
 

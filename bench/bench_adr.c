@@ -45,7 +45,7 @@ static PetscErrorCode RunEas(const char problem[], PetscInt n, PetscInt steps, E
   PetscCall(EasAdrSetMaxSteps(adr, steps));
   PetscCall(EasAdrSetFromOptions(adr));
   PetscCall(EasAdrSetMode(adr, mode));
-  if (ew >= 0) PetscCall(EasAdrSetKSPEW(adr, ew ? PETSC_TRUE : PETSC_FALSE));    /* else as -adr_ksp_ew says */
+  if (ew >= 0) PetscCall(EasAdrSetKspEW(adr, ew ? PETSC_TRUE : PETSC_FALSE));    /* else as -adr_ksp_ew says */
   if (prec >= 0) PetscCall(EasAdrSetJacobianPrecision(adr, (EasPrecision)prec)); /* else as -adr_jacobian_precision says */
   PetscCall(EasAdrSetUp(adr));
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
@@ -158,7 +158,7 @@ int main(int argc, char **argv)
       PetscCall(EasAdrSetMaxSteps(ea, steps));
       PetscCall(EasAdrSetFromOptions(ea));
       PetscCall(EasAdrSetMode(ea, EAS_ADR_SYNC));
-      PetscCall(EasAdrSetKSPEW(ea, ews[ie] ? PETSC_TRUE : PETSC_FALSE));
+      PetscCall(EasAdrSetKspEW(ea, ews[ie] ? PETSC_TRUE : PETSC_FALSE));
       PetscCall(EasAdrSetJacobianPrecision(ea, (EasPrecision)prec));
       PetscCall(EasAdrSetUp(ea));
       /* PETSc on the same system, same tolerances, EW with eas's choices when eas has it */

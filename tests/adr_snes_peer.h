@@ -73,7 +73,7 @@ static PetscErrorCode AdrPeerConverged(SNES snes, PetscInt it, PetscReal xnorm, 
    EasAdrCreateJacobianMat, c->rtol set): newtonls with full steps (basic
    line search), BiCGStab with right Jacobi on the unpreconditioned residual
    to krtol, and, with ew, Eisenstat-Walker with eas's parameters
-   (EasAdrGetKSPEWParameters).  The SNES rtol is c->rtol: only EW version 3
+   (EasAdrGetKspEWParameters).  The SNES rtol is c->rtol: only EW version 3
    reads it (its oversolving safeguard), where eas uses -adr_newton_rtol.
    prefix: the options prefix (NULL: none); SNESSetFromOptions is the
    caller's. */
@@ -103,7 +103,7 @@ static inline PetscErrorCode AdrPeerCreateSNES(AdrPeerCtx *c, Mat J, PetscReal k
   if (ew) {
     PetscInt  v;
     PetscReal r0, rm, g, a, a2, th;
-    PetscCall(EasAdrGetKSPEWParameters(c->adr, &v, &r0, &rm, &g, &a, &a2, &th));
+    PetscCall(EasAdrGetKspEWParameters(c->adr, &v, &r0, &rm, &g, &a, &a2, &th));
     PetscCall(SNESKSPSetUseEW(*snes, PETSC_TRUE));
     PetscCall(SNESKSPSetParametersEW(*snes, v, r0, rm, g, a, a2, th));
   }

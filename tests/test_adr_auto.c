@@ -84,21 +84,21 @@ int main(int argc, char **argv)
     PetscReal          nd[2], nr[2], rel = 0, alpha, frontier;
     EasAdrMode         expect;
     PetscCall(Run(EAS_ADR_AUTO, -1, crit, steps, &ai, Xa, &decided, &share, &used, &reason));
-    PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "auto (frontier, %s): did not converge: %s", EasCriteria[crit], EasAdrConvergedReasonName(reason));
-    PetscCheck(decided && ai.decided && ai.rule == EAS_ADR_AUTO_FRONTIER, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "auto (frontier, %s): no decision after the two trial steps", EasCriteria[crit]);
+    PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "auto (frontier, %s): did not converge: %s", EasCriterions[crit], EasAdrConvergedReasonName(reason));
+    PetscCheck(decided && ai.decided && ai.rule == EAS_ADR_AUTO_FRONTIER, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "auto (frontier, %s): no decision after the two trial steps", EasCriterions[crit]);
     PetscCheck(ai.T[0] > 0 && ai.T[1] > 0 && ai.E[0] > 0 && ai.E[1] > 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "auto (frontier): trial steps without metered time or energy");
     /* eq. 1.50 by hand from the trial steps' metered T and E */
     alpha    = ai.T[0] / ai.T[1];
     frontier = crit == EAS_CRITERION_TIME ? 1.0 : (ai.E[1] / ai.T[1]) / (ai.E[0] / ai.T[0]);
     expect   = alpha > frontier ? EAS_ADR_ASYNC : EAS_ADR_SYNC;
-    PetscCheck(PetscAbsReal(ai.alpha - alpha) <= 1e-12 * alpha && PetscAbsReal(ai.frontier - frontier) <= 1e-12 * frontier, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "auto (frontier, %s): alpha %g, frontier %g; by hand %g, %g", EasCriteria[crit], (double)ai.alpha, (double)ai.frontier, (double)alpha, (double)frontier);
-    PetscCheck(used == expect, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "auto (frontier, %s): alpha %g vs frontier %g: chose %s", EasCriteria[crit], (double)alpha, (double)frontier, used == EAS_ADR_ASYNC ? "async" : "sync");
+    PetscCheck(PetscAbsReal(ai.alpha - alpha) <= 1e-12 * alpha && PetscAbsReal(ai.frontier - frontier) <= 1e-12 * frontier, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "auto (frontier, %s): alpha %g, frontier %g; by hand %g, %g", EasCriterions[crit], (double)ai.alpha, (double)ai.frontier, (double)alpha, (double)frontier);
+    PetscCheck(used == expect, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "auto (frontier, %s): alpha %g vs frontier %g: chose %s", EasCriterions[crit], (double)alpha, (double)frontier, used == EAS_ADR_ASYNC ? "async" : "sync");
     PetscCall(VecWAXPY(D, -1.0, Xs, Xa));
     PetscCall(EasAdrSpeciesNorms(adr, D, nd));
     PetscCall(EasAdrSpeciesNorms(adr, Xs, nr));
     for (PetscInt s = 0; s < 2; s++) rel = PetscMax(rel, nd[s] / nr[s]);
     PetscCheck(rel <= tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "auto (frontier) differs from sync by %g > %g", (double)rel, (double)tol);
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "auto on %d ranks, frontier rule, criterion %s: decision follows eq. 1.50 (alpha vs frontier, compared exactly); species-scaled difference to sync %.3e <= %g\n", size, EasCriteria[crit], (double)rel, (double)tol));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "auto on %d ranks, frontier rule, criterion %s: decision follows eq. 1.50 (alpha vs frontier, compared exactly); species-scaled difference to sync %.3e <= %g\n", size, EasCriterions[crit], (double)rel, (double)tol));
   }
   PetscCall(VecDestroy(&Xs));
   PetscCall(VecDestroy(&Xa));

@@ -26,7 +26,12 @@ static PetscErrorCode Solve(PetscBool ew, PetscInt steps, Vec *X, PetscInt *oute
   PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
   PetscCall(EasAdrSetMaxSteps(adr, steps));
   PetscCall(EasAdrSetFromOptions(adr));
-  PetscCall(EasAdrSetKSPEW(adr, ew));
+  PetscCall(EasAdrSetKspEW(adr, ew));
+  {
+    PetscBool got;
+    PetscCall(EasAdrGetKspEW(adr, &got));
+    PetscCheck(got == ew, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "EasAdrGetKspEW gives %s after EasAdrSetKspEW(%s)", got ? "on" : "off", ew ? "on" : "off");
+  }
   PetscCall(EasAdrSetUp(adr));
   PetscCall(EasAdrSolve(adr, PETSC_DEFAULT));
   PetscCall(EasAdrGetConvergedReason(adr, &reason));
@@ -112,7 +117,7 @@ int main(int argc, char **argv)
   PetscCall(Solve(PETSC_FALSE, steps, &X0, &o0, &s0, &i0, NULL));
   PetscCall(Solve(PETSC_TRUE, steps, &X1, &o1, &s1, &i1, &adr));
   PetscCall(EasAdrGetMode(adr, &mode, NULL));
-  PetscCall(EasAdrGetKSPEWParameters(adr, &v, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(EasAdrGetKspEWParameters(adr, &v, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(VecDuplicate(X0, &D));
   PetscCall(VecWAXPY(D, -1.0, X0, X1));
   PetscCall(EasAdrSpeciesNorms(adr, D, nd));

@@ -21,6 +21,11 @@ static PetscErrorCode Solve(EasPrecision prec, PetscInt steps, Vec *X, PetscInt 
   PetscCall(EasAdrSetMaxSteps(adr, steps));
   PetscCall(EasAdrSetFromOptions(adr));
   PetscCall(EasAdrSetJacobianPrecision(adr, prec));
+  {
+    EasPrecision got;
+    PetscCall(EasAdrGetJacobianPrecision(adr, &got));
+    PetscCheck(got == prec, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "EasAdrGetJacobianPrecision gives %s after EasAdrSetJacobianPrecision(%s)", EasPrecisions[got], EasPrecisions[prec]);
+  }
   PetscCall(EasAdrSetUp(adr));
   PetscCall(EasAdrSolve(adr, PETSC_DEFAULT));
   PetscCall(EasAdrGetConvergedReason(adr, &reason));

@@ -34,12 +34,12 @@ static PetscErrorCode CaseFrontier(void)
 
     in.t_el_gpu = tcpu / (alpha * (1 - eps)); /* just below the frontier: the CPU */
     PetscCall(EasPolicyPredict(&in, (EasCriterion)c, &pr));
-    PetscCheck(PetscAbsReal(pr.frontier - alpha) <= 1e-12 * alpha, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: frontier %.15g, by hand %.15g", EasCriteria[c], (double)pr.frontier, (double)alpha);
-    PetscCheck(pr.choice == EAS_CHOICE_CPU, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: speedup %.9g just below alpha %.9g chose %s, expected cpu", EasCriteria[c], (double)pr.alpha, (double)alpha, EasBackendChoices[pr.choice]);
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-6s alpha = %.9f (by hand %.9f): speedup alpha(1-1e-6) -> %s", EasCriteria[c], (double)pr.frontier, (double)alpha, EasBackendChoices[pr.choice]));
+    PetscCheck(PetscAbsReal(pr.frontier - alpha) <= 1e-12 * alpha, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: frontier %.15g, by hand %.15g", EasCriterions[c], (double)pr.frontier, (double)alpha);
+    PetscCheck(pr.choice == EAS_CHOICE_CPU, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: speedup %.9g just below alpha %.9g chose %s, expected cpu", EasCriterions[c], (double)pr.alpha, (double)alpha, EasBackendChoices[pr.choice]);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %-6s alpha = %.9f (by hand %.9f): speedup alpha(1-1e-6) -> %s", EasCriterions[c], (double)pr.frontier, (double)alpha, EasBackendChoices[pr.choice]));
     in.t_el_gpu = tcpu / (alpha * (1 + eps)); /* just above: the GPU */
     PetscCall(EasPolicyPredict(&in, (EasCriterion)c, &pr));
-    PetscCheck(pr.choice == EAS_CHOICE_GPU, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: speedup %.9g just above alpha %.9g chose %s, expected gpu", EasCriteria[c], (double)pr.alpha, (double)alpha, EasBackendChoices[pr.choice]);
+    PetscCheck(pr.choice == EAS_CHOICE_GPU, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: speedup %.9g just above alpha %.9g chose %s, expected gpu", EasCriterions[c], (double)pr.alpha, (double)alpha, EasBackendChoices[pr.choice]);
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, ", alpha(1+1e-6) -> %s\n", EasBackendChoices[pr.choice]));
     nchecks += 3;
   }

@@ -87,6 +87,13 @@ static PetscErrorCode OpenRapl(const char root[], EasSensor *s)
   PetscFunctionBegin;
   PetscCall(EasSensorCreate(PETSC_COMM_SELF, s));
   PetscCall(EasSensorSetType(*s, EAS_SENSOR_RAPL));
+  {
+    EasSensorType type;
+    PetscBool     same;
+    PetscCall(EasSensorGetType(*s, &type));
+    PetscCall(PetscStrcmp(type, EAS_SENSOR_RAPL, &same));
+    PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "EasSensorGetType gives %s after EasSensorSetType(%s)", type ? type : "(null)", EAS_SENSOR_RAPL);
+  }
   PetscCall(EasSensorSetFromOptions(*s));
   PetscCall(EasSensorSetRaplRoot(*s, root));
   PetscCall(EasSensorSetUp(*s));
@@ -323,7 +330,7 @@ static PetscErrorCode CaseTrapezoid(void)
   PetscReal       E;
 
   PetscFunctionBegin;
-  PetscCall(EasTrapezoid(5, t, P, &E));
+  PetscCall(EasEnergyTrapezoid(5, t, P, &E));
   /* 0.3*150 + 0.3*200 + 0.4*175 + 0.5*150 = 45 + 60 + 70 + 75 = 250 J */
   CHECK_CLOSE(E, 250.0, 1e-12, "trapezoid rule over 5 samples (J), by hand 250");
   PetscFunctionReturn(0);

@@ -1,7 +1,8 @@
 static const char help[] = "The online EBE work split on two CPU units of unequal speed (one slowed by -ebe_test_slowdown):\n"
                            "shares converge (unit times within 10%), heterogeneous efficiency (Ribeiro eq. 3.6) >= 0.9,\n"
                            "no oscillation over 50 solves, a single timing spike does not move the split.\n"
-                           "  -n <Q2 elements per direction> -warm <solves> -solves <solves> -view_trace -csv <file>\n";
+                           "  -n <Q2 elements per direction> -warm <solves> -solves <solves> -view_trace -csv <file>\n"
+                           "  -remaining <applies>: EasEbeSplitSetRemaining (0: no move ever pays)\n";
 
 #include <eas.h>
 #include "mat/testing.h" /* test hooks (not installed) */
@@ -26,7 +27,8 @@ int main(int argc, char **argv)
   PetscReal        T0, T1, imb, E, noise, maxnoise = 0.20;
   PetscBool        strict;
   PetscReal        noise2 = 0.0, noises[64];
-  PetscBool        view = PETSC_FALSE, assert_timing = PETSC_FALSE;
+  PetscBool        view = PETSC_FALSE, assert_timing = PETSC_FALSE, has_remaining;
+  PetscReal        remaining = 0;
   char             csv[PETSC_MAX_PATH_LEN] = "";
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
@@ -37,10 +39,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-csv", csv, sizeof(csv), NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-max_noise", &maxnoise, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-assert_timing", &assert_timing, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-remaining", &remaining, &has_remaining));
 
   PetscCall(EasEbeCreate(PETSC_COMM_SELF, &ebe));
   PetscCall(EasEbeSetFromMesh(ebe, EAS_EBE_POISSON, 2, n, n, n));
   PetscCall(EasEbeSetFromOptions(ebe));
+  if (has_remaining) PetscCall(EasEbeSplitSetRemaining(ebe, remaining));
   PetscCall(EasEbeSetUp(ebe));
   PetscCall(EasEbeGetSizes(ebe, &nel, NULL, NULL, NULL, NULL));
   PetscCall(EasEbeSplitGetState(ebe, &nu, &sh, &tel, &tun));
@@ -157,4 +161,15 @@ int main(int argc, char **argv)
     backends: none
     args: -n 5 -warm 2 -solves 0 -ebe_split_units /cpu:1,/cpu:1 -ebe_split fixed -ebe_gpu_share 0.25
     expect_error: the split did not move elements to the faster unit 0
+  test:
+    suffix: no_horizon
+    backends: none
+    args: -n 6 -warm 12 -solves 0 -ebe_split_units /cpu:1,/cpu:1 -ebe_test_slowdown 1:2 -ebe_test_virtual_time 1e-6 -ebe_rebalance_interval 10 -remaining 0
+    expect: start: shares 108 / 108
+    expect_error: the split did not move elements to the faster unit 0
+  test:
+    suffix: remaining_negative
+    backends: none
+    args: -n 2 -ebe_split_units /cpu:1,/cpu:1 -remaining -3
+    expect_error: EasEbeSplitSetRemaining: remaining -3\.?: expected >= 0 applies, or PETSC_DEFAULT
 TEST*/

@@ -40,6 +40,8 @@ typedef enum {
 } EasAdrConvergedReason;
 /* EasAdrConvergedReasons[reason + 5] is the name of a reason (use EasAdrConvergedReasonName). */
 PETSC_EXTERN const char *const EasAdrConvergedReasons[];
+/* EasAdrConvergedReasonName - the name of a reason ("CONVERGED_DX", ...;
+   "UNKNOWN" outside the enum). */
 PETSC_EXTERN const char       *EasAdrConvergedReasonName(EasAdrConvergedReason);
 
 typedef enum {
@@ -119,8 +121,8 @@ PETSC_EXTERN PetscErrorCode EasAdrSetProblem(EasAdr, const char problem[]);
 PETSC_EXTERN PetscErrorCode EasAdrSetGrid(EasAdr, PetscInt nx, PetscInt ny, PetscInt nz);
 /* EasAdrSetBox - [x0,x1] x [y0,y1] x [z0,z1], each non-empty. */
 PETSC_EXTERN PetscErrorCode EasAdrSetBox(EasAdr, PetscReal x0, PetscReal x1, PetscReal y0, PetscReal y1, PetscReal z0, PetscReal z1);
-/* EasAdrSetVelocity / SetDiffusion / SetReaction - user callbacks (NULL:
-   back to the problem's built-in). */
+/* EasAdrSetVelocity, EasAdrSetDiffusion, EasAdrSetReaction - user
+   callbacks (NULL: back to the problem's built-in). */
 PETSC_EXTERN PetscErrorCode EasAdrSetVelocity(EasAdr, EasAdrVelocityFn, void *);
 PETSC_EXTERN PetscErrorCode EasAdrSetDiffusion(EasAdr, EasAdrDiffusionFn, void *);
 PETSC_EXTERN PetscErrorCode EasAdrSetReaction(EasAdr, EasAdrReactionFn, void *);
@@ -143,6 +145,7 @@ PETSC_EXTERN PetscErrorCode EasAdrSetInitialCondition(EasAdr, EasAdrValueFn, voi
    y - gamma f(t, y) = a is solved by the multisplitting Newton (sync or async)
    as a SUNNonlinearSolver.  Errors: cvode when SUNDIALS is not compiled in. */
 PETSC_EXTERN PetscErrorCode EasAdrSetTimeStepType(EasAdr, EasAdrTSType);
+/* EasAdrGetTimeStepType - the time stepping type (EasAdrSetTimeStepType). */
 PETSC_EXTERN PetscErrorCode EasAdrGetTimeStepType(EasAdr, EasAdrTSType *);
 /* EasAdrSetTimeStepTolerances - CVODE's scalar relative and absolute
    tolerances (-adr_ts_rtol, -adr_ts_atol; defaults 1e-5 and 1e-3 for the
@@ -158,9 +161,10 @@ PETSC_EXTERN PetscErrorCode EasAdrSetTimeStep(EasAdr, PetscReal dt);
 /* EasAdrSetTime - the initial time (before EasAdrSetUp); after it the current
    time (with EasAdrSetSolution: restart an integration from a state). */
 PETSC_EXTERN PetscErrorCode EasAdrSetTime(EasAdr, PetscReal t0);
-/* EasAdrSetFinalTime - default final time of EasAdrSolve(); EasAdrSetMaxSteps -
-   number of steps instead (> 0, overrides the final time). */
+/* EasAdrSetFinalTime - default final time of EasAdrSolve(). */
 PETSC_EXTERN PetscErrorCode EasAdrSetFinalTime(EasAdr, PetscReal tfinal);
+/* EasAdrSetMaxSteps - EasAdrSolve(PETSC_DEFAULT) takes this number of steps
+   instead (> 0, overrides the final time). */
 PETSC_EXTERN PetscErrorCode EasAdrSetMaxSteps(EasAdr, PetscInt steps);
 /* EasAdrSetNewtonTolerances - outer rtol in (0,1) on max_s ||dx_s||/||x_s||
    and the outer iteration limit per step (PETSC_DEFAULT keeps a value). */
@@ -172,6 +176,8 @@ PETSC_EXTERN PetscErrorCode EasAdrSetNewtonTolerances(EasAdr, PetscReal rtol, Pe
    tolerance (docs/adr.md says which is the default and why).  Before
    EasAdrSetUp. */
 PETSC_EXTERN PetscErrorCode EasAdrSetJacobianPrecision(EasAdr, EasPrecision);
+/* EasAdrGetJacobianPrecision - the precision of the Jacobian values the inner
+   solver reads (EasAdrSetJacobianPrecision). */
 PETSC_EXTERN PetscErrorCode EasAdrGetJacobianPrecision(EasAdr, EasPrecision *);
 /* EasAdrSetDecomposition - the grid of ranks px x py x pz (-adr_decomp
    px,py,pz; px py pz = the number of ranks, at least 2 planes per rank in
@@ -184,20 +190,31 @@ PETSC_EXTERN PetscErrorCode EasAdrSetDecomposition(EasAdr, PetscInt px, PetscInt
 /* EasAdrGetDecomposition - after EasAdrSetUp: the ranks per direction and the
    coupling weights w_d above (NULL skips either). */
 PETSC_EXTERN PetscErrorCode EasAdrGetDecomposition(EasAdr, PetscInt p[3], PetscReal w[3]);
-/* EasAdrSetKSPEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
+-Walker inner tolerances (-adr_ksp_ew, default
+/* EasAdrSetKspEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
    off): each local Newton step solves its linear system to a relative
    tolerance eta_k from the decrease of the rank's residual ||F_l||
    (docs/adr.md), not to -adr_ksp_rtol. */
-PETSC_EXTERN PetscErrorCode EasAdrSetKSPEW(EasAdr, PetscBool);
-PETSC_EXTERN PetscErrorCode EasAdrGetKSPEW(EasAdr, PetscBool *);
-/* EasAdrSetKSPEWParameters - PETSc's SNESKSPSetParametersEW choices:
+PETSC_EXTERN PetscErrorCode EasAdrSetKspEW(EasAdr, PetscBool);
+/* EasAdrGetKspEW - whether the Eisenstat-Walker inner tolerances are on. */
+PETSC_EXTERN PetscErrorCode EasAdrGetKspEW(EasAdr, PetscBool *);
+/* EasAdrSetKspEWParameters - PETSc's SNESKSPSetParametersEW choices:
    version 1, 2 (default) or 3, rtol_0 in [0,1) (0.3), rtol_max in [0,1)
    (0.9), gamma in [0,1] (1), alpha in (1,2] ((1+sqrt 5)/2), alpha2 in
    (1,2] ((1+sqrt 5)/2), threshold in (0,1) (0.1); PETSC_DEFAULT keeps a
    value.  Options -adr_ksp_ew_version, _rtol0, _rtolmax, _gamma, _alpha,
    _alpha2, _threshold. */
-PETSC_EXTERN PetscErrorCode EasAdrSetKSPEWParameters(EasAdr, PetscInt version, PetscReal rtol_0, PetscReal rtol_max, PetscReal gamma, PetscReal alpha, PetscReal alpha2, PetscReal threshold);
-PETSC_EXTERN PetscErrorCode EasAdrGetKSPEWParameters(EasAdr, PetscInt *version, PetscReal *rtol_0, PetscReal *rtol_max, PetscReal *gamma, PetscReal *alpha, PetscReal *alpha2, PetscReal *threshold);
+PETSC_EXTERN PetscErrorCode EasAdrSetKspEWParameters(EasAdr, PetscInt version, PetscReal rtol_0, PetscReal rtol_max, PetscReal gamma, PetscReal alpha, PetscReal alpha2, PetscReal threshold);
+/* EasAdrGetKspEWParameters - the Eisenstat-Walker choices in force (the
+   defaults above until set); any pointer may be NULL. */
+PETSC_EXTERN PetscErrorCode EasAdrGetKspEWParameters(EasAdr, PetscInt *version, PetscReal *rtol_0, PetscReal *rtol_max, PetscReal *gamma, PetscReal *alpha, PetscReal *alpha2, PetscReal *threshold);
+/* Names before 0.2 (deprecated since 0.2; removed in 0.3): "Ksp" as in
+   EasKsp, the inner solver's object.  A use compiles to the new name with a
+   warning. */
+#define EasAdrSetKSPEW(...)           PETSC_DEPRECATED_MACRO("GCC warning \"Use EasAdrSetKspEW() (deprecated since 0.2; removed in 0.3)\"") EasAdrSetKspEW(__VA_ARGS__)
+#define EasAdrGetKSPEW(...)           PETSC_DEPRECATED_MACRO("GCC warning \"Use EasAdrGetKspEW() (deprecated since 0.2; removed in 0.3)\"") EasAdrGetKspEW(__VA_ARGS__)
+#define EasAdrSetKSPEWParameters(...) PETSC_DEPRECATED_MACRO("GCC warning \"Use EasAdrSetKspEWParameters() (deprecated since 0.2; removed in 0.3)\"") EasAdrSetKspEWParameters(__VA_ARGS__)
+#define EasAdrGetKSPEWParameters(...) PETSC_DEPRECATED_MACRO("GCC warning \"Use EasAdrGetKspEWParameters() (deprecated since 0.2; removed in 0.3)\"") EasAdrGetKspEWParameters(__VA_ARGS__)
 /* EasAdrSetMode - EAS_ADR_SYNC, EAS_ADR_ASYNC or EAS_ADR_AUTO (docs/energy.md -eas_mode auto).  EAS_ADR_AUTO with the frontier rule (default):
    the first time step runs sync, the second async (on one rank there is
    no async: sync without trial), each measured by the solver's meter (its
@@ -234,6 +251,9 @@ PETSC_EXTERN PetscErrorCode EasAdrGetModeAutoInfo(EasAdr, EasAdrAutoInfo *);
    on be, the state carries over, the meter charges the rest of the run to
    a unit of be's kind. */
 PETSC_EXTERN PetscErrorCode EasAdrSetBackend(EasAdr, EasBackend);
+/* EasAdrSetOptionsPrefix - prefix of the solver's options (-<prefix>adr_n,
+   ...; the inner solver gets prefix + "adr_").  Before EasAdrSetFromOptions.
+   */
 PETSC_EXTERN PetscErrorCode EasAdrSetOptionsPrefix(EasAdr, const char[]);
 /* EasAdrAddHook - attaches a hook of a layer above the solver (include/eas/sys.h):
    called on every rank at EAS_HOOK_SOLVE_BEGIN and EAS_HOOK_SOLVE_END of
@@ -292,9 +312,16 @@ PETSC_EXTERN PetscErrorCode EasAdrSetUp(EasAdr);
 PETSC_EXTERN PetscErrorCode EasAdrSolve(EasAdr, PetscReal t_final);
 /* EasAdrStep - one time step of size dt. */
 PETSC_EXTERN PetscErrorCode EasAdrStep(EasAdr);
+/* EasAdrGetTime - the current time (after the last converged step). */
 PETSC_EXTERN PetscErrorCode EasAdrGetTime(EasAdr, PetscReal *t);
+/* EasAdrGetTimeStep - the time step dt (beuler's step; with cvode the last
+   output interval). */
 PETSC_EXTERN PetscErrorCode EasAdrGetTimeStep(EasAdr, PetscReal *dt);
+/* EasAdrGetConvergedReason - the reason of the last time step
+   (EAS_ADR_CONVERGED_* or EAS_ADR_DIVERGED_*). */
 PETSC_EXTERN PetscErrorCode EasAdrGetConvergedReason(EasAdr, EasAdrConvergedReason *);
+/* EasAdrGetStats - iterations, messages and time, cumulative over EasAdrSolve
+   calls (EasAdrStats). */
 PETSC_EXTERN PetscErrorCode EasAdrGetStats(EasAdr, EasAdrStats *);
 /* EasAdrGetLocalGrid - this rank's box: first global indices and sizes. */
 PETSC_EXTERN PetscErrorCode EasAdrGetLocalGrid(EasAdr, PetscInt *xs, PetscInt *ys, PetscInt *zs, PetscInt *nxl, PetscInt *nyl, PetscInt *nzl);
@@ -328,6 +355,8 @@ PETSC_EXTERN PetscErrorCode EasAdrComputeFunction(EasAdr, PetscReal t, PetscReal
 /* EasAdrComputeJacobian - J = dF/dX, the whole coupled Jacobian (MPIAIJ,
    preallocate with EasAdrCreateJacobianMat). */
 PETSC_EXTERN PetscErrorCode EasAdrComputeJacobian(EasAdr, PetscReal t, PetscReal dt, Vec X, Mat J);
+/* EasAdrCreateJacobianMat - an MPIAIJ matrix preallocated for
+   EasAdrComputeJacobian, on the global layout. */
 PETSC_EXTERN PetscErrorCode EasAdrCreateJacobianMat(EasAdr, Mat *);
 /* EasAdrComputeLocalJacobian - the rank's diagonal block of the inner
    systems, J_ll = -F'_ll = I - dt f'_ll(X, t) (1.45; couplings to other
@@ -347,5 +376,9 @@ PETSC_EXTERN PetscErrorCode EasAdrComputeLocalJacobian(EasAdr, PetscReal t, Pets
 PETSC_EXTERN PetscErrorCode EasDiaSetFromGallery(EasDia, const char name[], PetscInt n);
 /* EasAdrSpeciesNorms - per-species 2-norms of a global Vec (interleaved). */
 PETSC_EXTERN PetscErrorCode EasAdrSpeciesNorms(EasAdr, Vec, PetscReal norms[2]);
+/* EasAdrView - problem, grid, decomposition, modes, tolerances, statistics
+   and the inner solver. */
 PETSC_EXTERN PetscErrorCode EasAdrView(EasAdr, PetscViewer);
+/* EasAdrDestroy - frees the solver (every MPI request is already freed; *adr
+   set to NULL). */
 PETSC_EXTERN PetscErrorCode EasAdrDestroy(EasAdr *);

@@ -29,18 +29,26 @@ PETSC_EXTERN PetscErrorCode EasBackendCreate(MPI_Comm, const char resource[], Ea
 PETSC_EXTERN PetscErrorCode EasBackendCreateFromOptions(MPI_Comm, const char prefix[], EasBackend *);
 /* EasBackendSetFromOptions - -eas_threads, -eas_cuda_spmv native|cusparse. */
 PETSC_EXTERN PetscErrorCode EasBackendSetFromOptions(EasBackend);
+/* EasBackendGetResource - the resource string the backend was created from
+   ("/cpu", "/gpu/cuda", ...; borrowed). */
 PETSC_EXTERN PetscErrorCode EasBackendGetResource(EasBackend, const char *[]);
 /* EasBackendIsHost - whether the backend's memory is the host's (CPU
    backends) rather than a device's. */
 PETSC_EXTERN PetscErrorCode EasBackendIsHost(EasBackend, PetscBool *host);
 /* EasBackendSetThreads - number of OpenMP threads of a CPU backend (>= 1). */
 PETSC_EXTERN PetscErrorCode EasBackendSetThreads(EasBackend, PetscInt);
+/* EasBackendGetThreads - the number of OpenMP threads of a CPU backend (1 for
+   a device backend). */
 PETSC_EXTERN PetscErrorCode EasBackendGetThreads(EasBackend, PetscInt *);
 /* EasBackendSynchronize - waits for all queued work of the backend. */
 PETSC_EXTERN PetscErrorCode EasBackendSynchronize(EasBackend);
 /* EasBackendGetTransferBytes - bytes copied host->device and device->host. */
 PETSC_EXTERN PetscErrorCode EasBackendGetTransferBytes(EasBackend, PetscLogDouble *htod, PetscLogDouble *dtoh);
+/* EasBackendView - prints the backend, its transfer counts and its own data
+   (threads, device). */
 PETSC_EXTERN PetscErrorCode EasBackendView(EasBackend, PetscViewer);
+/* EasBackendDestroy - drops a reference; frees the backend at the last one
+   (*be set to NULL). */
 PETSC_EXTERN PetscErrorCode EasBackendDestroy(EasBackend *);
 /* EasBackendList - prints every known backend with its state (available,
    not compiled in, no device). */

@@ -24,10 +24,14 @@ PETSC_EXTERN PetscErrorCode EasDiaCreate(MPI_Comm, EasDia *);
 /* EasDiaSetBackend - the backend that stores and multiplies (default: the
    one named by -eas_backend at SetUp). */
 PETSC_EXTERN PetscErrorCode EasDiaSetBackend(EasDia, EasBackend);
+/* EasDiaGetBackend - the matrix's backend (borrowed; NULL before EasDiaSetUp
+   when none was set). */
 PETSC_EXTERN PetscErrorCode EasDiaGetBackend(EasDia, EasBackend *);
 /* EasDiaSetMaxFill - conversions refuse a matrix whose DIA storage
    ndiag*n exceeds fill*nnz (default 3, must be >= 1). */
 PETSC_EXTERN PetscErrorCode EasDiaSetMaxFill(EasDia, PetscReal);
+/* EasDiaSetOptionsPrefix - prefix of the matrix's options
+   (-<prefix>dia_max_fill, ...). */
 PETSC_EXTERN PetscErrorCode EasDiaSetOptionsPrefix(EasDia, const char[]);
 /* EasDiaSetFromOptions - -dia_max_fill <fill>, -dia_view. */
 PETSC_EXTERN PetscErrorCode EasDiaSetFromOptions(EasDia);
@@ -44,8 +48,13 @@ PETSC_EXTERN PetscErrorCode EasDiaSetFromMat(EasDia, Mat);
    (general or symmetric).  Errors name the file, the line and what was
    expected. */
 PETSC_EXTERN PetscErrorCode EasDiaLoadMatrixMarket(EasDia, const char path[]);
-/* EasDiaSetFromGallery - built-in test matrices: eas/adr.h (the solvers
-   layer builds them). */
+/* (EasDiaSetFromGallery, the built-in test matrices, is declared in
+   eas/adr.h: the solvers layer builds them.) */
+
+/* EasDiaSetUp - the backend copy of the values (and the single-precision
+   copy, EasDiaSetPrecision); after new values (EasDiaRestoreValuesWrite)
+   it uploads them into the existing backend copy.  Errors: no entries set;
+   values checked out for writing. */
 PETSC_EXTERN PetscErrorCode EasDiaSetUp(EasDia);
 /* EasDiaSetPrecision - the precision of the values the multiply and the
    BiCGStab kernels read: EAS_PRECISION_DOUBLE (default) or
@@ -56,8 +65,14 @@ PETSC_EXTERN PetscErrorCode EasDiaSetUp(EasDia);
    error at the first multiply through a CSR copy (-eas_cuda_spmv
    cusparse, -eas_memcheck_spmv csr), which holds double values. */
 PETSC_EXTERN PetscErrorCode EasDiaSetPrecision(EasDia, EasPrecision);
+/* EasDiaGetPrecision - the precision of the values the kernels read
+   (EasDiaSetPrecision). */
 PETSC_EXTERN PetscErrorCode EasDiaGetPrecision(EasDia, EasPrecision *);
+/* EasDiaGetSize - the order n and the number of stored diagonals ndiag
+   (either may be NULL). */
 PETSC_EXTERN PetscErrorCode EasDiaGetSize(EasDia, PetscInt *n, PetscInt *ndiag);
+/* EasDiaGetOffsets - the ndiag offsets of the stored diagonals, ascending
+   (borrowed). */
 PETSC_EXTERN PetscErrorCode EasDiaGetOffsets(EasDia, const PetscInt *off[]);
 /* EasDiaGetNonzeros - band entries inside the matrix, sum over the diagonals
    of n - |off|, as PetscCount (64-bit: it passes 2^31 - 1 from 2.4e8 rows
@@ -83,12 +98,23 @@ PETSC_EXTERN PetscErrorCode EasDiaRestoreValuesRead(EasDia, const PetscScalar **
    values or the pattern (SetDiagonals, SetFromMat, RestoreValuesWrite...):
    data derived from the values is current while the state is unchanged. */
 PETSC_EXTERN PetscErrorCode EasDiaGetState(EasDia, PetscObjectState *);
+/* EasDiaCreateVecs - vectors of the matrix's order on its backend, zeroed
+   (either may be NULL). */
 PETSC_EXTERN PetscErrorCode EasDiaCreateVecs(EasDia, EasVec *x, EasVec *y);
-PETSC_EXTERN PetscErrorCode EasDiaMult(EasDia, EasVec x, EasVec y);          /* y <- A x */
-PETSC_EXTERN PetscErrorCode EasDiaMultTranspose(EasDia, EasVec x, EasVec y); /* y <- A^T x */
+/* EasDiaMult - y <- A x.  Errors: sizes or backends that do not match. */
+PETSC_EXTERN PetscErrorCode EasDiaMult(EasDia, EasVec x, EasVec y);
+/* EasDiaMultTranspose - y <- A^T x, by index arithmetic on the same storage.
+   Errors: as EasDiaMult. */
+PETSC_EXTERN PetscErrorCode EasDiaMultTranspose(EasDia, EasVec x, EasVec y);
+/* EasDiaGetDiagonal - d <- diag(A) (zero where the main diagonal is not
+   stored). */
 PETSC_EXTERN PetscErrorCode EasDiaGetDiagonal(EasDia, EasVec d);
 /* EasDiaConvertToMat - a new SEQAIJ Mat with the same entries (explicit
    zeros inside the band are dropped). */
 PETSC_EXTERN PetscErrorCode EasDiaConvertToMat(EasDia, Mat *);
+/* EasDiaView - sizes, offsets, fill and backend; with the
+   PETSC_VIEWER_ASCII_MATLAB or _DENSE formats (small matrices) the entries.
+   */
 PETSC_EXTERN PetscErrorCode EasDiaView(EasDia, PetscViewer);
+/* EasDiaDestroy - frees the matrix (*A set to NULL). */
 PETSC_EXTERN PetscErrorCode EasDiaDestroy(EasDia *);

@@ -74,7 +74,11 @@ PETSC_EXTERN PetscErrorCode EasEbeCreate(MPI_Comm, EasEbe *);
 /* EasEbeSetBackend - the backend storing the elements and the vectors
    (default: -eas_backend at SetUp). */
 PETSC_EXTERN PetscErrorCode EasEbeSetBackend(EasEbe, EasBackend);
+/* EasEbeGetBackend - the operator's backend (borrowed; NULL before
+   EasEbeSetUp when none was set). */
 PETSC_EXTERN PetscErrorCode EasEbeGetBackend(EasEbe, EasBackend *);
+/* EasEbeSetOptionsPrefix - prefix of the operator's options
+   (-<prefix>ebe_storage, ...). */
 PETSC_EXTERN PetscErrorCode EasEbeSetOptionsPrefix(EasEbe, const char[]);
 /* EasEbeSetElements - the user path (one process): nel elements of nen
    nodes with dof unknowns per node over nnodes nodes; conn[e*nen + a] in
@@ -161,10 +165,14 @@ PETSC_EXTERN PetscErrorCode EasEbeGetStorage(EasEbe, EasEbeStorage *);
    -ebe_split_quantile <q>, -ebe_split_thread_clock, -ebe_split_trace <file.csv>,
    -ebe_test_slowdown <unit>:<factor>, -ebe_test_virtual_time <t> (TEST ONLY). */
 PETSC_EXTERN PetscErrorCode EasEbeSetFromOptions(EasEbe);
+/* EasEbeSetUp - the backend copies of the elements, the exchange buffers and
+   the split.  Errors: no elements set. */
 PETSC_EXTERN PetscErrorCode EasEbeSetUp(EasEbe);
 /* EasEbeGetSizes - local element count, nodes per element, dof per node,
    local nodes (owned + ghost) and owned nodes; any may be NULL. */
 PETSC_EXTERN PetscErrorCode EasEbeGetSizes(EasEbe, PetscInt *nel, PetscInt *nen, PetscInt *dof, PetscInt *nnodes, PetscInt *nowned);
+/* EasEbeGetColors - the number of element colours (no two elements of a
+   colour share a node). */
 PETSC_EXTERN PetscErrorCode EasEbeGetColors(EasEbe, PetscInt *ncolors);
 /* EasEbeGetColoring - colour c holds the local elements color_elem[color_ptr[c]
    .. color_ptr[c+1]) (ascending), c < ncolors; borrowed, any may be NULL.
@@ -195,7 +203,10 @@ PETSC_EXTERN PetscErrorCode EasEbeVecFromPetsc(EasEbe, Vec, EasVec);
 /* EasEbeGetNodeCoordinates - coordinates (3 per local node) of a built-in
    mesh (NULL for the user path). */
 PETSC_EXTERN PetscErrorCode EasEbeGetNodeCoordinates(EasEbe, const PetscReal *xyz[]);
+/* EasEbeView - sizes, colours, mode, storage, backend and split. */
 PETSC_EXTERN PetscErrorCode EasEbeView(EasEbe, PetscViewer);
+/* EasEbeDestroy - frees the operator, its split units and its meter (*ebe set
+   to NULL). */
 PETSC_EXTERN PetscErrorCode EasEbeDestroy(EasEbe *);
 
 /* ---------------------------------------------------------------- split */
@@ -205,6 +216,9 @@ PETSC_EXTERN PetscErrorCode EasEbeDestroy(EasEbe *);
    count is a group of threads; a device backend follows Lang-Rünger Alg. 2).
    Needs a host-memory operator backend.  n = 0 removes the split. */
 PETSC_EXTERN PetscErrorCode EasEbeSetSplitUnits(EasEbe, PetscInt n, const EasBackend units[]);
+/* EasEbeSetSplitType - EAS_EBE_SPLIT_AUTO (default: the shares follow the
+   measured per-element times) or EAS_EBE_SPLIT_FIXED (the shares of
+   EasEbeSetGpuShare; -ebe_split_type auto|fixed). */
 PETSC_EXTERN PetscErrorCode EasEbeSetSplitType(EasEbe, EasEbeSplitType);
 /* EasEbeSetGpuShare - fraction in [0,1] of the elements given to unit 0
    (the device unit when there is one) at start, and always in fixed mode. */
@@ -212,7 +226,9 @@ PETSC_EXTERN PetscErrorCode EasEbeSetGpuShare(EasEbe, PetscReal);
 /* EasEbeSetRebalanceInterval - applies between split decisions (>= 1). */
 PETSC_EXTERN PetscErrorCode EasEbeSetRebalanceInterval(EasEbe, PetscInt);
 /* EasEbeSplitSetRemaining - applies expected to remain (the horizon of the
-   migration test, Ribeiro eq. 4.7); default: the applies of the last solve. */
+   migration test, Ribeiro eq. 4.7: elements move only when the time saved
+   over them pays for the move; 0: never); PETSC_DEFAULT (the default): the
+   applies of the last solve.  Errors: a negative value. */
 PETSC_EXTERN PetscErrorCode EasEbeSplitSetRemaining(EasEbe, PetscReal);
 /* EasEbeSplitGetState - number of units, current shares, smoothed per-element
    times (s) and last measured unit times (s); arrays owned by the EasEbe. */

@@ -436,7 +436,11 @@ typedef enum {
   EAS_CRITERION_EDP,
   EAS_CRITERION_ED2P
 } EasCriterion;
-PETSC_EXTERN const char *const EasCriteria[];
+PETSC_EXTERN const char *const EasCriterions[];
+/* EasCriteria: the name before 0.2 of EasCriterions (the names of an enum are
+   its type's name plus "s", as EasPrecisions; deprecated since 0.2; removed
+   in 0.3). */
+#define EasCriteria PETSC_DEPRECATED_MACRO("GCC warning \"Use EasCriterions (deprecated since 0.2; removed in 0.3)\"") EasCriterions
 /* EasCriterionExponent - w of the metric E T^w of a criterion (energy 0,
    edp 1, ed2p 2; time: PETSC_INFINITY, the metric is T). */
 PETSC_EXTERN PetscReal EasCriterionExponent(EasCriterion);

@@ -22,7 +22,11 @@ typedef const char *EasPCType;
 
 /* EasKspCreate - a Krylov solver on comm (type, tolerances and preconditioner from the setters or options). */
 PETSC_EXTERN PetscErrorCode EasKspCreate(MPI_Comm, EasKsp *);
+/* EasKspSetType - EAS_BICGSTAB (DIA operator), EAS_CG or EAS_PIPECG (DIA, EBE
+   or shell operator).  Errors: an unknown type (the message lists the known
+   ones). */
 PETSC_EXTERN PetscErrorCode EasKspSetType(EasKsp, EasKspType);
+/* EasKspGetType - the solver's type (borrowed). */
 PETSC_EXTERN PetscErrorCode EasKspGetType(EasKsp, EasKspType *);
 /* EasKspSetOperator - the matrix (its backend is the solver's backend).
    Setting the same matrix again is free; new values of the operator (its
@@ -35,6 +39,9 @@ PETSC_EXTERN PetscErrorCode EasKspSetOperator(EasKsp, EasDia);
    for cg and pipecg; the solver's communicator must be
    the operator's. */
 PETSC_EXTERN PetscErrorCode EasKspSetOperatorEbe(EasKsp, EasEbe);
+/* EasKspSetPCType - EAS_PCNONE, EAS_PCJACOBI or EAS_PCPBJACOBI (right
+   preconditioning for bicgstab: the residual monitored and tested is the true
+   residual b - A x).  Errors: an unknown type. */
 PETSC_EXTERN PetscErrorCode EasKspSetPCType(EasKsp, EasPCType);
 /* EasKspPipeCGSetReplace - pipecg: every k >= 1 iterations (default 100),
    replace the recursively updated residual and its auxiliary vectors by
@@ -49,8 +56,13 @@ PETSC_EXTERN PetscErrorCode EasKspPipeCGSetReplace(EasKsp, PetscInt k);
    Converged when ||r|| <= max(rtol ||b||, atol); diverged when
    ||r|| > dtol ||b||.  PETSC_DEFAULT keeps a value. */
 PETSC_EXTERN PetscErrorCode EasKspSetTolerances(EasKsp, PetscReal rtol, PetscReal atol, PetscReal dtol, PetscInt max_it);
+/* EasKspGetTolerances - rtol, atol, dtol and max_it (any may be NULL). */
 PETSC_EXTERN PetscErrorCode EasKspGetTolerances(EasKsp, PetscReal *, PetscReal *, PetscReal *, PetscInt *);
+/* EasKspSetOptionsPrefix - prefix of the solver's options (-<prefix>ksp_type,
+   ...). */
 PETSC_EXTERN PetscErrorCode EasKspSetOptionsPrefix(EasKsp, const char[]);
+/* EasKspAppendOptionsPrefix - appends to the prefix of the solver's options.
+   */
 PETSC_EXTERN PetscErrorCode EasKspAppendOptionsPrefix(EasKsp, const char[]);
 /* EasKspSetFromOptions - -ksp_type bicgstab|cg|pipecg, -ksp_rtol, -ksp_atol, -ksp_dtol,
    -ksp_max_it, -ksp_monitor, -ksp_converged_reason, -ksp_view, -pc_type none|jacobi|pbjacobi,
@@ -66,13 +78,19 @@ PETSC_EXTERN PetscErrorCode EasKspSetUp(EasKsp);
 /* EasKspSolve - solves A x = b from a zero initial guess (x is
    overwritten).  Failure to converge is a reason, not an error. */
 PETSC_EXTERN PetscErrorCode EasKspSolve(EasKsp, EasVec b, EasVec x);
+/* EasKspGetConvergedReason - why the last solve stopped (PETSc's
+   KSPConvergedReason: positive converged, negative diverged). */
 PETSC_EXTERN PetscErrorCode EasKspGetConvergedReason(EasKsp, KSPConvergedReason *);
+/* EasKspGetIterationNumber - the iterations of the last solve. */
 PETSC_EXTERN PetscErrorCode EasKspGetIterationNumber(EasKsp, PetscInt *);
+/* EasKspGetResidualNorm - the last residual norm the method monitored. */
 PETSC_EXTERN PetscErrorCode EasKspGetResidualNorm(EasKsp, PetscReal *);
 /* EasKspGetSetUpCounts - setups done so far: full (allocation and
    preconditioner) and values only (same pattern, new values); either
    pointer may be NULL. */
 PETSC_EXTERN PetscErrorCode EasKspGetSetUpCounts(EasKsp, PetscInt *full, PetscInt *values);
+/* A convergence test (EasKspSetConvergenceTest). */
+typedef PetscErrorCode (*EasKspConvergenceTestFn)(EasKsp, PetscInt its, PetscReal rnorm, KSPConvergedReason *reason, void *ctx);
 /* EasKspSetConvergenceTest - replaces the built-in test (PETSc's
    KSPConvergedDefault on rtol, atol, dtol, max_it) by test(ksp, its, rnorm,
    &reason, ctx), called after the monitors at every iteration (its = 0 with
@@ -82,7 +100,6 @@ PETSC_EXTERN PetscErrorCode EasKspGetSetUpCounts(EasKsp, PetscInt *full, PetscIn
    the next call or EasKspDestroy.  test = NULL restores the built-in one.
    For adaptors that run an EasKsp under another package's convergence test
    and monitors (src/petsc/: PETSc's KSP). */
-typedef PetscErrorCode (*EasKspConvergenceTestFn)(EasKsp, PetscInt its, PetscReal rnorm, KSPConvergedReason *reason, void *ctx);
 PETSC_EXTERN PetscErrorCode EasKspSetConvergenceTest(EasKsp, EasKspConvergenceTestFn test, void *ctx, PetscErrorCode (*destroy)(void **));
 /* An operator given by callbacks (cg and pipecg; EasKspSetOperatorShell):
    mult: y = A x for vectors of the operator's local length n on its
@@ -114,5 +131,8 @@ typedef PetscErrorCode (*EasKspCouplingFn)(void *ctx, EasBackend be, PetscBool s
    block is the operator; the default).  Dot products are summed over the
    solver's communicator as always. */
 PETSC_EXTERN PetscErrorCode EasKspSetOperatorCoupling(EasKsp, EasKspCouplingFn coupling, void *ctx);
+/* EasKspView - type, tolerances, preconditioner, operator and backend. */
 PETSC_EXTERN PetscErrorCode EasKspView(EasKsp, PetscViewer);
+/* EasKspDestroy - frees the solver (*ksp set to NULL; the operator is not
+   destroyed). */
 PETSC_EXTERN PetscErrorCode EasKspDestroy(EasKsp *);

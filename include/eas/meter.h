@@ -66,6 +66,8 @@ typedef enum {
 PETSC_EXTERN PetscErrorCode EasSensorCreate(MPI_Comm, EasSensor *);
 /* EasSensorSetType - "rapl" or "nvml".  Errors: any other name. */
 PETSC_EXTERN PetscErrorCode EasSensorSetType(EasSensor, EasSensorType);
+/* EasSensorGetType - the sensor's type ("rapl" or "nvml"; NULL before
+   EasSensorSetType). */
 PETSC_EXTERN PetscErrorCode EasSensorGetType(EasSensor, EasSensorType *);
 /* EasSensorSetRaplRoot - powercap root directory (default /sys/class/powercap). */
 PETSC_EXTERN PetscErrorCode EasSensorSetRaplRoot(EasSensor, const char root[]);
@@ -87,7 +89,7 @@ PETSC_EXTERN PetscErrorCode EasSensorSetUp(EasSensor);
 /* EasSensorIsAvailable - whether the sensor reads energies; why (may be
    NULL) points to a one-line reason owned by the sensor. */
 PETSC_EXTERN PetscErrorCode EasSensorIsAvailable(EasSensor, PetscBool *, const char *why[]);
-/* EasSensorGetNumDomains / GetDomain - the domains read (name like
+/* EasSensorGetNumDomains, EasSensorGetDomain - the domains read (name like
    "package-0", "dram-0", "gpu-0", and kind). */
 PETSC_EXTERN PetscErrorCode EasSensorGetNumDomains(EasSensor, PetscInt *);
 PETSC_EXTERN PetscErrorCode EasSensorGetDomain(EasSensor, PetscInt, const char *name[], EasDomainKind *);
@@ -104,14 +106,20 @@ PETSC_EXTERN PetscErrorCode EasSensorGetSamplerPeriod(EasSensor, PetscReal *);
 /* EasSensorGetDroppedSamples - samples dropped (wrap without a readable
    max_energy_range_uj, implausible increments, read errors). */
 PETSC_EXTERN PetscErrorCode EasSensorGetDroppedSamples(EasSensor, PetscInt *);
+/* EasSensorView - the type, state (available or why not), domains and
+   periods. */
 PETSC_EXTERN PetscErrorCode EasSensorView(EasSensor, PetscViewer);
+/* EasSensorDestroy - stops the sampler thread and frees the sensor. */
 PETSC_EXTERN PetscErrorCode EasSensorDestroy(EasSensor *);
 
-/* EasTrapezoid - energy of n >= 1 power samples P[i] (W) at increasing
+/* EasEnergyTrapezoid - energy of n >= 1 power samples P[i] (W) at increasing
    times t[i] (s), trapezoid rule (Vialle et al. sec. 1.4.1):
    E = sum_i (t[i+1]-t[i]) (P[i]+P[i+1])/2.  Errors: n <= 0, decreasing
    times, negative power. */
-PETSC_EXTERN PetscErrorCode EasTrapezoid(PetscInt n, const PetscReal t[], const PetscReal P[], PetscReal *E);
+PETSC_EXTERN PetscErrorCode EasEnergyTrapezoid(PetscInt n, const PetscReal t[], const PetscReal P[], PetscReal *E);
+/* EasTrapezoid: the name before 0.2 of EasEnergyTrapezoid (deprecated since
+   0.2; removed in 0.3). */
+#define EasTrapezoid(...) PETSC_DEPRECATED_MACRO("GCC warning \"Use EasEnergyTrapezoid() (deprecated since 0.2; removed in 0.3)\"") EasEnergyTrapezoid(__VA_ARGS__)
 
 /* ============================================================ profile */
 
@@ -158,6 +166,8 @@ typedef enum {
 
 /* EasEnergyMeterCreate - a meter on comm (collective). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterCreate(MPI_Comm, EasEnergyMeter *);
+/* EasEnergyMeterSetOptionsPrefix - prefix of the meter's options
+   (-<prefix>eas_sensor, ...). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetOptionsPrefix(EasEnergyMeter, const char[]);
 /* EasEnergyMeterSetFromOptions - -eas_sensor auto|rapl|nvml|model (default
    auto), -eas_rapl_root, the profile keys (EasPowerProfileGetFromOptions),
@@ -169,6 +179,8 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterSetSensorType(EasEnergyMeter, const ch
 /* EasEnergyMeterSetProfile - the power profile of the model (default:
    from options, else the built-in default). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetProfile(EasEnergyMeter, const EasPowerProfile *);
+/* EasEnergyMeterGetProfile - the power profile of the model in use (a copy).
+   */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterGetProfile(EasEnergyMeter, EasPowerProfile *);
 /* EasEnergyMeterSetSynchronize - callback run before each sensor read (the
    caller's stream synchronisation, e.g. a wrapper of EasBackendSynchronize). */
@@ -206,7 +218,8 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterSetUnitWeightsFromThreads(EasEnergyMet
 /* EasEnergyMeterSetUp - probes the sensors (one line per absent sensor,
    each distinct line once per process). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetUp(EasEnergyMeter);
-/* EasEnergyMeterStart / Stop / Resume - the metered run.  Start begins a
+/* EasEnergyMeterStart, EasEnergyMeterStop, EasEnergyMeterResume - the
+   metered run.  Start begins a
    new run (every figure from zero); Stop closes the running window (a
    second Stop is a no-op); Resume opens a new window after Stop, figures
    accumulating on the previous ones (Start when never started, no-op while
@@ -216,8 +229,8 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterSetUp(EasEnergyMeter);
 PETSC_EXTERN PetscErrorCode EasEnergyMeterStart(EasEnergyMeter);
 PETSC_EXTERN PetscErrorCode EasEnergyMeterStop(EasEnergyMeter);
 PETSC_EXTERN PetscErrorCode EasEnergyMeterResume(EasEnergyMeter);
-/* EasEnergyMeterBegin / End - unit is busy in phase between the calls;
-   work = elements (or rows) processed, for per-element times.  Phases of
+/* EasEnergyMeterBegin, EasEnergyMeterEnd - unit is busy in phase between
+   the calls; work = elements (or rows) processed, for per-element times.  Phases of
    different units may overlap (hybrid runs); a phase's wall time counts
    the union.  Measured energy is attributed to a phase for each interval
    of its wall time at least one sensor update period long. */
@@ -276,4 +289,6 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterGetTrace(EasEnergyMeter, const char *p
    (energy measured when sensors cover it, else modelled; column source).
    No-op without a trace. */
 PETSC_EXTERN PetscErrorCode EasEnergyTraceRow(EasEnergyMeter, PetscInt it, PetscInt nunits, const PetscReal shares[], const PetscReal t_el[], PetscReal Tpred, PetscReal Epred);
+/* EasEnergyMeterDestroy - stops the sensors, closes the trace and frees the
+   meter. */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterDestroy(EasEnergyMeter *);

@@ -42,6 +42,8 @@
    second PetscInitialize).  Idempotent.  Called by PETSc through
    PetscDLLibraryRegister_eas when libeas is loaded with -dll_append. */
 PETSC_EXTERN PetscErrorCode EasPetscRegisterAll(void);
+/* PetscDLLibraryRegister_eas - called by PETSc when it loads libeas
+   (-dll_append /path/to/libeas.so): EasPetscRegisterAll. */
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_eas(void);
 
 /* MatEasDiaGetLocalDia - this rank's DIA block of a MATEASDIA (borrowed;

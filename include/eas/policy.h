@@ -99,7 +99,11 @@ PETSC_EXTERN PetscErrorCode EasPolicySetWorkload(EasPolicy, EasWorkload);
    device candidate, default /gpu/cuda), -eas_policy_work <N> and
    -eas_policy_its <l>. */
 PETSC_EXTERN PetscErrorCode EasPolicySetFromOptions(EasPolicy);
+/* EasPolicySetCriterion - what the choice minimises: EAS_CRITERION_TIME,
+   _ENERGY (default), _EDP or _ED2P (-eas_criterion). */
 PETSC_EXTERN PetscErrorCode EasPolicySetCriterion(EasPolicy, EasCriterion);
+/* EasPolicySetProfile - the node's power profile the predictions use
+   (default: from the options, else the built-in one). */
 PETSC_EXTERN PetscErrorCode EasPolicySetProfile(EasPolicy, const EasPowerProfile *);
 /* EasPolicySetDevice - the device candidate ("gpu" of the choice): a
    resource of the registry, default /gpu/cuda; its usability comes from
@@ -128,6 +132,9 @@ PETSC_EXTERN PetscErrorCode EasPolicyUpdate(EasPolicy, PetscReal t_el_cpu, Petsc
 /* EasPolicySetMeasured - measured time and energy of the run, for the
    final predicted-vs-measured line (energy < 0: n/a). */
 PETSC_EXTERN PetscErrorCode EasPolicySetMeasured(EasPolicy, PetscReal T, PetscReal E, PetscBool energy_measured);
+/* EasPolicyGetPrediction - the numbers of the last decision
+   (EasPolicyPrediction: predicted times and energies, the speedup and
+   frontier, the choice). */
 PETSC_EXTERN PetscErrorCode EasPolicyGetPrediction(EasPolicy, EasPolicyPrediction *);
 /* EasPolicyGetUpdates - online updates and changed answers since the last
    EasPolicyAttachAdr/EasPolicyAttachEbe, and the latest answer (NULL
@@ -166,6 +173,7 @@ PETSC_EXTERN PetscErrorCode EasPolicyAttachAdr(EasPolicy, EasAdr, PetscInt inter
 PETSC_EXTERN PetscErrorCode EasPolicyAttachEbe(EasPolicy, EasEbe, PetscInt interval);
 /* EasPolicyView - the decision and, when measured, predicted vs measured. */
 PETSC_EXTERN PetscErrorCode EasPolicyView(EasPolicy, PetscViewer);
+/* EasPolicyDestroy - frees the policy (*policy set to NULL). */
 PETSC_EXTERN PetscErrorCode EasPolicyDestroy(EasPolicy *);
 
 /* ============================================================ DVFS (Fanfakh) */
@@ -210,7 +218,11 @@ PETSC_EXTERN PetscErrorCode EasDvfsCreate(MPI_Comm, EasDvfs *);
    /sys/devices/system/cpu), -eas_dvfs_warmup <k> (iterations or steps
    measured before deciding), the profile keys (P_dyn, P_static). */
 PETSC_EXTERN PetscErrorCode EasDvfsSetFromOptions(EasDvfs);
+/* EasDvfsSetMode - EAS_DVFS_OFF, EAS_DVFS_REPORT (decide and print the
+   frequencies) or EAS_DVFS_APPLY (set them through cpufreq where writable,
+   restored at the end; -eas_dvfs). */
 PETSC_EXTERN PetscErrorCode EasDvfsSetMode(EasDvfs, EasDvfsMode);
+/* EasDvfsGetMode - the DVFS mode (EasDvfsSetMode). */
 PETSC_EXTERN PetscErrorCode EasDvfsGetMode(EasDvfs, EasDvfsMode *);
 /* EasDvfsSetFrequencies - the available frequencies (kHz, > 0). */
 PETSC_EXTERN PetscErrorCode EasDvfsSetFrequencies(EasDvfs, PetscInt n, const PetscReal kHz[]);
@@ -310,8 +322,9 @@ PETSC_EXTERN PetscErrorCode EasPowerBudgetDestroy(EasPowerBudget *);
        order p and N elements), seeded with the per-element times measured
        by earlier operators of this process; it configures the operator
        (EasPolicyConfigureEbe) and stays attached (EasPolicyAttachEbe,
-       -ebe_policy_interval <10>).
-   EasPolicyAttachAdrFromOptions - the hardware policies of an ADR solver
+       -ebe_policy_interval <10>). */
+
+/* EasPolicyAttachAdrFromOptions - the hardware policies of an ADR solver
    from its options (call after EasAdrSetFromOptions, before EasAdrSetUp):
      -eas_dvfs report|apply: after -eas_dvfs_warmup <1> steps each rank's
        computation (setup, compute and transfer phases) and communication

@@ -20,7 +20,7 @@ PetscErrorCode EasCriterionSetFromOptions_Private(PetscOptionItems *PetscOptions
   PetscInt c = (PetscInt)*crit;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsEList("-eas_criterion", "What the energy decisions minimise (-eas_backend auto; -eas_mode auto, frontier rule): time, energy, edp (E T) or ed2p (E T^2)", manpage, EasCriteria, 4, EasCriteria[*crit], &c, set));
+  PetscCall(PetscOptionsEList("-eas_criterion", "What the energy decisions minimise (-eas_backend auto; -eas_mode auto, frontier rule): time, energy, edp (E T) or ed2p (E T^2)", manpage, EasCriterions, 4, EasCriterions[*crit], &c, set));
   if (*set) *crit = (EasCriterion)c;
   PetscFunctionReturn(0);
 }

@@ -27,7 +27,7 @@ PetscErrorCode EasModelCriterionFrontier(PetscReal PF_A, PetscReal PF_B, PetscRe
   PetscFunctionReturn(0);
 }
 
-const char *const EasCriteria[] = {"time", "energy", "edp", "ed2p", "EasCriterion", "EAS_CRITERION_", NULL};
+const char *const EasCriterions[] = {"time", "energy", "edp", "ed2p", "EasCriterion", "EAS_CRITERION_", NULL};
 
 /*@C
   EasCriterionExponent - w of the metric E T^w (energy 0, edp 1, ed2p 2;

@@ -337,9 +337,9 @@ PetscErrorCode EasSensorDestroy(EasSensor *sensor)
 }
 
 /*@C
-  EasTrapezoid - trapezoid rule over power samples (Vialle et al. sec. 1.4.1).
+  EasEnergyTrapezoid - trapezoid rule over power samples (Vialle et al. sec. 1.4.1).
 @*/
-PetscErrorCode EasTrapezoid(PetscInt n, const PetscReal t[], const PetscReal P[], PetscReal *E)
+PetscErrorCode EasEnergyTrapezoid(PetscInt n, const PetscReal t[], const PetscReal P[], PetscReal *E)
 {
   PetscReal e = 0;
 

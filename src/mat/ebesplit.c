@@ -193,7 +193,8 @@ PetscErrorCode EasEbeSplitSetRemaining(EasEbe ebe, PetscReal remaining)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
-  ebe->split->remaining = remaining;
+  PetscCheck(remaining >= 0 || remaining == PETSC_DEFAULT, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_OUTOFRANGE, "EasEbeSplitSetRemaining: remaining %g: expected >= 0 applies, or PETSC_DEFAULT", (double)remaining);
+  ebe->split->remaining = remaining == PETSC_DEFAULT ? -1.0 : remaining;
   PetscFunctionReturn(0);
 }
 

@@ -323,9 +323,9 @@ static PetscErrorCode Explain(EasPolicy pol)
 
   PetscFunctionBegin;
   if (pol->have_pred)
-    PetscCall(PetscSNPrintf(pol->explanation, sizeof(pol->explanation), "chose %s (criterion %s%s): predicted cpu T=%.4g s E=%.4g J", pol->resource, EasCriteria[pol->crit], pol->work_set ? "" : "; work not known yet, figures per element and iteration", (double)p->time[0], (double)p->energy[0]));
+    PetscCall(PetscSNPrintf(pol->explanation, sizeof(pol->explanation), "chose %s (criterion %s%s): predicted cpu T=%.4g s E=%.4g J", pol->resource, EasCriterions[pol->crit], pol->work_set ? "" : "; work not known yet, figures per element and iteration", (double)p->time[0], (double)p->energy[0]));
   else
-    PetscCall(PetscSNPrintf(pol->explanation, sizeof(pol->explanation), "chose /cpu (criterion %s): no CPU per-element time to compare with (%s from eas_calibrate, or measured after the first iterations)", EasCriteria[pol->crit], kc));
+    PetscCall(PetscSNPrintf(pol->explanation, sizeof(pol->explanation), "chose /cpu (criterion %s): no CPU per-element time to compare with (%s from eas_calibrate, or measured after the first iterations)", EasCriterions[pol->crit], kc));
   if (!pol->in.gpu) {
     PetscCall(PetscSNPrintf(buf, sizeof(buf), "; gpu and hybrid excluded: %s is not usable: %s", pol->device, pol->gpu_why ? pol->gpu_why : "not available"));
   } else if (!(pol->in.t_el_gpu > 0)) {
@@ -510,7 +510,7 @@ PetscErrorCode EasPolicyView(EasPolicy pol, PetscViewer viewer)
   PetscValidHeaderSpecific(pol, EAS_POLICY_CLASSID, 1);
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)pol), &viewer));
   if (!pol->decided) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "EasPolicy: criterion %s, no decision yet\n", EasCriteria[pol->crit]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "EasPolicy: criterion %s, no decision yet\n", EasCriterions[pol->crit]));
     PetscFunctionReturn(0);
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "EasPolicy: %s (%" PetscInt_FMT " decision(s))\n", pol->explanation, pol->ndecisions));

@@ -335,11 +335,11 @@ PetscErrorCode EasAdrGetDecomposition(EasAdr adr, PetscInt p[3], PetscReal w[3])
 }
 
 /*@C
-  EasAdrSetKSPEW - Eisenstat-Walker inner tolerances on (-adr_ksp_ew) or off
+  EasAdrSetKspEW - Eisenstat-Walker inner tolerances on (-adr_ksp_ew) or off
   (default: every inner solve to -adr_ksp_rtol).  The forcing terms are
   PETSc's -snes_ksp_ew ones (msnewton.c, EasAdrEWForcing; docs/adr.md).
 @*/
-PetscErrorCode EasAdrSetKSPEW(EasAdr adr, PetscBool use)
+PetscErrorCode EasAdrSetKspEW(EasAdr adr, PetscBool use)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
@@ -347,8 +347,8 @@ PetscErrorCode EasAdrSetKSPEW(EasAdr adr, PetscBool use)
   PetscFunctionReturn(0);
 }
 
-/*@C EasAdrGetKSPEW - whether the Eisenstat-Walker inner tolerances are on. @*/
-PetscErrorCode EasAdrGetKSPEW(EasAdr adr, PetscBool *use)
+/*@C EasAdrGetKspEW - whether the Eisenstat-Walker inner tolerances are on. @*/
+PetscErrorCode EasAdrGetKspEW(EasAdr adr, PetscBool *use)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
@@ -357,14 +357,14 @@ PetscErrorCode EasAdrGetKSPEW(EasAdr adr, PetscBool *use)
 }
 
 /*@C
-  EasAdrSetKSPEWParameters - the Eisenstat-Walker choices of PETSc's
+  EasAdrSetKspEWParameters - the Eisenstat-Walker choices of PETSc's
   SNESKSPSetParametersEW (same ranges; PETSC_DEFAULT keeps a value): version
   1, 2 or 3 (-adr_ksp_ew_version), rtol_0 in [0, 1) (-adr_ksp_ew_rtol0),
   rtol_max in [0, 1) (-adr_ksp_ew_rtolmax), gamma in [0, 1]
   (-adr_ksp_ew_gamma), alpha in (1, 2] (-adr_ksp_ew_alpha), alpha2 in (1, 2]
   (-adr_ksp_ew_alpha2), threshold in (0, 1) (-adr_ksp_ew_threshold).
 @*/
-PetscErrorCode EasAdrSetKSPEWParameters(EasAdr adr, PetscInt version, PetscReal rtol_0, PetscReal rtol_max, PetscReal gamma, PetscReal alpha, PetscReal alpha2, PetscReal threshold)
+PetscErrorCode EasAdrSetKspEWParameters(EasAdr adr, PetscInt version, PetscReal rtol_0, PetscReal rtol_max, PetscReal gamma, PetscReal alpha, PetscReal alpha2, PetscReal threshold)
 {
   MPI_Comm comm;
 
@@ -402,8 +402,8 @@ PetscErrorCode EasAdrSetKSPEWParameters(EasAdr adr, PetscInt version, PetscReal 
   PetscFunctionReturn(0);
 }
 
-/*@C EasAdrGetKSPEWParameters - the Eisenstat-Walker choices (NULL skips one). @*/
-PetscErrorCode EasAdrGetKSPEWParameters(EasAdr adr, PetscInt *version, PetscReal *rtol_0, PetscReal *rtol_max, PetscReal *gamma, PetscReal *alpha, PetscReal *alpha2, PetscReal *threshold)
+/*@C EasAdrGetKspEWParameters - the Eisenstat-Walker choices (NULL skips one). @*/
+PetscErrorCode EasAdrGetKspEWParameters(EasAdr adr, PetscInt *version, PetscReal *rtol_0, PetscReal *rtol_max, PetscReal *gamma, PetscReal *alpha, PetscReal *alpha2, PetscReal *threshold)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
@@ -733,7 +733,7 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
     else if (adr->auto_rule == EAS_ADR_AUTO_THRESHOLD || adr->size == 1)
       PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto (%s rule): %s chosen after the first step (exchange share %.3g, threshold %.3g)\n", EasAdrAutoRules[adr->auto_rule], adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->auto_share, (double)adr->auto_threshold));
     else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto (frontier rule, criterion %s): sync step T=%.4g s Pbar=%.4g W, async step T=%.4g s Pbar=%.4g W (%s); alpha = T_sync/T_async = %.4g %s frontier %.4g (Vialle et al. eq. 1.50) -> %s\n", EasCriteria[adr->auto_crit], (double)ai->T[0], (double)ai->P[0], (double)ai->T[1], (double)ai->P[1], ai->Emeasured ? "measured" : "modelled", (double)ai->alpha, ai->alpha > ai->frontier ? ">" : "<=", (double)ai->frontier, adr->mode == EAS_ADR_ASYNC ? "async" : "sync"));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "mode auto (frontier rule, criterion %s): sync step T=%.4g s Pbar=%.4g W, async step T=%.4g s Pbar=%.4g W (%s); alpha = T_sync/T_async = %.4g %s frontier %.4g (Vialle et al. eq. 1.50) -> %s\n", EasCriterions[adr->auto_crit], (double)ai->T[0], (double)ai->P[0], (double)ai->T[1], (double)ai->P[1], ai->Emeasured ? "measured" : "modelled", (double)ai->alpha, ai->alpha > ai->frontier ? ">" : "<=", (double)ai->frontier, adr->mode == EAS_ADR_ASYNC ? "async" : "sync"));
   }
   if (adr->mode == EAS_ADR_ASYNC) PetscCall(PetscViewerASCIIPrintf(viewer, "async: detection %s, timeout %g s, persistence %" PetscInt_FMT ", reception %s, iterate on ghosts moved > %g x rtol\n", adr->async_detect == EAS_DETECT_IALLREDUCE ? "iallreduce (2 rounds)" : "decentralized (tree election, 2 verification waves)", (double)adr->async_detect_timeout, adr->persist, adr->async_thread ? "thread" : "polling", (double)adr->async_halo_rtol));
   if (adr->delay_us > 0 || adr->jitter_us > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "fault injection: delay %g us + jitter U(0, %g) us, seed %" PetscInt_FMT "\n", (double)adr->delay_us, (double)adr->jitter_us, adr->comm_seed));

@@ -102,18 +102,18 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
       if (flg) PetscCall(EasAdrDecompositionFromString(adr, str));
     }
   }
-  PetscCall(PetscOptionsBool("-adr_ksp_ew", "Eisenstat-Walker inner tolerances (PETSc's -snes_ksp_ew) instead of -adr_ksp_rtol", "EasAdrSetKSPEW", adr->ew.use, &adr->ew.use, NULL));
+  PetscCall(PetscOptionsBool("-adr_ksp_ew", "Eisenstat-Walker inner tolerances (PETSc's -snes_ksp_ew) instead of -adr_ksp_rtol", "EasAdrSetKspEW", adr->ew.use, &adr->ew.use, NULL));
   {
     PetscInt  v  = adr->ew.version;
     PetscReal r0 = adr->ew.rtol_0, rm = adr->ew.rtol_max, g = adr->ew.gamma, a = adr->ew.alpha, a2 = adr->ew.alpha2, th = adr->ew.threshold;
-    PetscCall(PetscOptionsInt("-adr_ksp_ew_version", "Eisenstat-Walker version 1, 2 or 3", "EasAdrSetKSPEWParameters", v, &v, NULL));
-    PetscCall(PetscOptionsReal("-adr_ksp_ew_rtol0", "Eisenstat-Walker first inner rtol of a step, [0, 1)", "EasAdrSetKSPEWParameters", r0, &r0, NULL));
-    PetscCall(PetscOptionsReal("-adr_ksp_ew_rtolmax", "Eisenstat-Walker largest inner rtol, [0, 1)", "EasAdrSetKSPEWParameters", rm, &rm, NULL));
-    PetscCall(PetscOptionsReal("-adr_ksp_ew_gamma", "Eisenstat-Walker gamma (versions 2, 3), [0, 1]", "EasAdrSetKSPEWParameters", g, &g, NULL));
-    PetscCall(PetscOptionsReal("-adr_ksp_ew_alpha", "Eisenstat-Walker alpha (versions 2, 3), (1, 2]", "EasAdrSetKSPEWParameters", a, &a, NULL));
-    PetscCall(PetscOptionsReal("-adr_ksp_ew_alpha2", "Eisenstat-Walker safeguard power (version 1), (1, 2]", "EasAdrSetKSPEWParameters", a2, &a2, NULL));
-    PetscCall(PetscOptionsReal("-adr_ksp_ew_threshold", "Eisenstat-Walker safeguard threshold (versions 1, 2), (0, 1)", "EasAdrSetKSPEWParameters", th, &th, NULL));
-    PetscCall(EasAdrSetKSPEWParameters(adr, v, r0, rm, g, a, a2, th));
+    PetscCall(PetscOptionsInt("-adr_ksp_ew_version", "Eisenstat-Walker version 1, 2 or 3", "EasAdrSetKspEWParameters", v, &v, NULL));
+    PetscCall(PetscOptionsReal("-adr_ksp_ew_rtol0", "Eisenstat-Walker first inner rtol of a step, [0, 1)", "EasAdrSetKspEWParameters", r0, &r0, NULL));
+    PetscCall(PetscOptionsReal("-adr_ksp_ew_rtolmax", "Eisenstat-Walker largest inner rtol, [0, 1)", "EasAdrSetKspEWParameters", rm, &rm, NULL));
+    PetscCall(PetscOptionsReal("-adr_ksp_ew_gamma", "Eisenstat-Walker gamma (versions 2, 3), [0, 1]", "EasAdrSetKspEWParameters", g, &g, NULL));
+    PetscCall(PetscOptionsReal("-adr_ksp_ew_alpha", "Eisenstat-Walker alpha (versions 2, 3), (1, 2]", "EasAdrSetKspEWParameters", a, &a, NULL));
+    PetscCall(PetscOptionsReal("-adr_ksp_ew_alpha2", "Eisenstat-Walker safeguard power (version 1), (1, 2]", "EasAdrSetKspEWParameters", a2, &a2, NULL));
+    PetscCall(PetscOptionsReal("-adr_ksp_ew_threshold", "Eisenstat-Walker safeguard threshold (versions 1, 2), (0, 1)", "EasAdrSetKspEWParameters", th, &th, NULL));
+    PetscCall(EasAdrSetKspEWParameters(adr, v, r0, rm, g, a, a2, th));
   }
   PetscCall(PetscOptionsString("-eas_mode", "Outer iteration mode: sync, async or auto (trial steps, then -eas_mode_auto_rule decides)", "EasAdrSetMode", adr->mode_auto ? "auto" : (adr->mode == EAS_ADR_ASYNC ? "async" : "sync"), str, sizeof(str), &flg));
   if (flg) {
