@@ -2,7 +2,9 @@ static const char help[] = "Automatic backend choice: the CPU/GPU choice flips e
                            "just above) for each criterion; the online re-decision; -eas_backend auto on this machine.\n"
                            "  -case frontier|online|auto|profile|profile_nogpu|registry: the policy layer's functions\n"
                            "  -case adr_auto|ebe_auto|dia_auto|noresolver: -eas_backend auto through the registry's resolver, with no\n"
-                           "  policy call in the driver (noresolver: PETSc initialized without EasInitialize or EasInitializePackage)\n\n";
+                           "  policy call in the driver (noresolver: PETSc initialized without EasInitialize or EasInitializePackage: libeas,\n"
+                           "  linked into the program, registers itself as a PETSc plug-in at PetscInitialize, which initializes every\n"
+                           "  package, so auto resolves; docs/petsc-plugin.md)\n\n";
 
 #include <eas.h>
 
@@ -373,8 +375,11 @@ int main(int argc, char **argv)
   test:
     suffix: noresolver
     backends: none
-    args: -case noresolver -eas_backend auto
-    expect_error: -eas_backend auto is chosen by the energy policies, whose package registers the resolver: call EasInitialize\(\), or EasInitializePackage\(\) after PetscInitialize\(\)
+    requires: !cuda-device
+    args: -case noresolver -eas_backend auto -eas_criterion energy -eas_sensor model -adr_progress 0
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\)
+    expect: ^EasAdr set up on /cpu/openmp$
+    expect: ^case noresolver: 1 checks passed
   test:
     suffix: profile_nogpu
     backends: none
