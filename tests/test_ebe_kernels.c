@@ -1,9 +1,89 @@
 static const char help[] = "Host tests of the EBE and CG kernel bodies shared by the CPU and CUDA backends (src/backends/kernels.h)\n"
                            "against dense references (hand-derived numbers: the dense product), every element storage\n"
-                           "(full, packed symmetric, double, float) for element orders 1..81.  -trials <k>\n";
+                           "(full, packed symmetric, double, float) for element orders 1..81; the device layout (elements\n"
+                           "interleaved by warps) through the CUDA apply kernel's body run over (block, thread), atomic and\n"
+                           "per colour, against the host layout's body to 1e-14 relative (max norm).  -trials <k>\n";
 
 #include <eas.h>
 #include "backends/kernels.h"
+#include "backends/launch.h" /* EasLaunchBlocks: the CUDA grid */
+
+/* The device layout (EasEbeLaneBase) and the CUDA apply kernel's body
+   (EasEbeApplyThread) run over every (block, thread) of its grid, against
+   the host layout's body element after element: nel elements not a
+   multiple of the batch, a range [e0,e1) starting inside a batch, every
+   storage; atomic (one launch) and per colour (three colours, elements
+   e % 3).  Counts the checks and the failures. */
+static PetscErrorCode CheckLanes(PetscRandom rnd, int nen, int dof, PetscInt *nchecks, PetscInt *nfail)
+{
+  const int nel = 70, e0 = 5, e1 = 67, nnodes = 60, m = nen * dof, L = EAS_EBE_LANES;
+  const int npad = (nel + L - 1) / L * L;
+  int      *conn, cel[70], cptr[4];
+  double   *A, *x, *yref, *y, *vd, *ld;
+  float    *vf, *lf;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(nel * nen, &conn, (size_t)nel * m * m, &A, nnodes * dof, &x, nnodes * dof, &yref));
+  PetscCall(PetscMalloc5(nnodes * dof, &y, (size_t)nel * m * m, &vd, (size_t)nel * m * m, &vf, (size_t)npad * m * m, &ld, (size_t)npad * m * m, &lf));
+  for (int e = 0; e < nel; e++)
+    for (int a = 0; a < nen; a++) conn[e * nen + a] = (7 * a + 13 * e) % nnodes; /* distinct within an element */
+  for (int e = 0; e < nel; e++)
+    for (int i = 0; i < m; i++)
+      for (int j = 0; j <= i; j++) {
+        PetscCall(PetscRandomGetValueReal(rnd, &A[((size_t)e * m + i) * m + j]));
+        A[((size_t)e * m + j) * m + i] = A[((size_t)e * m + i) * m + j];
+      }
+  for (int i = 0; i < nnodes * dof; i++) PetscCall(PetscRandomGetValueReal(rnd, &x[i]));
+  for (int c = 0, k = 0; c < 3; c++) { /* colours e % 3, ascending inside a colour */
+    cptr[c] = k;
+    for (int e = c; e < nel; e += 3) cel[k++] = e;
+    cptr[c + 1] = k;
+  }
+  for (int st = EAS_EBE_ST_FULL; st <= EAS_EBE_ST_SYMMETRIC_SINGLE; st++) {
+    const int     single = st == EAS_EBE_ST_SINGLE || st == EAS_EBE_ST_SYMMETRIC_SINGLE;
+    const int     sym    = st == EAS_EBE_ST_SYMMETRIC || st == EAS_EBE_ST_SYMMETRIC_SINGLE;
+    const EasKIdx nv     = sym ? (EasKIdx)m * (m + 1) / 2 : (EasKIdx)m * m;
+    const double  tol    = 1e-14;
+    for (int e = 0; e < nel; e++) /* host layout, then the device layout of the same values */
+      for (int i = 0; i < m; i++)
+        for (int j = sym ? i : 0; j < m; j++) {
+          const EasKIdx k = sym ? EasEbeSymRowStart(i, m) + (j - i) : (EasKIdx)i * m + j;
+          const EasKIdx l = EasEbeLaneBase(e, nv, L) + k * L;
+          (*nchecks)++;
+          if (l < 0 || l >= (EasKIdx)npad * nv) (*nfail)++; /* inside the padded batches */
+          vd[e * nv + k] = ld[l] = A[((size_t)e * m + i) * m + j];
+          vf[e * nv + k] = lf[l] = (float)A[((size_t)e * m + i) * m + j];
+        }
+    for (int i = 0; i < nnodes * dof; i++) yref[i] = 0.0;
+    for (int e = e0; e < e1; e++) EasEbeElementApplyStorage(e, -1, nen, dof, conn, st, vd, single ? (const void *)vf : (const void *)vd, x, yref);
+    for (int atomic = 0; atomic < 2; atomic++) {
+      const void *vals = single ? (const void *)lf : (const void *)ld;
+      for (int i = 0; i < nnodes * dof; i++) y[i] = 0.0;
+      for (int c = 0; c < (atomic ? 1 : 3); c++) {
+        int k0 = e0, k1 = e1; /* atomic: the element range; else colour c's slice of [e0,e1) */
+        if (!atomic) {
+          for (k0 = cptr[c]; k0 < cptr[c + 1] && cel[k0] < e0; k0++) { }
+          for (k1 = k0; k1 < cptr[c + 1] && cel[k1] < e1; k1++) { }
+        }
+        const EasKIdx  n  = EasEbeApplyThreads(atomic, k0, k1);
+        const unsigned nb = EasLaunchBlocks((int64_t)n, EAS_EBE_BLOCK, 2); /* a capped grid: the grid-stride loop covers the rest */
+        for (unsigned b = 0; b < nb; b++)
+          for (unsigned t = 0; t < EAS_EBE_BLOCK; t++)
+            for (EasKIdx gid = (EasKIdx)b * EAS_EBE_BLOCK + t; gid < n; gid += (EasKIdx)nb * EAS_EBE_BLOCK) EasEbeApplyThread(gid, atomic, k0, k1, cel, nen, dof, conn, st, vals, x, y);
+      }
+      double err = 0.0, ref = 0.0; /* max norms: the bodies' SIMD sums round in another order on the host */
+      for (int i = 0; i < nnodes * dof; i++) {
+        err = PetscMax(err, PetscAbsReal(y[i] - yref[i]));
+        ref = PetscMax(ref, PetscAbsReal(yref[i]));
+      }
+      (*nchecks)++;
+      if (!(err <= tol * ref)) (*nfail)++;
+    }
+  }
+  PetscCall(PetscFree4(conn, A, x, yref));
+  PetscCall(PetscFree5(y, vd, vf, ld, lf));
+  PetscFunctionReturn(0);
+}
 
 int main(int argc, char **argv)
 {
@@ -147,6 +227,8 @@ int main(int argc, char **argv)
       PetscCall(PetscFree5(A, x, yref, ascale, y));
       PetscCall(PetscFree4(d, dref, vf, vd));
     }
+  PetscCall(CheckLanes(rnd, 8, 1, &nchecks, &nfail));
+  PetscCall(CheckLanes(rnd, 27, 3, &nchecks, &nfail));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "EBE/CG kernel bodies: %" PetscInt_FMT " checks against dense references, %" PetscInt_FMT " failures (tol %.0e)\n", nchecks, nfail, tol));
   PetscCheck(nfail == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " kernel checks failed", nfail);
   PetscCall(PetscRandomDestroy(&rnd));

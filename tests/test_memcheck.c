@@ -159,6 +159,8 @@ int main(int argc, char **argv)
     K.ael             = ael_d;
     K.storage         = EAS_EBE_STORAGE_FULL; /* the unit reads the storage's values */
     K.aels            = NULL;
+    K.lanes           = 1; /* a unit's share is in the host layout */
+    K.deterministic   = PETSC_FALSE;
     K.ncolors         = 1;
     K.color_ptr       = cptr;
     K.color_elem      = cel_d;

@@ -155,6 +155,10 @@ PETSC_EXTERN const char *const EasEbeStorages[];
    every storage with the same bodies (device backends get the values
    uploaded at SetUp). */
 PETSC_EXTERN PetscErrorCode EasEbeSetStorage(EasEbe, EasEbeStorage);
+/* EasEbeSetDeterministic - -ebe_deterministic: the device apply colour by
+   colour (reproducible sums) instead of one launch with atomics.  Before
+   EasEbeSetUp. */
+PETSC_EXTERN PetscErrorCode EasEbeSetDeterministic(EasEbe, PetscBool);
 /* EasEbeGetStorage - the storage (after SetUp: the one chosen). */
 PETSC_EXTERN PetscErrorCode EasEbeGetStorage(EasEbe, EasEbeStorage *);
 /* EasEbeSetFromOptions - -ebe_mode sync|async, -ebe_storage

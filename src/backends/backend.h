@@ -43,6 +43,11 @@ typedef struct {
   const void        *aels;    /* symmetric: nel*m(m+1)/2 doubles (upper triangles packed by rows);
                                  single: nel*m*m floats; symmetric_single: nel*m(m+1)/2 floats;
                                  backend memory */
+  PetscInt        lanes;         /* layout of aels: 1, the host layout (element values contiguous);
+                                    EAS_EBE_LANES, the device layout (EasEbeLaneBase, every storage,
+                                    full included) */
+  PetscBool       deterministic; /* device layout: colour by colour (-ebe_deterministic), else one
+                                    launch with an atomic scatter */
   PetscInt        ncolors;
   const PetscInt *color_ptr;       /* ncolors+1, host */
   const PetscInt *color_elem;      /* nel, backend memory */
@@ -76,6 +81,14 @@ static inline double EasEbeStorageBytes(EasEbeStorage st, PetscInt m)
   default:
     return 8.0 * full;
   }
+}
+
+/* Bytes of the values of nel elements in a storage and a layout (lanes:
+   the device layout pads the last batch). */
+static inline double EasEbeLayoutBytes(EasEbeStorage st, PetscInt m, PetscInt nel, PetscInt lanes)
+{
+  const double nb = lanes > 1 ? (double)((nel + lanes - 1) / lanes) * lanes : (double)nel;
+  return nb * EasEbeStorageBytes(st, m);
 }
 
 /* Slice [*k0,*k1) of colour c's list holding the elements in [e0,e1)
@@ -206,6 +219,9 @@ struct _p_EasBackend {
                                ops below; the CPU backend (each entry formed once, before
                                the SpMV reads it), not the recomputing CUDA kernels */
   PetscInt       threads;   /* CPU backends */
+  PetscInt       ebe_lanes; /* the layout of an EBE operator's values on this backend (EasEbeKernel
+                               lanes): 1, or EAS_EBE_LANES on the devices (CUDA, and /cpu/memcheck,
+                               which runs the CUDA kernel's body) */
   PetscLogDouble bytes_htod, bytes_dtoh;
   PetscInt       n_htod, n_dtoh;
   void          *data; /* backend-private */

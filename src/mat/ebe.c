@@ -242,6 +242,11 @@ PetscErrorCode EasEbeSetFromOptions(EasEbe ebe)
     PetscCall(PetscOptionsEnum("-ebe_storage", "Element matrix storage the apply reads: full, symmetric (upper triangle packed), single (float), symmetric_single (default: symmetric when every element matrix is)", "EasEbeSetStorage", EasEbeStorages, st, &st, &flg));
     if (flg) PetscCall(EasEbeSetStorage(ebe, (EasEbeStorage)st));
   }
+  {
+    PetscBool det = ebe->deterministic, flg = PETSC_FALSE;
+    PetscCall(PetscOptionsBool("-ebe_deterministic", "Device apply colour by colour (bitwise reproducible sums) instead of one launch with an atomic scatter", "EasEbeSetDeterministic", det, &det, &flg));
+    if (flg) PetscCall(EasEbeSetDeterministic(ebe, det));
+  }
   PetscCall(PetscOptionsEnum("-ebe_mode", "Interface exchange: sync (blocking) or async (overlapped with interior elements)", "EasEbeSetMode", EasEbeModes, (PetscEnum)ebe->mode, (PetscEnum *)&ebe->mode, NULL));
   PetscCall(EasEbeSplitSetFromOptions_Private(ebe, PetscOptionsObject));
   {
@@ -279,6 +284,22 @@ PetscErrorCode EasEbeSetStorage(EasEbe ebe, EasEbeStorage st)
   PetscFunctionReturn(0);
 }
 
+/*@C
+  EasEbeSetDeterministic - -ebe_deterministic: on a device backend the
+  apply runs colour by colour (one launch per colour, plain sums: the
+  result is the same bits at every run) instead of one launch over all
+  elements with an atomic scatter (whose order of additions varies).  Host
+  backends always apply colour by colour.  Before EasEbeSetUp.
+@*/
+PetscErrorCode EasEbeSetDeterministic(EasEbe ebe, PetscBool det)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCheck(!ebe->setupcalled, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ORDER, "-ebe_deterministic / EasEbeSetDeterministic() must come before EasEbeSetUp()");
+  ebe->deterministic = det;
+  PetscFunctionReturn(0);
+}
+
 /*@C EasEbeGetStorage - the element storage (after SetUp: the one chosen). @*/
 PetscErrorCode EasEbeGetStorage(EasEbe ebe, EasEbeStorage *st)
 {
@@ -309,6 +330,28 @@ static PetscErrorCode EasEbeIsSymmetric_Private(EasEbe ebe, PetscReal rtol, Pets
   PetscFunctionReturn(0);
 }
 
+/* Replaces ebe->aels (or, for full storage, a copy of ebe->ael) by the
+   same values in the device layout (kernels/ebe.h EasEbeLaneBase): value v
+   of element e at (e / L) nv L + v L + e % L, the padding of the last
+   batch zero. */
+static PetscErrorCode EasEbeInterleave_Private(EasEbe ebe)
+{
+  const PetscInt m = ebe->nen * ebe->dof, L = ebe->k.lanes;
+  const size_t   vb = (ebe->storage == EAS_EBE_STORAGE_SINGLE || ebe->storage == EAS_EBE_STORAGE_SYMMETRIC_SINGLE) ? sizeof(float) : sizeof(PetscScalar);
+  const size_t   nv    = (size_t)(EasEbeStorageBytes(ebe->storage, m) / (double)vb);
+  const size_t   bytes = (size_t)EasEbeLayoutBytes(ebe->storage, m, ebe->nel, L);
+  const char    *src   = ebe->storage == EAS_EBE_STORAGE_FULL ? (const char *)ebe->ael : (const char *)ebe->aels;
+  char          *dst;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(PetscMax(bytes, 1), &dst));
+  for (PetscInt e = 0; e < ebe->nel; e++)
+    for (size_t v = 0; v < nv; v++) memcpy(dst + (size_t)EasEbeLaneBase(e, (EasKIdx)nv, L) * vb + v * L * vb, src + ((size_t)e * nv + v) * vb, vb);
+  PetscCall(PetscFree(ebe->aels));
+  ebe->aels = dst;
+  PetscFunctionReturn(0);
+}
+
 /* The storage the apply reads: chosen (symmetric when every element matrix
    is) unless set, then packed/converted on the host from the full matrices
    (symmetric: the upper triangle A[i][j], j >= i, as the rows are stored). */
@@ -325,12 +368,16 @@ static PetscErrorCode EasEbeStorageSetUp_Private(EasEbe ebe)
     ebe->storage = sym ? EAS_EBE_STORAGE_SYMMETRIC : EAS_EBE_STORAGE_FULL; /* on every backend: the same bodies */
   else if (ebe->storage == EAS_EBE_STORAGE_SYMMETRIC || ebe->storage == EAS_EBE_STORAGE_SYMMETRIC_SINGLE)
     PetscCheck(sym, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_WRONG, "-ebe_storage %s needs symmetric element matrices (to 1e-12 relative); use full or single", EasEbeStorages[ebe->storage]);
-  ebe->k.storage = ebe->storage;
+  ebe->k.storage       = ebe->storage;
+  ebe->k.lanes         = be->ebe_lanes > 1 ? be->ebe_lanes : 1;
+  ebe->k.deterministic = ebe->deterministic;
   if (!be->host_is_device && ebe->k.aels) PetscCall((*be->ops->free)(be, (void *)ebe->k.aels));
   ebe->k.aels = NULL;
   PetscCall(PetscFree(ebe->aels));
-  if (ebe->storage == EAS_EBE_STORAGE_FULL) PetscFunctionReturn(0);
+  if (ebe->storage == EAS_EBE_STORAGE_FULL && ebe->k.lanes == 1) PetscFunctionReturn(0);
   switch (ebe->storage) {
+  case EAS_EBE_STORAGE_FULL:
+    break; /* the device layout of the full matrices, below */
   case EAS_EBE_STORAGE_SYMMETRIC: {
     PetscScalar *p;
     PetscCall(PetscMalloc1(PetscMax(nel * ms, 1), &p));
@@ -354,10 +401,11 @@ static PetscErrorCode EasEbeStorageSetUp_Private(EasEbe ebe)
     ebe->aels = p;
   }
   }
+  if (ebe->k.lanes > 1) PetscCall(EasEbeInterleave_Private(ebe)); /* the device layout, every storage */
   if (be->host_is_device)
     ebe->k.aels = ebe->aels;
   else { /* device backends: the packed values in backend memory (booked), the host copy freed */
-    const size_t bytes = nel * (size_t)EasEbeStorageBytes(ebe->storage, m);
+    const size_t bytes = (size_t)EasEbeLayoutBytes(ebe->storage, m, ebe->nel, ebe->k.lanes);
     void        *p;
     PetscCall((*be->ops->malloc)(be, PetscMax(bytes, 1), &p));
     PetscCall(EasBackendCopyHtoD(be, p, ebe->aels, bytes));
@@ -735,6 +783,7 @@ PetscErrorCode EasEbeView(EasEbe ebe, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "elements (rank 0): %" PetscInt_FMT ", %" PetscInt_FMT " nodes x %" PetscInt_FMT " dof (%" PetscInt_FMT "x%" PetscInt_FMT " element matrices), %" PetscInt_FMT " colours\n", ebe->nel, ebe->nen, ebe->dof, ebe->nen * ebe->dof, ebe->nen * ebe->dof, ebe->ncolors));
   PetscCall(PetscViewerASCIIPrintf(viewer, "nodes (rank 0): %" PetscInt_FMT " local, %" PetscInt_FMT " owned; global %" PetscInt_FMT "; interface exchange %s\n", ebe->nnodes, ebe->nowned, ebe->nglobal_nodes, EasEbeModes[ebe->mode]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "element storage the apply reads: %s%s\n", EasEbeStorages[ebe->storage], ebe->setupcalled ? "" : (ebe->storage_set ? " (set)" : " (chosen at setup: symmetric when every element matrix is)")));
+  if (ebe->setupcalled && ebe->k.lanes > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "device layout: elements interleaved in batches of %" PetscInt_FMT "; scatter %s\n", ebe->k.lanes, ebe->k.deterministic ? "colour by colour (-ebe_deterministic)" : "atomic, one launch per apply"));
   PetscCall(EasEbeSplitView_Private(ebe, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);

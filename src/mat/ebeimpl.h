@@ -103,6 +103,7 @@ struct _p_EasEbe {
      backends get it uploaded to k.aels at SetUp and the host copy freed) */
   EasEbeStorage storage;
   PetscBool     storage_set;
+  PetscBool     deterministic; /* -ebe_deterministic (EasEbeSetDeterministic) */
   void         *aels;
   PetscBool     setupcalled;
   EasEbeSplit  *split;

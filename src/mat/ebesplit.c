@@ -534,6 +534,7 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
     kd.ael        = ebe->k.storage == EAS_EBE_STORAGE_FULL ? (const PetscScalar *)sp->val_dev[u] : NULL;
     kd.aels       = ebe->k.storage == EAS_EBE_STORAGE_FULL ? NULL : sp->val_dev[u];
     kd.color_elem = sp->cel_dev[u];
+    kd.lanes      = 1; /* the unit's share is copied in the host layout */
     if (metered) PetscCall(EasEnergyMeterBegin(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u]));
     PetscCall(PetscArraycpy(sp->xbuf[u], x, n)); /* x is pageable: the unit copies from its staging buffer */
     PetscCall((*sp->unit[u]->ops->ebe_unit_begin)(sp->unit[u], &kd, sp->start[u], sp->start[u] + sp->shares[u], n, sp->xbuf[u], sp->xdev[u], sp->ydev[u], sp->ybuf[u]));

@@ -328,6 +328,7 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
   PetscCheck(10 * major + minor >= amin, PETSC_COMM_SELF, PETSC_ERR_SUP_SYS, "CUDA device %d (-eas_cuda_device) has compute capability %d.%d, eas was compiled for %d.%d and newer", device, major, minor, amin / 10, amin % 10);
   EasCallCUDA(cudaSetDevice(device));
   be->host_is_device           = PETSC_FALSE;
+  be->ebe_lanes                = EAS_EBE_LANES; /* EBE values in the device layout (coalesced) */
   be->ops->malloc              = EasMalloc_CUDA;
   be->ops->free                = EasFree_CUDA;
   be->ops->copy_htod           = EasCopyHtoD_CUDA;

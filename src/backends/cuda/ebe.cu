@@ -3,14 +3,18 @@
   product), the fused CG updates and the EBE split's device unit.
 
   - EBE: the storage the operator chose (-ebe_storage) as a template
-    constant of the element kernel, with the CPU's dispatch
+    constant of the element kernels; the operator's values in the device
+    layout (kernels/ebe.h EasEbeLaneBase: coalesced), applied in one launch
+    with an atomic scatter or colour by colour (-ebe_deterministic); a
+    split's unit in the host layout with the CPU's dispatch
     (EasEbeElementApplyStorage); the diagonal reads the full matrices.
 */
 #include "cudaimpl.h"
 
 /* ------------------------------------------------------------------ EBE and CG */
 
-/* One thread per element of a colour slice: the shared body (kernels.h
+/* The host layout (a split's device unit): one thread per element of a
+   colour slice, the shared body (kernels.h
    EasEbeElementApplyStorage) of the storage ST (-ebe_storage: a template
    constant, so the dispatch folds); elements of a colour share no node, so
    the scatter needs no atomics. */
@@ -19,6 +23,18 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeApplyKernel(EasKInt k0, 
 {
   EAS_GRID_STRIDE(j, k1 - k0)
   EasEbeElementApplyStorage(color_elem[k0 + (EasKInt)j], -1, nen, dof, conn, ST, ael, aels, x, y); /* no prefetch: the next element is another thread's */
+}
+
+/* The device layout (kernels.h EasEbeLaneBase: elements interleaved by
+   warps, so the 32 threads of a warp read 32 consecutive values): thread
+   gid of the launch runs EasEbeApplyThread, the whole body, which
+   /cpu/memcheck runs in a loop over (block, thread) on the host.  ATOMIC:
+   one launch over an element range with an atomic scatter; else one
+   colour's slice (-ebe_deterministic). */
+template <int ST, int ATOMIC>
+__global__ void __launch_bounds__(EAS_EBE_BLOCK) EasEbeApplyLanesKernel(EasKIdx n, EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, const EasKInt *__restrict__ conn, const void *__restrict__ vals, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
+{
+  for (EasKIdx gid = (EasKIdx)blockIdx.x * blockDim.x + threadIdx.x; gid < n; gid += (EasKIdx)blockDim.x * gridDim.x) EasEbeApplyThread(gid, ATOMIC, k0, k1, color_elem, nen, dof, conn, ST, vals, x, y);
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeDiagonalKernel(EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, EasKInt bs, const EasKInt *__restrict__ conn, const EasKScalar *__restrict__ ael, EasKScalar *__restrict__ d)
@@ -69,29 +85,55 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasPipeCgUpdateKernel(EasKInt 
   EasBlockReduce<3>(acc, partials);
 }
 
-/* Launches the element kernels of [e0,e1), colour by colour, on the stream. */
-static PetscErrorCode EasEbeLaunch_CUDA(EasBackend_CUDA *cu, const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y)
+/* One launch of the device-layout kernel over [k0,k1) (atomic: elements,
+   else positions of a colour's list); the grid /cpu/memcheck emulates. */
+template <int ST, int ATOMIC>
+static void EasEbeLaunchLanes_CUDA(EasBackend_CUDA *cu, const EasEbeKernel *K, PetscInt k0, PetscInt k1, const PetscScalar *x, PetscScalar *y)
+{
+  const EasKIdx n = EasEbeApplyThreads(ATOMIC, k0, k1);
+  if (n <= 0) return;
+  EasEbeApplyLanesKernel<ST, ATOMIC><<<EasLaunchBlocks((int64_t)n, EAS_EBE_BLOCK, EAS_EBE_MAX_BLOCKS), EAS_EBE_BLOCK, 0, cu->stream>>>(n, k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->aels, x, y);
+}
+
+/* The element kernels of [e0,e1) of storage ST on the stream: in the device
+   layout one atomic launch, or one per colour (-ebe_deterministic); in the
+   host layout (a split's unit) one thread per element, colour by colour. */
+template <int ST>
+static PetscErrorCode EasEbeLaunchStorage_CUDA(EasBackend_CUDA *cu, const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y)
 {
   PetscFunctionBegin;
+  if (K->lanes > 1 && !K->deterministic) {
+    EasEbeLaunchLanes_CUDA<ST, 1>(cu, K, e0, e1, x, y);
+    EasCheckLaunchCUDA();
+    PetscFunctionReturn(0);
+  }
   for (PetscInt c = 0; c < K->ncolors; c++) {
     PetscInt k0, k1;
     EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
     if (k1 <= k0) continue;
-    const unsigned nb = EasCudaBlocks(k1 - k0, EAS_CUDA_MAX_BLOCKS);
-    switch (K->storage) {
-    case EAS_EBE_STORAGE_SYMMETRIC:
-      EasEbeApplyKernel<EAS_EBE_ST_SYMMETRIC><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
-      break;
-    case EAS_EBE_STORAGE_SINGLE:
-      EasEbeApplyKernel<EAS_EBE_ST_SINGLE><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
-      break;
-    case EAS_EBE_STORAGE_SYMMETRIC_SINGLE:
-      EasEbeApplyKernel<EAS_EBE_ST_SYMMETRIC_SINGLE><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
-      break;
-    default:
-      EasEbeApplyKernel<EAS_EBE_ST_FULL><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
-    }
+    if (K->lanes > 1) EasEbeLaunchLanes_CUDA<ST, 0>(cu, K, k0, k1, x, y);
+    else EasEbeApplyKernel<ST><<<EasCudaBlocks(k1 - k0, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
     EasCheckLaunchCUDA();
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasEbeLaunch_CUDA(EasBackend_CUDA *cu, const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y)
+{
+  PetscFunctionBegin;
+  PetscCheck(K->lanes <= 1 || K->lanes == EAS_EBE_LANES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "/gpu/cuda: EBE layout of %" PetscInt_FMT " lanes, the kernels' is %d", K->lanes, EAS_EBE_LANES);
+  switch (K->storage) {
+  case EAS_EBE_STORAGE_SYMMETRIC:
+    PetscCall(EasEbeLaunchStorage_CUDA<EAS_EBE_ST_SYMMETRIC>(cu, K, e0, e1, x, y));
+    break;
+  case EAS_EBE_STORAGE_SINGLE:
+    PetscCall(EasEbeLaunchStorage_CUDA<EAS_EBE_ST_SINGLE>(cu, K, e0, e1, x, y));
+    break;
+  case EAS_EBE_STORAGE_SYMMETRIC_SINGLE:
+    PetscCall(EasEbeLaunchStorage_CUDA<EAS_EBE_ST_SYMMETRIC_SINGLE>(cu, K, e0, e1, x, y));
+    break;
+  default:
+    PetscCall(EasEbeLaunchStorage_CUDA<EAS_EBE_ST_FULL>(cu, K, e0, e1, x, y));
   }
   PetscFunctionReturn(0);
 }

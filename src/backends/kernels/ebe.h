@@ -49,107 +49,149 @@
    global entry of (node, k) is node*dof + k.  The caller guarantees that no
    other thread writes the same nodes at the same time (element colouring).
    Written once for each element storage (-ebe_storage, EasEbeSetStorage) by
-   EAS_EBE_APPLY_BODIES(SUF, VT), values of type VT (double: no suffix,
-   float: _F), x, y and the sums EasKScalar:
+   EAS_EBE_APPLY_BODIES(SUF, VT, LS, ADD), values of type VT (double: no
+   suffix, float: F), x, y and the sums EasKScalar, in the host (LS = 1) or
+   device layout (LS = EAS_EBE_LANES: suffix L), scattered by ADD (plain, or
+   atomic: suffix A):
      EasEbeElementApply##SUF     A_el stored row-major, m x m (m = nen*dof,
                                  dof interleaved per node): m^2 values read
      EasEbeElementApplySym##SUF  A_el symmetric, its upper triangle packed by
                                  rows (EasEbeSymRowStart), m(m+1)/2 values,
                                  each read once and used twice: y_i +=
                                  A_ij x_j and y_j += A_ij x_i (j > i). */
+/* Device layout of the element values (docs/ebe.md "Device layout"): the
+   elements in batches of EAS_EBE_LANES (a warp), value v of element e at
+   (e / LANES) nv LANES + v LANES + e % LANES (nv values per element), so the
+   32 threads of a warp, one element each, read 32 consecutive values: one
+   coalesced load per value instead of 32 scattered ones.  LS = 1 is the
+   host layout (element e's nv values contiguous from e nv).  The padding
+   of the last batch is never read. */
+#define EAS_EBE_LANES 32
+static inline EAS_HOST_DEVICE EasKIdx EasEbeLaneBase(EasKInt e, EasKIdx nv, EasKInt LS)
+{
+  return LS == 1 ? (EasKIdx)e * nv : (EasKIdx)(e / LS) * nv * LS + e % LS;
+}
+
+/* The element bodies' scatter (el2o): a plain sum where the elements
+   applied together share no node (colours), an atomic one where they may
+   (one launch over every colour).  On the host the atomic sum is a
+   compare-and-swap loop, so that /cpu/memcheck's emulation of the kernel
+   on several threads adds concurrently as the device does. */
+static inline EAS_HOST_DEVICE void EasKAdd(EasKScalar *p, EasKScalar v)
+{
+  *p += v;
+}
+static inline EAS_HOST_DEVICE void EasKAtomicAdd(EasKScalar *p, EasKScalar v)
+{
+#if defined(__CUDA_ARCH__)
+  atomicAdd(p, v);
+#else
+  EasKScalar old, upd;
+  __atomic_load(p, &old, __ATOMIC_RELAXED);
+  do {
+    upd = old + v;
+  } while (!__atomic_compare_exchange(p, &old, &upd, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+#endif
+}
+
 /* Offset of row i (entries A[i][i..m-1]) in a packed upper triangle of order m. */
 static inline EAS_HOST_DEVICE EasKIdx EasEbeSymRowStart(EasKInt i, EasKInt m)
 {
   return (EasKIdx)i * m - ((EasKIdx)i * (i - 1)) / 2;
 }
-#define EAS_EBE_APPLY_BODIES(SUF, VT)                                                                                                                                                                    \
-  static inline EAS_HOST_DEVICE void EasEbeElementApply##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *ael, const EasKScalar *x, EasKScalar *y, const VT *next)                \
-  {                                                                                                                                                                                                      \
-    const EasKInt  m = nen * dof;                                                                                                                                                                        \
-    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                                                          \
-    const VT      *A = ael + (EasKIdx)e * m * m;                                                                                                                                                         \
-    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                                                   \
-    EasKInt        i;                                                                                                                                                                                    \
-    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                                    \
-      for (EasKInt k = 0; k < dof; k++) xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                                                         \
-    for (i = 0; i + 3 < m; i += 4) {                                                  /* four rows per pass over x_el (single: 1.8x out of cache) */                                                     \
-      const VT *r0 = A + (EasKIdx)i * m, *r1 = r0 + m, *r2 = r1 + m, *r3 = r2 + m;                                                                                                                       \
-      EAS_PREFETCH_RANGE(next, (EasKIdx)i *m * sizeof(VT), (EasKIdx)(i + 4) * m * sizeof(VT)); /* the next element's same rows */                                                                        \
-      EasKScalar s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                                                                                                                                                 \
-      EAS_SIMD_SUM4                                                                                                                                                                                      \
-      for (EasKInt j = 0; j < m; j++) {                                                                                                                                                                  \
-        const EasKScalar xj = xe[j];                                                                                                                                                                     \
-        s0 += (EasKScalar)r0[j] * xj;                                                                                                                                                                    \
-        s1 += (EasKScalar)r1[j] * xj;                                                                                                                                                                    \
-        s2 += (EasKScalar)r2[j] * xj;                                                                                                                                                                    \
-        s3 += (EasKScalar)r3[j] * xj;                                                                                                                                                                    \
-      }                                                                                                                                                                                                  \
-      ye[i]     = s0;                                                                                                                                                                                    \
-      ye[i + 1] = s1;                                                                                                                                                                                    \
-      ye[i + 2] = s2;                                                                                                                                                                                    \
-      ye[i + 3] = s3;                                                                                                                                                                                    \
-    }                                                                                                                                                                                                    \
-    for (i = m - m % 4; i < m; i++) { /* the last m mod 4 rows */                                                                                                                                        \
-      const VT *row = A + (EasKIdx)i * m;                                                                                                                                                                \
-      EAS_PREFETCH_RANGE(next, (EasKIdx)i *m * sizeof(VT), (EasKIdx)(i + 1) * m * sizeof(VT));                                                                                                           \
-      EasKScalar s = 0.0;                                                                                                                                                                                \
-      EAS_SIMD_SUM(s)                                                                                                                                                                                    \
-      for (EasKInt j = 0; j < m; j++) s += (EasKScalar)row[j] * xe[j];                                                                                                                                   \
-      ye[i] = s;                                                                                                                                                                                         \
-    }                                                                                                                                                                                                    \
-    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                                    \
-      for (EasKInt k = 0; k < dof; k++) y[(EasKIdx)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                                                        \
-  }                                                                                                                                                                                                      \
-  static inline EAS_HOST_DEVICE void EasEbeElementApplySym##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *aps, const EasKScalar *x, EasKScalar *y, const VT *next)             \
-  {                                                                                                                                                                                                      \
-    const EasKInt  m = nen * dof;                                                                                                                                                                        \
-    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                                                          \
-    const VT      *A = aps + (EasKIdx)e * ((EasKIdx)m * (m + 1) / 2);                                                                                                                                    \
-    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                                                   \
-    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                                    \
-      for (EasKInt k = 0; k < dof; k++) {                                                                                                                                                                \
-        xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                                                                                         \
-        ye[a * dof + k] = 0.0;                                                                                                                                                                           \
-      }                                                                                                                                                                                                  \
-    EasKInt i;                                                                                                                                                                                           \
-    for (i = 0; i + 3 < m; i += 4) { /* four packed rows per pass, each A_ij read once: s_a += A_{i+a,j} x_j, y_j += A_{i+a,j} x_{i+a} */                                                                \
-      const VT *r0 = A + EasEbeSymRowStart(i, m) - i, *r1 = A + EasEbeSymRowStart(i + 1, m) - (i + 1), *r2 = A + EasEbeSymRowStart(i + 2, m) - (i + 2), *r3 = A + EasEbeSymRowStart(i + 3, m) - (i + 3); \
-      EAS_PREFETCH_RANGE(next, EasEbeSymRowStart(i, m) * sizeof(VT), EasEbeSymRowStart(i + 4, m) * sizeof(VT));                                                                                          \
-      const EasKScalar x0 = xe[i], x1 = xe[i + 1], x2 = xe[i + 2], x3 = xe[i + 3];                                                                                                                       \
-      EasKScalar       s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0; /* zero starts: gcc keeps the SIMD sums in registers (others spilled them) */                                                             \
-      EAS_SIMD_SUM4                                                                                                                                                                                      \
-      for (EasKInt j = i + 4; j < m; j++) {                                                                                                                                                              \
-        const EasKScalar b0 = (EasKScalar)r0[j], b1 = (EasKScalar)r1[j], b2 = (EasKScalar)r2[j], b3 = (EasKScalar)r3[j], xj = xe[j];                                                                     \
-        s0 += b0 * xj;                                                                                                                                                                                   \
-        s1 += b1 * xj;                                                                                                                                                                                   \
-        s2 += b2 * xj;                                                                                                                                                                                   \
-        s3 += b3 * xj;                                                                                                                                                                                   \
-        ye[j] += b0 * x0 + b1 * x1 + b2 * x2 + b3 * x3;                                                                                                                                                  \
-      }                                                                                                                                                                                                  \
-      ye[i] += s0 + (EasKScalar)r0[i] * x0 + (EasKScalar)r0[i + 1] * x1 + (EasKScalar)r0[i + 2] * x2 + (EasKScalar)r0[i + 3] * x3;                                                                       \
-      ye[i + 1] += s1 + (EasKScalar)r0[i + 1] * x0 + (EasKScalar)r1[i + 1] * x1 + (EasKScalar)r1[i + 2] * x2 + (EasKScalar)r1[i + 3] * x3;                                                               \
-      ye[i + 2] += s2 + (EasKScalar)r0[i + 2] * x0 + (EasKScalar)r1[i + 2] * x1 + (EasKScalar)r2[i + 2] * x2 + (EasKScalar)r2[i + 3] * x3;                                                               \
-      ye[i + 3] += s3 + (EasKScalar)r0[i + 3] * x0 + (EasKScalar)r1[i + 3] * x1 + (EasKScalar)r2[i + 3] * x2 + (EasKScalar)r3[i + 3] * x3;                                                               \
-    }                                                                                                                                                                                                    \
-    for (; i < m; i++) {                                                                                                                                                                                 \
-      const VT *row = A + EasEbeSymRowStart(i, m) - i;                                                                                                                                                   \
-      EAS_PREFETCH_RANGE(next, EasEbeSymRowStart(i, m) * sizeof(VT), EasEbeSymRowStart(i + 1, m) * sizeof(VT));                                                                                          \
-      const EasKScalar xi = xe[i];                                                                                                                                                                       \
-      EasKScalar       s  = (EasKScalar)row[i] * xi;                                                                                                                                                     \
-      EAS_SIMD_SUM(s)                                                                                                                                                                                    \
-      for (EasKInt j = i + 1; j < m; j++) {                                                                                                                                                              \
-        const EasKScalar aij = (EasKScalar)row[j];                                                                                                                                                       \
-        s += aij * xe[j];                                                                                                                                                                                \
-        ye[j] += aij * xi;                                                                                                                                                                               \
-      }                                                                                                                                                                                                  \
-      ye[i] += s;                                                                                                                                                                                        \
-    }                                                                                                                                                                                                    \
-    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                                    \
-      for (EasKInt k = 0; k < dof; k++) y[(EasKIdx)c[a] * dof + k] += ye[a * dof + k]; /* el2o */                                                                                                        \
+#define EAS_EBE_APPLY_BODIES(SUF, VT, LS, ADD)                                                                                                                                                                                       \
+  static inline EAS_HOST_DEVICE void EasEbeElementApply##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *ael, const EasKScalar *x, EasKScalar *y, const VT *next)                                            \
+  {                                                                                                                                                                                                                                  \
+    const EasKInt  m = nen * dof;                                                                                                                                                                                                    \
+    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                                                                                      \
+    const VT      *A = ael + EasEbeLaneBase(e, (EasKIdx)m * m, LS);                                                                                                                                                                  \
+    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                                                                               \
+    EasKInt        i;                                                                                                                                                                                                                \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                                                                \
+      for (EasKInt k = 0; k < dof; k++) xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                                                                                     \
+    for (i = 0; i + 3 < m; i += 4) {                                                  /* four rows per pass over x_el (single: 1.8x out of cache) */                                                                                 \
+      const VT *r0 = A + (EasKIdx)i * m * LS, *r1 = r0 + (EasKIdx)m * LS, *r2 = r1 + (EasKIdx)m * LS, *r3 = r2 + (EasKIdx)m * LS;                                                                                                    \
+      EAS_PREFETCH_RANGE(next, (EasKIdx)i *m * sizeof(VT), (EasKIdx)(i + 4) * m * sizeof(VT)); /* the next element's same rows */                                                                                                    \
+      EasKScalar s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;                                                                                                                                                                             \
+      EAS_SIMD_SUM4                                                                                                                                                                                                                  \
+      for (EasKInt j = 0; j < m; j++) {                                                                                                                                                                                              \
+        const EasKScalar xj = xe[j];                                                                                                                                                                                                 \
+        s0 += (EasKScalar)r0[(EasKIdx)j * LS] * xj;                                                                                                                                                                                  \
+        s1 += (EasKScalar)r1[(EasKIdx)j * LS] * xj;                                                                                                                                                                                  \
+        s2 += (EasKScalar)r2[(EasKIdx)j * LS] * xj;                                                                                                                                                                                  \
+        s3 += (EasKScalar)r3[(EasKIdx)j * LS] * xj;                                                                                                                                                                                  \
+      }                                                                                                                                                                                                                              \
+      ye[i]     = s0;                                                                                                                                                                                                                \
+      ye[i + 1] = s1;                                                                                                                                                                                                                \
+      ye[i + 2] = s2;                                                                                                                                                                                                                \
+      ye[i + 3] = s3;                                                                                                                                                                                                                \
+    }                                                                                                                                                                                                                                \
+    for (i = m - m % 4; i < m; i++) { /* the last m mod 4 rows */                                                                                                                                                                    \
+      const VT *row = A + (EasKIdx)i * m * LS;                                                                                                                                                                                       \
+      EAS_PREFETCH_RANGE(next, (EasKIdx)i *m * sizeof(VT), (EasKIdx)(i + 1) * m * sizeof(VT));                                                                                                                                       \
+      EasKScalar s = 0.0;                                                                                                                                                                                                            \
+      EAS_SIMD_SUM(s)                                                                                                                                                                                                                \
+      for (EasKInt j = 0; j < m; j++) s += (EasKScalar)row[(EasKIdx)j * LS] * xe[j];                                                                                                                                                 \
+      ye[i] = s;                                                                                                                                                                                                                     \
+    }                                                                                                                                                                                                                                \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                                                                \
+      for (EasKInt k = 0; k < dof; k++) ADD(&y[(EasKIdx)c[a] * dof + k], ye[a * dof + k]); /* el2o */                                                                                                                                \
+  }                                                                                                                                                                                                                                  \
+  static inline EAS_HOST_DEVICE void EasEbeElementApplySym##SUF(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, const VT *aps, const EasKScalar *x, EasKScalar *y, const VT *next)                                         \
+  {                                                                                                                                                                                                                                  \
+    const EasKInt  m = nen * dof;                                                                                                                                                                                                    \
+    const EasKInt *c = conn + (EasKIdx)e * nen;                                                                                                                                                                                      \
+    const VT      *A = aps + EasEbeLaneBase(e, (EasKIdx)m * (m + 1) / 2, LS);                                                                                                                                                        \
+    EasKScalar     xe[EAS_EBE_MAXM], ye[EAS_EBE_MAXM];                                                                                                                                                                               \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                                                                \
+      for (EasKInt k = 0; k < dof; k++) {                                                                                                                                                                                            \
+        xe[a * dof + k] = x[(EasKIdx)c[a] * dof + k]; /* o2el */                                                                                                                                                                     \
+        ye[a * dof + k] = 0.0;                                                                                                                                                                                                       \
+      }                                                                                                                                                                                                                              \
+    EasKInt i;                                                                                                                                                                                                                       \
+    for (i = 0; i + 3 < m; i += 4) { /* four packed rows per pass, each A_ij read once: s_a += A_{i+a,j} x_j, y_j += A_{i+a,j} x_{i+a} */                                                                                            \
+      const VT *r0 = A + (EasEbeSymRowStart(i, m) - i) * LS, *r1 = A + (EasEbeSymRowStart(i + 1, m) - (i + 1)) * LS, *r2 = A + (EasEbeSymRowStart(i + 2, m) - (i + 2)) * LS, *r3 = A + (EasEbeSymRowStart(i + 3, m) - (i + 3)) * LS; \
+      EAS_PREFETCH_RANGE(next, EasEbeSymRowStart(i, m) * sizeof(VT), EasEbeSymRowStart(i + 4, m) * sizeof(VT));                                                                                                                      \
+      const EasKScalar x0 = xe[i], x1 = xe[i + 1], x2 = xe[i + 2], x3 = xe[i + 3];                                                                                                                                                   \
+      EasKScalar       s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0; /* zero starts: gcc keeps the SIMD sums in registers (others spilled them) */                                                                                         \
+      EAS_SIMD_SUM4                                                                                                                                                                                                                  \
+      for (EasKInt j = i + 4; j < m; j++) {                                                                                                                                                                                          \
+        const EasKIdx jl = (EasKIdx)j * LS;                                                                                                                                                                                          \
+        const EasKScalar b0 = (EasKScalar)r0[jl], b1 = (EasKScalar)r1[jl], b2 = (EasKScalar)r2[jl], b3 = (EasKScalar)r3[jl], xj = xe[j];                                                                                             \
+        s0 += b0 * xj;                                                                                                                                                                                                               \
+        s1 += b1 * xj;                                                                                                                                                                                                               \
+        s2 += b2 * xj;                                                                                                                                                                                                               \
+        s3 += b3 * xj;                                                                                                                                                                                                               \
+        ye[j] += b0 * x0 + b1 * x1 + b2 * x2 + b3 * x3;                                                                                                                                                                              \
+      }                                                                                                                                                                                                                              \
+      ye[i] += s0 + (EasKScalar)r0[(EasKIdx)(i) * LS] * x0 + (EasKScalar)r0[(EasKIdx)(i + 1) * LS] * x1 + (EasKScalar)r0[(EasKIdx)(i + 2) * LS] * x2 + (EasKScalar)r0[(EasKIdx)(i + 3) * LS] * x3;                                   \
+      ye[i + 1] += s1 + (EasKScalar)r0[(EasKIdx)(i + 1) * LS] * x0 + (EasKScalar)r1[(EasKIdx)(i + 1) * LS] * x1 + (EasKScalar)r1[(EasKIdx)(i + 2) * LS] * x2 + (EasKScalar)r1[(EasKIdx)(i + 3) * LS] * x3;                           \
+      ye[i + 2] += s2 + (EasKScalar)r0[(EasKIdx)(i + 2) * LS] * x0 + (EasKScalar)r1[(EasKIdx)(i + 2) * LS] * x1 + (EasKScalar)r2[(EasKIdx)(i + 2) * LS] * x2 + (EasKScalar)r2[(EasKIdx)(i + 3) * LS] * x3;                           \
+      ye[i + 3] += s3 + (EasKScalar)r0[(EasKIdx)(i + 3) * LS] * x0 + (EasKScalar)r1[(EasKIdx)(i + 3) * LS] * x1 + (EasKScalar)r2[(EasKIdx)(i + 3) * LS] * x2 + (EasKScalar)r3[(EasKIdx)(i + 3) * LS] * x3;                           \
+    }                                                                                                                                                                                                                                \
+    for (; i < m; i++) {                                                                                                                                                                                                             \
+      const VT *row = A + (EasEbeSymRowStart(i, m) - i) * LS;                                                                                                                                                                        \
+      EAS_PREFETCH_RANGE(next, EasEbeSymRowStart(i, m) * sizeof(VT), EasEbeSymRowStart(i + 1, m) * sizeof(VT));                                                                                                                      \
+      const EasKScalar xi = xe[i];                                                                                                                                                                                                   \
+      EasKScalar       s  = (EasKScalar)row[(EasKIdx)i * LS] * xi;                                                                                                                                                                   \
+      EAS_SIMD_SUM(s)                                                                                                                                                                                                                \
+      for (EasKInt j = i + 1; j < m; j++) {                                                                                                                                                                                          \
+        const EasKScalar aij = (EasKScalar)row[(EasKIdx)j * LS];                                                                                                                                                                     \
+        s += aij * xe[j];                                                                                                                                                                                                            \
+        ye[j] += aij * xi;                                                                                                                                                                                                           \
+      }                                                                                                                                                                                                                              \
+      ye[i] += s;                                                                                                                                                                                                                    \
+    }                                                                                                                                                                                                                                \
+    for (EasKInt a = 0; a < nen; a++)                                                                                                                                                                                                \
+      for (EasKInt k = 0; k < dof; k++) ADD(&y[(EasKIdx)c[a] * dof + k], ye[a * dof + k]); /* el2o */                                                                                                                                \
   }
 /* clang-format off */
-EAS_EBE_APPLY_BODIES(, EasKScalar)
-EAS_EBE_APPLY_BODIES(_F, float)
+EAS_EBE_APPLY_BODIES(, EasKScalar, 1, EasKAdd)                /* host layout, colours */
+EAS_EBE_APPLY_BODIES(_F, float, 1, EasKAdd)
+EAS_EBE_APPLY_BODIES(_L, EasKScalar, EAS_EBE_LANES, EasKAdd) /* device layout, colours (-ebe_deterministic) */
+EAS_EBE_APPLY_BODIES(_LF, float, EAS_EBE_LANES, EasKAdd)
+EAS_EBE_APPLY_BODIES(_LA, EasKScalar, EAS_EBE_LANES, EasKAtomicAdd) /* device layout, one launch, atomic scatter */
+EAS_EBE_APPLY_BODIES(_LFA, float, EAS_EBE_LANES, EasKAtomicAdd)
 /* clang-format on */
 
 /* Element storage codes, the values of EasEbeStorage (include/eas/ebe.h;
@@ -183,6 +225,68 @@ static inline EAS_HOST_DEVICE void EasEbeElementApplyStorage(EasKInt e, EasKInt 
   default:
     EasEbeElementApply(e, nen, dof, conn, ael, x, y, enext >= 0 ? ael + enext * full : NULL);
   }
+}
+
+/* Element e of y += A x in the device layout (EasEbeLaneBase): vals holds
+   the storage's values (full: m^2 doubles too) interleaved by lanes;
+   atomic: the scatter is atomic (elements that share nodes run at once). */
+static inline EAS_HOST_DEVICE void EasEbeElementApplyLanes(EasKInt e, EasKInt nen, EasKInt dof, const EasKInt *conn, int storage, int atomic, const void *vals, const EasKScalar *x, EasKScalar *y)
+{
+  switch (storage) {
+  case EAS_EBE_ST_SYMMETRIC:
+    if (atomic) EasEbeElementApplySym_LA(e, nen, dof, conn, (const EasKScalar *)vals, x, y, NULL);
+    else EasEbeElementApplySym_L(e, nen, dof, conn, (const EasKScalar *)vals, x, y, NULL);
+    break;
+  case EAS_EBE_ST_SINGLE:
+    if (atomic) EasEbeElementApply_LFA(e, nen, dof, conn, (const float *)vals, x, y, NULL);
+    else EasEbeElementApply_LF(e, nen, dof, conn, (const float *)vals, x, y, NULL);
+    break;
+  case EAS_EBE_ST_SYMMETRIC_SINGLE:
+    if (atomic) EasEbeElementApplySym_LFA(e, nen, dof, conn, (const float *)vals, x, y, NULL);
+    else EasEbeElementApplySym_LF(e, nen, dof, conn, (const float *)vals, x, y, NULL);
+    break;
+  default:
+    if (atomic) EasEbeElementApply_LA(e, nen, dof, conn, (const EasKScalar *)vals, x, y, NULL);
+    else EasEbeElementApply_L(e, nen, dof, conn, (const EasKScalar *)vals, x, y, NULL);
+  }
+}
+
+/* Thread gid = block * blockDim + thread of a launch of the device apply
+   (the CUDA kernel's whole body, which /cpu/memcheck runs in a loop over
+   (block, thread) on the host):
+   atomic: one launch over the elements [k0,k1): thread gid applies element
+     (k0 rounded down to EAS_EBE_LANES) + gid, so that lane l of a warp
+     reads lane l of a batch (coalesced); threads outside [k0,k1) do nothing;
+   colours: thread gid applies color_elem[k0 + gid] of one colour's slice
+     [k0,k1) (no atomics: the elements of a colour share no node; the
+     elements of a colour are not adjacent, so a warp reads several batches).
+   The elements the device applies are threads of one grid: the position
+   gid is all the arithmetic the tests check. */
+static inline EAS_HOST_DEVICE void EasEbeApplyThread(EasKIdx gid, int atomic, EasKInt k0, EasKInt k1, const EasKInt *color_elem, EasKInt nen, EasKInt dof, const EasKInt *conn, int storage, const void *vals, const EasKScalar *x, EasKScalar *y)
+{
+  EasKInt e;
+
+  if (atomic) {
+    const EasKIdx ea = (EasKIdx)(k0 - k0 % EAS_EBE_LANES) + gid;
+    if (ea < k0 || ea >= k1) return;
+    e = (EasKInt)ea;
+  } else {
+    if (gid >= (EasKIdx)k1 - k0) return;
+    e = color_elem[k0 + gid];
+  }
+  EasEbeElementApplyLanes(e, nen, dof, conn, storage, atomic, vals, x, y);
+}
+
+/* The apply kernel's launch geometry (ebe.cu; /cpu/memcheck runs the same
+   grid): threads per block, and the cap of its grid-stride launch. */
+#define EAS_EBE_BLOCK 256
+#define EAS_EBE_MAX_BLOCKS (1u << 20)
+
+/* Threads of a launch of EasEbeApplyThread over [k0,k1) (its grid-stride
+   range): atomic launches start at the batch of k0. */
+static inline EAS_HOST_DEVICE EasKIdx EasEbeApplyThreads(int atomic, EasKInt k0, EasKInt k1)
+{
+  return k1 <= k0 ? 0 : (EasKIdx)k1 - k0 + (atomic ? k0 % EAS_EBE_LANES : 0);
 }
 
 /* Element e's contribution to the (point-block) diagonal: bs = 1 adds

@@ -99,10 +99,10 @@ PetscErrorCode EasMemcheckCheckEbe(EasBackend be, const char op[], const EasEbeK
 
   PetscFunctionBegin;
   EasMcCheck(op, "K->conn", K->conn, (size_t)K->nel * K->nen * EAS_IN);
-  if (!apply || K->storage == EAS_EBE_STORAGE_FULL)
+  if (!apply || (K->storage == EAS_EBE_STORAGE_FULL && K->lanes <= 1))
     EasMcCheck(op, "K->ael", K->ael, (size_t)K->nel * m * m * EAS_SC);
-  else
-    EasMcCheck(op, "K->aels", K->aels, (size_t)K->nel * (size_t)EasEbeStorageBytes(K->storage, (PetscInt)m));
+  else /* the storage's values, in the device layout (padded batches) when lanes > 1 */
+    EasMcCheck(op, "K->aels", K->aels, (size_t)EasEbeLayoutBytes(K->storage, (PetscInt)m, K->nel, K->lanes));
   EasMcCheck(op, "K->color_elem", K->color_elem, (size_t)K->nel * EAS_IN);
   EasMcCheckHost(op, "K->color_elem_host", K->color_elem_host, (size_t)K->nel * EAS_IN);
   EasMcCheckHost(op, "K->color_ptr", K->color_ptr, (size_t)(K->ncolors + 1) * EAS_IN);
@@ -297,6 +297,7 @@ PetscErrorCode EasBackendInit_Memcheck(EasBackend be)
   pthread_cond_init(&mc->cond, NULL);
   be->data                     = mc;
   be->host_is_device           = PETSC_FALSE;
+  be->ebe_lanes                = EAS_EBE_LANES; /* EBE values in the device layout (coalesced) */
   be->ops->malloc              = EasMalloc_Memcheck;
   be->ops->free                = EasFree_Memcheck;
   be->ops->copy_htod           = EasCopyHtoD_Memcheck;

@@ -4,6 +4,7 @@
   a stream's semantics.
 */
 #include "memcheckimpl.h"
+#include "../launch.h" /* EasLaunchBlocks: the CUDA backend's grid */
 #include <string.h>
 #include <time.h>
 
@@ -16,6 +17,33 @@ static double EasMemcheckClock(void)
 
 /* ------------------------------------------------------------------ EBE and CG */
 
+/* One launch of the CUDA apply kernel over [k0,k1) (ebe.cu
+   EasEbeApplyLanesKernel), run on the host: its body, EasEbeApplyThread,
+   for every (block, thread) of the CUDA backend's grid (EAS_EBE_BLOCK
+   threads a block, the same block count, the same grid-stride loop).  An
+   atomic launch runs its blocks on the backend's threads at once, so the
+   scatter's atomic sums really race (kernels/ebe.h EasKAtomicAdd); a
+   colour's launch runs them in order. */
+static void EasMemcheckEbeLaunch(const EasEbeKernel *K, int atomic, PetscInt k0, PetscInt k1, const PetscScalar *x, PetscScalar *y, int threads)
+{
+  const EasKIdx   n      = EasEbeApplyThreads(atomic, k0, k1);
+  const unsigned  nb     = EasLaunchBlocks((int64_t)n, EAS_EBE_BLOCK, EAS_EBE_MAX_BLOCKS);
+  const EasKIdx   stride = (EasKIdx)nb * EAS_EBE_BLOCK;
+  const EasKInt  *cel    = K->color_elem;
+  const EasKInt  *conn   = K->conn;
+  const void     *vals   = K->aels;
+  const EasKInt   nen = K->nen, dof = K->dof;
+  const int       st = (int)K->storage;
+
+#pragma omp parallel for num_threads(atomic ? threads : 1) schedule(dynamic)
+  for (unsigned b = 0; b < nb; b++)
+    for (unsigned t = 0; t < EAS_EBE_BLOCK; t++)
+      for (EasKIdx gid = (EasKIdx)b * EAS_EBE_BLOCK + t; gid < n; gid += stride) EasEbeApplyThread(gid, atomic, k0, k1, cel, nen, dof, conn, st, vals, x, y);
+}
+
+/* The device layout (K->lanes > 1) is applied as the CUDA backend does:
+   one atomic launch over [e0,e1), or with -ebe_deterministic one launch per
+   colour; the host layout (a split's unit) by the CPU loop. */
 PetscErrorCode EasEbeApply_Memcheck(EasBackend be, const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y)
 {
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
@@ -25,7 +53,18 @@ PetscErrorCode EasEbeApply_Memcheck(EasBackend be, const EasEbeKernel *K, PetscI
   PetscCall(EasMemcheckCheckEbe(be, "ebe_apply", K, PETSC_TRUE));
   EasMcCheck("ebe_apply", "x", x, n * EAS_SC);
   EasMcCheck("ebe_apply", "y", y, n * EAS_SC);
-  PetscCall(mc->cpu.ebe_apply(be, K, e0, e1, x, y));
+  if (K->lanes <= 1) {
+    PetscCall(mc->cpu.ebe_apply(be, K, e0, e1, x, y));
+    PetscFunctionReturn(0);
+  }
+  PetscCheck(K->lanes == EAS_EBE_LANES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "/cpu/memcheck: ebe_apply: layout of %" PetscInt_FMT " lanes, the kernels' is %d", K->lanes, EAS_EBE_LANES);
+  if (!K->deterministic) EasMemcheckEbeLaunch(K, 1, e0, e1, x, y, (int)PetscMax(be->threads, 1));
+  else
+    for (PetscInt c = 0; c < K->ncolors; c++) {
+      PetscInt k0, k1;
+      EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
+      if (k1 > k0) EasMemcheckEbeLaunch(K, 0, k0, k1, x, y, 1);
+    }
   PetscFunctionReturn(0);
 }
 
