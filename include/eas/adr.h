@@ -190,7 +190,6 @@ PETSC_EXTERN PetscErrorCode EasAdrSetDecomposition(EasAdr, PetscInt px, PetscInt
 /* EasAdrGetDecomposition - after EasAdrSetUp: the ranks per direction and the
    coupling weights w_d above (NULL skips either). */
 PETSC_EXTERN PetscErrorCode EasAdrGetDecomposition(EasAdr, PetscInt p[3], PetscReal w[3]);
--Walker inner tolerances (-adr_ksp_ew, default
 /* EasAdrSetKspEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
    off): each local Newton step solves its linear system to a relative
    tolerance eta_k from the decrease of the rank's residual ||F_l||
