@@ -367,14 +367,16 @@ static inline EAS_HOST_DEVICE void EasAdrKPackPoint(EasKIdx t, const EasAdrKHalo
    planes in ghost, at the pack offsets), the Dirichlet values bval, or for
    zero flux the mirror of the interior point as far inside (plane l mirrors
    the box's plane l + 1: the mirror of the first interior neighbour, Vialle
-   et al. eq. 1.40 with a zero normal flux).  Reads x, never xg: the points
-   are independent (one launch). */
+   et al. eq. 1.40 with a zero normal flux; in a box one plane thick that
+   neighbour is the opposite ghost plane, and with zero flux on both sides,
+   as in 2D, the point itself, whose weights are zero).  Reads x, never xg:
+   the points are independent (one launch). */
 static inline EAS_HOST_DEVICE void EasAdrKPadPoint(EasKIdx t, const EasAdrKHalo *H, const EasKScalar *x, const EasKScalar *ghost, const EasKScalar *bval, EasKScalar *xg)
 {
   const EasKInt n[3] = {H->nx, H->ny, H->nz}, g = H->pad;
   const EasKIdx np = (EasKIdx)n[0] * n[1] * n[2], sy = n[0] + 2 * g, sz = (EasKIdx)sy * (n[1] + 2 * g);
   EasKInt       ijk[3];
-  EasKIdx       Q, src;
+  EasKIdx       Q, src = 0;
   if (t < np) {
     ijk[0] = (EasKInt)(t % n[0]);
     ijk[1] = (EasKInt)((t / n[0]) % n[1]);
@@ -387,20 +389,31 @@ static inline EAS_HOST_DEVICE void EasAdrKPadPoint(EasKIdx t, const EasAdrKHalo 
   {
     EasKInt   a, b, l, na, nb;
     const int f = EasAdrKFaceLocate(H, H->fill_start, t - np, &a, &b, &l), d = f / 2, side = f % 2;
-    const EasKScalar *from;
+    const EasKScalar *from = x;
     EasAdrKFaceDims(H, f, &na, &nb);
     EasAdrKFaceIJK(f, a, b, side ? n[d] + l : -1 - l, ijk);
     Q = (ijk[0] + g) + sy * (ijk[1] + g) + sz * (ijk[2] + g);
-    if (H->kind[f] == EAS_ADRK_FACE_HALO) {
+    int fs = f; /* the face whose data fills this ghost point */
+    if (H->kind[f] == EAS_ADRK_FACE_MIRROR) {
+      const EasKInt m = side ? n[d] - 2 - l : 1 + l;
+      if (m >= 0 && m < n[d]) fs = -1; /* the mirrored point is in the box */
+      else if (H->kind[f ^ 1] != EAS_ADRK_FACE_MIRROR) {
+        fs = f ^ 1; /* a box of one plane: the mirror is the opposite ghost plane */
+        l  = m < 0 ? -1 - m : m - n[d];
+      } else
+        fs = -2; /* one plane closed on both sides: its own value (zero flux both ways) */
+      if (fs < 0) {
+        ijk[d] = fs == -1 ? m : 0;
+        from   = x;
+        src    = ijk[0] + (EasKIdx)n[0] * (ijk[1] + (EasKIdx)n[1] * ijk[2]);
+      }
+    }
+    if (fs >= 0 && H->kind[fs] == EAS_ADRK_FACE_HALO) {
       from = ghost;
-      src  = H->pack_start[f] + a + (EasKIdx)na * (b + (EasKIdx)nb * l);
-    } else if (H->kind[f] == EAS_ADRK_FACE_DIRICHLET) {
+      src  = H->pack_start[fs] + a + (EasKIdx)na * (b + (EasKIdx)nb * l);
+    } else if (fs >= 0) {
       from = bval;
-      src  = H->fill_start[f] + a + (EasKIdx)na * b;
-    } else {
-      from   = x;
-      ijk[d] = side ? n[d] - 2 - l : 1 + l;
-      src    = ijk[0] + (EasKIdx)n[0] * (ijk[1] + (EasKIdx)n[1] * ijk[2]);
+      src  = H->fill_start[fs] + a + (EasKIdx)na * b;
     }
     xg[2 * Q]     = from[2 * src];
     xg[2 * Q + 1] = from[2 * src + 1];
