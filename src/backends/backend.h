@@ -198,6 +198,20 @@ struct _EasBackendOps {
   PetscErrorCode (*adr_function)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3]);
   PetscErrorCode (*adr_jacobian)(EasBackend, const EasAdrKParams *, const PetscScalar *w, const PetscScalar *dRv, PetscScalar *V, PetscInt ld);
   PetscErrorCode (*adr_jacobian_jacobi)(EasBackend, const EasAdrKParams *, const PetscScalar *wl, const PetscScalar *dRv, PetscScalar *dinv, PetscScalar *V, float *Vf, PetscInt ld, PetscInt *zero_row);
+  /* The padded state and the halo planes on the backend (kernels/adr.h
+     EasAdrKHalo; docs/adr.md "What crosses the bus"), required for EasAdr:
+     adr_pack: the planes of the faces with a neighbour from the state x
+       (2 np) into buf (2 pack_start[6]), the halo's message layout;
+     adr_pad: the padded state xg from x, the neighbours' planes ghost
+       (2 pack_start[6]) and the Dirichlet values bval (2 fill_start[6]);
+     adr_update: the Newton update of the np points (EasAdrKUpdatePoint):
+       x += c dinv y (dinv NULL: x += c y), y = the update when keep, ewt the
+       stage's error weights or NULL; sums = the species' ||dx_s||^2,
+       ||x_s||^2 and sum (dx ewt)^2, each summed in the order of the points
+       (the host loop's order on the CPU backends: the same rounding). */
+  PetscErrorCode (*adr_pack)(EasBackend, const EasAdrKHalo *, const PetscScalar *x, PetscScalar *buf);
+  PetscErrorCode (*adr_pad)(EasBackend, const EasAdrKHalo *, const PetscScalar *x, const PetscScalar *ghost, const PetscScalar *bval, PetscScalar *xg);
+  PetscErrorCode (*adr_update)(EasBackend, PetscInt np, PetscScalar c, const PetscScalar *dinv, PetscScalar *y, PetscScalar *x, const PetscScalar *ewt, PetscBool keep, PetscScalar sums[5]);
   /* host staging buffers (optional; EasBackendHostAlloc falls back to
      PetscMalloc): host memory the backend copies from and to
      asynchronously (cudaMallocHost on CUDA: a copy from pageable memory is
@@ -245,12 +259,12 @@ PETSC_INTERN PetscErrorCode EasBackendInit_CPUSerial(EasBackend);
    module exports EAS_CUDA_MODULE_SYMBOL, a function returning this table;
    libeas refuses a table whose abi or structure sizes differ from its own (a
    module from another eas build). */
-#define EAS_CUDA_MODULE_ABI 2
+#define EAS_CUDA_MODULE_ABI 3
 #define EAS_CUDA_MODULE_SYMBOL "EasCudaModuleGet"
 #define EAS_CUDA_MODULE_NAME "libeas-cuda.so"
 typedef struct {
   int         abi;                                                   /* EAS_CUDA_MODULE_ABI */
-  size_t      size_backend, size_ops, size_dia, size_ebe, size_adrk; /* sizeof of the shared structures */
+  size_t      size_backend, size_ops, size_dia, size_ebe, size_adrk, size_adrh; /* sizeof of the shared structures */
   const char *build;                                                 /* what the module was built with (CUDA version, architectures) */
   /* available: whether a device can be used, without creating a context; why
      is a static string ("no CUDA device (...)") when not. */

@@ -69,7 +69,7 @@ static int EasCudaModuleTry(const char *path, int must_exist)
     dlclose(h);
     return 0;
   }
-  if (m->abi != EAS_CUDA_MODULE_ABI || m->size_backend != sizeof(struct _p_EasBackend) || m->size_ops != sizeof(struct _EasBackendOps) || m->size_dia != sizeof(EasDiaKernel) || m->size_ebe != sizeof(EasEbeKernel) || m->size_adrk != sizeof(EasAdrKParams)) {
+  if (m->abi != EAS_CUDA_MODULE_ABI || m->size_backend != sizeof(struct _p_EasBackend) || m->size_ops != sizeof(struct _EasBackendOps) || m->size_dia != sizeof(EasDiaKernel) || m->size_ebe != sizeof(EasEbeKernel) || m->size_adrk != sizeof(EasAdrKParams) || m->size_adrh != sizeof(EasAdrKHalo)) {
     snprintf(r, rl, "%s%s was built for another eas (module ABI %d, libeas ABI %d, or different structure sizes): reinstall eas with its CUDA module", len ? "; " : "", path, m->abi, EAS_CUDA_MODULE_ABI);
     dlclose(h);
     return 0;

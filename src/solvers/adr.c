@@ -625,6 +625,7 @@ PetscErrorCode EasAdrGetLocalSolution(EasAdr adr, const PetscScalar *x[], PetscI
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrGetLocalSolution"));
+  PetscCall(EasAdrStateSyncHost_Private(adr));
   *x = adr->x;
   if (n) *n = adr->n;
   PetscFunctionReturn(0);
@@ -659,6 +660,7 @@ PetscErrorCode EasAdrGetSolution(EasAdr adr, Vec X)
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrGetSolution"));
   PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrGetSolution"));
+  PetscCall(EasAdrStateSyncHost_Private(adr));
   PetscCall(VecGetArrayWrite(X, &xa));
   PetscCall(PetscArraycpy(xa, adr->x, adr->n));
   PetscCall(VecRestoreArrayWrite(X, &xa));
@@ -676,6 +678,7 @@ PetscErrorCode EasAdrSetSolution(EasAdr adr, Vec X)
   PetscCall(VecGetArrayRead(X, &xa));
   PetscCall(PetscArraycpy(adr->x, xa, adr->n));
   PetscCall(VecRestoreArrayRead(X, &xa));
+  PetscCall(EasAdrStateHostWritten_Private(adr));
   adr->ghosts_current = PETSC_FALSE; /* the neighbours' new state is not in the ghosts yet */
   adr->cv_reinit      = PETSC_TRUE;  /* CVODE restarts from it */
   PetscFunctionReturn(0);
@@ -803,6 +806,11 @@ PetscErrorCode EasAdrDestroy(EasAdr *adr)
   PetscCall(EasVecDestroy(&a->wl_v));
   PetscCall(EasVecDestroy(&a->Rv_v));
   PetscCall(EasVecDestroy(&a->dRv_v));
+  PetscCall(EasVecDestroy(&a->x_v));
+  PetscCall(EasVecDestroy(&a->planes_v));
+  PetscCall(EasVecDestroy(&a->ghosts_v));
+  PetscCall(EasVecDestroy(&a->bval_v));
+  PetscCall(EasVecDestroy(&a->ewt_v));
   for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(a->starts[d]));
   PetscCall(PetscFree(a->rank_rstart));
   if (a->cart != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&a->cart));

@@ -19,56 +19,6 @@
 #include "adrimpl.h"
 #include <omp.h>
 
-/* Packs this rank's boundary planes of x into the halo send buffers. */
-PetscErrorCode EasAdrPackFace_Private(EasAdr adr, const PetscScalar *x, PetscInt f)
-{
-  PetscScalar   *buf = adr->halo->sendbuf[f];
-  const PetscInt na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f);
-
-  PetscFunctionBegin;
-  if (adr->nb[f] == MPI_PROC_NULL) PetscFunctionReturn(0);
-  for (PetscInt b = 0; b < nb; b++)
-    for (PetscInt a = 0; a < na; a++) {
-      PetscInt i, j, k, p;
-      EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 0);
-      p                         = i + adr->nl[0] * (j + adr->nl[1] * k);
-      buf[2 * (a + na * b)]     = x[2 * p];
-      buf[2 * (a + na * b) + 1] = x[2 * p + 1];
-    }
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode EasAdrFaceChange_Private(EasAdr adr, const PetscScalar *x, PetscInt f, PetscReal ch[2])
-{
-  const PetscScalar *buf = adr->halo->sendbuf[f];
-  const PetscInt     na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f);
-  PetscReal          d2[2] = {0, 0}, p2[2] = {0, 0};
-
-  PetscFunctionBegin;
-  ch[0] = ch[1] = 0;
-  if (adr->nb[f] == MPI_PROC_NULL) PetscFunctionReturn(0);
-  for (PetscInt b = 0; b < nb; b++)
-    for (PetscInt a = 0; a < na; a++) {
-      PetscInt i, j, k, p;
-      EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 0);
-      p = i + adr->nl[0] * (j + adr->nl[1] * k);
-      for (PetscInt s = 0; s < 2; s++) {
-        const PetscScalar v = x[2 * p + s], dv = v - buf[2 * (a + na * b) + s];
-        d2[s] += PetscRealPart(dv * PetscConj(dv));
-        p2[s] += PetscRealPart(v * PetscConj(v));
-      }
-    }
-  for (PetscInt s = 0; s < 2; s++) ch[s] = p2[s] > 0 ? PetscSqrtReal(d2[s] / p2[s]) : PetscSqrtReal(d2[s]);
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode EasAdrPackFaces_Private(EasAdr adr, const PetscScalar *x)
-{
-  PetscFunctionBegin;
-  for (PetscInt f = 0; f < 6; f++) PetscCall(EasAdrPackFace_Private(adr, x, f));
-  PetscFunctionReturn(0);
-}
-
 static void EasAdrKernelParams(EasAdr, PetscReal, PetscReal, EasAdrKParams *);
 
 /*
@@ -154,38 +104,6 @@ PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr adr, PetscReal t)
   PetscFunctionReturn(0);
 }
 
-/* Fills the padded array xg: interior from x, faces from the halo, the
-   Dirichlet values or the zero-flux mirror. */
-static PetscErrorCode EasAdrFillPadded(EasAdr adr, const PetscScalar *x)
-{
-  const PetscInt nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2];
-
-  PetscFunctionBegin;
-  for (PetscInt k = 0; k < nz; k++)
-    for (PetscInt j = 0; j < ny; j++) PetscCall(PetscArraycpy(adr->xg + 2 * EAS_ADR_PI(adr, 0, j, k), x + 2 * nx * (j + ny * k), 2 * nx));
-  for (PetscInt f = 0; f < 6; f++) {
-    const PetscInt     na = EasAdrFaceDimA(adr, f), nb = EasAdrFaceDimB(adr, f), d = f / 2;
-    const PetscScalar *src = adr->nb[f] != MPI_PROC_NULL ? adr->halo->ghost[f] : (adr->bc == EAS_ADR_BC_DIRICHLET ? adr->bval[f] : NULL);
-    for (PetscInt b = 0; b < nb; b++)
-      for (PetscInt a = 0; a < na; a++) {
-        PetscInt i, j, k, P;
-        EasAdrFacePoint(adr, f, a, b, &i, &j, &k, 1);
-        P = EAS_ADR_PI(adr, i, j, k);
-        if (src) {
-          adr->xg[2 * P]     = src[2 * (a + na * b)];
-          adr->xg[2 * P + 1] = src[2 * (a + na * b) + 1];
-        } else { /* zero flux: mirror of the first interior neighbour */
-          PetscInt m[3]      = {i, j, k}, Q;
-          m[d]               = (f % 2) ? adr->nl[d] - 2 : 1;
-          Q                  = EAS_ADR_PI(adr, m[0], m[1], m[2]);
-          adr->xg[2 * P]     = adr->xg[2 * Q];
-          adr->xg[2 * P + 1] = adr->xg[2 * Q + 1];
-        }
-      }
-  }
-  PetscFunctionReturn(0);
-}
-
 static inline int EasAdrThreads(EasAdr adr)
 {
   return adr->be && adr->be->threads > 0 ? (int)adr->be->threads : omp_get_max_threads();
@@ -235,7 +153,7 @@ PetscErrorCode EasAdrLocalFunction_Private(EasAdr adr, PetscReal t, PetscReal dt
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(EAS_AdrFunction, adr, 0, 0, 0));
-  PetscCall(EasAdrFillPadded(adr, x));
+  PetscCall(EasAdrFillPaddedHost_Private(adr, x));
   EasAdrKernelParams(adr, t, dt, &P);
   if (adr->reaction) PetscCall(EasAdrUserReaction(adr, t, x, adr->Rv, adr->dRv));
 #pragma omp parallel for schedule(static) num_threads(nt) reduction(+ \
@@ -272,10 +190,11 @@ static PetscErrorCode EasAdrToBackend(EasAdr adr, EasVec v, const PetscScalar *h
   EasAdrLocalAssemble_Private - one Newton iteration's F (into b) and local
   Jacobian J = I - dt f'_ll (into the EasDia's values) on the solver's
   backend (Vialle et al. eqs. 1.43-1.45), with the point bodies of kernels.h
-  (backend ops adr_function, adr_jacobian).  The host fills the padded
-  state (halo ghosts, boundary values) and evaluates user reaction
-  callbacks; on a device backend these go up (transfers), and the
-  Jacobian is assembled there: no matrix crosses the bus.  With jac_fold
+  (backend ops adr_pad, adr_function, adr_jacobian).  The padded state is
+  filled on the backend from the state there and the neighbours' planes
+  (adrstate.c: only the planes go up); user reaction callbacks run on the
+  host (the state comes down, Rv and dRv go up); the Jacobian is assembled
+  on the backend: no matrix crosses the bus.  With jac_fold
   (EasAdrFoldJacobi_Private) the inner solver's right Jacobi is assembled
   in (adr_jacobian_jacobi: D^{-1} into adr->dinv, J D^{-1} into J's values),
   else J, scaled by the inner solver's setup (dia_jacobi).  fnorm2: this rank's
@@ -293,12 +212,14 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(EAS_AdrFunction, adr, 0, 0, 0));
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
-  PetscCall(EasAdrFillPadded(adr, adr->x));
   EasAdrKernelParams(adr, t, dt, &P);
-  if (adr->reaction) PetscCall(EasAdrUserReaction(adr, t, adr->x, adr->Rv, adr->dRv));
+  if (adr->reaction) { /* user callbacks are host code: the state comes down for them */
+    PetscCall(EasAdrStateSyncHost_Private(adr));
+    PetscCall(EasAdrUserReaction(adr, t, adr->x, adr->Rv, adr->dRv));
+  }
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, 0));
   if (adr->device) PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
-  PetscCall(EasAdrToBackend(adr, adr->xg_v, adr->xg, 2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &xg));
+  PetscCall(EasAdrPadded_Private(adr, &xg)); /* the neighbours' planes go up, the padded state is filled there */
   if (!adr->device)
     xold = adr->xold;
   else if (!adr->xold_synced)
@@ -383,7 +304,7 @@ PetscErrorCode EasAdrComputeFunction(EasAdr adr, PetscReal t, PetscReal dt, Vec 
   PetscCall(VecGetArrayRead(X, &xa));
   PetscCall(VecGetArrayRead(Xold, &xo));
   PetscCall(VecGetArrayWrite(F, &fa));
-  PetscCall(EasAdrPackFaces_Private(adr, xa));
+  PetscCall(EasAdrPackFacesHost_Private(adr, xa));
   PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
   PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xo, xa, fa, &bad));
   PetscCall(VecRestoreArrayWrite(F, &fa));
@@ -412,10 +333,12 @@ PetscErrorCode EasAdrComputeLocalJacobian(EasAdr adr, PetscReal t, PetscReal dt,
   if (X) {
     PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrComputeLocalJacobian"));
     PetscCall(VecGetArrayRead(X, &xa));
-  } else
+  } else {
+    PetscCall(EasAdrStateSyncHost_Private(adr));
     xa = adr->x;
+  }
   if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
-  PetscCall(EasAdrPackFaces_Private(adr, xa));
+  PetscCall(EasAdrPackFacesHost_Private(adr, xa));
   PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
   PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR/dc at X */
   if (X) PetscCall(VecRestoreArrayRead(X, &xa));
@@ -481,7 +404,7 @@ PetscErrorCode EasAdrComputeJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec 
   PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrComputeJacobian"));
   if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
   PetscCall(VecGetArrayRead(X, &xa));
-  PetscCall(EasAdrPackFaces_Private(adr, xa));
+  PetscCall(EasAdrPackFacesHost_Private(adr, xa));
   PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
   PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR */
   PetscCall(VecRestoreArrayRead(X, &xa));

@@ -76,13 +76,22 @@ PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr adr)
   PetscCall(EasVecCreate(adr->be, 2 * adr->np, &adr->Rv_v));
   PetscCall(EasVecCreate(adr->be, 4 * adr->np, &adr->dRv_v));
   adr->device   = adr->be->host_is_device ? PETSC_FALSE : PETSC_TRUE;
-  adr->w_synced = adr->xold_synced = PETSC_FALSE;
+  adr->w_synced = adr->xold_synced = adr->xold_stale = PETSC_FALSE;
+  PetscCall(EasAdrStateCreate_Private(adr));
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode EasAdrDestroyBackendObjects_Private(EasAdr adr)
 {
   PetscFunctionBegin;
+  PetscCall(EasAdrStateDestroy_Private(adr)); /* the state comes home first */
+  if (adr->xold_stale) {                      /* and x_old, which a step in progress restores */
+    const PetscScalar *xo;
+    PetscCall(EasVecGetArrayRead(adr->xold_v, &xo));
+    PetscCall(PetscArraycpy(adr->xold, xo, adr->n));
+    PetscCall(EasVecRestoreArrayRead(adr->xold_v, &xo));
+    adr->xold_stale = PETSC_FALSE;
+  }
   PetscCall(EasVecDestroy(&adr->b));
   PetscCall(EasVecDestroy(&adr->dx));
   PetscCall(EasDiaDestroy(&adr->J));

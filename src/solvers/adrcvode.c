@@ -23,7 +23,7 @@ static PetscErrorCode EasAdrCVodeRHS_Private(EasAdr adr, PetscReal t, const Pets
 {
   PetscFunctionBegin;
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
-  PetscCall(EasAdrPackFaces_Private(adr, y));
+  PetscCall(EasAdrPackFacesHost_Private(adr, y));
   PetscCall(EasHaloExchangeSync(adr->halo, PETSC_TRUE));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
@@ -80,6 +80,7 @@ static PetscErrorCode EasAdrCVodeSetUp(EasAdr adr)
     y           = N_VNew_Parallel(adr->cart, (sunindextype)adr->n, (sunindextype)(2 * adr->N[0] * adr->N[1] * adr->N[2]), ctx);
     PetscCheck(y, PETSC_COMM_SELF, PETSC_ERR_MEM, "N_VNew_Parallel failed");
     adr->cv_y = y;
+    PetscCall(EasAdrStateSyncHost_Private(adr));
     PetscCall(PetscArraycpy(N_VGetArrayPointer(y), adr->x, adr->n));
     cv = CVodeCreate(CV_BDF, ctx);
     PetscCheck(cv, PETSC_COMM_SELF, PETSC_ERR_MEM, "CVodeCreate failed");
@@ -98,6 +99,7 @@ static PetscErrorCode EasAdrCVodeSetUp(EasAdr adr)
     adr->cv_reinit = PETSC_FALSE;
   } else if (adr->cv_reinit) {
     N_Vector y = (N_Vector)adr->cv_y;
+    PetscCall(EasAdrStateSyncHost_Private(adr));
     PetscCall(PetscArraycpy(N_VGetArrayPointer(y), adr->x, adr->n));
     EasCallCVODE(CVodeReInit(adr->cv_mem, adr->t, y));
     adr->cv_reinit = PETSC_FALSE;
@@ -144,11 +146,13 @@ static PetscErrorCode EasAdrCVodeAdvance(EasAdr adr, PetscReal tout, PetscBool o
   PetscCall(adr->cv_error); /* a PETSc error inside CVODE's callbacks */
   if (flag >= 0) {
     PetscCall(PetscArraycpy(adr->x, N_VGetArrayPointer(y), adr->n));
+    PetscCall(EasAdrStateHostWritten_Private(adr));
     adr->t      = tret;
     adr->reason = adr->mode == EAS_ADR_ASYNC && adr->size > 1 ? EAS_ADR_CONVERGED_ASYNC : EAS_ADR_CONVERGED_DX;
   } else {
     adr->reason = EAS_ADR_DIVERGED_TS;
     PetscCall(PetscInfo(adr, "CVODE failed with %d at t = %g: %s\n", flag, (double)tret, adr->cv_msg));
+    PetscCall(EasAdrStateSyncHost_Private(adr));
     PetscCall(PetscArraycpy(N_VGetArrayPointer(y), adr->x, adr->n));
     adr->cv_reinit = PETSC_TRUE; /* restart from the last state it returned */
   }

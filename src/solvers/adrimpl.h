@@ -65,7 +65,8 @@ struct _n_EasAdrStage {
   /* modified Newton: keep the local Jacobian of an earlier iteration or stage
      (CVODE says when, callLSetup); implicit Euler rebuilds it every iteration */
   PetscBool reuse_jac;
-  PetscReal dx_scale; /* the update's factor with a kept Jacobian (2/(1 + gamma/gamma_J), CVODE's) */
+  PetscReal dx_scale;   /* the update's factor with a kept Jacobian (2/(1 + gamma/gamma_J), CVODE's) */
+  PetscBool ewt_synced; /* the backend copy of ewt is current (whoever sets ewt clears it) */
 };
 
 /* A time stepper of EasAdr (-adr_ts_type, EasAdrSetTimeStepType): the
@@ -169,7 +170,7 @@ struct _p_EasAdr {
   PetscInt    rstart;       /* first global row of this rank */
   PetscInt   *rank_rstart;  /* per rank */
   /* data (host) */
-  PetscScalar *x, *xold, *F, *xg; /* xg: padded (nl+2)^3 x 2 with faces filled */
+  PetscScalar *x, *xold, *F, *xg; /* x: the host copy of the state (adrstate.c); xg: padded (nl+2)^3 x 2 with faces filled (host) */
   PetscScalar *Rv, *dRv;          /* reaction values 2 np and Jacobians 4 np */
   PetscReal   *w[6];              /* transport weights per point and face */
   PetscReal   *wl;                /* 7 np: the Jacobian's couplings that only w changes (kernels.h EasAdrKLocalCouplingsPoint) */
@@ -177,7 +178,13 @@ struct _p_EasAdr {
   PetscScalar *bval[6];           /* Dirichlet values on global boundary faces */
   /* backend copies for the assembly kernels (device backends; unused on host-memory ones) */
   EasVec    xg_v, xold_v, w_v, wl_v, Rv_v, dRv_v;
-  PetscBool w_synced, xold_synced; /* the backend copy of w and wl / xold is current */
+  PetscBool w_synced, xold_synced; /* the backend copy of w, wl and the Dirichlet values / xold is current */
+  PetscBool xold_stale;            /* adr->xold is older than the backend copy (a step started on the backend) */
+  /* the state on the backend (adrstate.c): x_v the state, the packed planes (down) and the
+     neighbours' planes (up) of the halo, the Dirichlet values, the stage's error weights */
+  EasVec      x_v, planes_v, ghosts_v, bval_v, ewt_v;
+  EasAdrKHalo hk;                                        /* the halo description the backend ops read */
+  PetscBool   x_host_stale, x_dev_stale, planes_current; /* which copy of x is current; planes_v holds x's planes */
   PetscReal coef_t;                /* time at which w and bval were evaluated */
   /* solver */
   EasBackend be;
@@ -315,14 +322,30 @@ PETSC_INTERN PetscErrorCode EasAdrLocalAssemble_Private(EasAdr, PetscReal t, Pet
 /* F(x) on this rank with the current ghosts (halo->ghost), x and xold local
    arrays; *bad set when F or a callback is not finite. */
 PETSC_INTERN PetscErrorCode EasAdrLocalFunction_Private(EasAdr, PetscReal t, PetscReal dt, const PetscScalar *xold, const PetscScalar *x, PetscScalar *F, PetscBool *bad);
-/* Packs x's boundary plane of face f (all faces) into the halo send buffer(s);
+/* adrstate.c: the state on the backend (docs/adr.md, "What crosses the bus").
+   Packs the state's planes of face f (all faces) into the halo send buffer(s);
    a buffer must not be packed while its send is in flight. */
-PETSC_INTERN PetscErrorCode EasAdrPackFace_Private(EasAdr, const PetscScalar *x, PetscInt f);
-PETSC_INTERN PetscErrorCode EasAdrPackFaces_Private(EasAdr, const PetscScalar *x);
-/* Relative change per species between x's boundary plane of face f and the
-   plane last packed for it (halo send buffer): ||p_s - sent_s|| / ||p_s||
+PETSC_INTERN PetscErrorCode EasAdrPackFace_Private(EasAdr, PetscInt f);
+PETSC_INTERN PetscErrorCode EasAdrPackFaces_Private(EasAdr);
+/* Relative change per species between the state's planes of face f and the
+   planes last packed for it (halo send buffer): ||p_s - sent_s|| / ||p_s||
    (absolute when ||p_s|| = 0). */
-PETSC_INTERN PetscErrorCode EasAdrFaceChange_Private(EasAdr, const PetscScalar *x, PetscInt f, PetscReal ch[2]);
+PETSC_INTERN PetscErrorCode EasAdrFaceChange_Private(EasAdr, PetscInt f, PetscReal ch[2]);
+/* The same from a host array x (a user's Vec), and the padded state adr->xg on the host. */
+PETSC_INTERN PetscErrorCode EasAdrPackFacesHost_Private(EasAdr, const PetscScalar *x);
+PETSC_INTERN PetscErrorCode EasAdrFillPaddedHost_Private(EasAdr, const PetscScalar *x);
+/* The padded state in backend memory (the neighbours' planes go up). */
+PETSC_INTERN PetscErrorCode EasAdrPadded_Private(EasAdr, const PetscScalar **xg);
+/* The Newton update x += c D^{-1} y on the backend and its sums; keep: into stage.dx_host. */
+PETSC_INTERN PetscErrorCode EasAdrUpdate_Private(EasAdr, PetscBool keep, PetscReal s[4], PetscReal *ws);
+/* Where the state lives: host code syncs before reading adr->x, says so after writing it. */
+PETSC_INTERN PetscErrorCode EasAdrStateCreate_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrStateDestroy_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrStateSyncHost_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrStateHostWritten_Private(EasAdr);
+/* x_old <- x and x <- x_old where the state lives (implicit Euler). */
+PETSC_INTERN PetscErrorCode EasAdrStateSave_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrStateRestore_Private(EasAdr);
 PETSC_INTERN PetscLogEvent  EAS_AdrMove, EAS_AdrSolve, EAS_AdrStep, EAS_AdrFunction, EAS_AdrJacobian, EAS_AdrHalo, EAS_AdrDetect, EAS_AdrInner;
 /* msnewton.c: solve adr->stage from the current adr->x (the initial guess),
    synchronously or asynchronously; adr->reason tells the outcome. */

@@ -164,6 +164,7 @@ static PetscErrorCode EasAdrMonitorPoints(EasAdr adr)
       }
   }
   PetscCall(PetscCalloc1((size_t)2 * adr->npoints, &v));
+  PetscCall(EasAdrStateSyncHost_Private(adr));
   for (PetscInt q = 0; q < adr->npoints; q++) {
     const PetscInt *g    = adr->point_idx + 3 * q;
     PetscBool       mine = PETSC_TRUE;

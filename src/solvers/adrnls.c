@@ -129,6 +129,7 @@ static PetscErrorCode EasNLSTest(EasAdr adr, PetscInt it, PetscInt *status, void
   PetscFunctionBegin;
   c->curiter = (int)it;
   c->niters++;
+  PetscCall(EasAdrStateSyncHost_Private(adr)); /* on a device: the state comes down for CVODE's test */
   for (PetscInt i = 0; i < adr->n; i++) yc[i] = adr->x[i] - yp[i]; /* ycor = y - ypred */
   r = c->ctest(NLS, c->ycor, c->delta, c->tol, c->ewt, c->ctest_data);
   PetscCheck(r >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "CVODE's convergence test failed with %d", r);
@@ -160,8 +161,9 @@ static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N
   adr->stage.max_it   = c->maxiters;
   adr->stage.test     = EasNLSTest;
   adr->stage.test_ctx = NLS;
-  adr->stage.ewt      = N_VGetArrayPointer(w);
-  adr->stage.wtol     = tol;
+  adr->stage.ewt        = N_VGetArrayPointer(w);
+  adr->stage.ewt_synced = PETSC_FALSE;
+  adr->stage.wtol       = tol;
   c->niters           = 0; /* SUNDIALS 6: the counts are of the latest solve (CVODE sums them) */
   c->nconvfails       = 0;
   c->ycor             = ycor;
@@ -175,6 +177,7 @@ static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N
   for (PetscInt attempt = 0; attempt < 2; attempt++) {
     adr->stage.reuse_jac = (PetscBool)(adr->ts_reuse_jac && !setup && attempt == 0);
     for (PetscInt i = 0; i < adr->n; i++) adr->x[i] = yp[i] + y0p[i]; /* the initial guess ypred + ycor0 */
+    PetscCall(EasAdrStateHostWritten_Private(adr));
     c->curiter = 0;
     if (adr->mode == EAS_ADR_ASYNC && adr->size > 1)
       PetscCall(EasAdrStageSolveAsync_Private(adr));
@@ -188,6 +191,7 @@ static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N
   *converged           = (PetscBool)(adr->reason > 0);
   if (!*converged) c->nconvfails++;
   yc = N_VGetArrayPointer(ycor);
+  PetscCall(EasAdrStateSyncHost_Private(adr));
   for (PetscInt i = 0; i < adr->n; i++) yc[i] = adr->x[i] - yp[i];
   PetscFunctionReturn(0);
 }

@@ -253,6 +253,7 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     PetscCall((*ifn)(adr->t0, adr->coords + 3 * p, adr->x + 2 * p, ictx));
     PetscCheck(!PetscIsInfOrNanReal(adr->x[2 * p]) && !PetscIsInfOrNanReal(adr->x[2 * p + 1]), PETSC_COMM_SELF, PETSC_ERR_FP, "The initial condition is NaN or Inf at (%g, %g, %g)", (double)adr->coords[3 * p], (double)adr->coords[3 * p + 1], (double)adr->coords[3 * p + 2]);
   }
+  PetscCall(EasAdrStateHostWritten_Private(adr));
   adr->coef_t       = PETSC_MIN_REAL;
   adr->halo_scalars = 0;
   for (PetscInt f = 0; f < 6; f++)

@@ -123,8 +123,7 @@ static PetscErrorCode EasAdrTSStep_BEuler(EasAdr adr, PetscReal tout)
   (void)tout;
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
   PetscCall(EasAdrUpdateCoefficients_Private(adr, adr->t + adr->dt));
-  PetscCall(PetscArraycpy(adr->xold, adr->x, adr->n));
-  adr->xold_synced = PETSC_FALSE;
+  PetscCall(EasAdrStateSave_Private(adr)); /* x_old = x where the state lives (on a device: no transfer) */
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->np));
   adr->stage.t      = adr->t + adr->dt;
   adr->stage.gamma  = adr->dt;
@@ -136,7 +135,7 @@ static PetscErrorCode EasAdrTSStep_BEuler(EasAdr adr, PetscReal tout)
   else
     EasCaptureError(ierr, EasAdrStageSolveSync_Private(adr));
   if (ierr) { /* the step is undone, so the solver can be used again */
-    PetscCall(PetscArraycpy(adr->x, adr->xold, adr->n));
+    PetscCall(EasAdrStateRestore_Private(adr));
     adr->ghosts_current = PETSC_FALSE;
     adr->reason         = EAS_ADR_CONVERGED_ITERATING;
     PetscCall(ierr);
@@ -145,7 +144,7 @@ static PetscErrorCode EasAdrTSStep_BEuler(EasAdr adr, PetscReal tout)
     adr->t += adr->dt;
     adr->ghosts_current = PETSC_TRUE; /* the last synchronous exchange of the step */
   } else {
-    PetscCall(PetscArraycpy(adr->x, adr->xold, adr->n));
+    PetscCall(EasAdrStateRestore_Private(adr));
     adr->ghosts_current = PETSC_FALSE; /* they hold the rejected iterate */
   }
   PetscFunctionReturn(0);

@@ -29,8 +29,9 @@
     exchange  halo exchanges, the reductions of the convergence test, the
               async sends/polls/detection (work: halo scalars received in
               the synchronous exchanges);
-    transfers device backends only: J values and b to the device, dx back
-              (work: scalars).
+    transfers device backends only: the neighbours' planes up, the
+              stage's data when it changed (work: scalars); the packed
+              planes come down inside the exchange (adrstate.c).
 */
 #include "adrimpl.h"
 #include <unistd.h>
@@ -113,16 +114,15 @@ static PetscReal EasAdrEWForcing(const EasAdr adr, PetscReal fnorm)
    sums[0..1] = ||dx_s||^2, sums[2..3] = ||x_s||^2, sums[4..5] = ||F_s||^2
    (the residual before the step), sums[6] = sum_i (dx_i ewt_i)^2 with the
    stage's error weights (0 without) on this rank; *fail a failure code.  The
-   update goes into stage.dx_host too when the stage asks for it. */
+   update goes into stage.dx_host too when the stage asks for it and keep
+   (the synchronous iterations, after which the stage's test reads it). */
 #define EAS_ADR_NSUMS 7
-static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[EAS_ADR_NSUMS], int *fail)
+static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, PetscBool keep, PetscReal sums[EAS_ADR_NSUMS], int *fail)
 {
   PetscBool          bad;
-  const PetscScalar *dxa, *dia = NULL;
   KSPConvergedReason kr;
   PetscInt           its;
   PetscReal          s[4] = {0, 0, 0, 0}, ws = 0, fnorm = 0, eta = 0, rtol_user = 0;
-  const PetscReal   *ewt = adr->stage.ewt;
 
   PetscFunctionBegin;
   *fail = EAS_ADR_FAIL_NONE;
@@ -165,29 +165,12 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
     *fail = EAS_ADR_FAIL_INNER;
     PetscFunctionReturn(0);
   }
-  /* with the Jacobi scaling folded into the assembly the inner solve gave y, (J D^{-1}) y = F_l:
-     dx = D^{-1} y, on a device before dx comes back, else in the update's pass below */
-  if (adr->jac_fold && adr->device) PetscCall(EasVecPointwiseMult(adr->dx, adr->dinv, adr->dx));
-  if (adr->device) PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_TRANSFER));
-  PetscCall(EasVecGetArrayRead(adr->dx, &dxa)); /* device backends: dx comes back */
-  if (adr->jac_fold && !adr->device) PetscCall(EasVecGetArrayRead(adr->dinv, &dia));
-  if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, adr->n));
+  /* x <- x + c D^{-1} y on the backend (with the Jacobi scaling folded into
+     the assembly the inner solve gave y, (J D^{-1}) y = F_l; else D = I):
+     only the sums come back, and the update itself when the stage's test
+     reads it (keep) */
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_COMPUTE));
-  {
-    const PetscScalar c   = adr->stage.dx_scale; /* != 1: a kept Jacobian of another gamma (modified Newton) */
-    PetscScalar      *dxh = adr->stage.dx_host;
-    for (PetscInt i = 0; i < adr->n; i++) { /* x <- x + c D^{-1} y (c = 1, D = I: x <- x + dx) */
-      PetscScalar d = dia ? dia[i] * dxa[i] : dxa[i];
-      if (c != 1.0) d = c * d;
-      adr->x[i] += d;
-      s[i % 2] += PetscRealPart(d * d);
-      s[2 + i % 2] += PetscRealPart(adr->x[i] * adr->x[i]);
-      if (ewt) ws += PetscRealPart(d * d) * ewt[i] * ewt[i];
-      if (dxh) dxh[i] = d;
-    }
-  }
-  if (dia) PetscCall(EasVecRestoreArrayRead(adr->dinv, &dia));
-  PetscCall(EasVecRestoreArrayRead(adr->dx, &dxa));
+  PetscCall(EasAdrUpdate_Private(adr, keep, s, &ws));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_COMPUTE, 0));
   if (PetscIsInfOrNanReal(s[0] + s[1] + s[2] + s[3] + ws)) *fail = EAS_ADR_FAIL_NAN;
   for (PetscInt i = 0; i < 4; i++) sums[i] = s[i];
@@ -204,12 +187,12 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
   thread) before the rank returns the error.  The error's traceback was
   printed where it was raised.
 */
-static PetscErrorCode EasAdrLocalNewtonCaptured(EasAdr adr, PetscReal t, PetscReal dt, PetscReal sums[EAS_ADR_NSUMS], int *fail, PetscErrorCode *err)
+static PetscErrorCode EasAdrLocalNewtonCaptured(EasAdr adr, PetscReal t, PetscReal dt, PetscBool keep, PetscReal sums[EAS_ADR_NSUMS], int *fail, PetscErrorCode *err)
 {
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
-  EasCaptureError(ierr, EasAdrLocalNewton(adr, t, dt, sums, fail));
+  EasCaptureError(ierr, EasAdrLocalNewton(adr, t, dt, keep, sums, fail));
   if (ierr) {
     *fail = EAS_ADR_FAIL_ERROR;
     if (!*err) *err = ierr;
@@ -302,11 +285,11 @@ static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt,
   PetscFunctionBegin;
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
   PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
-  PetscCall(EasAdrPackFaces_Private(adr, adr->x));
+  PetscCall(EasAdrPackFaces_Private(adr));
   PetscCall(EasHaloExchangeSync(adr->halo, PETSC_TRUE));
   PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
-  PetscCall(EasAdrLocalNewtonCaptured(adr, t, dt, sums, &lfail, err));
+  PetscCall(EasAdrLocalNewtonCaptured(adr, t, dt, PETSC_TRUE, sums, &lfail, err));
   adr->stats.outer_its++;
   adr->last_outer++;
   for (PetscInt i = 0; i < 6; i++) red[i] = sums[i];
@@ -436,7 +419,7 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
       PetscReal sums[EAS_ADR_NSUMS], rel;
       PetscCall(EasHaloMarkUsed(halo));
       news = big = need = PETSC_FALSE;
-      PetscCall(EasAdrLocalNewtonCaptured(adr, t, dt, sums, &fail, err));
+      PetscCall(EasAdrLocalNewtonCaptured(adr, t, dt, PETSC_FALSE, sums, &fail, err));
       adr->stats.outer_its++;
       adr->last_outer++;
       (*its_step)++;
@@ -454,7 +437,7 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
       if (adr->nb[f] == MPI_PROC_NULL || sent[f] == version) continue;
       if (conv >= adr->persist) {
         PetscReal ch[2];
-        PetscCall(EasAdrFaceChange_Private(adr, adr->x, f, ch)); /* against the plane the neighbour has, or will have */
+        PetscCall(EasAdrFaceChange_Private(adr, f, ch)); /* against the plane the neighbour has, or will have */
         if (PetscMax(ch[0], ch[1]) <= rtol) {
           sent[f] = version;
           continue;
@@ -462,7 +445,7 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
       }
       PetscCall(EasHaloAsyncSendReady(halo, f, &ready));
       if (!ready) continue;
-      PetscCall(EasAdrPackFace_Private(adr, adr->x, f)); /* only now: MPI owns the buffer while a send is in flight */
+      PetscCall(EasAdrPackFace_Private(adr, f)); /* only now: MPI owns the buffer while a send is in flight */
       PetscCall(EasHaloAsyncSend(halo, f));
       sent[f] = version;
       sending = PETSC_TRUE;
@@ -540,7 +523,7 @@ PetscErrorCode EasAdrStageSolveAsync_Private(EasAdr adr)
   } else if (!adr->ghosts_current) {
     PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
     PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
-    PetscCall(EasAdrPackFaces_Private(adr, adr->x));
+    PetscCall(EasAdrPackFaces_Private(adr));
     PetscCall(EasHaloExchangeSync(adr->halo, PETSC_TRUE));
     PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
     PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));

@@ -543,6 +543,41 @@ static PetscErrorCode EasAdrJacobianJacobi_CPU(EasBackend be, const EasAdrKParam
   PetscFunctionReturn(0);
 }
 
+/* The halo planes of the faces with a neighbour: the shared pack body. */
+static PetscErrorCode EasAdrPack_CPU(EasBackend be, const EasAdrKHalo *H, const PetscScalar *x, PetscScalar *buf)
+{
+  PetscFunctionBegin;
+  (void)be;
+  for (EasKIdx t = 0; t < H->pack_start[6]; t++) EasAdrKPackPoint(t, H, x, buf);
+  PetscFunctionReturn(0);
+}
+
+/* The padded state: the box's points and every ghost plane, the shared body. */
+static PetscErrorCode EasAdrPad_CPU(EasBackend be, const EasAdrKHalo *H, const PetscScalar *x, const PetscScalar *ghost, const PetscScalar *bval, PetscScalar *xg)
+{
+  const EasKIdx n = (EasKIdx)H->nx * H->ny * H->nz + H->fill_start[6];
+
+  PetscFunctionBegin;
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
+  for (EasKIdx t = 0; t < n; t++) EasAdrKPadPoint(t, H, x, ghost, bval, xg);
+  PetscFunctionReturn(0);
+}
+
+/* The Newton update: one sequential pass, so that its sums have the order
+   (and the rounding) of the points, which the convergence test and the
+   iteration counts of the CPU runs depend on (docs/adr.md). */
+static PetscErrorCode EasAdrUpdate_CPU(EasBackend be, PetscInt np, PetscScalar c, const PetscScalar *dinv, PetscScalar *y, PetscScalar *x, const PetscScalar *ewt, PetscBool keep, PetscScalar sums[5])
+{
+  EasKScalar acc[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+
+  PetscFunctionBegin;
+  (void)be;
+  for (EasKIdx p = 0; p < np; p++) EasAdrKUpdatePoint(p, c, dinv, y, x, ewt, (int)keep, acc);
+  for (int k = 0; k < 5; k++) sums[k] = acc[k];
+  PetscCall(PetscLogFlops(8.0 * np));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode EasBackendView_CPU(EasBackend be, PetscViewer viewer)
 {
   PetscFunctionBegin;
@@ -581,6 +616,9 @@ static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads
   be->ops->adr_function        = EasAdrFunction_CPU;
   be->ops->adr_jacobian        = EasAdrJacobian_CPU;
   be->ops->adr_jacobian_jacobi = EasAdrJacobianJacobi_CPU;
+  be->ops->adr_pack            = EasAdrPack_CPU;
+  be->ops->adr_pad             = EasAdrPad_CPU;
+  be->ops->adr_update          = EasAdrUpdate_CPU;
   PetscFunctionReturn(0);
 }
 

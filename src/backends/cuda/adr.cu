@@ -93,3 +93,75 @@ PetscErrorCode EasAdrJacobianJacobi_CUDA(EasBackend be, const EasAdrKParams *P, 
   PetscCall(EasLogGpuFlops(48.0 * P->np));
   PetscFunctionReturn(0);
 }
+
+/* ------------------------------------------------------------------ the padded state and the halo planes */
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrPackKernel(EasAdrKHalo H, const EasKScalar *x, EasKScalar *buf)
+{
+  EAS_GRID_STRIDE(t, H.pack_start[6])
+  EasAdrKPackPoint((EasKIdx)t, &H, x, buf);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrPadKernel(EasAdrKHalo H, EasKInt n, const EasKScalar *x, const EasKScalar *ghost, const EasKScalar *bval, EasKScalar *xg)
+{
+  EAS_GRID_STRIDE(t, n)
+  EasAdrKPadPoint((EasKIdx)t, &H, x, ghost, bval, xg);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrUpdateKernel(EasKInt np, EasKScalar c, const EasKScalar *dinv, EasKScalar *y, EasKScalar *x, const EasKScalar *ewt, int keep, EasKScalar *partials)
+{
+  EasKScalar acc[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  EAS_GRID_STRIDE(p, np)
+  EasAdrKUpdatePoint((EasKIdx)p, c, dinv, y, x, ewt, keep, acc);
+  EasBlockReduce<5>(acc, partials);
+}
+
+/* The planes of the faces with a neighbour into the packed buffer (the
+   only device data of an outer iteration that goes to the host). */
+PetscErrorCode EasAdrPack_CUDA(EasBackend be, const EasAdrKHalo *H, const PetscScalar *x, PetscScalar *buf)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (H->pack_start[6] <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasAdrPackKernel<<<EasCudaBlocks(H->pack_start[6], EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(*H, x, buf);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  PetscFunctionReturn(0);
+}
+
+/* The padded state from the state, the neighbours' planes and the
+   Dirichlet values (one launch: the mirror reads the state, not xg). */
+PetscErrorCode EasAdrPad_CUDA(EasBackend be, const EasAdrKHalo *H, const PetscScalar *x, const PetscScalar *ghost, const PetscScalar *bval, PetscScalar *xg)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const PetscInt64 n  = (PetscInt64)H->nx * H->ny * H->nz + H->fill_start[6];
+
+  PetscFunctionBegin;
+  PetscCheck(n < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "adr_pad: %" PetscInt64_FMT " points of the padded state exceed the kernels' 32-bit index", n);
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasAdrPadKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(*H, (EasKInt)n, x, ghost, bval, xg);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  PetscFunctionReturn(0);
+}
+
+/* The Newton update and its five sums (a fixed number of blocks: the same
+   sums on every run). */
+PetscErrorCode EasAdrUpdate_CUDA(EasBackend be, PetscInt np, PetscScalar c, const PetscScalar *dinv, PetscScalar *y, PetscScalar *x, const PetscScalar *ewt, PetscBool keep, PetscScalar sums[5])
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const unsigned   nb = EasCudaBlocks(np, EAS_CUDA_MAX_RED_BLOCKS);
+
+  PetscFunctionBegin;
+  for (int k = 0; k < 5; k++) sums[k] = 0.0;
+  if (np <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasAdrUpdateKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>((EasKInt)np, c, dinv, y, x, ewt, keep ? 1 : 0, cu->d_partials);
+  EasCheckLaunchCUDA();
+  PetscCall(EasCudaReduceFinish(cu, nb, 5, EAS_CUDA_KIND_VEC, sums));
+  PetscCall(EasLogGpuFlops(8.0 * np));
+  PetscFunctionReturn(0);
+}

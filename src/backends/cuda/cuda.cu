@@ -357,6 +357,9 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
   be->ops->adr_function        = EasAdrFunction_CUDA;
   be->ops->adr_jacobian        = EasAdrJacobian_CUDA;
   be->ops->adr_jacobian_jacobi = EasAdrJacobianJacobi_CUDA;
+  be->ops->adr_pack            = EasAdrPack_CUDA;
+  be->ops->adr_pad             = EasAdrPad_CUDA;
+  be->ops->adr_update          = EasAdrUpdate_CUDA;
   be->ops->cg_update           = EasCgUpdate_CUDA;
   be->ops->pipecg_update       = EasPipeCgUpdate_CUDA;
   be->ops->ebe_unit_begin      = EasEbeUnitBegin_CUDA;
@@ -374,9 +377,9 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
   EasCallCUSPARSE(cusparseCreate(&cu->sparse));
   cu->sparse_created = PETSC_TRUE;
   EasCallCUSPARSE(cusparseSetStream(cu->sparse, cu->stream));
-  EasCallCUDA(cudaMalloc((void **)&cu->d_partials, 3 * EAS_CUDA_MAX_RED_BLOCKS * sizeof(EasKScalar))); /* up to 3 sums (ADR residual) */
-  EasCallCUDA(cudaMalloc((void **)&cu->d_result, 3 * sizeof(EasKScalar)));
-  EasCallCUDA(cudaMallocHost((void **)&cu->h_result, 3 * sizeof(EasKScalar)));
+  EasCallCUDA(cudaMalloc((void **)&cu->d_partials, 5 * EAS_CUDA_MAX_RED_BLOCKS * sizeof(EasKScalar))); /* up to 5 sums (ADR update) */
+  EasCallCUDA(cudaMalloc((void **)&cu->d_result, 5 * sizeof(EasKScalar)));
+  EasCallCUDA(cudaMallocHost((void **)&cu->h_result, 5 * sizeof(EasKScalar)));
   EasCallCUDA(cudaMalloc((void **)&cu->d_iflag, sizeof(int)));
   for (int k = 0; k < EAS_CUDA_NTIMERS; k++) {
     cudaError_t err = cudaEventCreate(&cu->ev_start[k]);
@@ -395,6 +398,6 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
 /* The table libeas loads (src/backends/cudamodule.c, backend.h). */
 extern "C" __attribute__((visibility("default"))) const EasCudaModule *EasCudaModuleGet(void)
 {
-  static const EasCudaModule mod = {EAS_CUDA_MODULE_ABI, sizeof(struct _p_EasBackend), sizeof(struct _EasBackendOps), sizeof(EasDiaKernel), sizeof(EasEbeKernel), sizeof(EasAdrKParams), "CUDA " EAS_STR(__CUDACC_VER_MAJOR__) "." EAS_STR(__CUDACC_VER_MINOR__) " (nvcc), cuSPARSE", EasBackendAvailable_CUDA, EasBackendDeviceCount_CUDA, EasBackendInit_CUDA, eas_cuda_sass, eas_cuda_ptx, EAS_CUDA_NSASS, EAS_CUDA_NPTX, EasBackendDeviceQuery_CUDA};
+  static const EasCudaModule mod = {EAS_CUDA_MODULE_ABI, sizeof(struct _p_EasBackend), sizeof(struct _EasBackendOps), sizeof(EasDiaKernel), sizeof(EasEbeKernel), sizeof(EasAdrKParams), sizeof(EasAdrKHalo), "CUDA " EAS_STR(__CUDACC_VER_MAJOR__) "." EAS_STR(__CUDACC_VER_MINOR__) " (nvcc), cuSPARSE", EasBackendAvailable_CUDA, EasBackendDeviceCount_CUDA, EasBackendInit_CUDA, eas_cuda_sass, eas_cuda_ptx, EAS_CUDA_NSASS, EAS_CUDA_NPTX, EasBackendDeviceQuery_CUDA};
   return &mod;
 }

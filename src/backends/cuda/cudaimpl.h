@@ -71,9 +71,9 @@ typedef struct {
   PetscBool        stream_created;
   cusparseHandle_t sparse;
   PetscBool        sparse_created;
-  EasKScalar      *d_partials; /* 2*EAS_CUDA_MAX_RED_BLOCKS per-block partial sums */
-  EasKScalar      *d_result;   /* 2 final sums */
-  EasKScalar      *h_result;   /* 2, pinned */
+  EasKScalar      *d_partials; /* 5*EAS_CUDA_MAX_RED_BLOCKS per-block partial sums */
+  EasKScalar      *d_result;   /* up to 5 final sums */
+  EasKScalar      *h_result;   /* up to 5, pinned */
   int             *d_iflag;    /* one int for kernels' flags (first zero diagonal row) */
   /* timing: event pairs recorded on the stream, collected lazily */
   cudaEvent_t     ev_start[EAS_CUDA_NTIMERS], ev_stop[EAS_CUDA_NTIMERS];
@@ -188,3 +188,6 @@ PETSC_INTERN PetscErrorCode EasEbeUnitEnd_CUDA(EasBackend, PetscLogDouble *);
 PETSC_INTERN PetscErrorCode EasAdrFunction_CUDA(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar[3]);
 PETSC_INTERN PetscErrorCode EasAdrJacobian_CUDA(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscInt);
 PETSC_INTERN PetscErrorCode EasAdrJacobianJacobi_CUDA(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, float *, PetscInt, PetscInt *);
+PETSC_INTERN PetscErrorCode EasAdrPack_CUDA(EasBackend, const EasAdrKHalo *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasAdrPad_CUDA(EasBackend, const EasAdrKHalo *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasAdrUpdate_CUDA(EasBackend, PetscInt, PetscScalar, const PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, PetscBool, PetscScalar[5]);

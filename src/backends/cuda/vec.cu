@@ -67,8 +67,10 @@ PetscErrorCode EasCudaReduceFinish(EasBackend_CUDA *cu, unsigned nb, int nv, Eas
     EasReduceFinalKernel<1><<<1, EAS_CUDA_BLOCK, 0, cu->stream>>>((int)nb, cu->d_partials, cu->d_result);
   else if (nv == 2)
     EasReduceFinalKernel<2><<<1, EAS_CUDA_BLOCK, 0, cu->stream>>>((int)nb, cu->d_partials, cu->d_result);
-  else
+  else if (nv == 3)
     EasReduceFinalKernel<3><<<1, EAS_CUDA_BLOCK, 0, cu->stream>>>((int)nb, cu->d_partials, cu->d_result);
+  else
+    EasReduceFinalKernel<5><<<1, EAS_CUDA_BLOCK, 0, cu->stream>>>((int)nb, cu->d_partials, cu->d_result);
   EasCheckLaunchCUDA();
   PetscCall(EasCudaTimerEnd(cu, kind));
   EasCallCUDA(cudaMemcpyAsync(cu->h_result, cu->d_result, (size_t)nv * sizeof(EasKScalar), cudaMemcpyDeviceToHost, cu->stream));

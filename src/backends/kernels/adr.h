@@ -284,3 +284,157 @@ static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPoint(EasKInt p, const E
 {
   EasAdrKJacobianJacobiPointIJK(p % P->nx, (p / P->nx) % P->ny, p / (P->nx * P->ny), P, wl, dRv, dinv, V, Vf, ldv);
 }
+
+/* ------------------------------------------------------------------ the padded state and the halo planes on the backend
+
+   The halo description of a rank's box (docs/adr.md, "What crosses the
+   bus"): which faces have a neighbour, how many planes each face message
+   holds (its depth, from the halo's message sizes: nothing here assumes one
+   plane), and how the faces without one are closed.  Two flat index spaces
+   over face points (a, b, l), a and b across the face (x faces: j, k; y
+   faces: i, k; z faces: i, j), l the plane counted from the box's edge
+   outward (0 is the boundary plane of the box, or the ghost plane next to
+   it):
+     pack: the planes of the faces with a neighbour, face f's points from
+           pack_start[f]; the packed buffer holds (s, a, b, l) at
+           2 (pack_start[f] + a + na (b + nb l)) + s, the layout of the halo's
+           messages, so a neighbour's packed face is this rank's ghosts;
+     fill: the ghost planes of every face (depth planes where a neighbour
+           sends them, one plane on a boundary of the domain: the stencil
+           reads one point across it), face f's from fill_start[f]; the
+           Dirichlet values of face f are at 2 (fill_start[f] + a + na b) + s.
+   The padded state xg has pad ghost planes on every side:
+   (nx + 2 pad)(ny + 2 pad)(nz + 2 pad) x 2. */
+enum { EAS_ADRK_FACE_HALO      = 0,
+       EAS_ADRK_FACE_DIRICHLET = 1,
+       EAS_ADRK_FACE_MIRROR    = 2 };
+typedef struct {
+  EasKInt nx, ny, nz, pad;
+  EasKInt depth[6];      /* planes per face message (0: no neighbour on that face) */
+  int     kind[6];       /* EAS_ADRK_FACE_*: how the ghost planes of face f are filled */
+  EasKIdx pack_start[7]; /* cumulative face points of the packed planes; pack_start[6] in all */
+  EasKIdx fill_start[7]; /* cumulative face points of the ghost planes; fill_start[6] in all */
+} EasAdrKHalo;
+
+/* The box's extent across face f: na (a), nb (b). */
+static inline EAS_HOST_DEVICE void EasAdrKFaceDims(const EasAdrKHalo *H, int f, EasKInt *na, EasKInt *nb)
+{
+  *na = f / 2 == 0 ? H->ny : H->nx;
+  *nb = f / 2 == 2 ? H->ny : H->nz;
+}
+
+/* Point t of a flat face index space (start: pack_start or fill_start) as
+   face f (the return value) and (a, b, l). */
+static inline EAS_HOST_DEVICE int EasAdrKFaceLocate(const EasAdrKHalo *H, const EasKIdx start[7], EasKIdx t, EasKInt *a, EasKInt *b, EasKInt *l)
+{
+  int     f = 0;
+  EasKInt na, nb;
+  EasKIdx r;
+  while (f < 5 && t >= start[f + 1]) f++;
+  EasAdrKFaceDims(H, f, &na, &nb);
+  r  = t - start[f];
+  *a = (EasKInt)(r % na);
+  *b = (EasKInt)((r / na) % nb);
+  *l = (EasKInt)(r / ((EasKIdx)na * nb));
+  return f;
+}
+
+/* (i, j, k) of face point (a, b) at coordinate c along the face's normal. */
+static inline EAS_HOST_DEVICE void EasAdrKFaceIJK(int f, EasKInt a, EasKInt b, EasKInt c, EasKInt ijk[3])
+{
+  const int d = f / 2;
+  ijk[d]      = c;
+  ijk[d == 0 ? 1 : 0] = a;
+  ijk[d == 2 ? 1 : 2] = b;
+}
+
+/* Pack point t in [0, pack_start[6]): plane l of face f of the box's state x
+   (l planes in from the edge) into buf. */
+static inline EAS_HOST_DEVICE void EasAdrKPackPoint(EasKIdx t, const EasAdrKHalo *H, const EasKScalar *x, EasKScalar *buf)
+{
+  const EasKInt n[3] = {H->nx, H->ny, H->nz};
+  EasKInt       a, b, l, ijk[3];
+  const int     f = EasAdrKFaceLocate(H, H->pack_start, t, &a, &b, &l);
+  EasKIdx       p;
+  EasAdrKFaceIJK(f, a, b, f % 2 ? n[f / 2] - 1 - l : l, ijk);
+  p              = ijk[0] + (EasKIdx)n[0] * (ijk[1] + (EasKIdx)n[1] * ijk[2]);
+  buf[2 * t]     = x[2 * p];
+  buf[2 * t + 1] = x[2 * p + 1];
+}
+
+/* The padded state xg at point t in [0, np + fill_start[6]): the box's
+   points first (from x), then the ghost planes: a neighbour's (its packed
+   planes in ghost, at the pack offsets), the Dirichlet values bval, or for
+   zero flux the mirror of the interior point as far inside (plane l mirrors
+   the box's plane l + 1: the mirror of the first interior neighbour, Vialle
+   et al. eq. 1.40 with a zero normal flux; in a box one plane thick that
+   neighbour is the opposite ghost plane, and with zero flux on both sides,
+   as in 2D, the point itself, whose weights are zero).  Reads x, never xg:
+   the points are independent (one launch). */
+static inline EAS_HOST_DEVICE void EasAdrKPadPoint(EasKIdx t, const EasAdrKHalo *H, const EasKScalar *x, const EasKScalar *ghost, const EasKScalar *bval, EasKScalar *xg)
+{
+  const EasKInt n[3] = {H->nx, H->ny, H->nz}, g = H->pad;
+  const EasKIdx np = (EasKIdx)n[0] * n[1] * n[2], sy = n[0] + 2 * g, sz = (EasKIdx)sy * (n[1] + 2 * g);
+  EasKInt       ijk[3];
+  EasKIdx       Q, src = 0;
+  if (t < np) {
+    ijk[0] = (EasKInt)(t % n[0]);
+    ijk[1] = (EasKInt)((t / n[0]) % n[1]);
+    ijk[2] = (EasKInt)(t / ((EasKIdx)n[0] * n[1]));
+    Q      = (ijk[0] + g) + sy * (ijk[1] + g) + sz * (ijk[2] + g);
+    xg[2 * Q]     = x[2 * t];
+    xg[2 * Q + 1] = x[2 * t + 1];
+    return;
+  }
+  {
+    EasKInt   a, b, l, na, nb;
+    const int f = EasAdrKFaceLocate(H, H->fill_start, t - np, &a, &b, &l), d = f / 2, side = f % 2;
+    const EasKScalar *from = x;
+    EasAdrKFaceDims(H, f, &na, &nb);
+    EasAdrKFaceIJK(f, a, b, side ? n[d] + l : -1 - l, ijk);
+    Q = (ijk[0] + g) + sy * (ijk[1] + g) + sz * (ijk[2] + g);
+    int fs = f; /* the face whose data fills this ghost point */
+    if (H->kind[f] == EAS_ADRK_FACE_MIRROR) {
+      const EasKInt m = side ? n[d] - 2 - l : 1 + l;
+      if (m >= 0 && m < n[d]) fs = -1; /* the mirrored point is in the box */
+      else if (H->kind[f ^ 1] != EAS_ADRK_FACE_MIRROR) {
+        fs = f ^ 1; /* a box of one plane: the mirror is the opposite ghost plane */
+        l  = m < 0 ? -1 - m : m - n[d];
+      } else
+        fs = -2; /* one plane closed on both sides: its own value (zero flux both ways) */
+      if (fs < 0) {
+        ijk[d] = fs == -1 ? m : 0;
+        from   = x;
+        src    = ijk[0] + (EasKIdx)n[0] * (ijk[1] + (EasKIdx)n[1] * ijk[2]);
+      }
+    }
+    if (fs >= 0 && H->kind[fs] == EAS_ADRK_FACE_HALO) {
+      from = ghost;
+      src  = H->pack_start[fs] + a + (EasKIdx)na * (b + (EasKIdx)nb * l);
+    } else if (fs >= 0) {
+      from = bval;
+      src  = H->fill_start[fs] + a + (EasKIdx)na * b;
+    }
+    xg[2 * Q]     = from[2 * src];
+    xg[2 * Q + 1] = from[2 * src + 1];
+  }
+}
+
+/* The Newton update at point p (msnewton.c, Vialle et al. eq. 1.45 solved
+   for y with right Jacobi, dx = D^{-1} y): for both species i = 2p + s,
+   d = c dinv_i y_i (dinv NULL: D = I; c != 1: a kept Jacobian's factor),
+   x_i += d; acc[s] += d^2, acc[2 + s] += x_i^2, acc[4] += (d ewt_i)^2 (ewt
+   NULL: none); keep: y_i = d (the update itself, for the stage's test). */
+static inline EAS_HOST_DEVICE void EasAdrKUpdatePoint(EasKIdx p, EasKScalar c, const EasKScalar *dinv, EasKScalar *y, EasKScalar *x, const EasKScalar *ewt, int keep, EasKScalar acc[5])
+{
+  for (int s = 0; s < 2; s++) {
+    const EasKIdx i = 2 * p + s;
+    EasKScalar    d = dinv ? dinv[i] * y[i] : y[i];
+    if (c != 1.0) d = c * d;
+    x[i] += d;
+    acc[s] += d * d;
+    acc[2 + s] += x[i] * x[i];
+    if (ewt) acc[4] += d * d * ewt[i] * ewt[i];
+    if (keep) y[i] = d;
+  }
+}

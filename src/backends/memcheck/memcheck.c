@@ -330,6 +330,9 @@ PetscErrorCode EasBackendInit_Memcheck(EasBackend be)
   be->ops->adr_function        = EasAdrFunction_Memcheck;
   be->ops->adr_jacobian        = EasAdrJacobian_Memcheck;
   be->ops->adr_jacobian_jacobi = EasAdrJacobianJacobi_Memcheck;
+  be->ops->adr_pack            = EasAdrPack_Memcheck;
+  be->ops->adr_pad             = EasAdrPad_Memcheck;
+  be->ops->adr_update          = EasAdrUpdate_Memcheck;
   be->ops->host_alloc          = EasHostAlloc_Memcheck;
   be->ops->host_free           = EasHostFree_Memcheck;
   be->ops->mark_stale          = EasMarkStale_Memcheck;

@@ -47,3 +47,41 @@ PetscErrorCode EasAdrJacobianJacobi_Memcheck(EasBackend be, const EasAdrKParams 
   PetscCall(mc->cpu.adr_jacobian_jacobi(be, P, wl, dRv, dinv, V, Vf, ld, zero_row));
   PetscFunctionReturn(0);
 }
+
+PetscErrorCode EasAdrPack_Memcheck(EasBackend be, const EasAdrKHalo *H, const PetscScalar *x, PetscScalar *buf)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  EasMcCheck("adr_pack", "x", x, 2 * (size_t)H->nx * H->ny * H->nz * EAS_SC);
+  EasMcCheck("adr_pack", "buf", buf, 2 * (size_t)H->pack_start[6] * EAS_SC);
+  PetscCall(mc->cpu.adr_pack(be, H, x, buf));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrPad_Memcheck(EasBackend be, const EasAdrKHalo *H, const PetscScalar *x, const PetscScalar *ghost, const PetscScalar *bval, PetscScalar *xg)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  const size_t         g  = (size_t)H->pad;
+
+  PetscFunctionBegin;
+  EasMcCheck("adr_pad", "x", x, 2 * (size_t)H->nx * H->ny * H->nz * EAS_SC);
+  EasMcCheck("adr_pad", "ghost", ghost, 2 * (size_t)H->pack_start[6] * EAS_SC);
+  EasMcCheck("adr_pad", "bval", bval, 2 * (size_t)H->fill_start[6] * EAS_SC);
+  EasMcCheck("adr_pad", "xg", xg, 2 * (H->nx + 2 * g) * (H->ny + 2 * g) * (H->nz + 2 * g) * EAS_SC);
+  PetscCall(mc->cpu.adr_pad(be, H, x, ghost, bval, xg));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrUpdate_Memcheck(EasBackend be, PetscInt np, PetscScalar c, const PetscScalar *dinv, PetscScalar *y, PetscScalar *x, const PetscScalar *ewt, PetscBool keep, PetscScalar sums[5])
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  if (dinv) EasMcCheck("adr_update", "dinv", dinv, 2 * (size_t)np * EAS_SC);
+  EasMcCheck("adr_update", "y", y, 2 * (size_t)np * EAS_SC);
+  EasMcCheck("adr_update", "x", x, 2 * (size_t)np * EAS_SC);
+  if (ewt) EasMcCheck("adr_update", "ewt", ewt, 2 * (size_t)np * EAS_SC);
+  PetscCall(mc->cpu.adr_update(be, np, c, dinv, y, x, ewt, keep, sums));
+  PetscFunctionReturn(0);
+}

@@ -102,3 +102,6 @@ PETSC_INTERN PetscErrorCode EasEbeUnitEnd_Memcheck(EasBackend, PetscLogDouble *)
 PETSC_INTERN PetscErrorCode EasAdrFunction_Memcheck(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar[3]);
 PETSC_INTERN PetscErrorCode EasAdrJacobian_Memcheck(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscInt);
 PETSC_INTERN PetscErrorCode EasAdrJacobianJacobi_Memcheck(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, float *, PetscInt, PetscInt *);
+PETSC_INTERN PetscErrorCode EasAdrPack_Memcheck(EasBackend, const EasAdrKHalo *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasAdrPad_Memcheck(EasBackend, const EasAdrKHalo *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasAdrUpdate_Memcheck(EasBackend, PetscInt, PetscScalar, const PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, PetscBool, PetscScalar[5]);

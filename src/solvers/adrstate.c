@@ -1,0 +1,323 @@
+/*
+  The state of EasAdr on its backend (docs/adr.md, "What crosses the bus").
+
+  On a device backend the state x lives in backend memory (x_v) from the
+  first outer iteration on: the Newton update (backend op adr_update), the
+  packing of the halo planes (adr_pack) and the padded state the assembly
+  reads (adr_pad: the box, the neighbours' planes, the Dirichlet values,
+  the zero-flux mirrors) run there, with the kernel bodies of
+  src/backends/kernels/adr.h that the CPU backends run as loops.  An outer
+  iteration moves only
+    down: the packed planes of the faces with a neighbour (what MPI sends),
+    up:   the neighbours' planes (what MPI received),
+  plus the scalars of the sums.  adr->x on the host is brought up to date
+  only when host code reads it (EasAdrStateSyncHost_Private: the output,
+  CVODE's vectors, user reaction callbacks); host code that writes it says
+  so (EasAdrStateHostWritten_Private) and the backend copy is refreshed
+  before the next backend op reads it.  On a host-memory backend x_v is not
+  used: the ops run on adr->x itself.
+
+  The halo description the ops read (EasAdrKHalo) is built from the halo's
+  message sizes (count[f] = 2 depth na nb): nothing here assumes one plane.
+*/
+#include "adrimpl.h"
+
+/* The kernels' halo description from the halo's message sizes. */
+static PetscErrorCode EasAdrHaloKernel(EasAdr adr, EasAdrKHalo *H)
+{
+  PetscFunctionBegin;
+  H->nx  = (EasKInt)adr->nl[0];
+  H->ny  = (EasKInt)adr->nl[1];
+  H->nz  = (EasKInt)adr->nl[2];
+  H->pad = 1; /* the padded state's ghost planes per side (EAS_ADR_PI, EasAdrKFunctionPointIJK) */
+  H->pack_start[0] = H->fill_start[0] = 0;
+  for (PetscInt f = 0; f < 6; f++) {
+    const PetscInt plane = EasAdrFaceDimA(adr, f) * EasAdrFaceDimB(adr, f);
+    PetscInt       depth = 0;
+    if (adr->nb[f] != MPI_PROC_NULL) {
+      PetscCheck(plane > 0 && adr->halo->count[f] % (2 * plane) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "halo face %" PetscInt_FMT ": %" PetscInt_FMT " scalars per message are not whole planes of 2 x %" PetscInt_FMT " points", f, adr->halo->count[f], plane);
+      depth = adr->halo->count[f] / (2 * plane);
+      PetscCheck(depth <= H->pad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "halo face %" PetscInt_FMT ": %" PetscInt_FMT " planes per message, the padded state has %d", f, depth, (int)H->pad);
+    }
+    H->depth[f]          = (EasKInt)depth;
+    H->kind[f]           = depth ? EAS_ADRK_FACE_HALO : (adr->bc == EAS_ADR_BC_DIRICHLET ? EAS_ADRK_FACE_DIRICHLET : EAS_ADRK_FACE_MIRROR);
+    H->pack_start[f + 1] = H->pack_start[f] + (EasKIdx)depth * plane;
+    H->fill_start[f + 1] = H->fill_start[f] + (EasKIdx)(depth ? depth : 1) * plane; /* one plane across a boundary of the domain */
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The backend objects of the state: x_v, the packed planes (down), the
+   neighbours' planes (up), the Dirichlet values; called by
+   EasAdrCreateBackendObjects_Private. */
+PetscErrorCode EasAdrStateCreate_Private(EasAdr adr)
+{
+  PetscFunctionBegin;
+  PetscCall(EasAdrHaloKernel(adr, &adr->hk));
+  PetscCall(EasVecCreate(adr->be, adr->n, &adr->x_v));
+  PetscCall(EasVecCreate(adr->be, PetscMax(2 * (PetscInt)adr->hk.pack_start[6], 1), &adr->planes_v));
+  PetscCall(EasVecCreate(adr->be, PetscMax(2 * (PetscInt)adr->hk.pack_start[6], 1), &adr->ghosts_v));
+  PetscCall(EasVecCreate(adr->be, PetscMax(2 * (PetscInt)adr->hk.fill_start[6], 1), &adr->bval_v));
+  PetscCall(EasVecCreate(adr->be, adr->n, &adr->ewt_v));
+  adr->x_dev_stale    = PETSC_TRUE; /* the host state is the one (initial condition, or the state before a move) */
+  adr->x_host_stale   = PETSC_FALSE;
+  adr->planes_current = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* Before the backend objects go (a move, the end): the state comes home. */
+PetscErrorCode EasAdrStateDestroy_Private(EasAdr adr)
+{
+  PetscFunctionBegin;
+  if (adr->x_v) PetscCall(EasAdrStateSyncHost_Private(adr));
+  PetscCall(EasVecDestroy(&adr->x_v));
+  PetscCall(EasVecDestroy(&adr->planes_v));
+  PetscCall(EasVecDestroy(&adr->ghosts_v));
+  PetscCall(EasVecDestroy(&adr->bval_v));
+  PetscCall(EasVecDestroy(&adr->ewt_v));
+  PetscFunctionReturn(0);
+}
+
+/* adr->x up to date on the host (a device backend's copy comes down if newer). */
+PetscErrorCode EasAdrStateSyncHost_Private(EasAdr adr)
+{
+  const PetscScalar *xa;
+
+  PetscFunctionBegin;
+  if (!adr->device || !adr->x_host_stale) PetscFunctionReturn(0);
+  PetscCall(EasVecGetArrayRead(adr->x_v, &xa));
+  PetscCall(PetscArraycpy(adr->x, xa, adr->n));
+  PetscCall(EasVecRestoreArrayRead(adr->x_v, &xa));
+  adr->x_host_stale = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* adr->x was written on the host: the backend copy and the packed planes are stale. */
+PetscErrorCode EasAdrStateHostWritten_Private(EasAdr adr)
+{
+  PetscFunctionBegin;
+  adr->x_dev_stale    = PETSC_TRUE;
+  adr->x_host_stale   = PETSC_FALSE;
+  adr->planes_current = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* The state in backend memory, current (it goes up if the host's is newer);
+   write: the caller changes it (the host copy and the planes become stale). */
+static PetscErrorCode EasAdrStateBackend(EasAdr adr, PetscBool write, PetscScalar **x)
+{
+  PetscFunctionBegin;
+  if (!adr->device) {
+    *x = adr->x;
+  } else {
+    if (adr->x_dev_stale) {
+      PetscScalar *xa;
+      PetscCall(EasVecGetArrayWrite(adr->x_v, &xa));
+      PetscCall(PetscArraycpy(xa, adr->x, adr->n));
+      PetscCall(EasVecRestoreArrayWrite(adr->x_v, &xa));
+      adr->x_dev_stale = PETSC_FALSE;
+    }
+    if (write) {
+      PetscCall(EasVecGetBackendArray(adr->x_v, x));
+      adr->x_host_stale = PETSC_TRUE;
+    } else
+      PetscCall(EasVecGetBackendArrayRead(adr->x_v, (const PetscScalar **)x));
+  }
+  if (write) adr->planes_current = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* x_old <- x where the state lives (implicit Euler's step start). */
+PetscErrorCode EasAdrStateSave_Private(EasAdr adr)
+{
+  PetscFunctionBegin;
+  if (adr->device && !adr->x_dev_stale) {
+    PetscCall(EasVecCopy(adr->x_v, adr->xold_v));
+    adr->xold_synced = PETSC_TRUE; /* the backend copy is the current one */
+    adr->xold_stale  = PETSC_TRUE; /* and adr->xold is not */
+  } else {
+    PetscCall(PetscArraycpy(adr->xold, adr->x, adr->n));
+    adr->xold_synced = PETSC_FALSE;
+    adr->xold_stale  = PETSC_FALSE;
+  }
+  PetscFunctionReturn(0);
+}
+
+/* x <- x_old (a step undone). */
+PetscErrorCode EasAdrStateRestore_Private(EasAdr adr)
+{
+  PetscFunctionBegin;
+  if (adr->xold_stale) {
+    PetscScalar *x;
+    PetscCall(EasAdrStateBackend(adr, PETSC_TRUE, &x));
+    PetscCall(EasVecCopy(adr->xold_v, adr->x_v));
+  } else {
+    PetscCall(PetscArraycpy(adr->x, adr->xold, adr->n));
+    PetscCall(EasAdrStateHostWritten_Private(adr));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* The packed planes of the current state on the host (packed on the backend
+   and brought down once per change of the state). */
+static PetscErrorCode EasAdrPlanes(EasAdr adr, const PetscScalar **planes)
+{
+  PetscFunctionBegin;
+  if (!adr->planes_current && adr->hk.pack_start[6] > 0) {
+    PetscScalar *x, *buf;
+    PetscCall(EasAdrStateBackend(adr, PETSC_FALSE, &x));
+    PetscCall(EasVecGetBackendArrayWrite(adr->planes_v, &buf));
+    PetscCall((*adr->be->ops->adr_pack)(adr->be, &adr->hk, x, buf));
+    adr->planes_current = PETSC_TRUE;
+  }
+  PetscCall(EasVecGetArrayRead(adr->planes_v, planes));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrPackFace_Private(EasAdr adr, PetscInt f)
+{
+  const PetscScalar *planes;
+
+  PetscFunctionBegin;
+  if (adr->nb[f] == MPI_PROC_NULL) PetscFunctionReturn(0);
+  PetscCall(EasAdrPlanes(adr, &planes));
+  PetscCall(PetscArraycpy(adr->halo->sendbuf[f], planes + 2 * adr->hk.pack_start[f], adr->halo->count[f]));
+  PetscCall(EasVecRestoreArrayRead(adr->planes_v, &planes));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrPackFaces_Private(EasAdr adr)
+{
+  PetscFunctionBegin;
+  for (PetscInt f = 0; f < 6; f++) PetscCall(EasAdrPackFace_Private(adr, f));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrFaceChange_Private(EasAdr adr, PetscInt f, PetscReal ch[2])
+{
+  const PetscScalar *planes, *p, *buf = adr->halo->sendbuf[f];
+  PetscReal          d2[2] = {0, 0}, p2[2] = {0, 0};
+
+  PetscFunctionBegin;
+  ch[0] = ch[1] = 0;
+  if (adr->nb[f] == MPI_PROC_NULL) PetscFunctionReturn(0);
+  PetscCall(EasAdrPlanes(adr, &planes));
+  p = planes + 2 * adr->hk.pack_start[f];
+  for (PetscInt i = 0; i < adr->halo->count[f]; i++) {
+    const PetscScalar dv = p[i] - buf[i];
+    d2[i % 2] += PetscRealPart(dv * PetscConj(dv));
+    p2[i % 2] += PetscRealPart(p[i] * PetscConj(p[i]));
+  }
+  PetscCall(EasVecRestoreArrayRead(adr->planes_v, &planes));
+  for (PetscInt s = 0; s < 2; s++) ch[s] = p2[s] > 0 ? PetscSqrtReal(d2[s] / p2[s]) : PetscSqrtReal(d2[s]);
+  PetscFunctionReturn(0);
+}
+
+/* The host array ghost of the neighbours' planes (the halo's ghosts, at the
+   pack offsets) and, when bval, the Dirichlet values (at the fill offsets). */
+static void EasAdrGatherFaces(EasAdr adr, PetscScalar *ghost, PetscScalar *bval)
+{
+  for (PetscInt f = 0; f < 6; f++) {
+    if (adr->nb[f] != MPI_PROC_NULL) (void)PetscArraycpy(ghost + 2 * adr->hk.pack_start[f], adr->halo->ghost[f], adr->halo->count[f]);
+    else if (bval && adr->bval[f]) (void)PetscArraycpy(bval + 2 * adr->hk.fill_start[f], adr->bval[f], 2 * (adr->hk.fill_start[f + 1] - adr->hk.fill_start[f]));
+  }
+}
+
+/* Host x (a user's array, EasAdrComputeFunction and friends) packed into
+   the halo's send buffers by the same body as the backends'. */
+PetscErrorCode EasAdrPackFacesHost_Private(EasAdr adr, const PetscScalar *x)
+{
+  PetscScalar *buf;
+
+  PetscFunctionBegin;
+  PetscCall(EasVecGetArrayWrite(adr->planes_v, &buf));
+  for (EasKIdx t = 0; t < adr->hk.pack_start[6]; t++) EasAdrKPackPoint(t, &adr->hk, x, buf);
+  for (PetscInt f = 0; f < 6; f++)
+    if (adr->nb[f] != MPI_PROC_NULL) PetscCall(PetscArraycpy(adr->halo->sendbuf[f], buf + 2 * adr->hk.pack_start[f], adr->halo->count[f]));
+  PetscCall(EasVecRestoreArrayWrite(adr->planes_v, &buf));
+  adr->planes_current = PETSC_FALSE; /* the buffer holds the user's planes */
+  PetscFunctionReturn(0);
+}
+
+/* The padded state adr->xg on the host from host x and the current ghosts
+   (the backends' body, EasAdrKPadPoint). */
+PetscErrorCode EasAdrFillPaddedHost_Private(EasAdr adr, const PetscScalar *x)
+{
+  PetscScalar  *ghost, *bval;
+  const EasKIdx n = (EasKIdx)adr->np + adr->hk.fill_start[6];
+
+  PetscFunctionBegin;
+  PetscCall(EasVecGetArrayWrite(adr->ghosts_v, &ghost));
+  PetscCall(EasVecGetArrayWrite(adr->bval_v, &bval));
+  EasAdrGatherFaces(adr, ghost, bval);
+  for (EasKIdx t = 0; t < n; t++) EasAdrKPadPoint(t, &adr->hk, x, ghost, bval, adr->xg);
+  PetscCall(EasVecRestoreArrayWrite(adr->bval_v, &bval));
+  PetscCall(EasVecRestoreArrayWrite(adr->ghosts_v, &ghost));
+  PetscFunctionReturn(0);
+}
+
+/* The padded state in backend memory for the assembly (backend op adr_pad):
+   the neighbours' planes go up, the Dirichlet values when they changed
+   (with w: !adr->w_synced), nothing else. */
+PetscErrorCode EasAdrPadded_Private(EasAdr adr, const PetscScalar **xg)
+{
+  PetscScalar       *ghost, *bval = NULL, *x, *xgd;
+  const PetscScalar *gd, *bd;
+
+  PetscFunctionBegin;
+  if (adr->hk.pack_start[6] > 0 || !adr->w_synced) { /* one rank with the Dirichlet values current: nothing to gather */
+    PetscCall(EasVecGetArrayWrite(adr->ghosts_v, &ghost));
+    if (!adr->w_synced) PetscCall(EasVecGetArrayWrite(adr->bval_v, &bval));
+    EasAdrGatherFaces(adr, ghost, bval);
+    PetscCall(EasVecRestoreArrayWrite(adr->ghosts_v, &ghost));
+    if (bval) PetscCall(EasVecRestoreArrayWrite(adr->bval_v, &bval));
+  }
+  PetscCall(EasVecGetBackendArrayRead(adr->ghosts_v, &gd));
+  PetscCall(EasVecGetBackendArrayRead(adr->bval_v, &bd));
+  PetscCall(EasAdrStateBackend(adr, PETSC_FALSE, &x));
+  PetscCall(EasVecGetBackendArrayWrite(adr->xg_v, &xgd));
+  PetscCall((*adr->be->ops->adr_pad)(adr->be, &adr->hk, x, gd, bd, xgd));
+  *xg = xgd;
+  PetscFunctionReturn(0);
+}
+
+/* The Newton update of the state (backend op adr_update, Vialle et al.
+   eq. 1.45 with right Jacobi: x += c D^{-1} y, y in adr->dx): s[0..1] =
+   ||dx_s||^2, s[2..3] = ||x_s||^2, *ws = sum (dx ewt)^2 with the stage's
+   weights; keep: the update into stage.dx_host (n scalars down on a device:
+   the synchronous iterations of a stage with a test only). */
+PetscErrorCode EasAdrUpdate_Private(EasAdr adr, PetscBool keep, PetscReal s[4], PetscReal *ws)
+{
+  PetscScalar       *x, *y, sums[5];
+  const PetscScalar *dinv = NULL, *ewt = NULL;
+
+  PetscFunctionBegin;
+  keep = (PetscBool)(keep && adr->stage.dx_host);
+  if (adr->jac_fold) PetscCall(EasVecGetBackendArrayRead(adr->dinv, &dinv));
+  if (adr->stage.ewt && !adr->device) ewt = adr->stage.ewt;
+  else if (adr->stage.ewt) {
+    if (!adr->stage.ewt_synced) {
+      PetscScalar *e;
+      PetscCall(EasVecGetArrayWrite(adr->ewt_v, &e));
+      PetscCall(PetscArraycpy(e, adr->stage.ewt, adr->n));
+      PetscCall(EasVecRestoreArrayWrite(adr->ewt_v, &e));
+      adr->stage.ewt_synced = PETSC_TRUE;
+    }
+    PetscCall(EasVecGetBackendArrayRead(adr->ewt_v, &ewt));
+  }
+  if (keep)
+    PetscCall(EasVecGetBackendArray(adr->dx, &y));
+  else
+    PetscCall(EasVecGetBackendArrayRead(adr->dx, (const PetscScalar **)&y)); /* not written: keep = false */
+  PetscCall(EasAdrStateBackend(adr, PETSC_TRUE, &x));
+  PetscCall((*adr->be->ops->adr_update)(adr->be, adr->np, adr->stage.dx_scale, dinv, y, x, ewt, keep, sums));
+  for (PetscInt k = 0; k < 4; k++) s[k] = PetscRealPart(sums[k]);
+  *ws = PetscRealPart(sums[4]);
+  if (keep) {
+    const PetscScalar *d;
+    PetscCall(EasVecGetArrayRead(adr->dx, &d));
+    PetscCall(PetscArraycpy(adr->stage.dx_host, d, adr->n));
+    PetscCall(EasVecRestoreArrayRead(adr->dx, &d));
+  }
+  PetscFunctionReturn(0);
+}
