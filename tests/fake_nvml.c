@@ -19,10 +19,22 @@
                          nvmlInit_v2 (default 0.15 s).
     FAKE_NVML_POWER    P in W (default 150).
     FAKE_NVML_DEVICES  number of devices (default 1, at most 4).
+    FAKE_NVML_DELAY_MS every energy and power read sleeps this many
+                       milliseconds before it answers (default 0): a slow
+                       driver, as NVML's reads of a busy H100 (issue 20:
+                       ~3.5 ms each), so a test can see who pays for the reads.
+    FAKE_NVML_READS    a file: at nvmlShutdown the fake appends one line
+                       "reads <n> init_thread <m>": the energy and power reads
+                       it answered, m of them on the thread that called
+                       nvmlInit_v2 (the caller's thread of the sensor's SetUp;
+                       the others came from sampler threads): a count taken
+                       outside eas, for the meter's overhead tests.
   Time is CLOCK_MONOTONIC, the clock of the sensor (EasSensorNow), so a test
   can compare the measured energy with P x the elapsed time of its reads.
   Plain C, no PETSc: it stands for a vendor library.
 */
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -44,8 +56,13 @@ enum { MODE_ENERGY,
        MODE_RESET };
 
 static int    fake_mode = MODE_ENERGY, fake_init = 0, fake_ndev = 1;
-static double fake_P = 150.0, fake_t0 = 0, fake_reset_after = 0.15;
+static double fake_P = 150.0, fake_t0 = 0, fake_reset_after = 0.15, fake_delay = 0;
 static int    fake_dev[4];
+
+/* Reads answered, and those asked by the thread that called nvmlInit_v2. */
+static pthread_mutex_t fake_lock = PTHREAD_MUTEX_INITIALIZER;
+static long            fake_reads, fake_reads_init;
+static pthread_t       fake_init_thread;
 
 static double FakeNow(void)
 {
@@ -58,6 +75,21 @@ static double EnvReal(const char *name, double dflt)
 {
   const char *v = getenv(name);
   return (v && *v) ? strtod(v, NULL) : dflt;
+}
+
+/* One energy or power read: counted, then the driver's delay. */
+static void FakeRead(void)
+{
+  pthread_mutex_lock(&fake_lock);
+  fake_reads++;
+  if (pthread_equal(pthread_self(), fake_init_thread)) fake_reads_init++;
+  pthread_mutex_unlock(&fake_lock);
+  if (fake_delay > 0) {
+    struct timespec ts;
+    ts.tv_sec  = (time_t)(fake_delay * 1e-3);
+    ts.tv_nsec = (long)((fake_delay * 1e-3 - (double)ts.tv_sec) * 1e9);
+    while (nanosleep(&ts, &ts)) {} /* resumed after a signal */
+  }
 }
 
 nvmlReturn_t nvmlInit_v2(void)
@@ -79,6 +111,13 @@ nvmlReturn_t nvmlInit_v2(void)
   fake_P           = EnvReal("FAKE_NVML_POWER", 150.0);
   fake_reset_after = EnvReal("FAKE_NVML_RESET_AFTER", 0.15);
   fake_ndev        = (int)EnvReal("FAKE_NVML_DEVICES", 1);
+  fake_delay       = EnvReal("FAKE_NVML_DELAY_MS", 0);
+  if (fake_delay < 0) return NVML_ERROR_INVALID_ARGUMENT; /* a typo in the test */
+  pthread_mutex_lock(&fake_lock);
+  fake_reads       = 0;
+  fake_reads_init  = 0;
+  fake_init_thread = pthread_self();
+  pthread_mutex_unlock(&fake_lock);
   if (fake_ndev < 0) fake_ndev = 0;
   if (fake_ndev > 4) fake_ndev = 4;
   fake_t0   = FakeNow();
@@ -88,8 +127,19 @@ nvmlReturn_t nvmlInit_v2(void)
 
 nvmlReturn_t nvmlShutdown(void)
 {
+  const char *path = getenv("FAKE_NVML_READS");
+
   if (!fake_init) return NVML_ERROR_UNINITIALIZED;
   fake_init = 0;
+  if (path && *path) { /* appended: every sensor of the process (one per meter) adds its line */
+    FILE *fp = fopen(path, "a");
+    if (fp) {
+      pthread_mutex_lock(&fake_lock);
+      fprintf(fp, "reads %ld init_thread %ld\n", fake_reads, fake_reads_init);
+      pthread_mutex_unlock(&fake_lock);
+      fclose(fp);
+    }
+  }
   return NVML_SUCCESS;
 }
 
@@ -118,6 +168,7 @@ nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t dev, unsigned long
   if (!fake_init) return NVML_ERROR_UNINITIALIZED;
   if (!dev || !mj) return NVML_ERROR_INVALID_ARGUMENT;
   if (fake_mode == MODE_POWER) return NVML_ERROR_NOT_SUPPORTED;
+  FakeRead();
   t = FakeNow() - fake_t0;
   if (fake_mode == MODE_RESET && t >= fake_reset_after)
     *mj = (unsigned long long)(1e3 * fake_P * (t - fake_reset_after));
@@ -130,6 +181,7 @@ nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t dev, unsigned int *mw)
 {
   if (!fake_init) return NVML_ERROR_UNINITIALIZED;
   if (!dev || !mw) return NVML_ERROR_INVALID_ARGUMENT;
+  FakeRead();
   *mw = (unsigned int)(1e3 * fake_P + 0.5);
   return NVML_SUCCESS;
 }
