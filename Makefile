@@ -1,7 +1,9 @@
 # eas - configure-free GNU Makefile.
 #
 #   make demo           run the main example (installs Debian packages first if missing)
-#   make check          build and run the test suite on every available backend, 1/2/4 ranks
+#   make check          tools/check-layers (no include or call goes up, docs/design.md), then
+#                       build and run the test suite on every available backend, 1/2/4 ranks
+#                       (JOBS=N tests at once; default auto: half the cores, tests/run.sh)
 #   make check-gpu      the whole suite with the GPU cases, where a CUDA device is usable
 #   make gpu-verdict    check-gpu + the GPU benchmarks, then one verdict line (tools/gpu-verdict)
 #   make bench          benchmarks (BENCH lines: eas vs STREAM vs PETSc, same run)
@@ -16,13 +18,18 @@
 # Variables: OBJDIR (build), CUDA (1 when nvcc is found: build the CUDA module
 # libeas-cuda.so beside libeas; 0 to leave it out; libeas is the same either way),
 # SUNDIALS (1 when SUNDIALS' CVODE headers are found, 0 to leave CVODE out),
-# CUDA_HOME (/usr/local/cuda), CUDA_ARCH (75), OPT (-O3 -march=native), PREFIX,
-# PYTHON (/usr/bin/python3: Debian's, with python3-matplotlib, for eas-plot).
+# CUDA_HOME (/usr/local/cuda), CUDA_ARCHS (the GPUs the module holds native code
+# for: 70 80 90, 75 in place of 70 where nvcc has no sm_70 (CUDA 13), plus the PTX
+# of the last for newer GPUs), CUDA_ARCH=NN (override: sm_NN and its PTX only),
+# OPT (-O3 -march=native), PREFIX,
+# PYTHON (/usr/bin/python3: Debian's, with python3-matplotlib, for eas-plot),
+# HWLOC (1 when pkg-config finds hwloc: the benchmarks' cache detection, bench/llc.h).
 
 OBJDIR    ?= build
+JOBS      ?= auto
 PREFIX    ?= /usr/local
 CUDA_HOME ?= /usr/local/cuda
-CUDA_ARCH ?= 75
+CUDA_ARCH ?=
 OPT       ?= -O3 -march=native
 NVCC      ?= $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard $(CUDA_HOME)/bin/nvcc))
 CUDA      ?= $(if $(NVCC),1,0)
@@ -30,9 +37,12 @@ SUNDIALS_INC ?= /usr/include
 SUNDIALS  ?= $(if $(wildcard $(SUNDIALS_INC)/cvode/cvode.h $(SUNDIALS_INC)/nvector/nvector_parallel.h),1,0)
 PYTHON    ?= /usr/bin/python3
 V         ?= 0
+comma     := ,
+empty     :=
+space     := $(empty) $(empty)
 Q          = $(if $(filter 1,$(V)),,@)
 
-SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/mat src/solvers src/comm src/energy src/policy
+SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/vec src/comm src/energy src/mat src/solvers src/policy src/init
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c tests/*.c bench/*.c bench/*.h)
 
@@ -51,7 +61,7 @@ format:
 clean:
 	rm -rf $(OBJDIR) build-asan build-vg
 help:
-	@sed -n '2,21p' Makefile
+	@sed -n '2,/^$$/p' Makefile
 else
 # ---------------------------------------------------------------------------
 CC           := mpicc
@@ -70,6 +80,15 @@ ifeq ($(SUNDIALS),1)
   SUNDIALS_LIBS := -lsundials_cvode -lsundials_nvecparallel -lsundials_sunlinsolspgmr
 endif
 
+# hwloc (Debian's libhwloc-dev, a dependency of libopenmpi-dev): one of the
+# benchmarks' sources of the last-level cache size (bench/llc.h); without it,
+# "hwloc: not compiled in".  Only the benchmarks and test_llc link it.
+HWLOC ?= $(if $(shell pkg-config --exists hwloc 2>/dev/null && echo 1),1,0)
+ifeq ($(HWLOC),1)
+  HWLOC_CFLAGS := -DEAS_HAVE_HWLOC $(shell pkg-config --cflags hwloc)
+  HWLOC_LIBS   := $(shell pkg-config --libs hwloc)
+endif
+
 CSRC := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
 # The CUDA backend is a module of its own (libeas-cuda.so, dlopen'ed by
 # src/backends/cudamodule.c at the first request for /gpu/cuda): libeas has no
@@ -78,7 +97,17 @@ CSRC := $(foreach d,$(SRCDIRS),$(wildcard $(d)/*.c))
 ifeq ($(CUDA),1)
   CUSRC     := $(wildcard src/backends/cuda/*.cu)
   CUDA_LIBS := -L$(CUDA_HOME)/lib64 -lcusparse -lcudart -Wl,-rpath,$(CUDA_HOME)/lib64 -lstdc++
-  NVCCFLAGS ?= -O3 -arch=sm_$(CUDA_ARCH) -std=c++17 -Xcompiler -fPIC,-Wall,-Wextra,-fvisibility=hidden
+  # A fat binary: native code (SASS) for Volta/Turing, Ampere and Hopper, so
+  # that none of them JIT-compiles the module at its first run, and the PTX
+  # of the newest for later GPUs.  The lists are recorded in the module
+  # (CUDA_CODE_H; nvcc splits -D values at commas): eas_info says whether a
+  # device has native code.
+  NVCC_CODES  := $(shell $(NVCC) --list-gpu-code 2>/dev/null)
+  CUDA_ARCHS  ?= $(if $(CUDA_ARCH),$(CUDA_ARCH),$(if $(NVCC_CODES),$(if $(filter sm_70,$(NVCC_CODES)),70,75),70) 80 90)
+  CUDA_PTX    ?= $(lastword $(CUDA_ARCHS))
+  CUDA_CODE   := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) -gencode arch=compute_$(CUDA_PTX),code=compute_$(CUDA_PTX)
+  CUDA_CODE_H := $(OBJDIR)/gen/eas_cuda_code.h
+  NVCCFLAGS ?= -O3 -std=c++17 -Xcompiler -fPIC,-Wall,-Wextra,-fvisibility=hidden
   LIB_CUDA  := $(OBJDIR)/lib/libeas-cuda.so
 endif
 OBJS   := $(CSRC:%.c=$(OBJDIR)/%.o)
@@ -86,7 +115,7 @@ CUOBJS := $(CUSRC:%.cu=$(OBJDIR)/%.o)
 
 # Rebuild everything when the flags change (e.g. CUDA=0 after CUDA=1).
 FLAGS_STAMP := $(OBJDIR)/.flags
-FLAGS_NOW   := $(CFLAGS_ALL) CUDA=$(CUDA) SUNDIALS=$(SUNDIALS) $(NVCCFLAGS)
+FLAGS_NOW   := $(CFLAGS_ALL) CUDA=$(CUDA) SUNDIALS=$(SUNDIALS) HWLOC=$(HWLOC) $(NVCCFLAGS) $(CUDA_CODE)
 $(shell mkdir -p $(OBJDIR); echo '$(FLAGS_NOW)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_NOW)' > $(FLAGS_STAMP))
 
 # libeas.so -> libeas.so.0 (the SONAME) -> libeas.so.0.1.0 (the file).
@@ -117,10 +146,14 @@ $(OBJDIR)/%.o: %.c $(FLAGS_STAMP) $(HEADERS) $(wildcard src/*/*.h src/*/*/*.h)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) -c $< -o $@
 
-$(OBJDIR)/%.o: %.cu $(FLAGS_STAMP) $(HEADERS) $(wildcard src/*/*.h src/*/*/*.h)
+$(CUDA_CODE_H): $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	@printf '/* generated by the Makefile: the code libeas-cuda.so holds (CUDA_ARCHS, CUDA_PTX) */\n#define EAS_CUDA_SASS %s\n#define EAS_CUDA_PTX %s\n' '$(subst $(space),$(comma) ,$(strip $(CUDA_ARCHS)))' '$(CUDA_PTX)' > $@
+
+$(OBJDIR)/%.o: %.cu $(FLAGS_STAMP) $(CUDA_CODE_H) $(HEADERS) $(wildcard src/*/*.h src/*/*/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  NVCC $<"
-	$(Q)$(NVCC) $(NVCCFLAGS) -DEAS_HAVE_CUDA -Iinclude -Isrc $(PETSC_INCS) $(MPI_CFLAGS) -c $< -o $@
+	$(Q)$(NVCC) $(NVCCFLAGS) $(CUDA_CODE) -I$(dir $(CUDA_CODE_H)) -DEAS_HAVE_CUDA_CODE_H -DEAS_HAVE_CUDA -Iinclude -Isrc $(PETSC_INCS) $(MPI_CFLAGS) -c $< -o $@
 
 $(LIB_A): $(OBJS)
 	@mkdir -p $(dir $@)
@@ -166,14 +199,19 @@ $(OBJDIR)/examples/%: examples/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
+# The benchmarks' cache detection (bench/llc.h) and its test read hwloc.
+$(BENCHES) $(OBJDIR)/tests/test_llc: private CFLAGS += $(HWLOC_CFLAGS)
+$(BENCHES) $(OBJDIR)/tests/test_llc: private LDLIBS += $(HWLOC_LIBS)
+$(OBJDIR)/tests/test_llc: bench/llc.h
 $(OBJDIR)/bench/%: bench/%.c $(LIB_SO) $(LIB_CUDA) $(HEADERS) $(wildcard bench/*.h tests/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC   $<"
 	$(Q)$(CC) $(CFLAGS_ALL) $< -o $@ -L$(OBJDIR)/lib -leas -Wl,-rpath,$(abspath $(OBJDIR)/lib) $(LDLIBS_ALL) $(SAN)
 
 check: all
+	@$(PYTHON) tools/check-layers
 	@bash tests/runner_selftest.sh $(OBJDIR)
-	@bash tests/run.sh $(OBJDIR)
+	@bash tests/run.sh $(OBJDIR) -j $(JOBS)
 
 # The asynchronous fault campaign at length (issue 14): 100 seeds per
 # combination of detection, reception and -eas_async_halo_rtol, transport and
@@ -189,8 +227,9 @@ stress: all
 # twins are skipped.  Fails at once, saying why, where no device is usable.
 check-gpu: all
 	@$(OBJDIR)/examples/eas_info -require /gpu/cuda
+	@$(PYTHON) tools/check-layers
 	@bash tests/runner_selftest.sh $(OBJDIR)
-	@bash tests/run.sh $(OBJDIR)
+	@bash tests/run.sh $(OBJDIR) -j $(JOBS)
 
 demo: all
 	OMP_NUM_THREADS=2 $(MPIEXEC) -n 1 $(OBJDIR)/examples/ex1 -n 48 -ksp_monitor -ksp_converged_reason -ksp_view -log_view
@@ -229,6 +268,8 @@ valgrind:
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_n 6 -adr_steps 3 -eas_mode auto -eas_backend auto -eas_dvfs report -eas_dvfs_freqs 2000000,1000000 -eas_power_budget 150 -eas_power_budget_apply 0 -eas_threads 1 -eas_sensor model -adr_progress 0
 	$(VG) build-vg/tests/test_dvfs -case solve -dir /tmp/eas_vg_dvfs -eas_dvfs apply -eas_dvfs_warmup 3 -eas_sensor model -eas_energy_view -eas_threads 1
 	$(VG) build-vg/tests/test_split_measure -ebe_split_units /cpu:1,/cpu:1 -ebe_test_slowdown 1:2 -ebe_rebalance_interval 5
+	$(VG) build-vg/tests/test_llc -case order
+	$(VG) build-vg/tests/test_llc -case machine
 	@echo "valgrind: no errors"
 
 bench: all
@@ -237,7 +278,7 @@ bench: all
 # Everything the GPU needs checked, then one verdict line (tools/gpu-verdict):
 # says clearly, and exits 2, where no CUDA device is usable.
 gpu-verdict: all
-	@sh tools/gpu-verdict $(OBJDIR)
+	@EAS_TEST_JOBS=$(JOBS) sh tools/gpu-verdict $(OBJDIR)
 
 # docs/options.md from the drivers' -help output (tests/test_options_doc.py
 # fails when it is stale).
@@ -251,7 +292,7 @@ plots: all
 # Sanitizers: a separate build tree, CUDA left out (its runtime is not instrumented).
 asan:
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 OBJDIR=build-asan CUDA=0 OPT="-O1 -fno-omit-frame-pointer" SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined" all
-	@ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 bash tests/run.sh build-asan --nsize 1
+	@ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 bash tests/run.sh build-asan --nsize 1 -j $(JOBS)
 
 install: lib
 	install -d $(DESTDIR)$(PREFIX)/include/eas $(DESTDIR)$(PREFIX)/lib/pkgconfig

@@ -28,16 +28,19 @@
   write allocate does happen.  The counts of the timed kernels follow the
   same rule (bench_dia.c, bench_ebe.c).
 
-  Cache: the last-level cache size is read from sysfs
-  (/sys/devices/system/cpu/cpu0/cache/index<k>/{level,type,size}, the
-  highest level that is not an instruction cache).  A working set is "at
-  bandwidth" (streams from memory) only when it is at least
-  EAS_BENCH_LLC_FACTOR times the LLC; the reference arrays are sized so that
-  even the triad's 3 arrays are 2 x EAS_BENCH_LLC_FACTOR times the LLC.
+  Cache: the last-level cache size comes from -bench_llc_mb, sysfs, hwloc
+  or sysconf, the first that is plausible, and is said with its source
+  (llc.h); none plausible: "unknown".  A working set is "at bandwidth"
+  (streams from memory) only when it is at least EAS_BENCH_LLC_FACTOR times
+  the LLC, and "unknown" where the LLC is; the reference arrays are sized so
+  that even the triad's 3 arrays are 2 x EAS_BENCH_LLC_FACTOR times the LLC
+  (32 MB taken for an unknown LLC).
 */
 #include <petscsys.h>
 #include <stdio.h>
 #include "core/align.h" /* the arrays start on a cache line, as eas's (EasMallocAligned) */
+#include <math.h>
+#include "llc.h"
 
 #define EAS_BENCH_LLC_FACTOR 4.0
 #define EAS_BENCH_TRIAD_BYTES 32.0 /* per element, write allocate included */
@@ -47,50 +50,8 @@ typedef struct {
   PetscInt n;       /* length of every array */
   int      threads; /* OpenMP threads of the reference kernels */
   double  *a[10];   /* a[0..8] read, a[9] written */
-  double   llc;     /* bytes of the last-level cache, 0 when sysfs does not say */
-  int      llc_level;
+  EasBenchLLC llc; /* the last-level cache (llc.h); llc.bytes = 0: unknown */
 } EasBenchRef;
-
-/* The last-level (highest level, data or unified) cache of cpu0 from sysfs;
- *bytes = 0 when it cannot be read. */
-static inline void EasBenchLLC(double *bytes, int *level)
-{
-  *bytes = 0;
-  *level = 0;
-  for (int k = 0; k < 16; k++) {
-    char   path[128], type[32] = "", size[32] = "";
-    int    lev = 0;
-    double b;
-    char   unit = 0;
-    FILE  *f;
-
-    snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", k);
-    if (!(f = fopen(path, "r"))) break;
-    if (fscanf(f, "%d", &lev) != 1) lev = 0;
-    fclose(f);
-    snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/type", k);
-    if ((f = fopen(path, "r"))) {
-      if (fscanf(f, "%31s", type) != 1) type[0] = 0;
-      fclose(f);
-    }
-    if (!strcmp(type, "Instruction")) continue;
-    snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", k);
-    if (!(f = fopen(path, "r"))) continue;
-    if (fscanf(f, "%31s", size) != 1) size[0] = 0;
-    fclose(f);
-    if (sscanf(size, "%lf%c", &b, &unit) < 1) continue;
-    if (unit == 'K')
-      b *= 1024.0;
-    else if (unit == 'M')
-      b *= 1024.0 * 1024.0;
-    else if (unit == 'G')
-      b *= 1024.0 * 1024.0 * 1024.0;
-    if (lev > *level) {
-      *level = lev;
-      *bytes = b;
-    }
-  }
-}
 
 /* Arrays of length n (0: 2 x EAS_BENCH_LLC_FACTOR x LLC / 24 B, at least
    2^22), first touched by the threads that use them. */
@@ -98,8 +59,8 @@ static inline PetscErrorCode EasBenchRefCreate(PetscInt n, int threads, EasBench
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(ref, sizeof(*ref)));
-  EasBenchLLC(&ref->llc, &ref->llc_level);
-  if (n <= 0) n = PetscMax((PetscInt)1 << 22, (PetscInt)(2.0 * EAS_BENCH_LLC_FACTOR * (ref->llc > 0 ? ref->llc : 32.0 * 1024 * 1024) / 24.0));
+  PetscCall(EasBenchLLCDetect(&ref->llc));
+  if (n <= 0) n = PetscMax((PetscInt)1 << 22, (PetscInt)(2.0 * EAS_BENCH_LLC_FACTOR * (ref->llc.bytes > 0 ? ref->llc.bytes : 32.0 * 1024 * 1024) / 24.0));
   ref->n       = n;
   ref->threads = threads;
   for (int k = 0; k < 10; k++) {
@@ -149,9 +110,23 @@ static inline double EasBenchRead9(EasBenchRef *ref, PetscInt nrep)
 }
 
 /* "yes" when a working set of ws bytes streams from memory (>= 4 x LLC),
-   "no" when it may be partly cache-resident; "?" when the LLC is unknown */
+   "no" when it may be partly cache-resident; "unknown" when the LLC is
+   (never a guessed yes or no) */
 static inline const char *EasBenchAtBandwidth(const EasBenchRef *ref, double ws)
 {
-  if (ref->llc <= 0) return "?";
-  return ws >= EAS_BENCH_LLC_FACTOR * ref->llc ? "yes" : "no";
+  if (ref->llc.bytes <= 0) return "unknown";
+  return ws >= EAS_BENCH_LLC_FACTOR * ref->llc.bytes ? "yes" : "no";
+}
+
+/* ws in LLCs; NAN (printed "nan") when the LLC is unknown */
+static inline double EasBenchPerLLC(const EasBenchRef *ref, double ws)
+{
+  return ref->llc.bytes > 0 ? ws / ref->llc.bytes : NAN;
+}
+
+/* The BENCH lines' fields "llc_MB=33.6 llc_from=sysfs" ("llc_MB=unknown llc_from=unknown") */
+static inline void EasBenchLLCFields(const EasBenchRef *ref, char *buf, size_t len)
+{
+  if (ref->llc.bytes > 0) snprintf(buf, len, ref->llc.bytes >= 1e6 ? "llc_MB=%.1f llc_from=%s" : "llc_MB=%.3f llc_from=%s", ref->llc.bytes * 1e-6, ref->llc.source);
+  else snprintf(buf, len, "llc_MB=unknown llc_from=unknown");
 }

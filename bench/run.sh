@@ -55,19 +55,21 @@ done
 echo
 echo "# summary (targets: BiCGStab >= 2.2 x PETSc per iteration at n = 128): bytes as really moved (write allocate included), reference = read9 (9 read streams, 1 write) timed"
 echo "# next to each kernel in the same process, per-run ratios, medians; \"bw\" = working set >= 4 x LLC (else partly"
+echo "# cache-resident; \"?\" where no source gives a plausible LLC: give it, PETSC_OPTIONS=\"-bench_llc_mb MB\" make bench)"
 echo "# cache-resident: no bandwidth claim). Targets at bandwidth: SpMV >= 0.95 ref, BiCGStab <= 1.15 bound, >= 2 x PETSc"
 echo "# per iteration. A ratio above 1 at bandwidth means a wrong byte count (flagged COUNT?)."
 awk '
   function v(k,   i, a) { for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] } return "?" }
   function mark(ok) { return ok ? "ok" : "MISS" }
-  function bw(at, ok, q) { if (at != "yes") return "(cache)"; if (q > 1.05) return "COUNT?"; return mark(ok) }
+  function bw(at, ok, q) { if (at == "unknown") return "(LLC?)"; if (at != "yes") return "(cache)"; if (q > 1.05) return "COUNT?"; return mark(ok) }
+  function perllc(ws, llc) { return llc + 0 > 0 ? sprintf("%.1f", ws / llc) : "?" } # llc_MB=unknown: bench/llc.h
   BEGIN { f = "%4s %3s %-6s | %7s %-3s %7s | %6s %6s | %6s %6s %-7s | %6s %6s | %8s %8s %8s | %6s %-4s | %6s %-7s\n"
           printf f, "n", "thr", "values", "SpMV ws", "", "BiCGS ws", "triad", "read9", "eas", "eas/", "", "PETSc", "SpMV", "eas", "PETSc", "bound", "PETSc/", "", "eas/", ""
           printf f, "", "", "", "/LLC", "bw", "/LLC", "GB/s", "GB/s", "GB/s", "ref", "", "GB/s", "eas/P", "ms/it", "ms/it", "ms/it", "eas", "", "bound", "" }
   /^# spmv eas\/petsc speed = / { sp = $6; next }
   /^BENCH / {
     rr = v("ratio_ref"); rp = v("ratio_petsc"); rb = v("ratio_bound"); llc = v("llc_MB")
-    printf f, v("n"), v("threads"), v("precision"), sprintf("%.1f", v("ws_spmv_MB") / llc), v("at_bandwidth_spmv"), sprintf("%.1f", v("ws_bcgs_MB") / llc),
+    printf f, v("n"), v("threads"), v("precision"), perllc(v("ws_spmv_MB"), llc), v("at_bandwidth_spmv"), perllc(v("ws_bcgs_MB"), llc),
            v("stream_GBs"), v("ref_GBs"), v("eas_GBs"), rr, bw(v("at_bandwidth_spmv"), rr >= 0.95, rr), v("petsc_GBs"), sp,
            v("eas_ms_per_it"), v("petsc_ms_per_it"), v("bound_ms_per_it"), rp, mark(rp >= 2.0), rb, bw(v("at_bandwidth_bcgs"), rb <= 1.15, 1 / rb)
   }' "$LOG"

@@ -28,7 +28,7 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
   PetscCall(EasAdrSetFromOptions(adr));
-  PetscCall(EasPolicyAttachAdrFromOptions(adr)); /* the energy policies above the solver: -eas_backend auto, -eas_dvfs, -eas_power_budget */
+  PetscCall(EasPolicyAttachAdrFromOptions(adr)); /* the energy policies above the solver: -eas_dvfs, -eas_power_budget (-eas_backend auto is resolved at SetUp) */
   PetscCall(EasAdrSetUp(adr));
   PetscCall(EasAdrSolve(adr, PETSC_DEFAULT));
   PetscCall(EasAdrGetEnergyMeter(adr, &meter));

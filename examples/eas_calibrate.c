@@ -218,20 +218,20 @@ int main(int argc, char **argv)
   test:
     suffix: small
     backends: none
-    args: -n 10 -ebe_n 4 -reps 4 -power_time 0.05 -o /tmp/eas_calibrate_test.opts
+    args: -n 10 -ebe_n 4 -reps 4 -power_time 0.05 -o @TMP@/eas_calibrate_test.opts
     expect: ^/cpu/openmp +DIA SpMV .* s/row .*EBE apply .* s/element
     expect: (no energy sensor: powers from the built-in default profile|measured power)
-    expect: profile written to /tmp/eas_calibrate_test.opts
+    expect: profile written to @TMP@/eas_calibrate_test.opts
   test:
     suffix: small_nogpu
     backends: none
     requires: !cuda-device
-    args: -n 10 -ebe_n 4 -reps 4 -power_time 0.05 -o /tmp/eas_calibrate_test_nogpu.opts
+    args: -n 10 -ebe_n 4 -reps 4 -power_time 0.05 -o @TMP@/eas_calibrate_test_nogpu.opts
     expect: ^/gpu/cuda +skipped: (no CUDA device|CUDA module not loaded)
   test:
     suffix: small_gpu
     backends: none
     requires: cuda-device
-    args: -n 10 -ebe_n 4 -reps 4 -power_time 0.05 -o /tmp/eas_calibrate_test_gpu.opts
+    args: -n 10 -ebe_n 4 -reps 4 -power_time 0.05 -o @TMP@/eas_calibrate_test_gpu.opts
     expect: ^/gpu/cuda +DIA SpMV .* s/row .*EBE apply .* s/element
 TEST*/

@@ -1,4 +1,5 @@
-static const char help[] = "Lists the eas backends and whether each can be used here.\n\n"
+static const char help[] = "Lists the eas backends and whether each can be used here, the CUDA module and devices\n"
+                           "(compute capability; native code in the module or JIT-compiled PTX).\n\n"
                            "  -available          print the usable backends, one per line\n"
                            "  -unavailable        print the others with the reason\n"
                            "  -require <resource> exit non-zero, saying why, unless the backend is usable\n"
@@ -49,6 +50,7 @@ int main(int argc, char **argv)
   } else {
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s\n", EasVersion));
     PetscCall(EasBackendList(PETSC_COMM_WORLD, NULL));
+    PetscCall(EasBackendDeviceView(PETSC_COMM_WORLD, NULL));
     PetscCall(EasGetMPIThreadLevel(&level));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MPI thread level: %s\n", level == MPI_THREAD_MULTIPLE ? "MPI_THREAD_MULTIPLE" : level == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED"
                                                                                                                          : level == MPI_THREAD_FUNNELED     ? "MPI_THREAD_FUNNELED"
@@ -65,6 +67,22 @@ int main(int argc, char **argv)
     expect: /cpu/openmp .*available
     expect: /gpu/cuda
     expect: MPI thread level: MPI_THREAD_MULTIPLE
+    expect: ^CUDA module: 
+    expect_count: 0 \(null\)
+  test:
+    # without a device: the module (or why it is not loaded) and "none usable here" with the reason
+    suffix: devices_none
+    backends: none
+    requires: !cuda-device
+    expect: ^CUDA (module: not loaded \(|devices: none usable here \(no CUDA device)
+  test:
+    # issue 20 item 8: the device's compute capability and whether the module has native code for it
+    suffix: devices
+    backends: none
+    requires: cuda-device
+    expect: ^ +/gpu/cuda .* available$
+    expect: ^CUDA module: .*native code sm_[0-9]+.*, PTX compute_[0-9]+
+    expect: ^CUDA device 0: .*, compute capability [0-9]+\.[0-9]+: (native code in the module \(sm_[0-9]+\)|no native code in the module).*binaryVersion [0-9]+
   test:
     suffix: require_cuda
     backends: none

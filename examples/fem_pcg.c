@@ -13,11 +13,11 @@ static const char help[] = "Element-by-element PCG on a sequence of growing stru
                            "Energy of each mesh step (issue 5, include/eas/ebe.h): -eas_sensor auto|rapl|nvml|model, -eas_power_*,\n"
                            "  -eas_energy_view (the meter's table after each step), -eas_trace <file.csv> (one row per CG iteration;\n"
                            "  with several steps, step s writes <file>.<s>.csv)\n"
-                           "Automatic backend choice (issue 5 item 5): -eas_backend auto -eas_criterion time|energy|edp|ed2p: before each mesh\n"
-                           "  the policy predicts cpu/gpu/hybrid for the mesh (elements per rank, iterations estimated from the previous mesh)\n"
-                           "  and builds the operator on its pick; during the solve it decides again every -fem_policy_interval iterations\n"
-                           "  from the measured per-element times (a changed answer is printed and applied at the next mesh); after each\n"
-                           "  mesh it prints predicted against measured time and energy of the solves\n";
+                           "Automatic backend choice (issue 5 item 5): -eas_backend auto -eas_criterion time|energy|edp|ed2p: at each mesh's\n"
+                           "  EasEbeSetUp the energy policies predict cpu/gpu/hybrid for the mesh (elements per rank, iterations estimated from\n"
+                           "  the previous mesh) and build the operator on their pick; during the solve they decide again every\n"
+                           "  -ebe_policy_interval iterations from the measured per-element times (a changed answer is printed and used for\n"
+                           "  the next mesh); after each solve they print predicted against measured time and energy\n";
 
 #include <eas.h>
 #include <petscdmda.h>
@@ -77,16 +77,11 @@ typedef struct {
 int main(int argc, char **argv)
 {
   PetscInt          prob = 0, order = 1, n0 = 4, steps = 3, grow = 2, solves = 1, mat = 0;
-  PetscBool         monitor = PETSC_FALSE, tracing, vsol = PETSC_FALSE;
+  PetscBool         monitor = PETSC_FALSE, vsol = PETSC_FALSE;
   PetscViewer       vsol_viewer = NULL;
   PetscViewerFormat vsol_format;
-  char              trace[PETSC_MAX_PATH_LEN] = "";
   PetscMPIInt       size;
   StepRow           row[MAXSTEPS];
-  char              beres[64] = "";
-  PetscBool         autobe    = PETSC_FALSE;
-  PetscInt          polint    = 0;
-  EasPolicy         pol       = NULL;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
@@ -97,19 +92,10 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-fem_steps", "Number of growing meshes", NULL, steps, &steps, NULL));
   PetscCall(PetscOptionsInt("-fem_grow", "Elements added per direction at each step", NULL, grow, &grow, NULL));
   PetscCall(PetscOptionsInt("-fem_solves", "Solves per mesh", NULL, solves, &solves, NULL));
-  PetscCall(PetscOptionsInt("-fem_policy_interval", "With -eas_backend auto: iterations between online decisions (0: 10)", "EasPolicyAttachEbe", polint, &polint, NULL));
   PetscCall(PetscOptionsEList("-fem_material", "Material: k or E = 1 + 0.5 sin(3x+2y+z) (varying) or 1 (constant)", "EasEbeSetMeshMaterial", EasEbeMaterials, 2, EasEbeMaterials[mat], &mat, NULL));
   PetscCall(PetscOptionsBool("-fem_monitor", "One line per solve: iterations, time, shares, per-element times", NULL, monitor, &monitor, NULL));
   PetscCall(PetscOptionsViewer("-fem_view_solution", "The last mesh's solution through a PETSc viewer (vtk:file.vts, binary:file, hdf5:file.h5)", "VecView", &vsol_viewer, &vsol_format, &vsol));
   PetscOptionsEnd();
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-eas_trace", trace, sizeof(trace), &tracing));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-eas_backend", beres, sizeof(beres), NULL));
-  PetscCall(PetscStrcmp(beres, "auto", &autobe));
-  if (autobe) { /* one policy for the run: measured per-element times carry over to the next mesh */
-    PetscCall(EasPolicyCreate(PETSC_COMM_WORLD, &pol));
-    PetscCall(EasPolicySetWorkload(pol, EAS_WORKLOAD_EBE));
-    PetscCall(EasPolicySetFromOptions(pol));
-  }
   PetscCheck(steps >= 1 && steps <= MAXSTEPS, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-fem_steps %" PetscInt_FMT " is invalid: expected 1 to %d meshes", steps, MAXSTEPS);
   PetscCheck(n0 >= 1 && grow >= 0 && solves >= 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "expected -fem_n >= 1, -fem_grow >= 0, -fem_solves >= 1");
 
@@ -122,7 +108,8 @@ int main(int argc, char **argv)
     PetscInt         n = n0 + s * grow, nnodes, dof, nown, nel, nu = 0;
     EasEnergyMeter   meter;
     EasEnergySummary S;
-    PetscReal        res = 0, nrm = 0, buf[2], Epol[2] = {0, 0}, Tpol = 0, derr[2], dnrm[2];
+    const char      *trace;
+    PetscReal        res = 0, nrm = 0, buf[2], derr[2], dnrm[2];
     StepRow         *r = &row[s];
 
     PetscCall(EasEbeCreate(PETSC_COMM_WORLD, &ebe));
@@ -131,7 +118,8 @@ int main(int argc, char **argv)
     PetscCall(EasEbeSetFromMesh(ebe, (EasEbeProblem)prob, order, n, n, PetscMax(n, size)));
     PetscCall(EasEbeGetEnergyMeter(ebe, &meter)); /* every step is metered: SetFromOptions applies -eas_* */
     PetscCall(EasEbeSetFromOptions(ebe));
-    if (tracing && steps > 1) { /* one trace per step */
+    PetscCall(EasEnergyMeterGetTrace(meter, &trace)); /* -eas_trace, read by the meter */
+    if (trace && steps > 1) { /* one trace per step */
       char      path[PETSC_MAX_PATH_LEN + 16];
       size_t    len;
       PetscBool csv;
@@ -143,22 +131,8 @@ int main(int argc, char **argv)
         PetscCall(PetscSNPrintf(path, sizeof(path), "%s.%" PetscInt_FMT ".csv", trace, s));
       PetscCall(EasEnergyMeterSetTrace(meter, path));
     }
-    if (pol) { /* -eas_backend auto: predict for this mesh, pick, build the operator on the pick (the hybrid: the split) */
-      PetscInt  nloc;
-      PetscReal its_est;
-
-      PetscCall(EasEbeGetSizes(ebe, &nloc, NULL, NULL, NULL, NULL));
-      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &nloc, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
-      /* iterations: the previous mesh's scaled by n (CG on h-refined elliptic problems: its ~ 1/h),
-         else a guess of 10 n order for the first mesh */
-      its_est = s > 0 ? (PetscReal)PetscMax(row[s - 1].its, 1) * n / row[s - 1].n : 10.0 * n * order;
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fem_pcg: mesh %" PetscInt_FMT ": -eas_backend auto for %" PetscInt_FMT " elements per rank and ~%.0f iterations\n", s, nloc, (double)its_est));
-      PetscCall(EasPolicySetWork(pol, (PetscReal)nloc, its_est));
-      PetscCall(EasPolicyConfigureEbe(pol, ebe)); /* prints the decision and its predicted numbers */
-    }
-    PetscCall(EasPolicyAttachEbeFromOptions(ebe));            /* -eas_dvfs, -eas_power_budget */
-    PetscCall(EasEbeSetUp(ebe));                              /* starts the meter */
-    if (pol) PetscCall(EasPolicyAttachEbe(pol, ebe, polint)); /* consulted online by cg/pipecg */
+    PetscCall(EasPolicyAttachEbeFromOptions(ebe)); /* -eas_dvfs, -eas_power_budget */
+    PetscCall(EasEbeSetUp(ebe));                   /* starts the meter; -eas_backend auto: the policies choose here */
     PetscCall(EasEbeGetSizes(ebe, &nel, NULL, &dof, &nnodes, &nown));
     PetscCall(EasEbeCreateVecs(ebe, &ax, &b));
     PetscCall(EasEbeCreateVecs(ebe, &x, NULL));
@@ -170,7 +144,6 @@ int main(int argc, char **argv)
     PetscCall(EasKspSetType(ksp, EAS_CG));
     PetscCall(EasKspSetOperatorEbe(ksp, ebe));
     PetscCall(EasKspSetFromOptions(ksp));
-    if (pol) PetscCall(EasEnergyMeterGetModelEnergy(meter, &Epol[0]));
     for (PetscInt k = 0; k < solves; k++) {
       PetscLogDouble t0, t1;
       PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
@@ -178,7 +151,6 @@ int main(int argc, char **argv)
       PetscCall(EasKspSolve(ksp, b, x));
       PetscCall(PetscTime(&t1));
       r->t_solve = t1 - t0;
-      Tpol += r->t_solve;
       PetscCall(EasKspGetIterationNumber(ksp, &r->its));
       PetscCall(EasKspGetConvergedReason(ksp, &r->reason));
       {
@@ -197,17 +169,6 @@ int main(int argc, char **argv)
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mesh %" PetscInt_FMT " solve %" PetscInt_FMT ": %s in %" PetscInt_FMT " its, %.3f s; shares (rank 0) %" PetscInt_FMT "/%" PetscInt_FMT ", t_el %.3e/%.3e s\n", s, k, KSPConvergedReasons[r->reason], r->its, (double)r->t_solve, r->shares[0], r->shares[1], (double)r->t_el[0], (double)r->t_el[1]));
       else if (monitor) /* no split: no shares to print */
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mesh %" PetscInt_FMT " solve %" PetscInt_FMT ": %s in %" PetscInt_FMT " its, %.3f s\n", s, k, KSPConvergedReasons[r->reason], r->its, (double)r->t_solve));
-    }
-    if (pol) { /* online decisions of this mesh, then predicted against measured (the solves; energy modelled from the busy times) */
-      PetscInt    nup, nch;
-      const char *latest;
-      PetscCall(EasEnergyMeterGetModelEnergy(meter, &Epol[1]));
-      Epol[0] = Epol[1] - Epol[0];
-      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, Epol, 1, MPIU_REAL, MPIU_SUM, PETSC_COMM_WORLD));
-      PetscCall(EasPolicyGetUpdates(pol, &nup, &nch, &latest));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "fem_pcg: mesh %" PetscInt_FMT ": %" PetscInt_FMT " online decision(s) during the solves, %" PetscInt_FMT " changed the answer; latest %s%s\n", s, nup, nch, latest ? latest : "(none: too few iterations)", nch ? " (used for the next mesh)" : ""));
-      PetscCall(EasPolicySetMeasured(pol, Tpol, Epol[0], PETSC_FALSE));
-      PetscCall(EasPolicyView(pol, NULL));
     }
     /* energy of the step, from EasEbeSetUp to the last solve, labelled as the meter says */
     PetscCall(EasEnergyMeterStop(meter));
@@ -294,7 +255,6 @@ int main(int argc, char **argv)
     else
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%4" PetscInt_FMT " %12s %12s %12s %9s\n", s, "n/a", "n/a", "n/a", "n/a"));
   }
-  PetscCall(EasPolicyDestroy(&pol));
   PetscCall(PetscViewerDestroy(&vsol_viewer));
   PetscCall(EasFinalize());
   return 0;
@@ -328,7 +288,7 @@ int main(int argc, char **argv)
     suffix: view_solution
     nsize: 1 2
     backends: /cpu/serial
-    args: -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_view_solution vtk:/tmp/eas_test_fem_pcg_view.vts
+    args: -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_view_solution vtk:@TMP@/eas_test_fem_pcg_view.vts
     expect: ^ +1 +3 +27 +192 .*CONVERGED_RTOL
   test:
     suffix: disabled_quiet
@@ -366,7 +326,7 @@ int main(int argc, char **argv)
     requires: !cuda-device
     args: -eas_backend auto -eas_criterion energy -fem_steps 2 -fem_n 3 -eas_sensor model
     expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): predicted cpu T=[0-9.e+-]+ s E=[0-9.e+-]+ J; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|CUDA module not loaded)
-    expect: ^fem_pcg: mesh 1: [1-9][0-9]* online decision\(s\) during the solves, 0 changed the answer; latest /cpu
+    expect: ^EasEbe: [1-9][0-9]* online decision\(s\) during the solve, 0 changed the answer; latest /cpu
     expect: ^EasPolicy: /cpu predicted T=[0-9.e+-]+ s E=[0-9.e+-]+ J, measured T=[0-9.e+-]+ s E=[0-9.e+-]+ J \(modelled\), ratios
   test:
     suffix: auto_gpu
@@ -376,7 +336,7 @@ int main(int argc, char **argv)
     args: -eas_backend auto -eas_criterion energy -fem_steps 2 -fem_n 3 -eas_sensor model
     expect: ^eas: -eas_backend auto: chose
     expect_count: 0 is not usable
-    expect: ^fem_pcg: mesh 1: [1-9][0-9]* online decision\(s\) during the solves
+    expect: ^EasEbe: [1-9][0-9]* online decision\(s\) during the solve
   test:
     suffix: split_gpu
     backends: none

@@ -6,6 +6,7 @@ static const char help[] = "eas ADR energy accounting (docs/energy.md, Vialle et
                            "relative; the phases must not overlap (busy <= T) and -eas_trace must hold one row per outer iteration.\n";
 
 #include <eas.h>
+#include "energy/testing.h" /* test hooks (not installed) */
 #include <omp.h>
 #include <unistd.h>
 

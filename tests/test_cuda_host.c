@@ -12,7 +12,15 @@ static const char help[] = "Host-side logic of the CUDA backend, tested where th
     the grid at 2^20 blocks of 256 without a stride loop, so entries past 2^28
     were skipped): the shares of all threads sum to n, and n = 2^28 + 5 with
     the real constants gives 2^20 blocks whose first 5 threads take 2 entries.
+  - EasCudaCodeFor (issue 20 item 8), the default fat module of CUDA 13
+    (native sm_75 sm_80 sm_90, PTX compute_90): an H100 (9.0) runs sm_90; an
+    A10 (8.6) runs sm_80 (same major, lower minor: binary compatible); a T4
+    (7.5) sm_75; a B200 (10.0) and an RTX 50 (12.0) have no native code and
+    JIT-compile compute_90; a V100 (7.0) has none at all (sm_75 needs 7.5,
+    the PTX 9.0).  The old default -arch=sm_75 (sm_75 + compute_75) gave an
+    H100 only PTX.
 */
+#include <eas.h>
 #include "../src/backends/backend.h"
 #include "../src/backends/launch.h"
 
@@ -78,6 +86,18 @@ int main(int argc, char **argv)
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "grid-stride: every entry handled once for n in {1..4097} and caps {1,3,16,2^20}; 2^28+5 entries on 2^20 blocks: threads 0..4 take 2 entries\n"));
   }
+  { /* the code of a module that runs on a device: {cc, native, jit} */
+    const int sass[] = {75, 80, 90}, ptx[] = {90}, old_sass[] = {75}, old_ptx[] = {75};
+    const int want[][3] = {{90, 90, 0}, {86, 80, 0}, {75, 75, 0}, {100, 0, 90}, {120, 0, 90}, {70, 0, 0}, {89, 80, 0}};
+    int       native, jit;
+    for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+      EasCudaCodeFor(want[k][0], sass, 3, ptx, 1, &native, &jit);
+      PetscCheck(native == want[k][1] && jit == want[k][2], PETSC_COMM_SELF, PETSC_ERR_PLIB, "compute capability %d: native sm_%d, JIT compute_%d; expected sm_%d, compute_%d", want[k][0], native, jit, want[k][1], want[k][2]);
+    }
+    EasCudaCodeFor(90, old_sass, 1, old_ptx, 1, &native, &jit);
+    PetscCheck(native == 0 && jit == 75, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the old sm_75 build on an H100: native %d, JIT %d", native, jit);
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "module code: 9.0 -> sm_90, 8.6 -> sm_80, 8.9 -> sm_80, 7.5 -> sm_75, 10.0 and 12.0 -> PTX compute_90, 7.0 -> none; sm_75-only build on 9.0 -> PTX compute_75\n"));
+  }
   PetscCall(EasFinalize());
   return 0;
 }
@@ -90,4 +110,5 @@ int main(int argc, char **argv)
     expect: device 2 with 2 devices: error \(out of range\)
     expect: device -1 with 0 devices: error \(no device\)
     expect: grid-stride: every entry handled once
+    expect: module code: 9.0 -> sm_90, 8.6 -> sm_80
 TEST*/

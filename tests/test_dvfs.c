@@ -400,7 +400,7 @@ int main(int argc, char **argv)
   test:
     suffix: writable
     backends: none
-    args: -case writable -dir /tmp/eas_test_dvfs_w
+    args: -case writable -dir @TMP@/dvfs
     expect: S_opt = 2 \(F_max 2000000 kHz / F_new 1000000 kHz\), distance P_norm - E_norm = 0.2083
     expect: ^applied: scaling_setspeed \(userspace governor\), [1-9][0-9]* core\(s\), 0 read-only, cpu[0-9]+ now 1000000 kHz
     expect: cpufreq value\(s\) restored
@@ -408,31 +408,31 @@ int main(int argc, char **argv)
   test:
     suffix: readonly
     backends: none
-    args: -case readonly -dir /tmp/eas_test_dvfs_r
+    args: -case readonly -dir @TMP@/dvfs
     expect: -eas_dvfs apply: 0 core\(s\) set; [1-9][0-9]* not writable \(.*read-only \(mode 444\)\): the frequencies are only reported
     expect: case readonly: [1-9][0-9]* checks passed
   test:
     suffix: nogov
     backends: none
-    args: -case nogov -dir /tmp/eas_test_dvfs_g
+    args: -case nogov -dir @TMP@/dvfs
     expect: ^applied: scaling_max_freq \(no governor file\)
     expect: case nogov: [1-9][0-9]* checks passed
   test:
     suffix: error
     backends: none
-    args: -case error -dir /tmp/eas_test_dvfs_e
+    args: -case error -dir @TMP@/dvfs
     expect: -eas_dvfs_freqs: 0 frequencies given
     expect: ^after the error: scaling_setspeed 1800000 \(restored\)
     expect: case error: [1-9][0-9]* checks passed
   test:
     suffix: signal
     backends: none
-    args: -case signal -dir /tmp/eas_test_dvfs_s
+    args: -case signal -dir @TMP@/dvfs
     expect: ^child killed by SIGTERM after setting 1000000 kHz: scaling_setspeed back to 1800000
   test:
     suffix: solve
     backends: /cpu/serial
-    args: -case solve -dir /tmp/eas_test_dvfs_v -eas_dvfs apply -eas_dvfs_warmup 3 -eas_sensor model -eas_energy_view
+    args: -case solve -dir @TMP@/dvfs -eas_dvfs apply -eas_dvfs_warmup 3 -eas_sensor model -eas_energy_view
     expect: ^eas: -eas_dvfs apply: EPSA \(Fanfakh\) over 1 rank\(s\), per iteration
     expect: ^eas: -eas_dvfs apply: [1-9][0-9]* core\(s\) set through scaling_setspeed \(userspace governor\); restored at the end
     expect: DVFS \(EPSA, Fanfakh\): S_opt [0-9.e+-]+; predicted saving [0-9.e+-]+ J .*measured saving n/a \(no energy sensor
@@ -440,20 +440,20 @@ int main(int argc, char **argv)
   test:
     suffix: budget
     backends: none
-    args: -case budget -dir /tmp/eas_test_dvfs_b
+    args: -case budget -dir @TMP@/dvfs
     expect: ^budget 80 W: W = 80\.? W, T = 1.25 s, f = 1.6e\+06 kHz; packages 48000000 and 32000000 uW \(powercap constraint_0_power_limit_uw \(2 package\(s\)\)\)
     expect: limit\(s\) restored
   test:
     suffix: budget_cpufreq
     backends: none
-    args: -case budget_cpufreq -dir /tmp/eas_test_dvfs_c
+    args: -case budget_cpufreq -dir @TMP@/dvfs
     expect: ^budget 80 W, powercap read-only: scaling_max_freq = Phi\(80 W\) = 1600000 kHz \(cpufreq scaling_max_freq \([1-9][0-9]* core\(s\)\)\)
     expect: limit\(s\) restored
   test:
     suffix: ranks
     nsize: 2
     backends: none
-    args: -case ranks -dir /tmp/eas_test_dvfs_n
+    args: -case ranks -dir @TMP@/dvfs
     expect: F_i = F_max T_i/\(S_opt T_max\) \(eq. fi\) -> available frequency: rank 0 1500000 -> 1500000 kHz; rank 1 750000 -> 1000000 kHz
     expect: ^2 ranks: S_opt 4/3, rank 0 1500000 kHz, rank 1 1000000 kHz; shared cores set to 1500000 kHz \(by hand\)
     expect: cpufreq value\(s\) restored

@@ -7,6 +7,7 @@ static const char help[] = "EBE PCG energy accounting (issue 5 wired into issue 
                            "  -n <elements per direction> -solves <k> -unit_threads <t0,t1,..> (threads of the split's units)\n";
 
 #include <eas.h>
+#include "energy/testing.h" /* test hooks (not installed) */
 #include <omp.h>
 #include <unistd.h>
 

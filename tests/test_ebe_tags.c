@@ -6,6 +6,7 @@ static const char help[] = "Two EBE operators exchanging their interface sums at
                            "reference (the same code with no concurrency).\n";
 
 /* drives the exchange's internal API (PETSC_INTERN): links the static library */
+#include <eas.h>
 #include "../src/mat/ebeimpl.h"
 
 static PetscErrorCode Fill(PetscScalar *a, PetscInt n, PetscReal base, PetscMPIInt rank)

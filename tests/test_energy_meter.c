@@ -5,6 +5,7 @@ static const char help[] = "Energy meter on a synthetic timeline (a fake clock):
                            "  -case accounting|report|trace|profile|weights|resume|weight_error [-weight w]\n\n";
 
 #include <eas.h>
+#include "energy/testing.h" /* test hooks (not installed) */
 #include <unistd.h>
 
 static PetscLogDouble fake_now = 0;

@@ -1,6 +1,8 @@
 static const char help[] = "Automatic backend choice: the CPU/GPU choice flips exactly at the frontier alpha (just below and\n"
                            "just above) for each criterion; the online re-decision; -eas_backend auto on this machine.\n"
-                           "  -case frontier|online|auto|profile|profile_nogpu\n\n";
+                           "  -case frontier|online|auto|profile|profile_nogpu|registry: the policy layer's functions\n"
+                           "  -case adr_auto|ebe_auto|dia_auto|noresolver: -eas_backend auto through the registry's resolver, with no\n"
+                           "  policy call in the driver (noresolver: PETSc initialized without EasInitialize or EasInitializePackage)\n\n";
 
 #include <eas.h>
 
@@ -169,13 +171,97 @@ static PetscErrorCode CaseProfile(PetscBool declare)
   PetscFunctionReturn(0);
 }
 
+/*
+  -eas_backend auto as a driver that knows nothing of the policies sees it
+  (no EasPolicy call): the registry parses the option and calls the
+  resolver the policy package registered, at the solver's SetUp.  The
+  solver must end on the chosen backend (this machine's answer without a
+  calibration: the CPU), with the policy's online hook attached (its lines
+  at the end of the solve).
+*/
+static PetscErrorCode CaseAdrAuto(void)
+{
+  EasAdr      adr;
+  EasBackend  be;
+  const char *res;
+
+  PetscFunctionBegin;
+  PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
+  PetscCall(EasAdrSetGrid(adr, 6, 6, 6));
+  PetscCall(EasAdrSetMaxSteps(adr, 2));
+  PetscCall(EasAdrSetFromOptions(adr));
+  PetscCall(EasAdrSetUp(adr));
+  PetscCall(EasAdrGetBackend(adr, &be));
+  PetscCall(EasBackendGetResource(be, &res));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "EasAdr set up on %s\n", res));
+  PetscCall(EasAdrSolve(adr, PETSC_DEFAULT));
+  PetscCall(EasAdrDestroy(&adr));
+  nchecks++;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CaseEbeAuto(void)
+{
+  EasEbe      ebe;
+  EasKsp      ksp;
+  EasVec      b, x;
+  EasBackend  be;
+  const char *res;
+
+  PetscFunctionBegin;
+  PetscCall(EasEbeCreate(PETSC_COMM_WORLD, &ebe));
+  PetscCall(EasEbeSetFromMesh(ebe, EAS_EBE_POISSON, 1, 4, 4, 4));
+  PetscCall(EasEbeSetFromOptions(ebe));
+  PetscCall(EasEbeSetUp(ebe));
+  PetscCall(EasEbeGetBackend(ebe, &be));
+  PetscCall(EasBackendGetResource(be, &res));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "EasEbe set up on %s\n", res));
+  PetscCall(EasEbeCreateVecs(ebe, &x, &b));
+  PetscCall(EasVecSet(b, 1.0));
+  PetscCall(EasKspCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(EasKspSetType(ksp, EAS_CG));
+  PetscCall(EasKspSetOperatorEbe(ksp, ebe));
+  PetscCall(EasKspSetFromOptions(ksp));
+  PetscCall(EasKspSolve(ksp, b, x));
+  PetscCall(EasKspDestroy(&ksp));
+  PetscCall(EasVecDestroy(&b));
+  PetscCall(EasVecDestroy(&x));
+  PetscCall(EasEbeDestroy(&ebe));
+  nchecks++;
+  PetscFunctionReturn(0);
+}
+
+/* A DIA matrix has no rule of the policies: the registry says so. */
+static PetscErrorCode CaseDiaAuto(void)
+{
+  EasDia      A;
+  const PetscInt    off[1] = {0};
+  const PetscScalar val[4] = {1, 1, 1, 1};
+
+  PetscFunctionBegin;
+  PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
+  PetscCall(EasDiaSetDiagonals(A, 4, 1, off, val));
+  PetscCall(EasDiaSetUp(A));
+  PetscCall(EasDiaDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   char      cs[32] = "frontier";
-  PetscBool isc;
+  PetscBool isc, noresolver;
 
-  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  /* PETSc first, as a program that initializes it itself; then eas (all its packages), except for -case noresolver */
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-case", cs, sizeof(cs), NULL));
+  PetscCall(PetscStrcmp(cs, "noresolver", &noresolver));
+  if (!noresolver) PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscStrcmp(cs, "adr_auto", &isc));
+  if (isc || noresolver) PetscCall(CaseAdrAuto());
+  PetscCall(PetscStrcmp(cs, "ebe_auto", &isc));
+  if (isc) PetscCall(CaseEbeAuto());
+  PetscCall(PetscStrcmp(cs, "dia_auto", &isc));
+  if (isc) PetscCall(CaseDiaAuto());
   PetscCall(PetscStrcmp(cs, "frontier", &isc));
   if (isc) PetscCall(CaseFrontier());
   PetscCall(PetscStrcmp(cs, "online", &isc));
@@ -193,7 +279,8 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(cs, "profile_nogpu", &isc));
   if (isc) PetscCall(CaseProfile(PETSC_FALSE));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "case %s: %" PetscInt_FMT " checks passed\n", cs, nchecks));
-  PetscCall(EasFinalize());
+  PetscCall(EasFinalize()); /* PETSc was initialized here: it stays up */
+  PetscCall(PetscFinalize());
   return 0;
 }
 
@@ -245,7 +332,7 @@ int main(int argc, char **argv)
     suffix: profile
     nsize: 1 2
     backends: none
-    args: -case profile -eas_criterion energy -profile_out /tmp/eas_profile_gpu_wins.opts
+    args: -case profile -eas_criterion energy -profile_out @TMP@/eas_profile_gpu_wins.opts
     expect: profile where the GPU wins: /gpu/cuda; cpu T=10\.? s E=1715.62 J, gpu T=0.501 s E=114.88556
   test:
     suffix: bad_device
@@ -256,11 +343,42 @@ int main(int argc, char **argv)
     suffix: registry_refuses_auto
     backends: none
     args: -case registry -eas_backend auto
-    expect_error: -eas_backend auto is chosen by the energy policies, not by the backend registry
+    expect_error: -eas_backend auto is chosen by the energy policies for a solver \(an EasAdr or an EasEbe, at its SetUp, from its size\); EasBackendCreateFromOptions has no solver: name a backend
+  test:
+    suffix: adr_auto
+    nsize: 1 2
+    backends: none
+    requires: !cuda-device
+    args: -case adr_auto -eas_backend auto -eas_criterion energy -eas_sensor model -adr_progress 0
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): no CPU per-element time to compare with .*; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|CUDA module not loaded)
+    expect: ^EasAdr set up on /cpu/openmp$
+    expect: ^EasPolicy: /cpu predicted
+    expect: ^case adr_auto: 1 checks passed
+  test:
+    suffix: ebe_auto
+    nsize: 1 2
+    backends: none
+    requires: !cuda-device
+    args: -case ebe_auto -eas_backend auto -eas_criterion energy -eas_sensor model
+    expect: ^eas: -eas_backend auto: chose /cpu \(criterion energy\): no CPU per-element time to compare with .*; gpu and hybrid excluded: /gpu/cuda is not usable: (no CUDA device|CUDA module not loaded)
+    expect: ^EasEbe set up on /cpu/openmp$
+    expect: ^EasEbe: [1-9][0-9]* online decision\(s\) during the solve, 0 changed the answer; latest /cpu
+    expect: ^EasPolicy: /cpu predicted T=[0-9.e+-]+ s E=[0-9.e+-]+ J, measured T=[0-9.e+-]+ s E=[0-9.e+-]+ J \(modelled\)
+    expect: ^case ebe_auto: 1 checks passed
+  test:
+    suffix: dia_auto
+    backends: none
+    args: -case dia_auto -eas_backend auto
+    expect_error: -eas_backend auto is chosen by the energy policies for a solver \(an EasAdr or an EasEbe, at its SetUp, from its size\), not for an EasDia: name a backend
+  test:
+    suffix: noresolver
+    backends: none
+    args: -case noresolver -eas_backend auto
+    expect_error: -eas_backend auto is chosen by the energy policies, whose package registers the resolver: call EasInitialize\(\), or EasInitializePackage\(\) after PetscInitialize\(\)
   test:
     suffix: profile_nogpu
     backends: none
     requires: !cuda-device
-    args: -case profile_nogpu -eas_criterion energy -profile_out /tmp/eas_profile_gpu_wins2.opts
+    args: -case profile_nogpu -eas_criterion energy -profile_out @TMP@/eas_profile_gpu_wins2.opts
     expect: chose /cpu \(criterion energy\).*gpu and hybrid excluded: /gpu/cuda is not usable
 TEST*/

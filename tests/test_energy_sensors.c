@@ -10,6 +10,7 @@ static const char help[] = "Energy sensors on fake powercap trees (normal, wrapa
                            "EasSensorRaplSetReadFault(EACCES), and (3) chmod 000 when not run as root.\n";
 
 #include <eas.h>
+#include "energy/testing.h" /* test hooks (not installed) */
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>

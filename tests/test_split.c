@@ -4,6 +4,7 @@ static const char help[] = "The online EBE work split on two CPU units of unequa
                            "  -n <Q2 elements per direction> -warm <solves> -solves <solves> -view_trace -csv <file>\n";
 
 #include <eas.h>
+#include "mat/testing.h" /* test hooks (not installed) */
 
 /* Asserted with -assert_timing (virtual clock), reported otherwise. */
 #define TIMING_CHECK(strict, cond, ...)                                                                          \

@@ -20,6 +20,7 @@
 #include <petscvec.h>
 #include <petscmat.h>
 #include <petscdm.h>
+#include <eas/dia.h> /* EasPrecision, EasAdrComputeLocalJacobian */
 #include <eas/meter.h>
 
 typedef struct _p_EasAdr *EasAdr;
@@ -223,14 +224,15 @@ PETSC_EXTERN PetscErrorCode EasAdrGetModeAutoInfo(EasAdr, EasAdrAutoInfo *);
    a unit of be's kind. */
 PETSC_EXTERN PetscErrorCode EasAdrSetBackend(EasAdr, EasBackend);
 PETSC_EXTERN PetscErrorCode EasAdrSetOptionsPrefix(EasAdr, const char[]);
-/* EasAdrAddHook - attaches a hook of a layer above the solver (include/eas.h):
+/* EasAdrAddHook - attaches a hook of a layer above the solver (include/eas/sys.h):
    called on every rank at EAS_HOOK_SOLVE_BEGIN and EAS_HOOK_SOLVE_END of
    EasAdrSolve and at EAS_HOOK_STEP after each converged step (beuler) or
    output segment (cvode), where it may move the solver (EasAdrSetBackend)
    or change the hardware settings; destroy(&ctx) (may be NULL) runs at
-   EasAdrDestroy.  The energy policies (include/eas/policy.h:
-   EasPolicyAttachAdrFromOptions: -eas_backend auto, -eas_dvfs,
-   -eas_power_budget) attach theirs this way.  At most 8 hooks. */
+   EasAdrDestroy.  The energy policies (include/eas/policy.h: the online
+   backend choice of -eas_backend auto, attached at EasAdrSetUp;
+   EasPolicyAttachAdrFromOptions: -eas_dvfs, -eas_power_budget) attach
+   theirs this way.  At most 8 hooks. */
 PETSC_EXTERN PetscErrorCode EasAdrAddHook(EasAdr, EasHookFn, void *ctx, PetscErrorCode (*destroy)(void **));
 /* EasAdrGetBackend - the solver's backend (borrowed; NULL before EasAdrSetUp
    when none was set). */
@@ -326,6 +328,12 @@ PETSC_EXTERN PetscErrorCode EasAdrCreateJacobianMat(EasAdr, Mat *);
    halo exchange).  Errors: before EasAdrSetUp; a Vec of the wrong layout;
    a NaN/Inf in the function (PETSC_ERR_FP). */
 PETSC_EXTERN PetscErrorCode EasAdrComputeLocalJacobian(EasAdr, PetscReal t, PetscReal dt, Vec X, EasDia *J);
+/* EasDiaSetFromGallery - built-in test matrices of EasDia (eas/dia.h), built
+   by an EasAdr (src/solvers/adrgallery.c), hence declared here:
+   "adr": implicit Euler Jacobian of the 3D two-species diurnal ADR problem
+   (docs/adr.md) on an n^3 grid, 2n^3 rows, 9 offsets, at t = 21600 s (noon)
+   with -dia_gallery_dt <7200> as the time step. */
+PETSC_EXTERN PetscErrorCode EasDiaSetFromGallery(EasDia, const char name[], PetscInt n);
 /* EasAdrSpeciesNorms - per-species 2-norms of a global Vec (interleaved). */
 PETSC_EXTERN PetscErrorCode EasAdrSpeciesNorms(EasAdr, Vec, PetscReal norms[2]);
 PETSC_EXTERN PetscErrorCode EasAdrView(EasAdr, PetscViewer);

@@ -14,10 +14,11 @@
 */
 #pragma once
 
-#include <eas.h>
+#include <petscmat.h> /* EasEbeAssemble */
+#include <eas/vec.h>
 #include <eas/meter.h>
 
-/* EasEbe is declared in eas.h (the Krylov solver takes one). */
+typedef struct _p_EasEbe *EasEbe;
 PETSC_EXTERN PetscClassId EAS_EBE_CLASSID;
 
 typedef enum {
@@ -139,14 +140,8 @@ PETSC_EXTERN PetscErrorCode EasEbeGetManufacturedSolution(EasEbe, EasEbeFieldFn 
 /* EasEbeSetMode - sync or async interface exchange (-ebe_mode). */
 PETSC_EXTERN PetscErrorCode EasEbeSetMode(EasEbe, EasEbeMode);
 
-/* Element matrix storage (-ebe_storage, EasEbeSetStorage): what the apply
-   reads per element of order m = nen*dof. */
-typedef enum {
-  EAS_EBE_STORAGE_FULL,            /* m^2 doubles, row-major */
-  EAS_EBE_STORAGE_SYMMETRIC,       /* the upper triangle packed, m(m+1)/2 doubles */
-  EAS_EBE_STORAGE_SINGLE,          /* m^2 floats (vectors and sums double) */
-  EAS_EBE_STORAGE_SYMMETRIC_SINGLE /* m(m+1)/2 floats */
-} EasEbeStorage;
+/* Element matrix storage: EasEbeStorage (eas/backend.h, the formats the
+   backends' kernels read; -ebe_storage). */
 PETSC_EXTERN const char *const EasEbeStorages[];
 /* EasEbeSetStorage - before EasEbeSetUp.  Default (not set): symmetric when
    every element matrix is symmetric to 1e-12 (relative to its largest
@@ -210,12 +205,6 @@ PETSC_EXTERN PetscErrorCode EasEbeSetSplitType(EasEbe, EasEbeSplitType);
 PETSC_EXTERN PetscErrorCode EasEbeSetGpuShare(EasEbe, PetscReal);
 /* EasEbeSetRebalanceInterval - applies between split decisions (>= 1). */
 PETSC_EXTERN PetscErrorCode EasEbeSetRebalanceInterval(EasEbe, PetscInt);
-/* EasEbeSetTestSlowdown - TEST ONLY: unit repeats its element work so it
-   runs factor (>= 1) times slower. */
-PETSC_EXTERN PetscErrorCode EasEbeSetTestSlowdown(EasEbe, PetscInt unit, PetscReal factor);
-/* EasEbeSplitInjectSpike - TEST ONLY: the next measured time of unit is
-   multiplied by factor (a timing spike). */
-PETSC_EXTERN PetscErrorCode EasEbeSplitInjectSpike(EasEbe, PetscInt unit, PetscReal factor);
 /* EasEbeSplitSetRemaining - applies expected to remain (the horizon of the
    migration test, Ribeiro eq. 4.7); default: the applies of the last solve. */
 PETSC_EXTERN PetscErrorCode EasEbeSplitSetRemaining(EasEbe, PetscReal);
@@ -298,11 +287,12 @@ PETSC_EXTERN PetscErrorCode EasEbeGetEnergyMeter(EasEbe, EasEnergyMeter *);
 
 /* ---------------------------------------------------------------- hooks */
 
-/* EasEbeAddHook - attaches a hook of a layer above (include/eas.h): cg and
+/* EasEbeAddHook - attaches a hook of a layer above (include/eas/sys.h): cg and
    pipecg over the operator call it on every rank at EAS_HOOK_SOLVE_BEGIN,
    after every iteration (EAS_HOOK_ITERATION, info->its = the iteration) and
    at EAS_HOOK_SOLVE_END; destroy(&ctx) (may be NULL) runs at EasEbeDestroy.
-   The energy policies (include/eas/policy.h: EasPolicyAttachEbe, online
-   backend choice; EasPolicyAttachEbeFromOptions, -eas_dvfs and
+   The energy policies (include/eas/policy.h: EasPolicyAttachEbe, the online
+   backend choice of -eas_backend auto, attached at EasEbeSetUp;
+   EasPolicyAttachEbeFromOptions, -eas_dvfs and
    -eas_power_budget) attach theirs this way.  At most 8 hooks. */
 PETSC_EXTERN PetscErrorCode EasEbeAddHook(EasEbe, EasHookFn, void *ctx, PetscErrorCode (*destroy)(void **));

@@ -47,6 +47,7 @@
 */
 #include <petscsys.h>
 #include <petscviewer.h>
+#include <eas/backend.h> /* EasEnergyMeterSetBackend */
 #include <eas/energy.h>
 
 /* ============================================================ sensors */
@@ -116,10 +117,6 @@ PETSC_EXTERN PetscErrorCode EasSensorGetSamplerPeriod(EasSensor, PetscReal *);
 /* EasSensorGetDroppedSamples - samples dropped (wrap without a readable
    max_energy_range_uj, implausible increments, read errors). */
 PETSC_EXTERN PetscErrorCode EasSensorGetDroppedSamples(EasSensor, PetscInt *);
-/* EasSensorRaplSetReadFault - test hook: every later file read of the
-   RAPL sensor fails with errno err (0 clears it), since as root chmod 000
-   does not stop reads.  Call before SetUp to test an unreadable tree. */
-PETSC_EXTERN PetscErrorCode EasSensorRaplSetReadFault(EasSensor, int err);
 PETSC_EXTERN PetscErrorCode EasSensorView(EasSensor, PetscViewer);
 PETSC_EXTERN PetscErrorCode EasSensorDestroy(EasSensor *);
 
@@ -194,10 +191,6 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterSetSynchronize(EasEnergyMeter, PetscEr
    the GPU units' boundaries become timer marks on be's queue (resolved
    later, never waited for; the meter keeps a reference to be). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetBackend(EasEnergyMeter, EasBackend);
-/* EasEnergyMeterSetTimeFunction - test hook: the clock used instead of the
-   host clock (synthetic timelines in tests; -eas_sensor model only: the
-   sensors' samples are on the host clock). */
-PETSC_EXTERN PetscErrorCode EasEnergyMeterSetTimeFunction(EasEnergyMeter, PetscErrorCode (*)(void *, PetscLogDouble *), void *);
 /* EasEnergyMeterAddUnit - registers a compute unit ("cpu", "gpu0", ...);
    returns its index.  At most 8 units. */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterAddUnit(EasEnergyMeter, const char name[], EasUnitKind, PetscInt *unit);
@@ -298,6 +291,8 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterSetNote(EasEnergyMeter, const char key
 PETSC_EXTERN PetscErrorCode EasEnergyMeterViewFromOptions(EasEnergyMeter);
 /* EasEnergyMeterSetTrace - opens a CSV trace (rank 0 writes; NULL closes). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetTrace(EasEnergyMeter, const char path[]);
+/* EasEnergyMeterGetTrace - the trace file (-eas_trace), NULL when none. */
+PETSC_EXTERN PetscErrorCode EasEnergyMeterGetTrace(EasEnergyMeter, const char *path[]);
 /* EasEnergyTraceRow - one trace row for iteration it: nunits shares
    (elements or rows per unit) and per-element times t_el (s), the predicted
    time and energy of the iteration (NaN or < 0 when none); the measured time

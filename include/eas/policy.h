@@ -1,11 +1,12 @@
 #pragma once
 /*
   eas/policy.h - the energy policies, the layer above the solvers
-  (core < backends < mat < solvers < energy policies < drivers).
+  (docs/design.md: core < backends < vec < comm < energy < mat < solvers
+  < policy < init < drivers).
 
   A policy reads what the solvers measure (their EasEnergyMeter: busy time
   per phase and unit), decides with the papers' models (eas/energy.h) and
-  acts through the solvers' public setters and hooks (include/eas.h,
+  acts through the solvers' public setters and hooks (include/eas/sys.h,
   EasAdrAddHook, EasEbeAddHook); no backend, matrix or solver calls into
   this layer.  docs/energy-policies.md gives every equation, its symbols
   and units, the paper and the function.
@@ -19,7 +20,9 @@
     power budget    -eas_power_budget <W>: Ribeiro eqs. 5.3-5.9, caps
                     through powercap (else cpufreq)
 */
-#include <eas.h>
+#include <eas/adr.h>
+#include <eas/ebe.h>
+#include <eas/meter.h>
 
 /* ============================================================ backend choice */
 
@@ -154,9 +157,12 @@ PETSC_EXTERN PetscErrorCode EasPolicyAttachAdr(EasPolicy, EasAdr, PetscInt inter
 /* EasPolicyAttachEbe - online choice during the Krylov solves of an EBE
    operator (a reference to pol is taken): after the first iteration and
    every interval iterations (<= 0: 10), the meter's measured per-element times (max over ranks) go to
-   EasPolicyUpdate.  The operator is not rebuilt mid-solve: the owner reads
-   the answer (EasPolicyGetUpdates) and configures the next operator.
-   Needs the operator's energy meter (EasEbeGetEnergyMeter; created here). */
+   EasPolicyUpdate.  The operator is not rebuilt mid-solve: the answer
+   (EasPolicyGetUpdates) is for the next operator, whose choice (-eas_backend
+   auto) starts from the times measured here.  At the end of each solve it
+   prints the solve's online decisions and predicted against measured time
+   and energy (modelled; EasPolicyView).  Needs the operator's energy meter
+   (EasEbeGetEnergyMeter; created here). */
 PETSC_EXTERN PetscErrorCode EasPolicyAttachEbe(EasPolicy, EasEbe, PetscInt interval);
 /* EasPolicyView - the decision and, when measured, predicted vs measured. */
 PETSC_EXTERN PetscErrorCode EasPolicyView(EasPolicy, PetscViewer);
@@ -290,13 +296,23 @@ PETSC_EXTERN PetscErrorCode EasPowerBudgetDestroy(EasPowerBudget *);
 
 /* ============================================================ attaching them */
 
-/* EasPolicyAttachAdrFromOptions - the energy policies of an ADR solver
+/* -eas_backend auto needs no call: the registry parses -eas_backend and,
+   at the SetUp of a solver without a backend, calls the resolver this
+   package registers (EasPolicyInitializePackage, done by EasInitialize):
+     EasAdr: a policy (EasPolicySetFromOptions, DIA workload, candidates cpu
+       and gpu) predicts the run (rows per rank x -adr_policy_its_per_step
+       <100> inner iterations x the steps), the chosen backend is created
+       and the policy stays attached (EasPolicyAttachAdr,
+       -adr_policy_interval <1>);
+     EasEbe: a policy (EBE workload, candidates cpu, gpu, hybrid) predicts
+       a solve (local elements x the iterations expected: the last solve's
+       in this process scaled by (N/N_last)^(1/3), else 10 p N^(1/3) for
+       order p and N elements), seeded with the per-element times measured
+       by earlier operators of this process; it configures the operator
+       (EasPolicyConfigureEbe) and stays attached (EasPolicyAttachEbe,
+       -ebe_policy_interval <10>).
+   EasPolicyAttachAdrFromOptions - the hardware policies of an ADR solver
    from its options (call after EasAdrSetFromOptions, before EasAdrSetUp):
-     -eas_backend auto: a policy (EasPolicySetFromOptions, DIA workload,
-       candidates cpu and gpu) predicts the run (rows per rank x
-       -adr_policy_its_per_step <100> inner iterations x the steps), creates
-       the chosen backend (EasAdrSetBackend) and stays attached
-       (EasPolicyAttachAdr, -adr_policy_interval <1>);
      -eas_dvfs report|apply: after -eas_dvfs_warmup <1> steps each rank's
        computation (setup, compute and transfer phases) and communication
        (exchange phase) times feed EasDvfsDecide; restored at the end of
@@ -309,5 +325,6 @@ PETSC_EXTERN PetscErrorCode EasPolicyAttachAdrFromOptions(EasAdr);
    -eas_power_budget after -eas_dvfs_warmup <5> Krylov iterations of each
    solve (computation: the units' compute phase; communication: the
    exchange phase), restored at the end of the solve.  The backend choice
-   of an EBE operator is EasPolicyConfigureEbe + EasPolicyAttachEbe. */
+   of an EBE operator is EasPolicyConfigureEbe + EasPolicyAttachEbe (what
+   the resolver of -eas_backend auto does at EasEbeSetUp). */
 PETSC_EXTERN PetscErrorCode EasPolicyAttachEbeFromOptions(EasEbe);

@@ -1,17 +1,18 @@
 /*
   The backend interface: one ops table per backend (docs/ebe.md).
 
-  Solvers and the generic layer (EasVec, EasDia, EasKsp) call only these ops;
-  they never include a backend's own header.  Every pointer passed to an op is
+  The layers above (vectors, matrices, solvers: docs/design.md) call only
+  these ops; they never include a backend's own header.  Every pointer passed to an op is
   in the backend's memory space (device memory for CUDA, host memory for the
   CPU backend).  Reductions return local partial results; the generic layer
   does the MPI_Allreduce, so compute and communication are charged apart.
 */
 #pragma once
 
-#include <eas.h>
+#include <eas/backend.h>
 #include <petsc/private/petscimpl.h>
 #include <time.h>
+#include "../core/sysimpl.h" /* EasPackageInitialized_Private */
 #include "kernels.h"
 
 #if defined(PETSC_USE_64BIT_INDICES)
@@ -243,7 +244,7 @@ PETSC_INTERN PetscErrorCode EasBackendInit_CPUSerial(EasBackend);
    module exports EAS_CUDA_MODULE_SYMBOL, a function returning this table;
    libeas refuses a table whose abi or structure sizes differ from its own (a
    module from another eas build). */
-#define EAS_CUDA_MODULE_ABI 1
+#define EAS_CUDA_MODULE_ABI 2
 #define EAS_CUDA_MODULE_SYMBOL "EasCudaModuleGet"
 #define EAS_CUDA_MODULE_NAME "libeas-cuda.so"
 typedef struct {
@@ -257,6 +258,15 @@ typedef struct {
   PetscErrorCode (*device_count)(int *count);
   /* init: the backend on device (chosen by the loader: EasCudaDeviceSelect). */
   PetscErrorCode (*init)(EasBackend, int device);
+  /* the code the module holds, compute capabilities x 10 (the Makefile's
+     CUDA_ARCHS and CUDA_PTX): native code (SASS) and PTX */
+  const int *sass, *ptx;
+  int        nsass, nptx;
+  /* device_query: name and compute capability (x 10) of device dev, and the
+     binaryVersion and ptxVersion of a module kernel as loaded there
+     (cudaFuncGetAttributes: creates a context; 0 and 0 when no code of the
+     module runs on it) */
+  PetscErrorCode (*device_query)(int dev, char name[], size_t len, int *cc, int *binary_version, int *ptx_version);
 } EasCudaModule;
 typedef const EasCudaModule *(*EasCudaModuleGetFn)(void);
 
@@ -267,8 +277,7 @@ PETSC_INTERN PetscErrorCode EasBackendInit_CUDAModule(EasBackend);
 PETSC_INTERN PetscErrorCode EasBackendAvailable_CUDAModule(PetscBool *, const char **);
 PETSC_INTERN PetscErrorCode EasCudaModuleLoad(const EasCudaModule **, const char **why);
 PETSC_INTERN PetscErrorCode EasCudaDeviceSelect(PetscInt requested, PetscMPIInt local_rank, PetscMPIInt local_size, int ndev, int *device);
-/* core/init.c: the node-local rank in PETSC_COMM_WORLD (-1 before EasInitialize). */
-PETSC_INTERN PetscErrorCode EasGetNodeRank(PetscMPIInt *rank, PetscMPIInt *size);
+PETSC_INTERN void           EasCudaCodeFor(int cc, const int sass[], int nsass, const int ptx[], int nptx, int *native, int *jit);
 PETSC_INTERN PetscErrorCode EasBackendInit_Memcheck(EasBackend);
 
 /* A copy (host or backend memory) of bytes at p stopped being current. */
@@ -316,12 +325,6 @@ PETSC_EXTERN PetscErrorCode EasBackendCopyDtoH(EasBackend, void *dst, const void
 PETSC_INTERN PetscErrorCode EasBackendHostAlloc(EasBackend, size_t bytes, void **p);
 PETSC_INTERN PetscErrorCode EasBackendHostFree(EasBackend, void **p);
 
-/* Log events of the kernels, registered by EasInitializePackage(). */
-PETSC_EXTERN PetscLogEvent EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;
-PETSC_EXTERN PetscLogEvent EAS_VecOps, EAS_VecDot, EAS_HtoD, EAS_DtoH, EAS_Allreduce;
-PETSC_EXTERN PetscLogEvent EAS_KspSetUp, EAS_KspSolve, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3;
-PETSC_EXTERN PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeDiagonal, EAS_EbeSplit, EAS_CgUpdate, EAS_PipeCgUpdate;
-
 /* Byte counts of the fused sweeps, per row, for ndiag offsets (used by the
    benchmark and the energy model): values 8*ndiag plus the vector passes. */
 #define EAS_BCGS_BYTES_PER_ROW(ndiag) EAS_BCGS_BYTES_PER_ROW_PREC(ndiag, 8.0)
@@ -344,15 +347,20 @@ PETSC_EXTERN PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeD
    the write would fetch it again, 8 B more). */
 #define EAS_BCGS_BYTES_MOVED_PER_ROW_BE(ndiag, vbytes, inplace) ((inplace) ? 2.0 * (vbytes) * (ndiag) + 18.0 * 8.0 : EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes))
 
-/* Internal vector access in the backend's memory space (device for CUDA).
-   Read: data made valid there; Write: the other copy marked stale. */
-PETSC_INTERN PetscErrorCode EasVecGetBackendArrayRead(EasVec, const PetscScalar **);
-PETSC_INTERN PetscErrorCode EasVecGetBackendArrayWrite(EasVec, PetscScalar **);
-PETSC_INTERN PetscErrorCode EasVecGetBackendArray(EasVec, PetscScalar **);
-PETSC_INTERN PetscErrorCode EasVecGetBackend(EasVec, EasBackend *);
+/* -eas_backend auto: the backend for obj, the object that needs one (an
+   EasAdr, an EasEbe, an EasDia at its SetUp), created on comm; *be = NULL
+   when the resolver has no rule for such an object.  A layer above the
+   backends decides it (the energy policies: src/policy/resolve.c); it
+   registers its resolver here, at its package's initialization, and the
+   registry calls it (as the solvers call the hooks the layers above
+   attached): the backends name no function of that layer. */
+typedef PetscErrorCode (*EasBackendAutoResolver)(PetscObject obj, MPI_Comm comm, EasBackend *be);
+PETSC_INTERN PetscErrorCode EasBackendSetAutoResolver(EasBackendAutoResolver);
+/* EasBackendCreateFor_Private - the backend of obj, an object without one at
+   its SetUp: -eas_backend under obj's prefix (default /cpu; the registry is
+   the option's one parser), auto resolved for obj. */
+PETSC_INTERN PetscErrorCode EasBackendCreateFor_Private(PetscObject obj, MPI_Comm comm, EasBackend *be);
 
-/* Values in backend memory for an in-place rewrite (same pattern); Restore
-   brings the host copy up to date and rebuilds the backend's private data. */
-PETSC_INTERN PetscErrorCode EasDiaGetBackendValuesWrite_Private(EasDia, PetscScalar **val, PetscInt *ld);
-PETSC_INTERN PetscErrorCode EasDiaGetBackendValuesWriteSingle_Private(EasDia, PetscScalar **val, float **valf, PetscInt *ld);
-PETSC_INTERN PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia, PetscScalar **val);
+/* The backends package: the EasBackend class (called by EasBackendCreate;
+   each package initializes itself, docs/design.md). */
+PETSC_INTERN PetscErrorCode EasBackendInitializePackage(void);

@@ -29,6 +29,7 @@
 #  define _GNU_SOURCE /* dladdr */
 #endif
 #include "backend.h"
+#include "../core/sysimpl.h" /* EasGetNodeRank */
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
@@ -171,6 +172,80 @@ PetscErrorCode EasCudaDeviceSelect(PetscInt requested, PetscMPIInt local_rank, P
   } else {
     PetscCheck(requested < ndev, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-eas_cuda_device %" PetscInt_FMT " is out of range: this node has %d CUDA device%s (expected an integer in [0,%d] or auto)", requested, ndev, ndev == 1 ? "" : "s", ndev - 1);
     *device = (int)requested;
+  }
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasCudaCodeFor - which code of a module runs on a device of compute
+  capability cc (x 10): native code (SASS) built for sm_XY runs on devices
+  X.Y' with Y' >= Y (same major: binary compatible), so *native is the
+  highest such entry of sass; without one, the driver JIT-compiles the PTX
+  of the highest entry of ptx not above cc (*jit).  0 for none.
+*/
+void EasCudaCodeFor(int cc, const int sass[], int nsass, const int ptx[], int nptx, int *native, int *jit)
+{
+  *native = *jit = 0;
+  for (int k = 0; k < nsass; k++)
+    if (sass[k] / 10 == cc / 10 && sass[k] % 10 <= cc % 10 && sass[k] > *native) *native = sass[k];
+  if (*native) return;
+  for (int k = 0; k < nptx; k++)
+    if (ptx[k] <= cc && ptx[k] > *jit) *jit = ptx[k];
+}
+
+/* "sm_75 sm_80 sm_90" from a list of compute capabilities x 10 */
+static void EasCudaCodeList(const char *prefix, const int cc[], int n, char buf[], size_t len)
+{
+  size_t l = 0;
+
+  buf[0] = 0;
+  for (int k = 0; k < n && l < len; k++) l += (size_t)snprintf(buf + l, len - l, "%s%s_%d", k ? " " : "", prefix, cc[k]);
+  if (!n) snprintf(buf, len, "(not recorded)");
+}
+
+/*@C
+  EasBackendDeviceView - prints the CUDA module (where it was loaded from,
+  what it was built with, the native code and PTX it holds) and each CUDA
+  device visible here: its compute capability and whether the module holds
+  native code for it (else the PTX the driver JIT-compiles at the first run).
+  Without a module or a device it says so.  Queries each device
+  (cudaFuncGetAttributes on a module kernel: creates a context).
+@*/
+PetscErrorCode EasBackendDeviceView(MPI_Comm comm, PetscViewer viewer)
+{
+  const EasCudaModule *m   = NULL;
+  const char          *why = NULL;
+  char                 sass[128], ptx[128];
+  int                  ndev = 0;
+  PetscBool            avail;
+
+  PetscFunctionBegin;
+  if (!viewer) viewer = PETSC_VIEWER_STDOUT_(comm);
+  PetscCall(EasCudaModuleLoad(&m, &why));
+  if (!m) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA module: not loaded (%s)\n", why));
+    PetscFunctionReturn(0);
+  }
+  EasCudaCodeList("sm", m->sass, m->nsass, sass, sizeof(sass));
+  EasCudaCodeList("compute", m->ptx, m->nptx, ptx, sizeof(ptx));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA module: %s (%s; native code %s, PTX %s)\n", eas_cuda_path, m->build, sass, ptx));
+  PetscCall(m->available(&avail, &why));
+  if (avail) PetscCall(m->device_count(&ndev));
+  if (!ndev) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA devices: none usable here (%s)\n", why));
+    PetscFunctionReturn(0);
+  }
+  for (int d = 0; d < ndev; d++) {
+    char name[256];
+    int  cc, bin, ptxv, native, jit;
+
+    PetscCall(m->device_query(d, name, sizeof(name), &cc, &bin, &ptxv));
+    EasCudaCodeFor(cc, m->sass, m->nsass, m->ptx, m->nptx, &native, &jit);
+    if (native) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA device %d: %s, compute capability %d.%d: native code in the module (sm_%d)", d, name, cc / 10, cc % 10, native));
+    else if (jit) PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA device %d: %s, compute capability %d.%d: no native code in the module; the driver JIT-compiles its PTX (compute_%d) at the first run (build with CUDA_ARCH=%d for native code)", d, name, cc / 10, cc % 10, jit, cc));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA device %d: %s, compute capability %d.%d: no code in the module runs on it (build with CUDA_ARCH=%d)", d, name, cc / 10, cc % 10, cc));
+    if (bin) PetscCall(PetscViewerASCIIPrintf(viewer, "; kernels loaded as binaryVersion %d, ptxVersion %d\n", bin, ptxv));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "; no kernel image loads (cudaFuncGetAttributes)\n"));
   }
   PetscFunctionReturn(0);
 }

@@ -5,6 +5,23 @@
 #include "backend.h"
 #include <omp.h>
 
+PetscClassId EAS_BACKEND_CLASSID;
+
+static PetscBool eas_backend_package_initialized = PETSC_FALSE;
+
+/*
+  EasBackendInitializePackage - the EasBackend class.  Called by
+  EasBackendCreate.
+*/
+PetscErrorCode EasBackendInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (eas_backend_package_initialized) PetscFunctionReturn(0);
+  PetscCall(EasPackageInitialized_Private(&eas_backend_package_initialized)); /* cleared at PetscFinalize */
+  PetscCall(PetscClassIdRegister("EAS Backend", &EAS_BACKEND_CLASSID));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode EasAvailable_Always(PetscBool *avail, const char **why)
 {
   *avail = PETSC_TRUE;
@@ -90,7 +107,7 @@ PetscErrorCode EasBackendList(MPI_Comm comm, PetscViewer viewer)
       PetscCall(PetscStrlcat(alias, eas_backends[b].aliases[a], sizeof(alias)));
     }
     if (alias[0]) PetscCall(PetscStrlcat(alias, ")", sizeof(alias)));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  %-13s%-16s %-40s %s\n", eas_backends[b].resource, alias, eas_backends[b].description, why));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  %-13s%-16s %-40s %s\n", eas_backends[b].resource, alias, eas_backends[b].description, why ? why : avail ? "available" : "not available"));
   }
   PetscFunctionReturn(0);
 }
@@ -112,7 +129,7 @@ PetscErrorCode EasBackendCreate(MPI_Comm comm, const char resource[], EasBackend
 
   PetscFunctionBegin;
   PetscValidPointer(be, 3);
-  PetscCall(EasInitializePackage());
+  PetscCall(EasBackendInitializePackage());
   PetscCheck(resource && resource[0], comm, PETSC_ERR_ARG_NULL, "Backend resource string is empty; expected one of /cpu, /cpu/serial, /cpu/memcheck, /gpu/cuda");
   PetscCall(EasBackendFind(resource, &e));
   if (!e) {
@@ -132,25 +149,65 @@ PetscErrorCode EasBackendCreate(MPI_Comm comm, const char resource[], EasBackend
   PetscFunctionReturn(0);
 }
 
-/*@C
-  EasBackendCreateFromOptions - creates the backend named by -eas_backend
-  (default /cpu) under prefix, then applies EasBackendSetFromOptions().
-@*/
-PetscErrorCode EasBackendCreateFromOptions(MPI_Comm comm, const char prefix[], EasBackend *be)
+/* The resolver of -eas_backend auto, registered by a layer above (the
+   energy policies, at EasPolicyInitializePackage). */
+static EasBackendAutoResolver eas_backend_auto_resolver = NULL;
+
+PetscErrorCode EasBackendSetAutoResolver(EasBackendAutoResolver fn)
+{
+  PetscFunctionBegin;
+  eas_backend_auto_resolver = fn;
+  PetscFunctionReturn(0);
+}
+
+/* -eas_backend under prefix: the registry is the one parser of the option
+   (docs/design.md); auto is resolved for obj by the registered resolver. */
+static PetscErrorCode EasBackendCreateFromOptions_Internal(PetscObject obj, MPI_Comm comm, const char prefix[], EasBackend *be)
 {
   char      resource[64] = "/cpu";
   PetscBool flg;
 
   PetscFunctionBegin;
+  PetscValidPointer(be, 4);
+  *be = NULL;
   PetscOptionsBegin(comm, prefix, "eas backend selection", "Sys");
   PetscCall(PetscOptionsString("-eas_backend", "Backend resource: /cpu, /cpu/serial, /cpu/memcheck, /gpu/cuda, or auto (chosen by the energy policies under -eas_criterion)", "EasBackendCreate", resource, resource, sizeof(resource), &flg));
   PetscOptionsEnd();
   PetscCall(PetscStrcmp(resource, "auto", &flg));
-  /* "auto" is a decision of the energy policies, a layer above the backends (include/eas/policy.h) */
-  PetscCheck(!flg, comm, PETSC_ERR_ARG_WRONG, "-eas_backend auto is chosen by the energy policies, not by the backend registry: create the backend with EasPolicyCreateBackend (EasPolicyAttachAdrFromOptions for an EasAdr, EasPolicyConfigureEbe for an EasEbe), or name a backend: /cpu, /cpu/serial, /cpu/memcheck, /gpu/cuda");
+  if (flg) {
+    /* "auto" is a decision of the energy policies, a layer above the backends: they register the resolver */
+    PetscCheck(eas_backend_auto_resolver, comm, PETSC_ERR_ORDER, "-eas_backend auto is chosen by the energy policies, whose package registers the resolver: call EasInitialize(), or EasInitializePackage() after PetscInitialize(), or name a backend: /cpu, /cpu/serial, /cpu/memcheck, /gpu/cuda");
+    if (obj) PetscCall((*eas_backend_auto_resolver)(obj, comm, be));
+    PetscCheck(*be, comm, PETSC_ERR_ARG_WRONG, "-eas_backend auto is chosen by the energy policies for a solver (an EasAdr or an EasEbe, at its SetUp, from its size)%s%s: name a backend: /cpu, /cpu/serial, /cpu/memcheck, /gpu/cuda", obj ? ", not for an " : "; EasBackendCreateFromOptions has no solver", obj ? obj->class_name : "");
+    PetscFunctionReturn(0);
+  }
   PetscCall(EasBackendCreate(comm, resource, be));
   PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*be, prefix));
   PetscCall(EasBackendSetFromOptions(*be));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasBackendCreateFromOptions - creates the backend named by -eas_backend
+  (default /cpu) under prefix, then applies EasBackendSetFromOptions().
+  Errors: auto (the energy policies choose for a solver, at its SetUp).
+@*/
+PetscErrorCode EasBackendCreateFromOptions(MPI_Comm comm, const char prefix[], EasBackend *be)
+{
+  PetscFunctionBegin;
+  PetscCall(EasBackendCreateFromOptions_Internal(NULL, comm, prefix, be));
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasBackendCreateFor_Private - the backend of obj (an EasDia, EasEbe or
+  EasAdr without one at its SetUp) on comm: -eas_backend under obj's
+  prefix; auto is the resolver's answer for obj.
+*/
+PetscErrorCode EasBackendCreateFor_Private(PetscObject obj, MPI_Comm comm, EasBackend *be)
+{
+  PetscFunctionBegin;
+  PetscCall(EasBackendCreateFromOptions_Internal(obj, comm, obj->prefix, be));
   PetscFunctionReturn(0);
 }
 

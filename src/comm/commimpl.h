@@ -10,7 +10,7 @@
 */
 #pragma once
 
-#include <eas.h>
+#include <eas/sys.h>
 #include <petsc/private/petscimpl.h>
 #include <pthread.h>
 

@@ -1,6 +1,6 @@
 /*
   Hook lists: how a solver calls the layers above it without depending on
-  them (include/eas.h, "hooks").
+  them (include/eas/sys.h, "hooks").
 */
 #include "hook.h"
 

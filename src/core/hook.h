@@ -1,10 +1,10 @@
 /*
-  Hook lists (include/eas.h, "hooks"): the functions that layers above a
+  Hook lists (include/eas/sys.h, "hooks"): the functions that layers above a
   solver attached to it, called in the order they were added.
 */
 #pragma once
 
-#include <eas.h>
+#include <eas/sys.h>
 
 #define EAS_MAX_HOOKS 8
 

@@ -90,6 +90,25 @@ static PetscErrorCode GetPowerKey(PetscOptionItems *PetscOptionsObject, PetscOpt
   PetscFunctionReturn(0);
 }
 
+/* EasPowerProfileGetFile_Private - the keys of the profile file named by
+   -eas_power_profile under prefix in a new options database, below those
+   of the command line (NULL when no file is given): its one reader, for the
+   power keys here and the calibrated times of the policies. */
+PetscErrorCode EasPowerProfileGetFile_Private(MPI_Comm comm, const char prefix[], PetscOptions *fileopts)
+{
+  char      file[PETSC_MAX_PATH_LEN] = "";
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  *fileopts = NULL;
+  PetscCall(PetscOptionsGetString(NULL, prefix, "-eas_power_profile", file, sizeof(file), &flg));
+  if (flg) {
+    PetscCall(PetscOptionsCreate(fileopts));
+    PetscCall(PetscOptionsInsertFile(comm, *fileopts, file, PETSC_TRUE));
+  }
+  PetscFunctionReturn(0);
+}
+
 /*@C
   EasPowerProfileGetFromOptions - the profile of node `node` from the
   -eas_power_* keys (defaults: EasPowerProfileDefault).
@@ -97,7 +116,7 @@ static PetscErrorCode GetPowerKey(PetscOptionItems *PetscOptionsObject, PetscOpt
 PetscErrorCode EasPowerProfileGetFromOptions(MPI_Comm comm, const char prefix[], PetscInt node, PetscInt nnodes, EasPowerProfile *prof, PetscBool *from_defaults)
 {
   char           file[PETSC_MAX_PATH_LEN] = "";
-  PetscBool      flg, any = PETSC_FALSE;
+  PetscBool      any      = PETSC_FALSE;
   PetscOptions   fileopts = NULL;
   PetscErrorCode err      = 0;
   char           msg[256] = "";
@@ -105,11 +124,7 @@ PetscErrorCode EasPowerProfileGetFromOptions(MPI_Comm comm, const char prefix[],
   PetscFunctionBegin;
   PetscValidPointer(prof, 5);
   PetscCall(EasPowerProfileDefault(prof));
-  PetscCall(PetscOptionsGetString(NULL, prefix, "-eas_power_profile", file, sizeof(file), &flg));
-  if (flg) { /* the file's keys, below those of the command line and options database */
-    PetscCall(PetscOptionsCreate(&fileopts));
-    PetscCall(PetscOptionsInsertFile(comm, fileopts, file, PETSC_TRUE));
-  }
+  PetscCall(EasPowerProfileGetFile_Private(comm, prefix, &fileopts)); /* the file's keys, below those of the command line and options database */
   PetscOptionsBegin(comm, prefix, "eas power profile (EasPowerProfile)", "Sys");
   PetscCall(PetscOptionsString("-eas_power_profile", "Profile file (PETSc options) to read first", "EasPowerProfileGetFromOptions", file, file, sizeof(file), NULL));
   PetscCall(GetPowerKey(PetscOptionsObject, fileopts, prefix, "-eas_power_cpu_idle", "CPU idle power (W), one value or one per node", node, nnodes, &prof->cpu_idle, &any, &err, msg, sizeof(msg)));

@@ -3,7 +3,8 @@
 */
 #pragma once
 
-#include <eas.h>
+#include <eas/meter.h>
+#include "testing.h" /* the test hooks defined here (sensor.c, meter.c) */
 #include <petsc/private/petscimpl.h>
 #include <pthread.h>
 #include "backends/backend.h" /* EasBackendMark, EasHostClock */
@@ -96,6 +97,12 @@ PETSC_INTERN PetscInt64 EasSensorNumSamples(EasSensor);
    hang): the newest sample is then older than t. */
 PETSC_INTERN PetscErrorCode EasSensorWaitSample(EasSensor, PetscLogDouble t, PetscBool *ok);
 PETSC_INTERN PetscErrorCode EasEnergyInitializePackage(void);
+/* energyopts.c: the energy options several objects read, parsed there only */
+PETSC_INTERN PetscErrorCode EasCriterionSetFromOptions_Private(PetscOptionItems *, const char manpage[], EasCriterion *, PetscBool *set);
+PETSC_INTERN PetscErrorCode EasRaplRootSetFromOptions_Private(PetscOptionItems *, const char manpage[], char root[], size_t len, PetscBool *set);
+PETSC_INTERN PetscErrorCode EasEnergyOutputRequested_Private(PetscObject, PetscBool *trace, PetscBool *view);
+/* calibrate.c: the keys of the -eas_power_profile file under prefix (*fileopts NULL without one; destroy it) */
+PETSC_INTERN PetscErrorCode EasPowerProfileGetFile_Private(MPI_Comm, const char prefix[], PetscOptions *fileopts);
 /* Forgets which "Disabled: reason" lines were printed (at PetscFinalize). */
 PETSC_INTERN void EasEnergyResetDisabledLines(void);
 

@@ -38,7 +38,6 @@ PetscErrorCode EasEnergyInitializePackage(void)
   PetscFunctionBegin;
   if (eas_energy_package_initialized) PetscFunctionReturn(0);
   eas_energy_package_initialized = PETSC_TRUE;
-  PetscCall(EasInitializePackage());
   PetscCall(PetscClassIdRegister("EAS Sensor", &EAS_SENSOR_CLASSID));
   PetscCall(PetscClassIdRegister("EAS EnergyMeter", &EAS_METER_CLASSID));
   PetscCall(PetscLogEventRegister("EasSensorRead", EAS_SENSOR_CLASSID, &EAS_SensorRead));
@@ -190,7 +189,8 @@ PetscErrorCode EasSensorSetFromOptions(EasSensor s)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(s, EAS_SENSOR_CLASSID, 1);
   PetscObjectOptionsBegin((PetscObject)s);
-  PetscCall(PetscOptionsString("-eas_rapl_root", "powercap root directory of the RAPL sensor", "EasSensorSetRaplRoot", s->rapl_root, buf, sizeof(buf), &flg));
+  PetscCall(PetscStrncpy(buf, s->rapl_root, sizeof(buf)));
+  PetscCall(EasRaplRootSetFromOptions_Private(PetscOptionsObject, "EasSensorSetRaplRoot", buf, sizeof(buf), &flg));
   if (flg) PetscCall(EasSensorSetRaplRoot(s, buf));
   PetscCall(PetscOptionsReal("-eas_rapl_max_power", "Plausibility bound of one RAPL domain (W)", "EasSensorSetFromOptions", s->max_power, &s->max_power, NULL));
   PetscCheck(s->max_power > 0, PetscObjectComm((PetscObject)s), PETSC_ERR_ARG_OUTOFRANGE, "-eas_rapl_max_power %g: expected a power > 0 W", (double)s->max_power);

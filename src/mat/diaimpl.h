@@ -1,6 +1,12 @@
+/*
+  Private declarations of EasDia (layer mat, docs/design.md): the object,
+  its package, and the value accessors in backend memory that the ADR
+  assembly and the Krylov solvers use.
+*/
 #pragma once
 
-#include "../backends/backend.h"
+#include <eas/dia.h>
+#include "../vec/vecimpl.h"
 
 struct _p_EasDia {
   PETSCHEADER(int);
@@ -55,6 +61,20 @@ PETSC_INTERN PetscErrorCode EasDiaColumnScaleValues_Private(EasDia A, const Pets
 /* B takes A's size, offsets and values without copying (B keeps its
    backend and fill bound); A is left empty, as after EasDiaCreate. */
 PETSC_INTERN PetscErrorCode EasDiaMove_Private(EasDia A, EasDia B);
+/* dia.c, for diavalues.c: the float copy of the values is out of date; the
+   backend's private data of the kernel view (dia_setup) rebuilt. */
+PETSC_INTERN PetscErrorCode EasDiaMarkSingleStale_Private(EasDia);
+PETSC_INTERN PetscErrorCode EasDiaBackendSetUp_Private(EasDia);
 /* Brings the host values up to date after a kernel wrote the backend copy
    (EasDiaRestoreBackendValuesWrite_Private on a device backend). */
 PETSC_INTERN PetscErrorCode EasDiaSyncHost_Private(EasDia A);
+
+/* Values in backend memory for an in-place rewrite (same pattern); Restore
+   brings the host copy up to date and rebuilds the backend's private data. */
+PETSC_INTERN PetscErrorCode EasDiaGetBackendValuesWrite_Private(EasDia, PetscScalar **val, PetscInt *ld);
+PETSC_INTERN PetscErrorCode EasDiaGetBackendValuesWriteSingle_Private(EasDia, PetscScalar **val, float **valf, PetscInt *ld);
+PETSC_INTERN PetscErrorCode EasDiaRestoreBackendValuesWrite_Private(EasDia, PetscScalar **val);
+
+/* The EasDia package: its class and log events (called by EasDiaCreate). */
+PETSC_INTERN PetscErrorCode EasDiaInitializePackage(void);
+PETSC_INTERN PetscLogEvent  EAS_DiaMult, EAS_DiaMultTranspose, EAS_DiaSetUp, EAS_DiaConvert;

@@ -3,7 +3,7 @@
   (docs/ebe.md, Lang-Rünger Alg. 1), its colouring, interface
   exchange between ranks, diagonals, assembly for the PETSc oracle.
   The built-in meshes are in fem.c, the split of the element work over
-  compute units in ../solvers/split.c.
+  compute units in ebesplit.c, its energy meter in ebemeter.c.
 */
 #include "ebeimpl.h"
 #include "core/size.h"
@@ -11,6 +11,29 @@
 const char *const EasEbeProblems[]   = {"poisson", "elasticity", "EasEbeProblem", "EAS_EBE_", NULL};
 const char *const EasEbeModes[]      = {"sync", "async", "EasEbeMode", "EAS_EBE_", NULL};
 const char *const EasEbeSplitTypes[] = {"auto", "fixed", "EasEbeSplitType", "EAS_EBE_SPLIT_", NULL};
+
+PetscClassId  EAS_EBE_CLASSID;
+PetscLogEvent EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeDiagonal, EAS_EbeSplit;
+
+static PetscBool eas_ebe_package_initialized = PETSC_FALSE;
+
+/*
+  EasEbeInitializePackage - the EasEbe class and its log events.  Called by
+  EasEbeCreate.
+*/
+PetscErrorCode EasEbeInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (eas_ebe_package_initialized) PetscFunctionReturn(0);
+  PetscCall(EasPackageInitialized_Private(&eas_ebe_package_initialized)); /* cleared at PetscFinalize */
+  PetscCall(PetscClassIdRegister("EAS EBE", &EAS_EBE_CLASSID));
+  PetscCall(PetscLogEventRegister("EasEbeApply", EAS_EBE_CLASSID, &EAS_EbeApply));
+  PetscCall(PetscLogEventRegister("EasEbeSetUp", EAS_EBE_CLASSID, &EAS_EbeSetUp));
+  PetscCall(PetscLogEventRegister("EasEbeExchange", EAS_EBE_CLASSID, &EAS_EbeExchange));
+  PetscCall(PetscLogEventRegister("EasEbeDiagonal", EAS_EBE_CLASSID, &EAS_EbeDiagonal));
+  PetscCall(PetscLogEventRegister("EasEbeSplit", EAS_EBE_CLASSID, &EAS_EbeSplit));
+  PetscFunctionReturn(0);
+}
 
 /*@C
   EasEbeCreate - an empty element-by-element operator on comm.
@@ -21,7 +44,7 @@ PetscErrorCode EasEbeCreate(MPI_Comm comm, EasEbe *ebe)
 
   PetscFunctionBegin;
   PetscValidPointer(ebe, 2);
-  PetscCall(EasInitializePackage());
+  PetscCall(EasEbeInitializePackage());
   PetscCall(PetscHeaderCreate(e, EAS_EBE_CLASSID, "EasEbe", "eas element-by-element operator", "EBE", comm, EasEbeDestroy, EasEbeView));
   PetscCall(PetscObjectGetNewTag((PetscObject)e, &e->tag)); /* no cross-match with another operator's or the user's messages */
   e->nbr[0] = e->nbr[1] = MPI_PROC_NULL;
@@ -224,8 +247,7 @@ PetscErrorCode EasEbeSetFromOptions(EasEbe ebe)
   {
     PetscBool want = PETSC_FALSE, tr, vw;
     PetscCall(PetscOptionsBool("-ebe_energy_meter", "Meter the energy of the operator and of its solves (also on with -eas_trace or -eas_energy_view)", "EasEbeGetEnergyMeter", want, &want, NULL));
-    PetscCall(PetscOptionsHasName(((PetscObject)ebe)->options, ((PetscObject)ebe)->prefix, "-eas_trace", &tr));
-    PetscCall(PetscOptionsHasName(((PetscObject)ebe)->options, ((PetscObject)ebe)->prefix, "-eas_energy_view", &vw));
+    PetscCall(EasEnergyOutputRequested_Private((PetscObject)ebe, &tr, &vw)); /* the meter parses them, once it exists */
     ebe->trace = tr;
     if (want || tr || vw) {
       EasEnergyMeter m;
@@ -361,7 +383,7 @@ PetscErrorCode EasEbeSetUp(EasEbe ebe)
   if (ebe->setupcalled) PetscFunctionReturn(0);
   PetscCheck(ebe->conn, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ORDER, "EasEbeSetUp: no elements; call EasEbeSetElements() or EasEbeSetFromMesh() first");
   PetscCall(PetscLogEventBegin(EAS_EbeSetUp, ebe, 0, 0, 0));
-  if (!ebe->be) PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, ((PetscObject)ebe)->prefix, &ebe->be));
+  if (!ebe->be) PetscCall(EasBackendCreateFor_Private((PetscObject)ebe, PETSC_COMM_SELF, &ebe->be)); /* -eas_backend auto: the energy policies' resolver (it may also set split units) */
   be = ebe->be;
   /* the energy meter first: SetUp itself is the setup phase (as EasAdr) */
   if (ebe->meter) {
@@ -525,7 +547,7 @@ static PetscErrorCode EasEbeApplyLocal_Private(EasEbe ebe, PetscInt e0, PetscInt
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode EasEbeCheckVec_Private(EasEbe ebe, EasVec v, const char *name)
+PetscErrorCode EasEbeCheckVec_Private(EasEbe ebe, EasVec v, const char *name)
 {
   PetscInt   n;
   EasBackend be;
@@ -677,72 +699,6 @@ PetscErrorCode EasEbeCheckSymmetric(EasEbe ebe, PetscReal rtol)
       for (PetscInt j = 0; j < i; j++)
         PetscCheck(PetscAbsScalar(A[i * m + j] - A[j * m + i]) <= rtol * amax, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Non-symmetric element matrix: element %" PetscInt_FMT " has A[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g but A[%" PetscInt_FMT "][%" PetscInt_FMT "] = %g; cg and pipecg need symmetric element matrices", e, i, j, (double)A[i * m + j], j, i, (double)A[j * m + i]);
   }
-  PetscFunctionReturn(0);
-}
-
-/*@C
-  EasEbeAssemble - the assembled AIJ matrix (global numbering) for oracles.
-@*/
-PetscErrorCode EasEbeAssemble(EasEbe ebe, Mat *A)
-{
-  const PetscInt m = ebe->nen * ebe->dof, nloc = ebe->nowned * ebe->dof;
-  PetscInt       nz, N                         = ebe->nglobal_nodes * ebe->dof, idx[EAS_EBE_MAXM];
-
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
-  nz = ebe->from_mesh ? (ebe->order == 1 ? 27 : 125) * ebe->dof : PetscMin(N, 8 * m);
-  PetscCall(MatCreate(PetscObjectComm((PetscObject)ebe), A));
-  PetscCall(MatSetSizes(*A, nloc, nloc, N, N));
-  PetscCall(MatSetType(*A, MATAIJ));
-  PetscCall(MatSetBlockSize(*A, ebe->dof));
-  PetscCall(MatSeqAIJSetPreallocation(*A, PetscMin(nz, N), NULL));
-  PetscCall(MatMPIAIJSetPreallocation(*A, PetscMin(nz, nloc), NULL, PetscMin(nz, N), NULL));
-  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
-  for (PetscInt e = 0; e < ebe->nel; e++) {
-    for (PetscInt a = 0; a < ebe->nen; a++)
-      for (PetscInt k = 0; k < ebe->dof; k++) idx[a * ebe->dof + k] = ebe->l2g[ebe->conn[e * ebe->nen + a]] * ebe->dof + k;
-    PetscCall(MatSetValues(*A, m, idx, m, idx, ebe->ael + (size_t)e * m * m, ADD_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode EasEbeVecToPetsc(EasEbe ebe, EasVec v, Vec x)
-{
-  const PetscScalar *va;
-  PetscScalar       *xa;
-  PetscInt           nl;
-
-  PetscFunctionBegin;
-  PetscCall(EasEbeCheckVec_Private(ebe, v, "v"));
-  PetscCall(VecGetLocalSize(x, &nl));
-  PetscCheck(nl == ebe->nowned * ebe->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "EasEbeVecToPetsc: Vec has %" PetscInt_FMT " local entries, expected %" PetscInt_FMT " (owned nodes x dof)", nl, ebe->nowned * ebe->dof);
-  PetscCall(EasVecGetArrayRead(v, &va));
-  PetscCall(VecGetArrayWrite(x, &xa));
-  PetscCall(PetscArraycpy(xa, va, nl));
-  PetscCall(VecRestoreArrayWrite(x, &xa));
-  PetscCall(EasVecRestoreArrayRead(v, &va));
-  PetscFunctionReturn(0);
-}
-
-PetscErrorCode EasEbeVecFromPetsc(EasEbe ebe, Vec x, EasVec v)
-{
-  const PetscScalar *xa;
-  PetscScalar       *va;
-  PetscInt           nl;
-
-  PetscFunctionBegin;
-  PetscCall(EasEbeCheckVec_Private(ebe, v, "v"));
-  PetscCall(VecGetLocalSize(x, &nl));
-  PetscCheck(nl == ebe->nowned * ebe->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "EasEbeVecFromPetsc: Vec has %" PetscInt_FMT " local entries, expected %" PetscInt_FMT " (owned nodes x dof)", nl, ebe->nowned * ebe->dof);
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(EasVecGetArrayWrite(v, &va));
-  PetscCall(PetscArraycpy(va, xa, nl));
-  for (PetscInt i = nl; i < ebe->nnodes * ebe->dof; i++) va[i] = 0.0;
-  PetscCall(EasEbeExchange_Private(ebe, va, ebe->dof)); /* ghosts: 0 + owner's value */
-  PetscCall(EasVecRestoreArrayWrite(v, &va));
-  PetscCall(VecRestoreArrayRead(x, &xa));
   PetscFunctionReturn(0);
 }
 

@@ -1,8 +1,15 @@
+/*
+  Private declarations of EasEbe (layer mat, docs/design.md): the operator,
+  its split of the element work over compute units (ebesplit.c), its
+  energy-meter glue (ebemeter.c), its package and log events.
+*/
 #pragma once
 
-#include "../backends/backend.h"
 #include <eas/ebe.h>
 #include <eas/meter.h>
+#include "testing.h" /* the split's test hooks (ebesplit.c) */
+#include "../vec/vecimpl.h"
+#include "../energy/energyimpl.h" /* EasEnergyOutputRequested_Private */
 #include "../core/hook.h"
 
 #define EAS_EBE_MAXUNITS 8
@@ -17,7 +24,7 @@ typedef struct {
   char      why[96];
 } EasEbeDecision;
 
-/* The online split of the element work (src/solvers/split.c). */
+/* The online split of the element work (ebesplit.c). */
 typedef struct {
   PetscInt           nunits;
   EasBackend         unit[EAS_EBE_MAXUNITS];
@@ -100,7 +107,7 @@ struct _p_EasEbe {
   PetscBool     setupcalled;
   EasEbeSplit  *split;
   EasVec        scratch; /* for the test slowdown */
-  /* energy meter (optional, src/solvers/split.c): meter unit of each split
+  /* energy meter (optional, ebemeter.c): meter unit of each split
      unit (munit[0] = the operator's backend without a split), the driver
      unit (host thread: exchanges, reductions, vector work), trace state */
   EasEnergyMeter meter;
@@ -120,16 +127,18 @@ struct _p_EasEbe {
 PETSC_INTERN PetscErrorCode EasEbeExchange_Private(EasEbe, PetscScalar *a, PetscInt bs);
 PETSC_INTERN PetscErrorCode EasEbeExchangeBegin_Private(EasEbe, const PetscScalar *a, PetscInt bs, MPI_Request req[4]);
 PETSC_INTERN PetscErrorCode EasEbeExchangeEnd_Private(EasEbe, PetscScalar *a, PetscInt bs, MPI_Request req[4]);
+/* Errors unless v is a vector of the operator (its length and backend; name: the argument's). */
+PETSC_INTERN PetscErrorCode EasEbeCheckVec_Private(EasEbe, EasVec v, const char *name);
 /* Point-block diagonal (nnodes*dof*dof, host, exchanged); caller frees. */
 PETSC_INTERN PetscErrorCode EasEbeGetPointBlockDiagonal_Private(EasEbe, PetscScalar **);
-/* Split (src/solvers/split.c). */
+/* Split (ebesplit.c). */
 PETSC_INTERN PetscErrorCode EasEbeSplitCreate_Private(EasEbe);
 PETSC_INTERN PetscErrorCode EasEbeSplitSetUp_Private(EasEbe, PetscInt e0, PetscInt e1);
 PETSC_INTERN PetscErrorCode EasEbeSplitApply_Private(EasEbe, const PetscScalar *x, PetscScalar *y);
 PETSC_INTERN PetscErrorCode EasEbeSplitSetFromOptions_Private(EasEbe, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode EasEbeSplitView_Private(EasEbe, PetscViewer);
 PETSC_INTERN PetscErrorCode EasEbeSplitDestroy_Private(EasEbe);
-/* Energy meter glue (src/solvers/split.c): registers the meter units (idempotent),
+/* Energy meter glue (ebemeter.c): registers the meter units (idempotent),
    Begin/End of a phase of the driver unit (no-ops without a meter), one
    trace row per Krylov iteration (collective; no-op without -eas_trace). */
 PETSC_INTERN PetscErrorCode EasEbeMeterSetUp_Private(EasEbe);
@@ -141,3 +150,7 @@ PETSC_INTERN PetscErrorCode EasEbeEnergyTraceRow_Private(EasEbe);
 PETSC_INTERN PetscErrorCode EasEbeCallHooks_Private(EasEbe, EasHookPoint, PetscInt its);
 /* Called by the solvers at the start of a solve (solve counter, horizon). */
 PETSC_INTERN PetscErrorCode EasEbeSplitSolveBegin_Private(EasEbe);
+
+/* The EasEbe package: its class and log events (called by EasEbeCreate). */
+PETSC_INTERN PetscErrorCode EasEbeInitializePackage(void);
+PETSC_INTERN PetscLogEvent  EAS_EbeApply, EAS_EbeSetUp, EAS_EbeExchange, EAS_EbeDiagonal, EAS_EbeSplit;

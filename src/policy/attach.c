@@ -1,7 +1,8 @@
 /*
   The energy policies attached to the solvers through their hooks
-  (include/eas.h): the online backend choice (EasPolicyAttachAdr,
-  EasPolicyAttachEbe) and the hardware policies, DVFS and the power budget
+  (include/eas/sys.h): the online backend choice (EasPolicyAttachAdr,
+  EasPolicyAttachEbe; attached by the resolver of -eas_backend auto,
+  resolve.c) and the hardware policies, DVFS and the power budget
   (EasPolicyAttachAdrFromOptions, EasPolicyAttachEbeFromOptions).  The
   solvers know nothing of these: they call the hooks at fixed points and
   the policies read the solvers' meters and act through public setters.
@@ -164,8 +165,11 @@ PetscErrorCode EasPolicyAttachAdr(EasPolicy pol, EasAdr adr, PetscInt interval)
 }
 
 typedef struct {
-  EasPolicy pol;
-  PetscInt  interval;
+  EasPolicy      pol;
+  PetscInt       interval;
+  PetscInt       nup0, nch0; /* the policy's updates and changes at the start of the solve */
+  PetscLogDouble t0;
+  PetscReal      E0; /* the meter's modelled energy of this rank at the start of the solve */
 } EbePolicyCtx;
 
 static PetscErrorCode EbePolicyCtxDestroy(void **ctx)
@@ -183,11 +187,15 @@ static PetscErrorCode EbePolicyCtxDestroy(void **ctx)
    per-element times of the meter's compute phase (cumulative busy/work of
    each unit; the units of one kind run concurrently, so the kind's time per
    element is 1/sum_u(1/t_u)), max over ranks, fed to EasPolicyUpdate
-   (which prints a changed answer). */
+   (which prints a changed answer) and kept for the next operator's choice
+   (eas_policy_ebe_memory).  At the end of the solve: the online decisions
+   of the solve, and predicted against measured time and energy (modelled
+   from the busy times, as the prediction; summed over the ranks). */
 static PetscErrorCode EbePolicyHook(PetscObject obj, const EasHookInfo *info, void *ctx)
 {
-  EasEbe         ebe = (EasEbe)obj;
-  EbePolicyCtx  *c   = (EbePolicyCtx *)ctx;
+  EasEbe         ebe  = (EasEbe)obj;
+  EbePolicyCtx  *c    = (EbePolicyCtx *)ctx;
+  MPI_Comm       comm = PetscObjectComm(obj);
   EasEnergyMeter meter;
   PetscInt       nu;
   PetscReal      rate[2] = {0, 0}, t[2];
@@ -195,9 +203,36 @@ static PetscErrorCode EbePolicyHook(PetscObject obj, const EasHookInfo *info, vo
   const char    *res;
 
   PetscFunctionBegin;
+  PetscCall(EasEbeGetEnergyMeter(ebe, &meter));
+  if (info->point == EAS_HOOK_SOLVE_BEGIN) {
+    PetscCall(EasPolicyGetUpdates(c->pol, &c->nup0, &c->nch0, NULL));
+    PetscCall(EasEnergyMeterGetModelEnergy(meter, &c->E0));
+    PetscCall(PetscTime(&c->t0));
+    PetscFunctionReturn(0);
+  }
+  if (info->point == EAS_HOOK_SOLVE_END) {
+    PetscLogDouble t1;
+    PetscReal      TE[2];
+    PetscInt       nup, nch, nel;
+    const char    *latest;
+    PetscCall(PetscTime(&t1));
+    PetscCall(EasEnergyMeterGetModelEnergy(meter, &TE[1]));
+    TE[0] = (PetscReal)(t1 - c->t0);
+    TE[1] -= c->E0;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &TE[0], 1, MPIU_REAL, MPIU_MAX, comm));
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &TE[1], 1, MPIU_REAL, MPIU_SUM, comm));
+    PetscCall(EasPolicyGetUpdates(c->pol, &nup, &nch, &latest));
+    PetscCall(PetscPrintf(comm, "EasEbe: %" PetscInt_FMT " online decision(s) during the solve, %" PetscInt_FMT " changed the answer; latest %s%s\n", nup - c->nup0, nch - c->nch0, latest ? latest : "(none: too few iterations)", nch > c->nch0 ? " (used by the next operator's choice)" : ""));
+    PetscCall(EasPolicySetMeasured(c->pol, TE[0], TE[1], PETSC_FALSE));
+    PetscCall(EasPolicyView(c->pol, NULL));
+    PetscCall(EasEbeGetSizes(ebe, &nel, NULL, NULL, NULL, NULL));
+    eas_policy_ebe_memory.nglobal = (PetscReal)nel;
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &eas_policy_ebe_memory.nglobal, 1, MPIU_REAL, MPIU_SUM, comm));
+    eas_policy_ebe_memory.its = (PetscReal)info->its;
+    PetscFunctionReturn(0);
+  }
   if (info->point != EAS_HOOK_ITERATION || info->its < 1) PetscFunctionReturn(0);
   if (info->its != 1 && info->its % c->interval) PetscFunctionReturn(0);
-  PetscCall(EasEbeGetEnergyMeter(ebe, &meter));
   PetscCall(EasEnergyMeterGetNumUnits(meter, &nu));
   for (PetscInt u = 0; u < nu; u++) {
     PetscReal   tel;
@@ -206,9 +241,11 @@ static PetscErrorCode EbePolicyHook(PetscObject obj, const EasHookInfo *info, vo
     PetscCall(EasEnergyMeterGetPhase(meter, EAS_PHASE_COMPUTE, u, NULL, NULL, &tel));
     if (tel > 0) rate[kind == EAS_UNIT_GPU ? 1 : 0] += 1.0 / tel; /* elements per second of the unit */
   }
-  for (PetscInt k = 0; k < 2; k++) t[k] = rate[k] > 0 ? 1.0 / rate[k] : -1.0;                            /* <= 0: keep the policy's value */
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 2, MPIU_REAL, MPIU_MAX, PetscObjectComm((PetscObject)ebe))); /* the slowest rank decides; same answer everywhere */
+  for (PetscInt k = 0; k < 2; k++) t[k] = rate[k] > 0 ? 1.0 / rate[k] : -1.0; /* <= 0: keep the policy's value */
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 2, MPIU_REAL, MPIU_MAX, comm));  /* the slowest rank decides; same answer everywhere */
   PetscCall(EasPolicyUpdate(c->pol, t[0], t[1], &changed, &res));
+  for (PetscInt k = 0; k < 2; k++)
+    if (t[k] > 0) eas_policy_ebe_memory.t_el[k] = t[k];
   PetscCall(PetscInfo(ebe, "online policy after iteration %" PetscInt_FMT ": t_el cpu %g s, gpu %g s -> %s%s\n", info->its, (double)t[0], (double)t[1], res, changed ? " (changed)" : ""));
   PetscFunctionReturn(0);
 }
@@ -389,53 +426,17 @@ static PetscErrorCode HwCreate(PetscObject obj, PetscBool adr, HwCtx **ctx)
 }
 
 /*@C
-  EasPolicyAttachAdrFromOptions - -eas_backend auto, -eas_dvfs and
-  -eas_power_budget for an ADR solver (see include/eas/policy.h).
+  EasPolicyAttachAdrFromOptions - -eas_dvfs and -eas_power_budget for an
+  ADR solver (see include/eas/policy.h; -eas_backend auto is chosen at
+  EasAdrSetUp, through the backend registry: resolve.c).
 @*/
 PetscErrorCode EasPolicyAttachAdrFromOptions(EasAdr adr)
 {
-  MPI_Comm    comm;
-  const char *prefix;
-  char        res[64] = "";
-  PetscBool   isauto  = PETSC_FALSE;
-  HwCtx      *hw;
+  HwCtx *hw;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasPolicyInitializePackage());
-  comm = PetscObjectComm((PetscObject)adr);
-  PetscCall(PetscObjectGetOptionsPrefix((PetscObject)adr, &prefix));
-  PetscCall(PetscOptionsGetString(NULL, prefix, "-eas_backend", res, sizeof(res), NULL));
-  PetscCall(PetscStrcmp(res, "auto", &isauto));
-  if (isauto) {
-    /* predicted for the run before it starts: rows per rank (an even split) x an estimate of the inner
-       iterations (-adr_policy_its_per_step x the steps; the first update replaces it with the measured
-       rate), per-row times from the calibration; the backend is created on the answer */
-    EasPolicy   pol;
-    EasBackend  be;
-    PetscInt    interval = 1, steps, nx, ny, nz;
-    PetscReal   its      = 100;
-    PetscMPIInt size;
-    PetscOptionsBegin(comm, prefix, "EasAdr -eas_backend auto", "EasPolicy");
-    PetscCall(PetscOptionsInt("-adr_policy_interval", "-eas_backend auto: time steps between online decisions", "EasPolicyAttachAdr", interval, &interval, NULL));
-    PetscCall(PetscOptionsReal("-adr_policy_its_per_step", "-eas_backend auto: inner iterations per step assumed before the first one is measured", "EasPolicyAttachAdr", its, &its, NULL));
-    PetscOptionsEnd();
-    PetscCheck(its > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-adr_policy_its_per_step %g is invalid: expected a number of iterations > 0", (double)its);
-    PetscCall(EasAdrGetStepsPlanned(adr, &steps));
-    PetscCall(EasAdrGetGrid(adr, &nx, &ny, &nz));
-    PetscCallMPI(MPI_Comm_size(comm, &size));
-    PetscCall(EasPolicyCreate(comm, &pol));
-    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)pol, prefix));
-    PetscCall(EasPolicySetWorkload(pol, EAS_WORKLOAD_DIA));
-    PetscCall(EasPolicySetFromOptions(pol));
-    PetscCall(EasPolicySetCandidates(pol, PETSC_TRUE, PETSC_TRUE, PETSC_FALSE)); /* the ADR runs each rank on one backend: no split */
-    PetscCall(EasPolicySetWork(pol, PetscCeilReal(2.0 * nx * ny * nz / size), its * steps));
-    PetscCall(EasPolicyCreateBackend(pol, PETSC_COMM_SELF, &be)); /* prints the choice and its predicted numbers */
-    PetscCall(EasAdrSetBackend(adr, be));
-    PetscCall(EasBackendDestroy(&be));
-    PetscCall(EasPolicyAttachAdr(pol, adr, interval));
-    PetscCall(EasPolicyDestroy(&pol));
-  }
   PetscCall(HwCreate((PetscObject)adr, PETSC_TRUE, &hw));
   if (hw) PetscCall(EasAdrAddHook(adr, HwHook, hw, HwCtxDestroy));
   PetscFunctionReturn(0);

@@ -115,13 +115,12 @@ PetscErrorCode EasDvfsSetFromOptions(EasDvfs d)
   PetscObjectOptionsBegin((PetscObject)d);
   PetscCall(PetscOptionsEList("-eas_dvfs", "DVFS by EPSA (Fanfakh) after the first iterations: off, report (print the frequencies) or apply (set them through cpufreq, restored at the end)", "EasDvfsSetMode", EasDvfsModes, 3, EasDvfsModes[d->mode], &mode, &flg));
   if (flg) PetscCall(EasDvfsSetMode(d, (EasDvfsMode)mode));
-  PetscCall(PetscOptionsRealArray("-eas_dvfs_freqs", "Available CPU frequencies in kHz (default: cpufreq's scaling_available_frequencies)", "EasDvfsSetFrequencies", f, &n, &flg));
-  if (flg) {
-    PetscCheck(n >= 1, comm, PETSC_ERR_ARG_WRONG, "-eas_dvfs_freqs needs a list of frequencies in kHz, e.g. 2500000,2000000,1500000");
-    PetscCall(EasDvfsSetFrequencies(d, n, f));
+  {
+    PetscBool rootset;
+    PetscCall(EasCpufreqSetFromOptions_Private(PetscOptionsObject, "EasDvfsSetFrequencies", "EasDvfsSetCpufreqRoot", root, sizeof(root), &rootset, f, &n, &flg));
+    if (flg) PetscCall(EasDvfsSetFrequencies(d, n, f));
+    if (rootset) PetscCall(EasDvfsSetCpufreqRoot(d, root));
   }
-  PetscCall(PetscOptionsString("-eas_cpufreq_root", "cpufreq tree (tests use fake trees)", "EasDvfsSetCpufreqRoot", root, root, sizeof(root), &flg));
-  if (flg) PetscCall(EasDvfsSetCpufreqRoot(d, root));
   PetscCall(PetscOptionsInt("-eas_dvfs_warmup", "Iterations (EBE) or time steps (ADR) measured before EPSA and the power budget decide", "EasDvfsDecide", d->warmup, &d->warmup, NULL));
   PetscCheck(d->warmup >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-eas_dvfs_warmup %" PetscInt_FMT " is invalid: expected a number of iterations >= 1", d->warmup);
   PetscOptionsEnd();

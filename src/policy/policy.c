@@ -13,6 +13,7 @@
   that is not usable here is never chosen, and the explanation says why.
 */
 #include "policyimpl.h"
+#include "../backends/backend.h" /* EasBackendSetAutoResolver */
 
 const char *const EasBackendChoices[] = {"cpu", "gpu", "hybrid", "EasBackendChoice", "EAS_CHOICE_", NULL};
 const char *const EasWorkloads[]      = {"dia", "ebe", "EasWorkload", "EAS_WORKLOAD_", NULL};
@@ -26,18 +27,22 @@ static PetscErrorCode EasPolicyFinalizePackage(void)
 {
   PetscFunctionBegin;
   eas_policy_package_initialized = PETSC_FALSE;
+  PetscCall(EasBackendSetAutoResolver(NULL));
   PetscFunctionReturn(0);
 }
 
 /*@C
-  EasPolicyInitializePackage - class ids and log events of the policies.
+  EasPolicyInitializePackage - class ids and log events of the policies,
+  and their resolver of -eas_backend auto, registered with the backend
+  registry (resolve.c).  EasInitialize calls it.
 @*/
 PetscErrorCode EasPolicyInitializePackage(void)
 {
   PetscFunctionBegin;
   if (eas_policy_package_initialized) PetscFunctionReturn(0);
   eas_policy_package_initialized = PETSC_TRUE;
-  PetscCall(EasInitializePackage());
+  PetscCall(PetscMemzero(&eas_policy_ebe_memory, sizeof(eas_policy_ebe_memory)));
+  PetscCall(EasBackendSetAutoResolver(EasPolicyResolveBackend_Private)); /* -eas_backend auto: the registry calls it */
   PetscCall(PetscClassIdRegister("EAS Policy", &EAS_POLICY_CLASSID));
   PetscCall(PetscClassIdRegister("EAS Dvfs", &EAS_DVFS_CLASSID));
   PetscCall(PetscClassIdRegister("EAS PowerBudget", &EAS_POWERBUDGET_CLASSID));
@@ -231,13 +236,13 @@ PetscErrorCode EasPolicySetFromOptions(EasPolicy pol)
 {
   MPI_Comm        comm;
   const char     *prefix;
-  PetscInt        node, nnodes, crit = (PetscInt)pol->crit;
+  PetscInt        node, nnodes;
+  EasCriterion    crit = pol->crit;
   PetscReal       tc = -1, tg = -1, tcopy = -1;
   EasPowerProfile prof;
   PetscBool       flg, ebe = pol->workload == EAS_WORKLOAD_EBE ? PETSC_TRUE : PETSC_FALSE;
   char            dev[64];
   PetscOptions    fileopts = NULL;
-  char            file[PETSC_MAX_PATH_LEN];
   const char     *kc = ebe ? "-eas_calib_ebe_t_el_cpu" : "-eas_calib_t_el_cpu";
   const char     *kg = ebe ? "-eas_calib_ebe_t_el_gpu" : "-eas_calib_t_el_gpu";
   const char     *kt = ebe ? "-eas_calib_ebe_t_el_copy" : "-eas_calib_t_el_copy";
@@ -248,8 +253,8 @@ PetscErrorCode EasPolicySetFromOptions(EasPolicy pol)
   PetscCall(PetscObjectGetOptionsPrefix((PetscObject)pol, &prefix));
   PetscCall(PetscStrncpy(dev, pol->device, sizeof(dev)));
   PetscObjectOptionsBegin((PetscObject)pol);
-  PetscCall(PetscOptionsEList("-eas_criterion", "What -eas_backend auto minimises", "EasPolicySetCriterion", EasCriteria, 4, EasCriteria[pol->crit], &crit, &flg));
-  if (flg) PetscCall(EasPolicySetCriterion(pol, (EasCriterion)crit));
+  PetscCall(EasCriterionSetFromOptions_Private(PetscOptionsObject, "EasPolicySetCriterion", &crit, &flg));
+  if (flg) PetscCall(EasPolicySetCriterion(pol, crit));
   PetscCall(PetscOptionsReal(kc, ebe ? "Calibrated time per EBE element apply on the whole CPU (s; eas_calibrate)" : "Calibrated time per DIA row and iteration on the whole CPU (s; eas_calibrate)", "EasPolicySetElementTimes", pol->in.t_el_cpu, &tc, NULL));
   PetscCall(PetscOptionsReal(kg, ebe ? "Calibrated time per EBE element apply on the device (s; eas_calibrate)" : "Calibrated time per DIA row and iteration on the device (s; eas_calibrate)", "EasPolicySetElementTimes", pol->in.t_el_gpu, &tg, NULL));
   PetscCall(PetscOptionsReal(kt, "Calibrated host-to-device copy time per element (s; eas_calibrate)", "EasPolicySetElementTimes", pol->in.t_el_copy, &tcopy, NULL));
@@ -261,13 +266,11 @@ PetscErrorCode EasPolicySetFromOptions(EasPolicy pol)
     PetscCall(PetscOptionsReal("-eas_policy_its", "Iterations assumed before the solve", "EasPolicySetWork", its, &its, &f2));
     if (f1 || f2) PetscCall(EasPolicySetWork(pol, nw, its));
   }
-  PetscCall(PetscOptionsString("-eas_power_profile", "Power profile file (eas_calibrate's output)", "EasPowerProfileGetFromOptions", "", file, sizeof(file), &flg));
   PetscOptionsEnd();
-  if (flg && file[0]) { /* the calibrated times of a profile file that was not inserted with -options_file */
+  PetscCall(EasPowerProfileGetFile_Private(comm, prefix, &fileopts)); /* -eas_power_profile: the file's keys */
+  if (fileopts) { /* the calibrated times of a profile file that was not inserted with -options_file */
     PetscReal v;
     PetscBool has;
-    PetscCall(PetscOptionsCreate(&fileopts));
-    PetscCall(PetscOptionsInsertFile(comm, fileopts, file, PETSC_TRUE));
     PetscCall(PetscOptionsGetReal(fileopts, prefix, kc, &v, &has));
     if (has && tc <= 0) tc = v;
     PetscCall(PetscOptionsGetReal(fileopts, prefix, kg, &v, &has));
@@ -458,31 +461,42 @@ PetscErrorCode EasPolicyCreateBackend(EasPolicy pol, MPI_Comm comm, EasBackend *
   PetscFunctionReturn(0);
 }
 
+/* The choice for an EBE operator, its backend created on comm (the hybrid:
+   /cpu, the split units (device, /cpu) set on the operator). */
+PetscErrorCode EasPolicyChooseEbe_Private(EasPolicy pol, EasEbe ebe, MPI_Comm comm, EasBackend *be)
+{
+  EasBackend units[2];
+  PetscBool  hybrid;
+
+  PetscFunctionBegin;
+  PetscCall(EasPolicyChooseBackend(pol, NULL, NULL)); /* prints the decision and its predicted numbers */
+  PetscCall(PetscStrcmp(pol->resource, "hybrid", &hybrid));
+  PetscCall(EasBackendCreate(comm, hybrid ? "/cpu" : pol->resource, be));
+  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)*be, ((PetscObject)pol)->prefix));
+  PetscCall(EasBackendSetFromOptions(*be));
+  if (hybrid) { /* Lang-Runger Alg. 2: the device and the CPU share the elements, the split balances them (eq. 26) */
+    PetscCall(EasBackendCreate(PETSC_COMM_SELF, pol->device, &units[0]));
+    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)units[0], ((PetscObject)pol)->prefix));
+    PetscCall(EasBackendSetFromOptions(units[0]));
+    units[1] = *be;
+    PetscCall(EasEbeSetSplitUnits(ebe, 2, units));
+    PetscCall(EasBackendDestroy(&units[0]));
+  }
+  PetscFunctionReturn(0);
+}
+
 /*@C
   EasPolicyConfigureEbe - chooses for the operator and configures it:
   backend, and for the hybrid the split units (device, /cpu).
 @*/
 PetscErrorCode EasPolicyConfigureEbe(EasPolicy pol, EasEbe ebe)
 {
-  EasBackend be, units[2];
-  PetscBool  hybrid;
+  EasBackend be;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pol, EAS_POLICY_CLASSID, 1);
-  PetscCall(EasPolicyChooseBackend(pol, NULL, NULL)); /* prints the decision and its predicted numbers */
-  PetscCall(PetscStrcmp(pol->resource, "hybrid", &hybrid));
-  PetscCall(EasBackendCreate(PETSC_COMM_SELF, hybrid ? "/cpu" : pol->resource, &be));
-  PetscCall(PetscObjectSetOptionsPrefix((PetscObject)be, ((PetscObject)pol)->prefix));
-  PetscCall(EasBackendSetFromOptions(be));
+  PetscCall(EasPolicyChooseEbe_Private(pol, ebe, PETSC_COMM_SELF, &be));
   PetscCall(EasEbeSetBackend(ebe, be));
-  if (hybrid) { /* Lang-Runger Alg. 2: the device and the CPU share the elements, the split balances them (eq. 26) */
-    PetscCall(EasBackendCreate(PETSC_COMM_SELF, pol->device, &units[0]));
-    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)units[0], ((PetscObject)pol)->prefix));
-    PetscCall(EasBackendSetFromOptions(units[0]));
-    units[1] = be;
-    PetscCall(EasEbeSetSplitUnits(ebe, 2, units));
-    PetscCall(EasBackendDestroy(&units[0]));
-  }
   PetscCall(EasBackendDestroy(&be));
   PetscFunctionReturn(0);
 }

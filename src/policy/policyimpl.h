@@ -5,10 +5,28 @@
 */
 #pragma once
 
-#include <eas.h>
+#include <eas/policy.h>
+#include "../energy/energyimpl.h" /* the energy options several objects read (-eas_criterion, -eas_rapl_root, the profile file) */
 #include <petsc/private/petscimpl.h>
 
 PETSC_INTERN PetscLogEvent EAS_PolicyChoose, EAS_DvfsDecide, EAS_PowerBudgetDecide;
+
+/* -eas_backend auto (resolve.c): the resolver the package registers with
+   the backend registry (EasBackendAutoResolver, src/backends/backend.h). */
+PETSC_INTERN PetscErrorCode EasPolicyResolveBackend_Private(PetscObject obj, MPI_Comm comm, EasBackend *be);
+/* What the online EBE choices of this process measured (attach.c writes,
+   resolve.c reads): per-element times of the CPU [0] and the device [1]
+   (<= 0: none), the iterations and global elements of the last solve; a
+   later operator's choice starts from them. */
+typedef struct {
+  PetscReal t_el[2];
+  PetscReal its, nglobal;
+} EasPolicyEbeMemory;
+PETSC_INTERN EasPolicyEbeMemory eas_policy_ebe_memory;
+/* EasPolicyChooseEbe_Private - chooses for the operator and creates its
+   backend on comm in *be (the hybrid: /cpu, with the split units set on
+   ebe); EasPolicyConfigureEbe sets it on the operator. */
+PETSC_INTERN PetscErrorCode EasPolicyChooseEbe_Private(EasPolicy, EasEbe, MPI_Comm, EasBackend *);
 
 /* Backend choice */
 struct _p_EasPolicy {
@@ -96,5 +114,8 @@ PETSC_INTERN PetscErrorCode EasCpufreqLimits(const char root[], PetscInt c, Pets
    governor, else scaling_max_freq; how says which, *ok false (why) when
    neither is writable or the core has no cpufreq directory (*missing). */
 PETSC_INTERN PetscErrorCode EasCpufreqSet(PetscInt owner, const char root[], PetscInt c, PetscReal kHz, PetscBool *ok, PetscBool *missing, char how[], size_t hlen, char why[], size_t wlen);
+/* -eas_dvfs_freqs and -eas_cpufreq_root in the caller's options block
+   (their one parser; see sysfs.c). */
+PETSC_INTERN PetscErrorCode EasCpufreqSetFromOptions_Private(PetscOptionItems *, const char manfreqs[], const char manroot[], char root[], size_t len, PetscBool *rootset, PetscReal f[], PetscInt *n, PetscBool *fset);
 /* cpufreq: the cores cpu<N> present under root (n <= max). */
 PETSC_INTERN PetscErrorCode EasCpufreqCores(const char root[], PetscInt max, PetscInt cores[], PetscInt *n);

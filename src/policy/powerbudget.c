@@ -85,12 +85,9 @@ PetscErrorCode EasPowerBudgetSetFromOptions(EasPowerBudget b)
     b->alpha[1] = a[1];
   }
   PetscCall(PetscOptionsBool("-eas_power_budget_apply", "Set the caps (powercap, else cpufreq); false: report only", "EasPowerBudgetDecide", b->apply, &b->apply, NULL));
-  PetscCall(PetscOptionsString("-eas_rapl_root", "powercap root", "EasPowerBudgetDecide", b->rapl_root, b->rapl_root, sizeof(b->rapl_root), NULL));
-  PetscCall(PetscOptionsString("-eas_cpufreq_root", "cpufreq tree", "EasPowerBudgetDecide", b->cpufreq_root, b->cpufreq_root, sizeof(b->cpufreq_root), NULL));
-  PetscCall(PetscOptionsRealArray("-eas_dvfs_freqs", "Available CPU frequencies in kHz (the range f_min..f_max when cpufreq does not give it)", "EasPowerBudgetDecide", f, &nf, &flg));
+  PetscCall(EasRaplRootSetFromOptions_Private(PetscOptionsObject, "EasPowerBudgetDecide", b->rapl_root, sizeof(b->rapl_root), NULL));
+  PetscCall(EasCpufreqSetFromOptions_Private(PetscOptionsObject, "EasPowerBudgetDecide", "EasPowerBudgetDecide", b->cpufreq_root, sizeof(b->cpufreq_root), NULL, f, &nf, &flg));
   if (flg) {
-    PetscCheck(nf >= 1, comm, PETSC_ERR_ARG_WRONG, "-eas_dvfs_freqs needs a list of frequencies in kHz, e.g. 2500000,2000000,1500000");
-    for (PetscInt j = 0; j < nf; j++) PetscCheck(f[j] > 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-eas_dvfs_freqs: entry %" PetscInt_FMT " = %g is invalid: expected kHz > 0", j, (double)f[j]);
     b->nfreq = nf;
     for (PetscInt j = 0; j < nf; j++) b->freq[j] = f[j];
   }

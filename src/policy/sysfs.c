@@ -349,3 +349,26 @@ PetscErrorCode EasCpufreqSet(PetscInt owner, const char root[], PetscInt c, Pets
   if (*ok) PetscCall(PetscSNPrintf(how, hlen, "scaling_max_freq (%s)", have_gov ? gov : "no governor file"));
   PetscFunctionReturn(0);
 }
+
+/*
+  EasCpufreqSetFromOptions_Private - -eas_cpufreq_root and -eas_dvfs_freqs
+  in the caller's options block, their one parser (DVFS and the power
+  budget read both; manfreqs, manroot: the setters -help names): root holds the default shown and the tree read
+  (*rootset); f[0] the default frequency shown, f[0..*n) the frequencies
+  read (*fset; room for EAS_DVFS_MAX_FREQS), checked: at least one, each
+  > 0 kHz.
+*/
+PetscErrorCode EasCpufreqSetFromOptions_Private(PetscOptionItems *PetscOptionsObject, const char manfreqs[], const char manroot[], char root[], size_t len, PetscBool *rootset, PetscReal f[], PetscInt *n, PetscBool *fset)
+{
+  MPI_Comm comm = PetscOptionsObject->comm;
+
+  PetscFunctionBegin;
+  *n = EAS_DVFS_MAX_FREQS;
+  PetscCall(PetscOptionsRealArray("-eas_dvfs_freqs", "Available CPU frequencies in kHz (default: cpufreq's scaling_available_frequencies; the power budget uses the range f_min..f_max when cpufreq does not give it)", manfreqs, f, n, fset));
+  if (*fset) {
+    PetscCheck(*n >= 1, comm, PETSC_ERR_ARG_WRONG, "-eas_dvfs_freqs needs a list of frequencies in kHz, e.g. 2500000,2000000,1500000");
+    for (PetscInt j = 0; j < *n; j++) PetscCheck(f[j] > 0 && !PetscIsInfOrNanReal(f[j]), comm, PETSC_ERR_ARG_OUTOFRANGE, "-eas_dvfs_freqs: entry %" PetscInt_FMT " = %g is invalid: expected frequencies in kHz > 0, e.g. 2500000,2000000,1500000", j, (double)f[j]);
+  }
+  PetscCall(PetscOptionsString("-eas_cpufreq_root", "cpufreq tree (tests use fake trees)", manroot, root, root, len, rootset));
+  PetscFunctionReturn(0);
+}

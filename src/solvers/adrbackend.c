@@ -2,7 +2,7 @@
   EasAdr on its backend: the objects that live there (local Jacobian,
   inner solver, vectors, assembly arrays), moves between backends between
   time steps, the energy meter and the rank's unit in it, and the hooks of
-  the layers above (include/eas.h: the energy policies of
+  the layers above (include/eas/sys.h: the energy policies of
   include/eas/policy.h choose and move the backend through them; the
   solver never calls them itself).
 */
@@ -161,7 +161,7 @@ PetscErrorCode EasAdrSetBackend(EasAdr adr, EasBackend be)
 
 /*@C
   EasAdrAddHook - attaches a hook of a layer above the solver (see
-  include/eas.h): called on every rank at the start of EasAdrSolve, after
+  include/eas/sys.h): called on every rank at the start of EasAdrSolve, after
   each converged step (beuler) or output segment (cvode), and at the end of
   EasAdrSolve; destroy(&ctx) runs at EasAdrDestroy.  Collective: every rank
   adds the same hooks in the same order.

@@ -6,7 +6,8 @@
   dc/dt = f(t, c) of adrassemble.c on nvector_parallel over each rank's box:
   f is eas's own discretization, evaluated with the residual body of the
   implicit Euler system F = x_old - x + dt f with x_old = x and dt = 1
-  (exactly f: x - x is 0 in floating point).
+  (exactly f: x - x is 0 in floating point).  The stepper's operations,
+  EasAdrTS_CVode (adrimpl.h), are at the end.
 */
 #include "adrimpl.h"
 
@@ -63,9 +64,9 @@ static void EasAdrCVodeErrHandler(int code, const char *module, const char *func
       PetscCheck(cv_ierr_ >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "%s failed with %d", #call, cv_ierr_); \
     } while (0)
 
-/* EasAdrCVodeSetUp_Private - CVODE on the current state and time (or
+/* EasAdrCVodeSetUp - CVODE on the current state and time (or
    re-initialized there when the state changed outside CVODE). */
-PetscErrorCode EasAdrCVodeSetUp_Private(EasAdr adr)
+static PetscErrorCode EasAdrCVodeSetUp(EasAdr adr)
 {
   PetscFunctionBegin;
   if (!adr->cv_mem) {
@@ -104,7 +105,8 @@ PetscErrorCode EasAdrCVodeSetUp_Private(EasAdr adr)
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EasAdrCVodeDestroy_Private(EasAdr adr)
+/* cvode's destroy: CVODE, its vector, its nonlinear solver and its context. */
+static PetscErrorCode EasAdrTSDestroy_CVode(EasAdr adr)
 {
   PetscFunctionBegin;
   if (adr->cv_mem) CVodeFree(&adr->cv_mem);
@@ -120,20 +122,20 @@ PetscErrorCode EasAdrCVodeDestroy_Private(EasAdr adr)
 }
 
 /*
-  EasAdrCVodeAdvance_Private - CVODE from adr->t to tout (one_step: one
+  EasAdrCVodeAdvance - CVODE from adr->t to tout (one_step: one
   internal step toward it instead), stopping exactly at tout; the state
   comes back into adr->x and adr->t.  A CVODE failure is a reason
   (EAS_ADR_DIVERGED_TS, the message in -info and the monitor), a PETSc error
   inside it an error.
 */
-PetscErrorCode EasAdrCVodeAdvance_Private(EasAdr adr, PetscReal tout, PetscBool one_step)
+static PetscErrorCode EasAdrCVodeAdvance(EasAdr adr, PetscReal tout, PetscBool one_step)
 {
   N_Vector y;
   realtype tret = adr->t;
   int      flag;
 
   PetscFunctionBegin;
-  PetscCall(EasAdrCVodeSetUp_Private(adr));
+  PetscCall(EasAdrCVodeSetUp(adr));
   y              = (N_Vector)adr->cv_y;
   adr->cv_error  = 0;
   adr->cv_msg[0] = 0;
@@ -154,7 +156,8 @@ PetscErrorCode EasAdrCVodeAdvance_Private(EasAdr adr, PetscReal tout, PetscBool 
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EasAdrCVodeGetStats_Private(EasAdr adr, EasAdrTSStats *st)
+/* cvode's statistics (zeros before the first step). */
+static PetscErrorCode EasAdrTSGetStats_CVode(EasAdr adr, EasAdrTSStats *st)
 {
   long int v;
   int      q;
@@ -180,25 +183,103 @@ PetscErrorCode EasAdrCVodeGetStats_Private(EasAdr adr, EasAdrTSStats *st)
   }
   PetscFunctionReturn(0);
 }
-#else
-PetscErrorCode EasAdrCVodeAdvance_Private(EasAdr adr, PetscReal tout, PetscBool one_step)
+/* cvode's step: one internal CVODE step toward tout (not beyond it). */
+static PetscErrorCode EasAdrTSStep_CVode(EasAdr adr, PetscReal tout)
 {
   PetscFunctionBegin;
-  (void)tout;
-  (void)one_step;
+  PetscCall(EasAdrCVodeAdvance(adr, tout, PETSC_TRUE));
+  PetscFunctionReturn(0);
+}
+
+/* cvode's advance: CVODE from adr->t to tout exactly (its stop time), one call. */
+static PetscErrorCode EasAdrTSAdvance_CVode(EasAdr adr, PetscReal tout, PetscReal t_start, PetscReal t_end, PetscInt *step, PetscInt *nconv)
+{
+  PetscLogDouble t0;
+  EasAdrTSStats  before = {0, 0, 0, 0, 0, 0, 0}, after = before;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(EAS_AdrStep, adr, 0, 0, 0));
+  PetscCall(EasEnergyMeterResume(adr->meter));
+  PetscCall(PetscTime(&t0));
+  PetscCall(EasAdrTSGetStats_CVode(adr, &before));
+  adr->last_outer = adr->last_inner = 0;
+  {
+    PetscErrorCode ierr;
+    EasCaptureError(ierr, EasAdrCVodeAdvance(adr, tout, PETSC_FALSE));
+    if (ierr) PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
+    PetscCall(ierr);
+  }
+  PetscCall(EasAdrTSGetStats_CVode(adr, &after));
+  adr->stats.steps += after.steps - before.steps;
+  *step += after.steps - before.steps;
+  PetscCall(PetscTimeSubtract(&t0));
+  adr->last_time = -t0;
+  PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
+  PetscCall(EasAdrMonitor_Private(adr, *step, t_start, t_end, adr->last_time));
+  if (adr->reason > 0) {
+    *nconv += after.steps - before.steps;
+    PetscCall(EasAdrCallHooks_Private(adr, EAS_HOOK_STEP, *nconv, PETSC_DECIDE));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* cvode's create: CVODE (re)starts from the current state and time. */
+static PetscErrorCode EasAdrTSCreate_CVode(EasAdr adr)
+{
+  PetscFunctionBegin;
+  adr->cv_reinit = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+/* cvode chooses its steps: their number is not known ahead */
+static PetscErrorCode EasAdrTSNumSteps_CVode(EasAdr adr, PetscReal t_start, PetscReal t_end, PetscInt *n)
+{
+  PetscFunctionBegin;
+  (void)adr;
+  (void)t_start;
+  (void)t_end;
+  *n = PETSC_DECIDE;
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasAdrTSMonitor_CVode(EasAdr adr, PetscInt step, PetscLogDouble seconds, const PetscInt its[2])
+{
+  EasAdrTSStats ts = {0, 0, 0, 0, 0, 0, 0};
+
+  PetscFunctionBegin;
+  (void)step;
+  PetscCall(EasAdrTSGetStats_CVode(adr, &ts));
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "  t %-12.6g cvode steps %5" PetscInt_FMT " order %" PetscInt_FMT " h %-10.4g err-test fails %3" PetscInt_FMT " nonlinear its %5" PetscInt_FMT " (fails %" PetscInt_FMT ") outer %5" PetscInt_FMT " inner %6" PetscInt_FMT " time %.3f s %s\n", (double)adr->t, ts.steps, ts.last_order, (double)ts.last_step, ts.err_test_fails, ts.nonlin_its, ts.nonlin_conv_fails, its[0], its[1], (double)seconds, EasAdrConvergedReasonName(adr->reason)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasAdrTSFailed_CVode(EasAdr adr, PetscInt step)
+{
+  PetscFunctionBegin;
+  (void)step;
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "EasAdrSolve: CVODE stopped at t = %g: %s%s%s\n", (double)adr->t, EasAdrConvergedReasonName(adr->reason), adr->cv_msg[0] ? ": " : "", adr->cv_msg));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasAdrTSView_CVode(EasAdr adr, PetscViewer viewer)
+{
+  EasAdrTSStats ts = {0, 0, 0, 0, 0, 0, 0};
+
+  PetscFunctionBegin;
+  PetscCall(EasAdrTSGetStats_CVode(adr, &ts));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "CVODE BDF orders 1-%" PetscInt_FMT ", rtol %g, atol %g: t = %g, %" PetscInt_FMT " steps (last order %" PetscInt_FMT ", h %g), %" PetscInt_FMT " error-test failures, %" PetscInt_FMT " nonlinear iterations (%" PetscInt_FMT " failures), %" PetscInt_FMT " right-hand sides\n", adr->ts_max_order, (double)adr->ts_rtol, (double)adr->ts_atol, (double)adr->t, ts.steps, ts.last_order, (double)ts.last_step, ts.err_test_fails, ts.nonlin_its, ts.nonlin_conv_fails, ts.rhs_evals));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "stages by the multisplitting Newton (%s), CVODE's convergence test, at most %" PetscInt_FMT " %s per stage\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", adr->ts_max_newton_it, adr->mode == EAS_ADR_ASYNC ? "synchronous checks" : "outer iterations"));
+  PetscFunctionReturn(0);
+}
+
+const EasAdrTSOps EasAdrTS_CVode = {EasAdrTSCreate_CVode, NULL, EasAdrTSStep_CVode, EasAdrTSAdvance_CVode, EasAdrTSNumSteps_CVode, EasAdrTSMonitor_CVode, EasAdrTSFailed_CVode, EasAdrTSView_CVode, EasAdrTSGetStats_CVode, EasAdrTSDestroy_CVode};
+#else
+/* Without SUNDIALS the stepper refuses to be set (-adr_ts_type cvode). */
+static PetscErrorCode EasAdrTSCreate_CVode(EasAdr adr)
+{
+  PetscFunctionBegin;
   SETERRQ(PetscObjectComm((PetscObject)adr), PETSC_ERR_SUP, "-adr_ts_type cvode: SUNDIALS CVODE is not compiled in (install libsundials-dev and rebuild eas)");
 }
-PetscErrorCode EasAdrCVodeDestroy_Private(EasAdr adr)
-{
-  PetscFunctionBegin;
-  (void)adr;
-  PetscFunctionReturn(0);
-}
-PetscErrorCode EasAdrCVodeGetStats_Private(EasAdr adr, EasAdrTSStats *st)
-{
-  PetscFunctionBegin;
-  (void)adr;
-  (void)st;
-  PetscFunctionReturn(0);
-}
+
+const EasAdrTSOps EasAdrTS_CVode = {EasAdrTSCreate_CVode, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL};
 #endif

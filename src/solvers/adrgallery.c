@@ -14,7 +14,7 @@
   it with EasAdrComputeLocalJacobian(), and A takes over its storage.  On
   one process the local block is the whole Jacobian.
 */
-#include "../mat/diaimpl.h"
+#include "adrimpl.h" /* an EasAdr builds the matrix; diaimpl.h: A takes over its storage */
 
 /* the benchmark matrix's velocity: +1e-3 toward +x (see the top) */
 static PetscErrorCode EasDiaGalleryVelocity(PetscReal t, const PetscReal xyz[3], PetscReal a[3], void *ctx)

@@ -5,10 +5,13 @@
   objects, meter unit, hooks; msnewton.c: the multisplitting Newton; adrts.c: time
   stepping).
 */
-/* the backend (threads, host_is_device) and EasVec internals; the EasDia
-   is used only through its public API (include/eas.h) */
-#include "../backends/backend.h"
+/* the backend (threads, host_is_device) and EasVec internals (vecimpl.h),
+   the Jacobian's values in backend memory (diaimpl.h), the inner solver's
+   type and preconditioner (kspimpl.h) */
+#include <eas/adr.h>
+#include "kspimpl.h"
 #include "../comm/commimpl.h"
+#include "../energy/energyimpl.h" /* -eas_criterion's parser */
 #include "../core/hook.h"
 #include <petscdmda.h>
 
@@ -65,6 +68,35 @@ struct _n_EasAdrStage {
   PetscReal dx_scale; /* the update's factor with a kept Jacobian (2/(1 + gamma/gamma_J), CVODE's) */
 };
 
+/* A time stepper of EasAdr (-adr_ts_type, EasAdrSetTimeStepType): the
+   operations the rest of the solver calls instead of asking which stepper
+   it has; beuler in adrts.c, cvode in adrcvode.c.  Optional: NULL is no-op. */
+typedef struct {
+  /* create: the stepper becomes the solver's (from the current state and time); may refuse (cvode not compiled in) */
+  PetscErrorCode (*create)(EasAdr);
+  /* setup: at EasAdrSetUp, after the decomposition (beuler: the default step's bound) */
+  PetscErrorCode (*setup)(EasAdr);
+  /* step: one step toward tout, not beyond it (EasAdrStep; adr->reason says how it went) */
+  PetscErrorCode (*step)(EasAdr, PetscReal tout);
+  /* advance: from adr->t to tout exactly (a segment of EasAdrSolve between output
+     times), *step and *nconv counting the steps and the converged ones; the monitor
+     and the hooks' EAS_HOOK_STEP after each step (beuler) or the segment (cvode) */
+  PetscErrorCode (*advance)(EasAdr, PetscReal tout, PetscReal t_start, PetscReal t_end, PetscInt *step, PetscInt *nconv);
+  /* nsteps: the steps expected from t_start to t_end (EasHookInfo.nsteps; PETSC_DECIDE: not known) */
+  PetscErrorCode (*nsteps)(EasAdr, PetscReal t_start, PetscReal t_end, PetscInt *);
+  /* monitor: the -adr_monitor line after a step or segment; its = outer and inner iterations (max over ranks) */
+  PetscErrorCode (*monitor)(EasAdr, PetscInt step, PetscLogDouble seconds, const PetscInt its[2]);
+  /* failed: the line of EasAdrSolve when a step did not converge */
+  PetscErrorCode (*failed)(EasAdr, PetscInt step);
+  /* view: the stepper's lines of EasAdrView */
+  PetscErrorCode (*view)(EasAdr, PetscViewer);
+  /* getstats: the stepper's statistics (zeroed before the call) */
+  PetscErrorCode (*getstats)(EasAdr, EasAdrTSStats *);
+  /* destroy: the stepper's data (at EasAdrDestroy, or when another stepper is set) */
+  PetscErrorCode (*destroy)(EasAdr);
+} EasAdrTSOps;
+PETSC_INTERN const EasAdrTSOps EasAdrTS_BEuler, EasAdrTS_CVode;
+
 /* faces: 0 -x, 1 +x, 2 -y, 3 +y, 4 -z, 5 +z */
 struct _p_EasAdr {
   PETSCHEADER(int);
@@ -89,7 +121,8 @@ struct _p_EasAdr {
   PetscReal    t, t0, dt, tfinal;
   PetscBool    dt_set; /* dt given (EasAdrSetTimeStep, -adr_dt); else the problem's default, bounded at setup */
   PetscInt     max_steps;
-  EasAdrTSType ts_type;
+  EasAdrTSType       ts_type;
+  const EasAdrTSOps *ts; /* its operations (EasAdrTS_BEuler, EasAdrTS_CVode) */
   PetscReal    ts_rtol, ts_atol;
   PetscInt     ts_max_order, ts_max_steps, ts_max_newton_it;
   PetscBool    ts_reuse_jac; /* cvode: modified Newton between CVODE's setups */
@@ -172,7 +205,7 @@ struct _p_EasAdr {
   PetscInt       unit;         /* the rank's unit in the meter (of the current backend's kind) */
   PetscInt       unit_kind[2]; /* the cpu and gpu units, -1 until used */
   PetscInt       moves;        /* EasAdrSetBackend after EasAdrSetUp */
-  /* hooks of the layers above (include/eas.h; the energy policies) */
+  /* hooks of the layers above (include/eas/sys.h; the energy policies) */
   EasHookList      hooks;
   PetscInt         hook_its0;    /* outer iterations (max over ranks) at the start of the solve */
   PetscBool        device;       /* backend memory is not host memory: transfers metered */
@@ -238,14 +271,21 @@ static inline void EasAdrCoordinates(EasAdr adr, PetscInt gi, PetscInt gj, Petsc
 #define EasAdrMeterBegin(adr, p) EasEnergyMeterBegin((adr)->meter, (p), (adr)->unit)
 #define EasAdrMeterEnd(adr, p, w) EasEnergyMeterEnd((adr)->meter, (p), (adr)->unit, (PetscReal)(w))
 
-/* adr.c: the built-in problems' coefficients (ctx: the EasAdr), checks */
+/* The EasAdr package: its class and log events (called by EasAdrCreate). */
+PETSC_INTERN PetscErrorCode EasAdrInitializePackage(void);
+/* adrproblem.c: the names of the problems and schemes, the built-in
+   problems' coefficients (ctx: the EasAdr) */
+PETSC_INTERN const char *const EasAdrProblems[], *const EasAdrReactions[], *const EasAdrBCs[], *const EasAdrAdvections[];
 PETSC_INTERN PetscErrorCode EasAdrVelocity_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal a[3], void *ctx);
 PETSC_INTERN PetscErrorCode EasAdrDiffusion_Builtin(PetscReal t, const PetscReal xyz[3], PetscReal K[3], void *ctx);
 PETSC_INTERN PetscErrorCode EasAdrInitial_Builtin(PetscReal t, const PetscReal xyz[3], PetscScalar c[2], void *ctx);
 PETSC_INTERN void           EasAdrDiurnalRates(PetscReal t, PetscReal *q3, PetscReal *q4);
+/* adr.c: checks of the call order and of a name against a list (errors name option and the expected values) */
 PETSC_INTERN PetscErrorCode EasAdrCheckSetUp_Private(EasAdr, const char fn[]);
+PETSC_INTERN PetscErrorCode EasAdrCheckNotSetUp_Private(EasAdr, const char fn[]);
+PETSC_INTERN PetscErrorCode EasAdrLookup_Private(EasAdr, const char *const list[], PetscInt nlist, const char value[], const char option[], PetscInt *idx);
 PETSC_INTERN PetscErrorCode EasAdrCheckVec_Private(EasAdr, Vec, const char fn[]);
-/* Whether the inner solver's right Jacobi is folded into the assembly
+/* adrsetup.c: whether the inner solver's right Jacobi is folded into the assembly
    (adr->jac_fold; the inner solver then runs without preconditioner);
    options: after the inner solver's options were read (-adr_pc_type). */
 PETSC_INTERN PetscErrorCode EasAdrFoldJacobi_Private(EasAdr, PetscBool options);
@@ -257,11 +297,11 @@ PETSC_INTERN PetscErrorCode EasAdrMeterUnit_Private(EasAdr);
 PETSC_INTERN PetscErrorCode EasAdrCallHooks_Private(EasAdr, EasHookPoint, PetscInt steps, PetscInt nsteps);
 /* Creates the meter (with the solver's prefix) if there is none. */
 PETSC_INTERN PetscErrorCode EasAdrMeterCreate_Private(EasAdr);
-/* adrcvode.c, adrnls.c (errors "not compiled in" without SUNDIALS) */
-PETSC_INTERN PetscErrorCode EasAdrCVodeAdvance_Private(EasAdr, PetscReal tout, PetscBool one_step);
-PETSC_INTERN PetscErrorCode EasAdrCVodeGetStats_Private(EasAdr, EasAdrTSStats *);
-PETSC_INTERN PetscErrorCode EasAdrCVodeDestroy_Private(EasAdr);
+/* adrnls.c: CVODE's stages solved by the multisplitting Newton (SUNDIALS only) */
 PETSC_INTERN PetscErrorCode EasAdrNLSCreate_Private(EasAdr, void *sunctx, void **nls);
+/* adrts.c: the monitor line (the stepper's) or the progress line after a
+   step or segment (collective) */
+PETSC_INTERN PetscErrorCode EasAdrMonitor_Private(EasAdr, PetscInt step, PetscReal t_start, PetscReal t_end, PetscLogDouble seconds);
 /* adrio.c: solution output */
 PETSC_INTERN PetscErrorCode EasAdrOutputSetFromOptions_Private(EasAdr, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode EasAdrOutput_Private(EasAdr);

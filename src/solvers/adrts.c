@@ -1,11 +1,13 @@
 /*
-  Time stepping of EasAdr (docs/adr.md).
+  Time stepping of EasAdr (docs/adr.md).  The stepper is an ops table
+  (EasAdrTSOps, adrimpl.h; -adr_ts_type):
     beuler  implicit Euler with a fixed step dt (Vialle et al. eqs.
             1.42-1.43): each step's system F(x) = x_old - x + dt f(x, t) = 0
-            is one stage for the multisplitting Newton (msnewton.c);
+            is one stage for the multisplitting Newton (msnewton.c); its
+            operations are at the end of this file (EasAdrTS_BEuler);
     cvode   SUNDIALS CVODE's variable-order BDF with error control
-            (adrcvode.c), its stages solved by the same multisplitting Newton
-            through a SUNNonlinearSolver (adrnls.c).
+            (adrcvode.c, EasAdrTS_CVode), its stages solved by the same
+            multisplitting Newton through a SUNNonlinearSolver (adrnls.c).
   EasAdrStep takes one step of either, EasAdrSolve integrates to a final time
   exactly, through the output times (-adr_output_interval: monitor points,
   -adr_view_solution), with the monitor and progress lines; -eas_mode auto
@@ -111,12 +113,14 @@ static PetscErrorCode EasAdrModeAutoDecide(EasAdr adr, const PetscReal busy0[EAS
   PetscFunctionReturn(0);
 }
 
-/* One implicit Euler step: the stage system with a = x_old, gamma = dt. */
-static PetscErrorCode EasAdrStepBEuler(EasAdr adr)
+/* beuler's step: one implicit Euler step of size dt, the stage system with
+   a = x_old, gamma = dt (tout: the caller sized dt to land on it). */
+static PetscErrorCode EasAdrTSStep_BEuler(EasAdr adr, PetscReal tout)
 {
   PetscErrorCode ierr;
 
   PetscFunctionBegin;
+  (void)tout;
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
   PetscCall(EasAdrUpdateCoefficients_Private(adr, adr->t + adr->dt));
   PetscCall(PetscArraycpy(adr->xold, adr->x, adr->n));
@@ -165,10 +169,7 @@ static PetscErrorCode EasAdrStep_Private(EasAdr adr, PetscReal tout)
     if (adr->auto_rule == EAS_ADR_AUTO_FRONTIER && adr->size > 1) PetscCall(EasEnergyMeterGetSummary(adr->meter, &adr->auto_S0)); /* collective */
     adr->mode = adr->auto_trial == 1 ? EAS_ADR_ASYNC : EAS_ADR_SYNC;
   }
-  if (adr->ts_type == EAS_ADR_TS_CVODE)
-    EasCaptureError(ierr, EasAdrCVodeAdvance_Private(adr, tout, PETSC_TRUE));
-  else
-    EasCaptureError(ierr, EasAdrStepBEuler(adr));
+  EasCaptureError(ierr, (*adr->ts->step)(adr, tout));
   if (ierr) {
     PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
     PetscCall(ierr);
@@ -196,10 +197,11 @@ PetscErrorCode EasAdrStep(EasAdr adr)
   PetscFunctionReturn(0);
 }
 
-/* The monitor line (-adr_monitor) after a step (beuler) or an output
-   segment (cvode), else the progress line (-adr_progress, a terminal only,
-   never together with the monitor: the monitor's lines would break it). */
-static PetscErrorCode EasAdrMonitor(EasAdr adr, PetscInt step, PetscReal t_start, PetscReal t_end, PetscLogDouble seg_time)
+/* The monitor line (-adr_monitor, the stepper's) after a step (beuler) or
+   an output segment (cvode), else the progress line (-adr_progress, a
+   terminal only, never together with the monitor: the monitor's lines would
+   break it). */
+PetscErrorCode EasAdrMonitor_Private(EasAdr adr, PetscInt step, PetscReal t_start, PetscReal t_end, PetscLogDouble seg_time)
 {
   PetscInt  loc[2] = {adr->last_outer, adr->last_inner}, glob[2];
   PetscBool tty    = (PetscBool)(!adr->monitor && adr->progress && adr->rank == 0 && isatty(fileno(PETSC_STDOUT)));
@@ -208,15 +210,7 @@ static PetscErrorCode EasAdrMonitor(EasAdr adr, PetscInt step, PetscReal t_start
   PetscFunctionBegin;
   if (!adr->monitor && !adr->progress) PetscFunctionReturn(0); /* collective: the same on every rank */
   PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_INT, MPI_MAX, comm));
-  if (adr->monitor) {
-    if (adr->ts_type == EAS_ADR_TS_CVODE) {
-      EasAdrTSStats ts;
-      PetscCall(EasAdrGetTimeStepStats(adr, &ts));
-      PetscCall(PetscPrintf(comm, "  t %-12.6g cvode steps %5" PetscInt_FMT " order %" PetscInt_FMT " h %-10.4g err-test fails %3" PetscInt_FMT " nonlinear its %5" PetscInt_FMT " (fails %" PetscInt_FMT ") outer %5" PetscInt_FMT " inner %6" PetscInt_FMT " time %.3f s %s\n", (double)adr->t, ts.steps, ts.last_order, (double)ts.last_step, ts.err_test_fails, ts.nonlin_its,
-                            ts.nonlin_conv_fails, glob[0], glob[1], (double)seg_time, EasAdrConvergedReasonName(adr->reason)));
-    } else
-      PetscCall(PetscPrintf(comm, "  step %3" PetscInt_FMT " t %-12.6g outer %3" PetscInt_FMT " inner %5" PetscInt_FMT " residual %9.3e update %9.3e time %.3f s %s\n", step, (double)adr->t, glob[0], glob[1], (double)adr->last_fnorm, (double)adr->last_res, (double)seg_time, EasAdrConvergedReasonName(adr->reason)));
-  }
+  if (adr->monitor) PetscCall((*adr->ts->monitor)(adr, step, seg_time, glob));
   if (tty) {
     char            bar[31];
     const PetscReal frac = t_end > t_start ? PetscMin(1.0, (adr->t - t_start) / (t_end - t_start)) : 1.0;
@@ -230,9 +224,9 @@ static PetscErrorCode EasAdrMonitor(EasAdr adr, PetscInt step, PetscReal t_start
   PetscFunctionReturn(0);
 }
 
-/* Implicit Euler steps from adr->t to tout, the last one shortened to land
-   on it; stops at a step that does not converge. */
-static PetscErrorCode EasAdrSolveBEuler(EasAdr adr, PetscReal tout, PetscReal t_start, PetscReal t_end, PetscInt *step, PetscInt *nconv)
+/* beuler's advance: implicit Euler steps from adr->t to tout, the last one
+   shortened to land on it; stops at a step that does not converge. */
+static PetscErrorCode EasAdrTSAdvance_BEuler(EasAdr adr, PetscReal tout, PetscReal t_start, PetscReal t_end, PetscInt *step, PetscInt *nconv)
 {
   const PetscReal dt0 = adr->dt;
 
@@ -245,44 +239,12 @@ static PetscErrorCode EasAdrSolveBEuler(EasAdr adr, PetscReal tout, PetscReal t_
     adr->dt = dt0;
     PetscCall(ierr);
     (*step)++;
-    PetscCall(EasAdrMonitor(adr, *step, t_start, t_end, adr->last_time));
+    PetscCall(EasAdrMonitor_Private(adr, *step, t_start, t_end, adr->last_time));
     if (adr->reason < 0) break;
     (*nconv)++;
     PetscCall(EasAdrCallHooks_Private(adr, EAS_HOOK_STEP, *nconv, (PetscInt)PetscCeilReal((t_end - t_start) / dt0 - 1e-9))); /* the policies above may move the solver for the next steps */
   }
   if (adr->reason > 0 && PetscAbsReal(adr->t - tout) <= 1e-9 * dt0) adr->t = tout; /* no drift from the sum of steps */
-  PetscFunctionReturn(0);
-}
-
-/* CVODE from adr->t to tout exactly (its stop time), one call. */
-static PetscErrorCode EasAdrSolveCVode(EasAdr adr, PetscReal tout, PetscReal t_start, PetscReal t_end, PetscInt *step, PetscInt *nconv)
-{
-  PetscLogDouble t0;
-  EasAdrTSStats  before = {0, 0, 0, 0, 0, 0, 0}, after = before;
-
-  PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(EAS_AdrStep, adr, 0, 0, 0));
-  PetscCall(EasEnergyMeterResume(adr->meter));
-  PetscCall(PetscTime(&t0));
-  PetscCall(EasAdrGetTimeStepStats(adr, &before));
-  adr->last_outer = adr->last_inner = 0;
-  {
-    PetscErrorCode ierr;
-    EasCaptureError(ierr, EasAdrCVodeAdvance_Private(adr, tout, PETSC_FALSE));
-    if (ierr) PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
-    PetscCall(ierr);
-  }
-  PetscCall(EasAdrGetTimeStepStats(adr, &after));
-  adr->stats.steps += after.steps - before.steps;
-  *step += after.steps - before.steps;
-  PetscCall(PetscTimeSubtract(&t0));
-  adr->last_time = -t0;
-  PetscCall(PetscLogEventEnd(EAS_AdrStep, adr, 0, 0, 0));
-  PetscCall(EasAdrMonitor(adr, *step, t_start, t_end, adr->last_time));
-  if (adr->reason > 0) {
-    *nconv += after.steps - before.steps;
-    PetscCall(EasAdrCallHooks_Private(adr, EAS_HOOK_STEP, *nconv, PETSC_DECIDE));
-  }
   PetscFunctionReturn(0);
 }
 
@@ -300,7 +262,7 @@ static PetscErrorCode EasAdrSolveCVode(EasAdr adr, PetscReal tout, PetscReal t_s
 PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
 {
   PetscReal      tf   = t_final, t_start;
-  PetscInt       step = 0, nconv = 0;
+  PetscInt       step = 0, nconv = 0, nsteps = PETSC_DECIDE;
   PetscLogDouble t0;
 
   PetscFunctionBegin;
@@ -313,7 +275,8 @@ PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
   PetscCall(PetscTime(&t0));
   adr->reason = EAS_ADR_CONVERGED_ITERATING;
   t_start     = adr->t;
-  PetscCall(EasAdrCallHooks_Private(adr, EAS_HOOK_SOLVE_BEGIN, 0, adr->ts_type == EAS_ADR_TS_CVODE ? PETSC_DECIDE : (PetscInt)PetscCeilReal((tf - t_start) / adr->dt - 1e-9)));
+  if (adr->ts->nsteps) PetscCall((*adr->ts->nsteps)(adr, t_start, tf, &nsteps));
+  PetscCall(EasAdrCallHooks_Private(adr, EAS_HOOK_SOLVE_BEGIN, 0, nsteps));
   while (tf - adr->t > 1e-12 * PetscMax(1.0, PetscAbsReal(tf))) {
     PetscErrorCode ierr;
     PetscReal      tout = tf;
@@ -321,10 +284,7 @@ PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
       const PetscReal k = PetscFloorReal(adr->t / adr->output_interval + 1e-9) + 1;
       tout              = PetscMin(tf, k * adr->output_interval);
     }
-    if (adr->ts_type == EAS_ADR_TS_CVODE)
-      EasCaptureError(ierr, EasAdrSolveCVode(adr, tout, t_start, tf, &step, &nconv));
-    else
-      EasCaptureError(ierr, EasAdrSolveBEuler(adr, tout, t_start, tf, &step, &nconv));
+    EasCaptureError(ierr, (*adr->ts->advance)(adr, tout, t_start, tf, &step, &nconv));
     if (ierr) { /* leave the solver usable: the solve's event and meter window */
       PetscCall(PetscLogEventEnd(EAS_AdrSolve, adr, 0, 0, 0));
       PetscCall(EasEnergyMeterStop(adr->meter));
@@ -338,14 +298,62 @@ PetscErrorCode EasAdrSolve(EasAdr adr, PetscReal t_final)
   PetscCall(MPIU_Allreduce(&adr->stats.outer_its, &adr->stats.outer_its_max, 1, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)adr)));
   PetscCall(PetscLogEventEnd(EAS_AdrSolve, adr, 0, 0, 0));
   PetscCall(EasEnergyMeterStop(adr->meter));                                                                                                                                      /* power and EDP over the solve; the next step resumes */
-  PetscCall(EasAdrCallHooks_Private(adr, EAS_HOOK_SOLVE_END, nconv, adr->ts_type == EAS_ADR_TS_CVODE ? PETSC_DECIDE : (PetscInt)PetscCeilReal((tf - t_start) / adr->dt - 1e-9))); /* e.g. predicted against measured, settings restored */
-  if (adr->reason < 0) {
-    if (adr->ts_type == EAS_ADR_TS_CVODE)
-      PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "EasAdrSolve: CVODE stopped at t = %g: %s%s%s\n", (double)adr->t, EasAdrConvergedReasonName(adr->reason), adr->cv_msg[0] ? ": " : "", adr->cv_msg));
-    else
-      PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "EasAdrSolve: step %" PetscInt_FMT " at t = %g did not converge: %s\n", step, (double)adr->t, EasAdrConvergedReasonName(adr->reason)));
-  }
+  PetscCall(EasAdrCallHooks_Private(adr, EAS_HOOK_SOLVE_END, nconv, nsteps)); /* e.g. predicted against measured, settings restored */
+  if (adr->reason < 0) PetscCall((*adr->ts->failed)(adr, step));
   if (adr->view) PetscCall(EasAdrView(adr, NULL));
   PetscCall(EasEnergyMeterViewFromOptions(adr->meter));
   PetscFunctionReturn(0);
 }
+
+/* ------------------------------------------------------------- beuler */
+
+/* beuler's setup: the diurnal default step bounded by the grid. */
+static PetscErrorCode EasAdrTSSetUp_BEuler(EasAdr adr)
+{
+  PetscFunctionBegin;
+  if (!adr->dt_set && adr->problem == EAS_ADR_PROBLEM_DIURNAL && adr->advection == EAS_ADR_CENTRAL && !adr->velocity && adr->N[0] > 1) {
+    /* The diurnal default step, 3600 s, is bounded by h_x/|V|: with central advection at cell Peclet
+       |V| h_x/K_h >> 2, the x coupling of a row of I - dt J is dt |V|/h_x against a diagonal of about 1,
+       so above that bound the Jacobian is not diagonally dominant: the multisplitting Newton's outer
+       iteration (Vialle et al. sec. 1.7, a block-Jacobi splitting of J) stops contracting across
+       ranks (2 ranks, 24^3 at 3600 s: DIVERGED_MAX_IT) and Jacobi-preconditioned BiCGStab slows down.
+       At dt = h_x/|V| the outer count per step is grid independent (16 at 16^3 and 40^3 on 2 ranks).
+       The step is shortened so that a whole number of steps fills [t0, tfinal]; independent of the
+       rank count, so the answer does not depend on it.  -adr_dt overrides it. */
+    const PetscReal span = adr->tfinal - adr->t, dtmax = PetscMin(3600.0, adr->h[0] / 1.0e-3);
+    if (span > 0 && dtmax < adr->dt) adr->dt = span / PetscCeilReal(span / dtmax - 1e-9);
+  }
+  PetscFunctionReturn(0);
+}
+
+/* beuler's steps from t_start to t_end: steps of dt, the last one shortened. */
+static PetscErrorCode EasAdrTSNumSteps_BEuler(EasAdr adr, PetscReal t_start, PetscReal t_end, PetscInt *n)
+{
+  PetscFunctionBegin;
+  *n = (PetscInt)PetscCeilReal((t_end - t_start) / adr->dt - 1e-9);
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasAdrTSMonitor_BEuler(EasAdr adr, PetscInt step, PetscLogDouble seconds, const PetscInt its[2])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "  step %3" PetscInt_FMT " t %-12.6g outer %3" PetscInt_FMT " inner %5" PetscInt_FMT " residual %9.3e update %9.3e time %.3f s %s\n", step, (double)adr->t, its[0], its[1], (double)adr->last_fnorm, (double)adr->last_res, (double)seconds, EasAdrConvergedReasonName(adr->reason)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasAdrTSFailed_BEuler(EasAdr adr, PetscInt step)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscPrintf(PetscObjectComm((PetscObject)adr), "EasAdrSolve: step %" PetscInt_FMT " at t = %g did not converge: %s\n", step, (double)adr->t, EasAdrConvergedReasonName(adr->reason)));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasAdrTSView_BEuler(EasAdr adr, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "implicit Euler: t = %g, dt = %g; multisplitting-Newton %s, rtol %g, max_it %" PetscInt_FMT "\n", (double)adr->t, (double)adr->dt, adr->mode == EAS_ADR_ASYNC ? "async" : "sync", (double)adr->newton_rtol, adr->newton_max_it));
+  PetscFunctionReturn(0);
+}
+
+/* implicit Euler: no data of its own, no statistics (EasAdrGetTimeStepStats gives zeros) */
+const EasAdrTSOps EasAdrTS_BEuler = {NULL, EasAdrTSSetUp_BEuler, EasAdrTSStep_BEuler, EasAdrTSAdvance_BEuler, EasAdrTSNumSteps_BEuler, EasAdrTSMonitor_BEuler, EasAdrTSFailed_BEuler, EasAdrTSView_BEuler, NULL, NULL};

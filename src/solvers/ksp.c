@@ -9,6 +9,34 @@ static const char *const EasPCTypes[]  = {EAS_PCNONE, EAS_PCJACOBI, EAS_PCPBJACO
 #define EAS_NKSPTYPES 3
 #define EAS_NPCTYPES 3
 
+PetscClassId  EAS_KSP_CLASSID;
+PetscLogEvent EAS_KspSetUp, EAS_KspSolve, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3, EAS_CgUpdate, EAS_PipeCgUpdate, EAS_Allreduce;
+
+static PetscBool eas_ksp_package_initialized = PETSC_FALSE;
+
+/*
+  EasKspInitializePackage - the EasKsp class and the log events of the
+  Krylov methods (EasAllreduce under the backend class, as the vector
+  work).  Called by EasKspCreate.
+*/
+PetscErrorCode EasKspInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (eas_ksp_package_initialized) PetscFunctionReturn(0);
+  PetscCall(EasPackageInitialized_Private(&eas_ksp_package_initialized)); /* cleared at PetscFinalize */
+  PetscCall(EasBackendInitializePackage());
+  PetscCall(PetscClassIdRegister("EAS KSP", &EAS_KSP_CLASSID));
+  PetscCall(PetscLogEventRegister("EasAllreduce", EAS_BACKEND_CLASSID, &EAS_Allreduce));
+  PetscCall(PetscLogEventRegister("EasKspSetUp", EAS_KSP_CLASSID, &EAS_KspSetUp));
+  PetscCall(PetscLogEventRegister("EasKspSolve", EAS_KSP_CLASSID, &EAS_KspSolve));
+  PetscCall(PetscLogEventRegister("EasBcgsSweep1", EAS_KSP_CLASSID, &EAS_BcgsSweep1));
+  PetscCall(PetscLogEventRegister("EasBcgsSweep2", EAS_KSP_CLASSID, &EAS_BcgsSweep2));
+  PetscCall(PetscLogEventRegister("EasBcgsSweep3", EAS_KSP_CLASSID, &EAS_BcgsSweep3));
+  PetscCall(PetscLogEventRegister("EasCgUpdate", EAS_KSP_CLASSID, &EAS_CgUpdate));
+  PetscCall(PetscLogEventRegister("EasPipeCgUpdate", EAS_KSP_CLASSID, &EAS_PipeCgUpdate));
+  PetscFunctionReturn(0);
+}
+
 /*@C
   EasKspCreate - creates a Krylov solver (default bicgstab, Jacobi, rtol 1e-8,
   atol 1e-50, dtol 1e5, max_it 10000: PETSc's defaults but rtol).
@@ -19,7 +47,7 @@ PetscErrorCode EasKspCreate(MPI_Comm comm, EasKsp *ksp)
 
   PetscFunctionBegin;
   PetscValidPointer(ksp, 2);
-  PetscCall(EasInitializePackage());
+  PetscCall(EasKspInitializePackage());
   PetscCall(PetscHeaderCreate(k, EAS_KSP_CLASSID, "EasKsp", "eas Krylov solver", "KSP", comm, EasKspDestroy, EasKspView));
   k->pipecg_replace = 100;
   k->rtol           = 1e-8;
@@ -273,6 +301,7 @@ PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
   PetscCall(EasKspSetTolerances(ksp, rtol, atol, dtol, max_it));
   PetscCall(PetscOptionsEList("-pc_type", "Preconditioner (right)", "EasKspSetPCType", EasPCTypes, EAS_NPCTYPES, EasPCTypes[ipc], &ipc, &flg));
   if (flg) PetscCall(EasKspSetPCType(ksp, EasPCTypes[ipc]));
+  ksp->pc_type_option = flg; /* for a solver that hides the preconditioner in its operator (EasAdrFoldJacobi_Private) */
   {
     PetscInt k = ksp->pipecg_replace;
     PetscCall(PetscOptionsInt("-ksp_pipecg_replace", "pipecg: replace the recursive residual by the true one every k iterations (0: never)", "EasKspPipeCGSetReplace", k, &k, &flg));

@@ -1,5 +1,10 @@
+/*
+  Private declarations of EasKsp (layer solvers, docs/design.md): the
+  solver object, the operator it iterates on, its package and log events.
+*/
 #pragma once
 
+#include <eas/ksp.h>
 #include "../mat/diaimpl.h"
 #include "../mat/ebeimpl.h"
 
@@ -41,6 +46,7 @@ struct _p_EasKsp {
   EasDia             Ahat;  /* A D^{-1} for right Jacobi (column-scaled copy) */
   EasVec             dinv;  /* D^{-1} */
   char               pc_type[16];
+  PetscBool          pc_type_option; /* -pc_type was given at the last EasKspSetFromOptions (its value is pc_type) */
   PetscReal          rtol, atol, dtol;
   PetscInt           max_it;
   PetscInt           pipecg_replace; /* pipecg: residual replacement every this many iterations (0: never) */
@@ -75,3 +81,7 @@ PETSC_INTERN PetscErrorCode EasKspApplyPC_Private(EasKsp, EasVec r, EasVec z);
 PETSC_INTERN PetscErrorCode EasKspLogResidual_Private(EasKsp, PetscInt its, PetscReal rnorm);
 /* Sum of local values over the solver's communicator (no-op on one process). */
 PETSC_INTERN PetscErrorCode EasKspAllreduce_Private(EasKsp, PetscScalar *vals, PetscInt n);
+
+/* The EasKsp package: its class and log events (called by EasKspCreate). */
+PETSC_INTERN PetscErrorCode EasKspInitializePackage(void);
+PETSC_INTERN PetscLogEvent  EAS_KspSetUp, EAS_KspSolve, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3, EAS_CgUpdate, EAS_PipeCgUpdate, EAS_Allreduce;

@@ -10,6 +10,37 @@
 /* Every parallel region uses the backend's thread count. */
 #define EAS_OMP_THREADS(be) num_threads((int)(be)->threads)
 
+/* Deterministic sums (issue 24).  OpenMP's reduction clause adds the threads'
+   partial sums in the order the threads finish, so with 3 or more threads a
+   dot product changed in its last bits from one call to the next: with 8
+   threads BiCGStab on 2A no longer gave exactly half the solution on A
+   (test_dia_values: 1e-10 apart instead of 0), and synchronous Newton counts
+   could differ between runs.  Instead each thread leaves its partial sums
+   in its own slot (a cache line: no false sharing) and they are added in
+   thread order after the region, as the CUDA backend's two-stage reductions
+   do: the same thread count gives the same bits on every run. */
+#define EAS_RED_MAX 3
+typedef struct {
+  PetscScalar v[8]; /* 64 bytes; values [0, EAS_RED_MAX) used */
+} EasRedSlot;
+
+/* in the parallel region: this thread's k partial sums */
+static inline void EasRedPut(EasRedSlot *slots, int *nthreads, int k, const PetscScalar *vals)
+{
+  const int t = omp_get_thread_num();
+  for (int i = 0; i < k; i++) slots[t].v[i] = vals[i];
+  if (t == 0) *nthreads = omp_get_num_threads();
+}
+
+/* after the region: the k sums, the threads' partials added in thread order */
+static inline void EasRedSum(const EasRedSlot *slots, int nthreads, int k, PetscScalar *sums)
+{
+  for (int i = 0; i < k; i++) {
+    sums[i] = 0.0;
+    for (int t = 0; t < nthreads; t++) sums[i] += slots[t].v[i];
+  }
+}
+
 /* Backend memory starts on a cache line (core/align.h): the vectors and the
    float DIA values the row loops stream in full SIMD vectors. */
 static PetscErrorCode EasMalloc_CPU(EasBackend be, size_t bytes, void **p)
@@ -72,13 +103,18 @@ static PetscErrorCode EasVecPointwiseMult_CPU(EasBackend be, PetscInt n, const P
 
 static PetscErrorCode EasVecDot_CPU(EasBackend be, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *dot)
 {
-  PetscScalar sum = 0.0;
+  EasRedSlot slots[be->threads];
+  int        nt = 1;
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) reduction(+ \
-                                                    : sum) EAS_OMP_THREADS(be)
-  for (PetscInt i = 0; i < n; i++) sum += x[i] * y[i];
-  *dot = sum;
+#pragma omp parallel EAS_OMP_THREADS(be)
+  {
+    PetscScalar sum = 0.0;
+#pragma omp for schedule(static) nowait
+    for (PetscInt i = 0; i < n; i++) sum += x[i] * y[i];
+    EasRedPut(slots, &nt, 1, &sum);
+  }
+  EasRedSum(slots, nt, 1, dot);
   PetscCall(PetscLogFlops(2.0 * n));
   PetscFunctionReturn(0);
 }
@@ -246,12 +282,13 @@ static PetscErrorCode EasDiaMultTranspose_CPU(EasBackend be, const EasDiaKernel 
 static PetscErrorCode EasBcgsSweep1_CPU(EasBackend be, const EasDiaKernel *A, PetscScalar beta, PetscScalar omega, const PetscScalar *r, const PetscScalar *p_old, const PetscScalar *v_old, const PetscScalar *rhat, PetscScalar *p_new, PetscScalar *v_new, PetscScalar dots[2])
 {
   const PetscInt n = A->n, nd = A->ndiag;
-  PetscScalar    hv = 0.0, vv = 0.0;
+  EasRedSlot     slots[be->threads];
+  int            nt = 1;
 
   PetscFunctionBegin;
-#pragma omp parallel reduction(+ \
-                               : hv, vv) EAS_OMP_THREADS(be)
+#pragma omp parallel EAS_OMP_THREADS(be)
   {
+    PetscScalar hv = 0.0, vv = 0.0;
     /* p <- r + beta (p - omega v);  v <- A p;  (rhat, v), (v, v) */
 #define EAS_F(j) p_new[j] = EasBcgsDirection(r[j], p_old[j], v_old[j], beta, omega)
 #define EAS_BODY(b, e)                                                         \
@@ -267,9 +304,9 @@ static PetscErrorCode EasBcgsSweep1_CPU(EasBackend be, const EasDiaKernel *A, Pe
 #undef EAS_CALL
 #undef EAS_BODY
 #undef EAS_F
+    EasRedPut(slots, &nt, 2, (const PetscScalar[]){hv, vv});
   }
-  dots[0] = hv;
-  dots[1] = vv;
+  EasRedSum(slots, nt, 2, dots);
   PetscCall(PetscLogFlops((2.0 * nd + 8.0) * n));
   PetscFunctionReturn(0);
 }
@@ -277,12 +314,13 @@ static PetscErrorCode EasBcgsSweep1_CPU(EasBackend be, const EasDiaKernel *A, Pe
 static PetscErrorCode EasBcgsSweep2_CPU(EasBackend be, const EasDiaKernel *A, PetscScalar alpha, const PetscScalar *r, const PetscScalar *v, PetscScalar *s, PetscScalar *t, PetscScalar dots[3])
 {
   const PetscInt n = A->n, nd = A->ndiag;
-  PetscScalar    ts = 0.0, tt = 0.0, ss = 0.0;
+  EasRedSlot     slots[be->threads];
+  int            nt = 1;
 
   PetscFunctionBegin;
-#pragma omp parallel reduction(+ \
-                               : ts, tt, ss) EAS_OMP_THREADS(be)
+#pragma omp parallel EAS_OMP_THREADS(be)
   {
+    PetscScalar ts = 0.0, tt = 0.0, ss = 0.0;
     /* s <- r - alpha v;  t <- A s;  (t, s), (t, t), (s, s) */
 #define EAS_F(j) s[j] = EasBcgsSEntry(r[j], v[j], alpha)
 #define EAS_BODY(b, e)                                                             \
@@ -299,30 +337,33 @@ static PetscErrorCode EasBcgsSweep2_CPU(EasBackend be, const EasDiaKernel *A, Pe
 #undef EAS_CALL
 #undef EAS_BODY
 #undef EAS_F
+    EasRedPut(slots, &nt, 3, (const PetscScalar[]){ts, tt, ss});
   }
-  dots[0] = ts;
-  dots[1] = tt;
-  dots[2] = ss;
+  EasRedSum(slots, nt, 3, dots);
   PetscCall(PetscLogFlops((2.0 * nd + 8.0) * n));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode EasBcgsSweep3_CPU(EasBackend be, PetscInt n, PetscScalar alpha, PetscScalar omega, PetscScalar *x, const PetscScalar *p, const PetscScalar *s, const PetscScalar *t, const PetscScalar *rhat, PetscScalar *r, PetscScalar dots[2])
 {
-  PetscScalar rr = 0.0, hr = 0.0;
+  EasRedSlot slots[be->threads];
+  int        nt = 1;
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) reduction(+ \
-                                                    : rr, hr) EAS_OMP_THREADS(be)
-  for (PetscInt i = 0; i < n; i++) {
-    /* x <- x + alpha p + omega s;  r <- s - omega t;  (rhat, r), (r, r) */
-    const PetscScalar ri = EasBcgsSweep3Entry(i, alpha, omega, x, p, s, t);
-    r[i]                 = ri;
-    hr += rhat[i] * ri;
-    rr += ri * ri;
+#pragma omp parallel EAS_OMP_THREADS(be)
+  {
+    PetscScalar rr = 0.0, hr = 0.0;
+#pragma omp for schedule(static) nowait
+    for (PetscInt i = 0; i < n; i++) {
+      /* x <- x + alpha p + omega s;  r <- s - omega t;  (rhat, r), (r, r) */
+      const PetscScalar ri = EasBcgsSweep3Entry(i, alpha, omega, x, p, s, t);
+      r[i]                 = ri;
+      hr += rhat[i] * ri;
+      rr += ri * ri;
+    }
+    EasRedPut(slots, &nt, 2, (const PetscScalar[]){hr, rr});
   }
-  dots[0] = hr;
-  dots[1] = rr;
+  EasRedSum(slots, nt, 2, dots);
   PetscCall(PetscLogFlops(10.0 * n));
   PetscFunctionReturn(0);
 }
@@ -371,42 +412,49 @@ static PetscErrorCode EasBlockMult_CPU(EasBackend be, PetscInt nb, PetscInt bs, 
 
 static PetscErrorCode EasCgUpdate_CPU(EasBackend be, PetscInt n, PetscInt nown, PetscScalar alpha, const PetscScalar *p, const PetscScalar *q, const PetscScalar *dinv, PetscScalar *x, PetscScalar *r, PetscScalar *z, PetscScalar dots[2])
 {
-  PetscScalar rz = 0.0, rr = 0.0;
+  EasRedSlot slots[be->threads];
+  int        nt = 1;
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) reduction(+ \
-                                                    : rz, rr) EAS_OMP_THREADS(be)
-  for (PetscInt i = 0; i < n; i++) {
-    const PetscScalar ri = EasCgUpdateEntry(i, alpha, p, q, dinv, x, r, z);
-    if (i < nown) {
-      rz += ri * z[i];
-      rr += ri * ri;
+#pragma omp parallel EAS_OMP_THREADS(be)
+  {
+    PetscScalar rz = 0.0, rr = 0.0;
+#pragma omp for schedule(static) nowait
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscScalar ri = EasCgUpdateEntry(i, alpha, p, q, dinv, x, r, z);
+      if (i < nown) {
+        rz += ri * z[i];
+        rr += ri * ri;
+      }
     }
+    EasRedPut(slots, &nt, 2, (const PetscScalar[]){rz, rr});
   }
-  dots[0] = rz;
-  dots[1] = rr;
+  EasRedSum(slots, nt, 2, dots);
   PetscCall(PetscLogFlops(8.0 * n));
   PetscFunctionReturn(0);
 }
 
 static PetscErrorCode EasPipeCgUpdate_CPU(EasBackend be, PetscInt n, PetscInt nown, PetscScalar alpha, PetscScalar beta, const PetscScalar *dinv, PetscScalar *z, PetscScalar *q, PetscScalar *s, PetscScalar *p, PetscScalar *x, PetscScalar *r, PetscScalar *u, PetscScalar *w, PetscScalar *m, const PetscScalar *nv, PetscScalar dots[3])
 {
-  PetscScalar ru = 0.0, wu = 0.0, rr = 0.0;
+  EasRedSlot slots[be->threads];
+  int        nt = 1;
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) reduction(+ \
-                                                    : ru, wu, rr) EAS_OMP_THREADS(be)
-  for (PetscInt i = 0; i < n; i++) {
-    EasPipeCgUpdateEntry(i, alpha, beta, dinv, z, q, s, p, x, r, u, w, m, nv);
-    if (i < nown) {
-      ru += r[i] * u[i];
-      wu += w[i] * u[i];
-      rr += r[i] * r[i];
+#pragma omp parallel EAS_OMP_THREADS(be)
+  {
+    PetscScalar ru = 0.0, wu = 0.0, rr = 0.0;
+#pragma omp for schedule(static) nowait
+    for (PetscInt i = 0; i < n; i++) {
+      EasPipeCgUpdateEntry(i, alpha, beta, dinv, z, q, s, p, x, r, u, w, m, nv);
+      if (i < nown) {
+        ru += r[i] * u[i];
+        wu += w[i] * u[i];
+        rr += r[i] * r[i];
+      }
     }
+    EasRedPut(slots, &nt, 3, (const PetscScalar[]){ru, wu, rr});
   }
-  dots[0] = ru;
-  dots[1] = wu;
-  dots[2] = rr;
+  EasRedSum(slots, nt, 3, dots);
   PetscCall(PetscLogFlops(23.0 * n));
   PetscFunctionReturn(0);
 }
@@ -432,23 +480,26 @@ static PetscErrorCode EasDiaJacobi_CPU(EasBackend be, const EasDiaKernel *A, Pet
 /* ADR residual: the shared point body over the box (kernels.h). */
 static PetscErrorCode EasAdrFunction_CPU(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3])
 {
-  PetscScalar s0 = 0.0, s1 = 0.0, s2 = 0.0;
+  EasRedSlot slots[be->threads];
+  int        nt = 1;
 
   PetscFunctionBegin;
-#pragma omp parallel for collapse(2) schedule(static) EAS_OMP_THREADS(be) reduction(+ \
-                                                                                    : s0, s1, s2)
-  for (EasKInt k = 0; k < P->nz; k++) /* over (k, j) rows; i inside: no division per point */
-    for (EasKInt j = 0; j < P->ny; j++)
-      for (EasKInt i = 0; i < P->nx; i++) {
-        EasKScalar acc[3] = {0.0, 0.0, 0.0};
-        EasAdrKFunctionPointIJK(i, j, k, P, w, xg, xold, Rv, dRv, F, acc);
-        s0 += acc[0];
-        s1 += acc[1];
-        s2 += acc[2];
-      }
-  sums[0] = s0;
-  sums[1] = s1;
-  sums[2] = s2;
+#pragma omp parallel EAS_OMP_THREADS(be)
+  {
+    PetscScalar s0 = 0.0, s1 = 0.0, s2 = 0.0;
+#pragma omp for collapse(2) schedule(static) nowait
+    for (EasKInt k = 0; k < P->nz; k++) /* over (k, j) rows; i inside: no division per point */
+      for (EasKInt j = 0; j < P->ny; j++)
+        for (EasKInt i = 0; i < P->nx; i++) {
+          EasKScalar acc[3] = {0.0, 0.0, 0.0};
+          EasAdrKFunctionPointIJK(i, j, k, P, w, xg, xold, Rv, dRv, F, acc);
+          s0 += acc[0];
+          s1 += acc[1];
+          s2 += acc[2];
+        }
+    EasRedPut(slots, &nt, 3, (const PetscScalar[]){s0, s1, s2});
+  }
+  EasRedSum(slots, nt, 3, sums);
   PetscCall(PetscLogFlops(34.0 * P->np));
   PetscFunctionReturn(0);
 }

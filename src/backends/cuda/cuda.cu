@@ -313,9 +313,56 @@ static PetscErrorCode EasBackendAvailable_CUDA(PetscBool *avail, const char **wh
     PetscCall(PetscSNPrintf(reason, sizeof(reason), "no CUDA device (device %d has compute capability %d.%d, eas was compiled for %d.%d and newer)", dev, major, minor, amin / 10, amin % 10));
   } else {
     *avail = PETSC_TRUE;
+    if (why) *why = "available"; /* the registry's word for a usable backend (eas_info printed "(null)") */
     PetscFunctionReturn(0);
   }
   if (why) *why = reason;
+  PetscFunctionReturn(0);
+}
+
+/* The code this module holds (Makefile: CUDA_ARCHS, CUDA_PTX), compute capabilities x 10. */
+#if defined(EAS_HAVE_CUDA_CODE_H)
+  #include "eas_cuda_code.h" /* OBJDIR/gen, written by the Makefile */
+#endif
+#if defined(EAS_CUDA_SASS) && defined(EAS_CUDA_PTX)
+static const int eas_cuda_sass[] = {EAS_CUDA_SASS}, eas_cuda_ptx[] = {EAS_CUDA_PTX};
+  #define EAS_CUDA_NSASS ((int)(sizeof(eas_cuda_sass) / sizeof(eas_cuda_sass[0])))
+  #define EAS_CUDA_NPTX  ((int)(sizeof(eas_cuda_ptx) / sizeof(eas_cuda_ptx[0])))
+#else /* built outside the Makefile: not recorded */
+static const int eas_cuda_sass[] = {0}, eas_cuda_ptx[] = {0};
+  #define EAS_CUDA_NSASS 0
+  #define EAS_CUDA_NPTX  0
+#endif
+
+/* A kernel of this translation unit, for cudaFuncGetAttributes: every kernel of
+   the module is built with the same -gencode list, so how this one loads is
+   how they all do. */
+__global__ void EasProbeKernel(int *flag)
+{
+  if (flag) *flag = 0;
+}
+
+/* Name and compute capability of device dev, and how a module kernel is loaded there (the current device is restored). */
+static PetscErrorCode EasBackendDeviceQuery_CUDA(int dev, char name[], size_t len, int *cc, int *binary_version, int *ptx_version)
+{
+  cudaDeviceProp     prop;
+  cudaFuncAttributes attr;
+  cudaError_t        err;
+  int                prev = 0;
+
+  PetscFunctionBegin;
+  EasCallCUDA(cudaGetDeviceProperties(&prop, dev));
+  PetscCall(PetscStrncpy(name, prop.name, len));
+  *cc             = 10 * prop.major + prop.minor;
+  *binary_version = *ptx_version = 0;
+  EasCallCUDA(cudaGetDevice(&prev));
+  EasCallCUDA(cudaSetDevice(dev));
+  err = cudaFuncGetAttributes(&attr, EasProbeKernel);
+  if (err == cudaSuccess) {
+    *binary_version = attr.binaryVersion;
+    *ptx_version    = attr.ptxVersion;
+  } else (void)cudaGetLastError(); /* e.g. cudaErrorNoKernelImageForDevice: 0 and 0 */
+  EasCallCUDA(cudaSetDevice(prev));
   PetscFunctionReturn(0);
 }
 
@@ -417,6 +464,6 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
 /* The table libeas loads (src/backends/cudamodule.c, backend.h). */
 extern "C" __attribute__((visibility("default"))) const EasCudaModule *EasCudaModuleGet(void)
 {
-  static const EasCudaModule mod = {EAS_CUDA_MODULE_ABI, sizeof(struct _p_EasBackend), sizeof(struct _EasBackendOps), sizeof(EasDiaKernel), sizeof(EasEbeKernel), sizeof(EasAdrKParams), "CUDA " EAS_STR(__CUDACC_VER_MAJOR__) "." EAS_STR(__CUDACC_VER_MINOR__) " (nvcc), cuSPARSE", EasBackendAvailable_CUDA, EasBackendDeviceCount_CUDA, EasBackendInit_CUDA};
+  static const EasCudaModule mod = {EAS_CUDA_MODULE_ABI, sizeof(struct _p_EasBackend), sizeof(struct _EasBackendOps), sizeof(EasDiaKernel), sizeof(EasEbeKernel), sizeof(EasAdrKParams), "CUDA " EAS_STR(__CUDACC_VER_MAJOR__) "." EAS_STR(__CUDACC_VER_MINOR__) " (nvcc), cuSPARSE", EasBackendAvailable_CUDA, EasBackendDeviceCount_CUDA, EasBackendInit_CUDA, eas_cuda_sass, eas_cuda_ptx, EAS_CUDA_NSASS, EAS_CUDA_NPTX, EasBackendDeviceQuery_CUDA};
   return &mod;
 }

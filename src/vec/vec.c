@@ -2,7 +2,28 @@
   EasVec: a vector on a backend with lazily synchronized host and device
   copies.  On backends whose memory is host memory (CPU) there is one array.
 */
-#include "../backends/backend.h"
+#include "vecimpl.h"
+
+PetscLogEvent EAS_VecOps, EAS_VecDot, EAS_HtoD, EAS_DtoH;
+
+static PetscBool eas_vec_package_initialized = PETSC_FALSE;
+
+/*
+  EasVecInitializePackage - the log events of the vectors (under the
+  backend class: the work is the backend's).  Called by EasVecCreate.
+*/
+PetscErrorCode EasVecInitializePackage(void)
+{
+  PetscFunctionBegin;
+  if (eas_vec_package_initialized) PetscFunctionReturn(0);
+  PetscCall(EasPackageInitialized_Private(&eas_vec_package_initialized)); /* cleared at PetscFinalize */
+  PetscCall(EasBackendInitializePackage());
+  PetscCall(PetscLogEventRegister("EasVecOps", EAS_BACKEND_CLASSID, &EAS_VecOps));
+  PetscCall(PetscLogEventRegister("EasVecDot", EAS_BACKEND_CLASSID, &EAS_VecDot));
+  PetscCall(PetscLogEventRegister("EasCopyHtoD", EAS_BACKEND_CLASSID, &EAS_HtoD));
+  PetscCall(PetscLogEventRegister("EasCopyDtoH", EAS_BACKEND_CLASSID, &EAS_DtoH));
+  PetscFunctionReturn(0);
+}
 
 typedef enum {
   EAS_VALID_HOST   = 1,
@@ -29,6 +50,7 @@ PetscErrorCode EasVecCreate(EasBackend be, PetscInt n, EasVec *v)
   PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
   PetscValidPointer(v, 3);
   PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Vector length %" PetscInt_FMT " must be >= 0", n);
+  PetscCall(EasVecInitializePackage());
   PetscCall(PetscNew(&x));
   PetscCall(PetscObjectReference((PetscObject)be));
   x->be = be;

@@ -1,0 +1,77 @@
+#pragma once
+/*
+  eas/ksp.h - Krylov solvers over an EasDia or an EasEbe (layer solvers,
+  docs/design.md).
+*/
+#include <petscksp.h> /* KSPConvergedReason: eas reports PETSc's reasons */
+#include <eas/dia.h>
+#include <eas/ebe.h>
+
+PETSC_EXTERN PetscClassId EAS_KSP_CLASSID;
+
+typedef struct _p_EasKsp *EasKsp;
+typedef const char       *EasKspType;
+#define EAS_BICGSTAB "bicgstab"
+#define EAS_CG "cg"         /* preconditioned CG over an EasDia or an EasEbe */
+#define EAS_PIPECG "pipecg" /* pipelined CG (Ghysels-Vanroose): one MPI_Iallreduce per iteration, overlapped */
+
+typedef const char *EasPCType;
+#define EAS_PCNONE "none"
+#define EAS_PCJACOBI "jacobi"
+#define EAS_PCPBJACOBI "pbjacobi" /* point-block Jacobi (dof x dof blocks of an EasEbe); jacobi when dof = 1 */
+
+/* EasKspCreate - a Krylov solver on comm (type, tolerances and preconditioner from the setters or options). */
+PETSC_EXTERN PetscErrorCode EasKspCreate(MPI_Comm, EasKsp *);
+PETSC_EXTERN PetscErrorCode EasKspSetType(EasKsp, EasKspType);
+PETSC_EXTERN PetscErrorCode EasKspGetType(EasKsp, EasKspType *);
+/* EasKspSetOperator - the matrix (its backend is the solver's backend).
+   Setting the same matrix again is free; new values of the operator (its
+   object state increased, e.g. by EasDiaRestoreValuesWrite()) are noticed
+   by the next EasKspSetUp()/EasKspSolve(), which then recomputes only the
+   value-dependent data (diagonal, Jacobi scaling) without reallocating; a
+   new pattern (EasDiaSetDiagonals() etc. again) redoes the whole setup. */
+PETSC_EXTERN PetscErrorCode EasKspSetOperator(EasKsp, EasDia);
+/* EasKspSetOperatorEbe - an element-by-element operator (include/eas/ebe.h)
+   for cg and pipecg; the solver's communicator must be
+   the operator's. */
+PETSC_EXTERN PetscErrorCode EasKspSetOperatorEbe(EasKsp, EasEbe);
+PETSC_EXTERN PetscErrorCode EasKspSetPCType(EasKsp, EasPCType);
+/* EasKspPipeCGSetReplace - pipecg: every k >= 1 iterations (default 100),
+   replace the recursively updated residual and its auxiliary vectors by
+   freshly computed ones (r = b - A x, u = M r, w = A u, s = A p, q = M s,
+   z = A q; 4 extra operator applies, 4% at the default), so the attainable
+   accuracy is that of cg; k = 0 never replaces (PETSc's KSPPIPECG): the
+   recursive residual then drifts from the true one, and below about 1e-10
+   relative pipecg may stop with DIVERGED_INDEFINITE_MAT or a true residual
+   far above rtol (docs/async.md).  -ksp_pipecg_replace <k>. */
+PETSC_EXTERN PetscErrorCode EasKspPipeCGSetReplace(EasKsp, PetscInt k);
+/* EasKspSetTolerances - rtol, atol >= 0, dtol > 1 (or PETSC_DEFAULT), max_it >= 0.
+   Converged when ||r|| <= max(rtol ||b||, atol); diverged when
+   ||r|| > dtol ||b||.  PETSC_DEFAULT keeps a value. */
+PETSC_EXTERN PetscErrorCode EasKspSetTolerances(EasKsp, PetscReal rtol, PetscReal atol, PetscReal dtol, PetscInt max_it);
+PETSC_EXTERN PetscErrorCode EasKspGetTolerances(EasKsp, PetscReal *, PetscReal *, PetscReal *, PetscInt *);
+PETSC_EXTERN PetscErrorCode EasKspSetOptionsPrefix(EasKsp, const char[]);
+PETSC_EXTERN PetscErrorCode EasKspAppendOptionsPrefix(EasKsp, const char[]);
+/* EasKspSetFromOptions - -ksp_type bicgstab|cg|pipecg, -ksp_rtol, -ksp_atol, -ksp_dtol,
+   -ksp_max_it, -ksp_monitor, -ksp_converged_reason, -ksp_view, -pc_type none|jacobi|pbjacobi,
+   all under the solver's prefix. */
+PETSC_EXTERN PetscErrorCode EasKspSetFromOptions(EasKsp);
+/* EasKspMonitorSet - a residual monitor called at every iteration. */
+PETSC_EXTERN PetscErrorCode EasKspMonitorSet(EasKsp, PetscErrorCode (*)(EasKsp, PetscInt, PetscReal, void *), void *, PetscErrorCode (*)(void **));
+/* EasKspMonitorDefault - prints "  it KSP Residual norm r" like PETSc. */
+PETSC_EXTERN PetscErrorCode EasKspMonitorDefault(EasKsp, PetscInt, PetscReal, void *);
+/* EasKspSetUp - checks the operator and builds the preconditioner; again
+   after the operator's values changed: only the value-dependent data. */
+PETSC_EXTERN PetscErrorCode EasKspSetUp(EasKsp);
+/* EasKspSolve - solves A x = b from a zero initial guess (x is
+   overwritten).  Failure to converge is a reason, not an error. */
+PETSC_EXTERN PetscErrorCode EasKspSolve(EasKsp, EasVec b, EasVec x);
+PETSC_EXTERN PetscErrorCode EasKspGetConvergedReason(EasKsp, KSPConvergedReason *);
+PETSC_EXTERN PetscErrorCode EasKspGetIterationNumber(EasKsp, PetscInt *);
+PETSC_EXTERN PetscErrorCode EasKspGetResidualNorm(EasKsp, PetscReal *);
+/* EasKspGetSetUpCounts - setups done so far: full (allocation and
+   preconditioner) and values only (same pattern, new values); either
+   pointer may be NULL. */
+PETSC_EXTERN PetscErrorCode EasKspGetSetUpCounts(EasKsp, PetscInt *full, PetscInt *values);
+PETSC_EXTERN PetscErrorCode EasKspView(EasKsp, PetscViewer);
+PETSC_EXTERN PetscErrorCode EasKspDestroy(EasKsp *);
