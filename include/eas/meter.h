@@ -268,6 +268,7 @@ typedef struct {
   PetscReal resolution;    /* the sensors' resolution in time: the longest sampler or update period (s; 0: modelled) */
   PetscInt  reads_caller;  /* sensor reads on the solvers' threads (EasSensorRead; the meter makes none), summed over the node leaders */
   PetscInt  reads_sampler; /* sensor reads on the sampler threads, summed over the node leaders */
+  PetscInt  boundaries;    /* Begin/End calls since Start (max over ranks): what reads at the boundaries would have cost */
   PetscBool valid;         /* PETSC_FALSE: n/a (explicit sensor absent) */
   PetscReal model_energy;  /* the model's total (Vialle et al. eq. 1.16, plus the switch), J */
   PetscReal switch_energy; /* the network switch, P_sw T when the run spans > 1 node (Vialle et al. eq. 1.34; modelled, in the total unless measured), J */

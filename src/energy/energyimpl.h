@@ -182,6 +182,7 @@ struct _p_EasEnergyMeter {
   EasMeterEvent *ev;
   PetscInt       nev, evcap;
   PetscInt64     seq;
+  PetscInt64     nboundaries; /* Begin/End recorded since Start (the report's count) */
   PetscInt       nmarks;  /* unresolved device marks among them */
   PetscLogDouble tproc;   /* processed up to this time */
   PetscBool      running; /* processed: inside a running window */

@@ -117,7 +117,7 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
   MPI_Comm        comm;
   PetscMPIInt     ppn;
   const PetscBool sensors = (PetscBool)(m->cover_cpu || m->cover_gpu); /* the same on every rank */
-  PetscReal       T = 0, bc, bg, outside = 0, loc[2 * EAS_NUM_PHASES + 4], glob[2 * EAS_NUM_PHASES + 4], tloc[2 * EAS_NUM_PHASES + 3], tglob[2 * EAS_NUM_PHASES + 3];
+  PetscReal       T = 0, bc, bg, outside = 0, loc[2 * EAS_NUM_PHASES + 4], glob[2 * EAS_NUM_PHASES + 4], tloc[2 * EAS_NUM_PHASES + 4], tglob[2 * EAS_NUM_PHASES + 4];
   PetscReal       Emodel_phase[EAS_NUM_PHASES], Es[EAS_NUM_PHASES + 1], reads[2] = {0, 0};
 
   PetscFunctionBegin;
@@ -154,8 +154,9 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
   tloc[2 * EAS_NUM_PHASES]     = T;
   tloc[2 * EAS_NUM_PHASES + 1] = outside;
   tloc[2 * EAS_NUM_PHASES + 2] = outside > 0 ? MeterUnphasedShort(m) / outside : 0;
+  tloc[2 * EAS_NUM_PHASES + 3] = (PetscReal)m->nboundaries;
   PetscCallMPI(MPI_Allreduce(loc, glob, 2 * EAS_NUM_PHASES + 4, MPIU_REAL, MPIU_SUM, comm));
-  PetscCallMPI(MPI_Allreduce(tloc, tglob, 2 * EAS_NUM_PHASES + 3, MPIU_REAL, MPIU_MAX, comm));
+  PetscCallMPI(MPI_Allreduce(tloc, tglob, 2 * EAS_NUM_PHASES + 4, MPIU_REAL, MPIU_MAX, comm));
 
   S->time          = tglob[2 * EAS_NUM_PHASES];
   S->other_time    = tglob[2 * EAS_NUM_PHASES + 1];
@@ -165,6 +166,7 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
   S->resolution    = sensors ? m->resolution : 0;
   S->reads_caller  = (PetscInt)glob[2 * EAS_NUM_PHASES + 2];
   S->reads_sampler = (PetscInt)glob[2 * EAS_NUM_PHASES + 3];
+  S->boundaries    = (PetscInt)tglob[2 * EAS_NUM_PHASES + 3];
   /* apportioned: more than 1% of the time in intervals shorter than the resolution */
   S->apportioned       = (PetscBool)(sensors && S->time < m->resolution);
   S->other_energy      = glob[2 * EAS_NUM_PHASES + 1];

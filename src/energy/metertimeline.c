@@ -11,11 +11,13 @@
   busy in it.  A boundary costs a clock reading and, when samples arrived,
   a few multiplications: no sensor read, no device synchronization.
 
-  Ordering: a mark not reached when queried at time q is reached after q,
-  and every host event recorded so far is at or before q; so the known
-  events can all be processed, sorted by time, and the samples up to q
-  apportioned, while the unresolved marks wait (they are reached in the
-  order recorded).
+  Ordering: a mark not yet resolved is reached at or after the host clock
+  at its record (the device cannot pass a mark before it is queued); so the
+  known events up to the earliest unresolved mark's record are processed,
+  sorted by time, and the samples up to there apportioned, while the later
+  events wait for it (marks are reached in the order recorded).  This holds
+  for the CUDA events and for /cpu/memcheck, whose marks are known only at
+  the next point where CUDA would synchronize.
 */
 #include "energyimpl.h"
 
@@ -211,11 +213,11 @@ static int CmpEvent(const void *a, const void *b)
 
 PetscErrorCode EasMeterFlush(EasEnergyMeter m, PetscBool wait)
 {
-  PetscLogDouble q;
+  PetscLogDouble q, tlim;
   PetscInt       nknown = 0, nleft = 0;
 
   PetscFunctionBegin;
-  PetscCall(EasMeterNow(m, &q)); /* before the queries: a mark not reached then is reached after q */
+  PetscCall(EasMeterNow(m, &q));
   if (m->nmarks) {
     for (PetscInt i = 0; i < m->nev; i++) { /* marks are reached in the order recorded: stop at the first that is not */
       EasMeterEvent *e = &m->ev[i];
@@ -225,9 +227,14 @@ PetscErrorCode EasMeterFlush(EasEnergyMeter m, PetscBool wait)
       m->nmarks--;
     }
   }
-  /* the known events first (sorted), the others kept in their order */
+  /* A mark not yet resolved is reached at or after its record (its t until then): the
+     timeline is complete up to the earliest of those, and no further. */
+  tlim = q;
   for (PetscInt i = 0; i < m->nev; i++)
-    if (m->ev[i].mark.resolved) {
+    if (!m->ev[i].mark.resolved) tlim = PetscMin(tlim, m->ev[i].mark.t);
+  /* the events known up to tlim first (sorted), the others kept in their order */
+  for (PetscInt i = 0; i < m->nev; i++)
+    if (m->ev[i].mark.resolved && m->ev[i].mark.t <= tlim) {
       const EasMeterEvent e = m->ev[i];
       for (PetscInt j = i; j > nknown; j--) m->ev[j] = m->ev[j - 1];
       m->ev[nknown++] = e;
@@ -240,7 +247,7 @@ PetscErrorCode EasMeterFlush(EasEnergyMeter m, PetscBool wait)
   }
   for (PetscInt i = nknown; i < m->nev; i++) m->ev[nleft++] = m->ev[i];
   m->nev = nleft;
-  PetscCall(MeterAdvance(m, q));
+  PetscCall(MeterAdvance(m, tlim));
   PetscFunctionReturn(0);
 }
 
@@ -258,6 +265,8 @@ PetscErrorCode EasMeterRecord(EasEnergyMeter m, EasMeterEventKind kind, EasPhase
     m->ev    = ev;
     m->evcap = cap;
   }
+  if (kind == EAS_METER_EV_START) m->nboundaries = 0;
+  if (kind == EAS_METER_EV_BEGIN || kind == EAS_METER_EV_END) m->nboundaries++;
   e        = &m->ev[m->nev++];
   e->seq   = m->seq++;
   e->kind  = kind;

@@ -49,7 +49,7 @@ static PetscErrorCode MeterViewCSV(EasEnergyMeter m, PetscViewer v, const EasMet
     const char *src = Label(S->valid, S->measured, S->apportioned);
     PetscCall(PetscViewerASCIIPrintf(v, "total,,,energy_J,%.10g,%s\ntotal,,,power_W,%.10g,%s\ntotal,,,edp_Js,%.10g,%s\n", (double)S->energy, src, (double)S->power, src, (double)S->edp, src));
   }
-  if (S->measured) PetscCall(PetscViewerASCIIPrintf(v, "sensors,,,resolution_s,%.10g,\nsensors,,,reads_sampler,%" PetscInt_FMT ",\nsensors,,,reads_caller,%" PetscInt_FMT ",\n", (double)S->resolution, S->reads_sampler, S->reads_caller));
+  if (S->measured) PetscCall(PetscViewerASCIIPrintf(v, "sensors,,,resolution_s,%.10g,\nsensors,,,reads_sampler,%" PetscInt_FMT ",\nsensors,,,reads_caller,%" PetscInt_FMT ",\nsensors,,,boundaries,%" PetscInt_FMT ",\n", (double)S->resolution, S->reads_sampler, S->reads_caller, S->boundaries));
   PetscCall(PetscViewerASCIIPrintf(v, "total,,,model_energy_J,%.10g,modelled\n", (double)S->model_energy));
   PetscCall(PetscViewerASCIIPrintf(v, "beta,,,cpu,%.10g,\nbeta,,,gpu,%.10g,\nbeta,,,compute_cpu,%.10g,\nbeta,,,compute_gpu,%.10g,\n", (double)R->beta[0], (double)R->beta[1], (double)R->beta_compute[0], (double)R->beta_compute[1]));
   for (PetscInt u = 0; u < m->nunits; u++) {
@@ -139,7 +139,7 @@ PetscErrorCode EasEnergyMeterView(EasEnergyMeter m, PetscViewer viewer)
     for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) apportioned = (PetscBool)(apportioned || S->phase_apportioned[p]);
     PetscCall(PetscViewerASCIIPrintf(viewer, "measured: the sensors' samples (%s, resolution %g ms) apportioned to the rows by their busy time in each sampling interval; the rows add up to the total\n", R.sensors, (double)(1e3 * S->resolution)));
     if (apportioned) PetscCall(PetscViewerASCIIPrintf(viewer, "apportioned: over 1%% of the row's time in intervals shorter than the resolution; their energy is their time's share of the sampling intervals around them, not a reading of their own\n"));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "sensor reads: %" PetscInt_FMT " on the sampler thread(s), %" PetscInt_FMT " on the solver's thread\n", S->reads_sampler, S->reads_caller));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sensor reads: %" PetscInt_FMT " on the sampler thread(s), %" PetscInt_FMT " on the solver's thread; %" PetscInt_FMT " phase boundaries\n", S->reads_sampler, S->reads_caller, S->boundaries));
   }
   if (S->switch_energy > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "network switch (Vialle et al. eq. 1.34, P_sw %g W over T on %d nodes): %.5g J modelled, %s\n", (double)m->prof.switch_, (int)m->nnodes, (double)S->switch_energy, S->measured ? "not in the measured total" : "in the total"));
   if (S->measured) PetscCall(PetscViewerASCIIPrintf(viewer, "model (Vialle et al. eqs. 1.16, 1.34) for comparison: %.5g J\n", (double)S->model_energy));

@@ -40,6 +40,8 @@ static void Poll_NVML(EasSensor s, double *t)
 {
   EasNvml     *nv = (EasNvml *)s->data;
   const double t0 = EasSensorNow();
+  double       tsum = 0;
+  int          nread = 0;
 
   for (PetscInt d = 0; d < s->ndomains; d++) {
     EasSensorDomain *dm = &s->dom[d];
@@ -79,8 +81,10 @@ static void Poll_NVML(EasSensor s, double *t)
       dm->last_t    = now;
       dm->have_last = 1;
     }
+    tsum += now;
+    nread++;
   }
-  *t = 0.5 * (t0 + EasSensorNow());
+  *t = nread ? tsum / nread : 0.5 * (t0 + EasSensorNow()); /* the sample's time: its values' (one device: exactly its stamp) */
 }
 
 static PetscErrorCode Destroy_NVML(EasSensor s)

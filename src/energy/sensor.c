@@ -458,9 +458,12 @@ PetscErrorCode EasSensorView(EasSensor s, PetscViewer viewer)
   if (!viewer) PetscCall(PetscViewerASCIIGetStdout(PetscObjectComm((PetscObject)s), &viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "EasSensor %s: %s\n", s->type, !s->setup ? "not set up" : s->why));
   if (s->setup && s->available) {
+    PetscInt dropped, caller, sampler;
     PetscCall(PetscViewerASCIIPushTab(viewer));
     for (PetscInt d = 0; d < s->ndomains; d++) PetscCall(PetscViewerASCIIPrintf(viewer, "domain %s\n", s->dom[d].name));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "update period %g s, sampler period %g s, dropped samples %" PetscInt_FMT "; reads: %" PetscInt64_FMT " on the sampler thread, %" PetscInt64_FMT " on the caller's\n", (double)s->update_period, (double)s->sampler_period, s->dropped, s->reads_sampler, s->reads_caller));
+    PetscCall(EasSensorGetDroppedSamples(s, &dropped)); /* the sampler writes them: under its mutex */
+    PetscCall(EasSensorGetReadCounts(s, &caller, &sampler));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "update period %g s, sampler period %g s, dropped samples %" PetscInt_FMT "; reads: %" PetscInt_FMT " on the sampler thread, %" PetscInt_FMT " on the caller's\n", (double)s->update_period, (double)s->sampler_period, dropped, sampler, caller));
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
   PetscFunctionReturn(0);
