@@ -93,21 +93,21 @@ static void FakeSleep(double seconds)
   while (nanosleep(&ts, &ts)) {} /* resumed after a signal */
 }
 
-/* One energy or power read: counted, and half the driver's delay before
-   the value is taken (the other half after: FakeReadDone), so the value is
-   that of the middle of the call. */
-static void FakeRead(void)
+/* One energy or power read: counted, then the driver's delay; returns the
+   time of the middle of the call (s since nvmlInit_v2), the time whose
+   value the read answers (a real driver's reads are as old as about half
+   their duration; taking the middle of the sleep as it really was, not as
+   asked, keeps the fake's answer exact when the sleep overruns). */
+static double FakeRead(void)
 {
+  const double t_in = FakeNow();
+
   pthread_mutex_lock(&fake_lock);
   fake_reads++;
   if (pthread_equal(pthread_self(), fake_init_thread)) fake_reads_init++;
   pthread_mutex_unlock(&fake_lock);
-  FakeSleep(0.5e-3 * fake_delay);
-}
-
-static void FakeReadDone(void)
-{
-  FakeSleep(0.5e-3 * fake_delay);
+  FakeSleep(1e-3 * fake_delay);
+  return 0.5 * (t_in + FakeNow()) - fake_t0;
 }
 
 nvmlReturn_t nvmlInit_v2(void)
@@ -201,13 +201,11 @@ nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t dev, unsigned long
   if (!fake_init) return NVML_ERROR_UNINITIALIZED;
   if (!dev || !mj) return NVML_ERROR_INVALID_ARGUMENT;
   if (fake_mode == MODE_POWER) return NVML_ERROR_NOT_SUPPORTED;
-  FakeRead();
-  t = FakeNow() - fake_t0;
+  t = FakeRead();
   if (fake_mode == MODE_RESET && t >= fake_reset_after)
     *mj = (unsigned long long)(1e3 * (FakeEnergy(t) - FakeEnergy(fake_reset_after)));
   else
     *mj = 987654321ULL + (unsigned long long)(1e3 * FakeEnergy(t));
-  FakeReadDone();
   return NVML_SUCCESS;
 }
 
@@ -215,9 +213,7 @@ nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t dev, unsigned int *mw)
 {
   if (!fake_init) return NVML_ERROR_UNINITIALIZED;
   if (!dev || !mw) return NVML_ERROR_INVALID_ARGUMENT;
-  FakeRead();
-  *mw = (unsigned int)(1e3 * FakePower(FakeNow() - fake_t0) + 0.5);
-  FakeReadDone();
+  *mw = (unsigned int)(1e3 * FakePower(FakeRead()) + 0.5);
   return NVML_SUCCESS;
 }
 
