@@ -265,6 +265,8 @@ PETSC_INTERN PetscErrorCode EasMeterRecord(EasEnergyMeter, EasMeterEventKind, Ea
 /* Processes the events whose time is known, in time order, and the samples
    up to now; wait: waits for every device mark (Stop, Destroy). */
 PETSC_INTERN PetscErrorCode EasMeterFlush(EasEnergyMeter, PetscBool wait);
+/* Processes the events pending, if any (no clock reading otherwise). */
+PETSC_INTERN PetscErrorCode EasMeterFlushEvents(EasEnergyMeter);
 /* This rank's sensors' energy (node leaders; 0 elsewhere) per phase and
    unphased ([EAS_NUM_PHASES]) over the running windows up to now (or the
    last Stop): asks the samplers for the sample that closes it. */

@@ -336,8 +336,7 @@ PetscErrorCode EasEnergyMeterStart(EasEnergyMeter m)
   if (!m) PetscFunctionReturn(0);
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   PetscCall(EasEnergyMeterSetUp(m));
-  PetscCall(EasMeterRecord(m, EAS_METER_EV_START, EAS_PHASE_SETUP, -1, 0));
-  PetscCall(EasMeterFlush(m, PETSC_FALSE));
+  PetscCall(EasMeterRecord(m, EAS_METER_EV_START, EAS_PHASE_SETUP, -1, 0)); /* processed at once unless device marks are pending */
   m->started      = PETSC_TRUE;
   m->stopped      = PETSC_FALSE;
   m->trace_t      = m->tstart;
@@ -360,7 +359,7 @@ PetscErrorCode EasEnergyMeterStop(EasEnergyMeter m)
   if (m->stopped) PetscFunctionReturn(0);
   if (m->sync) PetscCall((*m->sync)(m->sync_ctx)); /* the end of the run: the device's queued work is in it */
   PetscCall(EasMeterRecord(m, EAS_METER_EV_STOP, EAS_PHASE_SETUP, -1, 0));
-  PetscCall(EasMeterFlush(m, PETSC_TRUE));
+  if (m->nev) PetscCall(EasMeterFlush(m, PETSC_TRUE)); /* the device marks before Stop, waited for */
   m->stopped = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -428,7 +427,7 @@ PetscErrorCode EasEnergyMeterGetPhase(EasEnergyMeter m, EasPhase p, PetscInt u, 
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   PetscCheck(p >= 0 && p < EAS_NUM_PHASES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "phase %d is not an EasPhase", (int)p);
   PetscCheck(u >= -1 && u < m->nunits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "unit %" PetscInt_FMT " outside [-1,%" PetscInt_FMT ")", u, m->nunits);
-  PetscCall(EasMeterFlush(m, PETSC_FALSE)); /* what is known so far (a device unit's marks not yet reached are not) */
+  PetscCall(EasMeterFlushEvents(m)); /* what is known so far (a device unit's marks not yet reached are not) */
   for (PetscInt v = 0; v < m->nunits; v++)
     if (u < 0 || v == u) {
       b += m->unit[v].busy[p];
@@ -449,7 +448,7 @@ PetscErrorCode EasEnergyMeterGetPhaseWall(EasEnergyMeter m, EasPhase p, PetscRea
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   PetscCheck(p >= 0 && p < EAS_NUM_PHASES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "phase %d is not an EasPhase", (int)p);
   PetscValidRealPointer(wall, 3);
-  PetscCall(EasMeterFlush(m, PETSC_FALSE));
+  PetscCall(EasMeterFlushEvents(m));
   *wall = m->pwall[p];
   PetscFunctionReturn(0);
 }

@@ -211,13 +211,17 @@ static int CmpEvent(const void *a, const void *b)
   return x->seq < y->seq ? -1 : (x->seq > y->seq);
 }
 
-PetscErrorCode EasMeterFlush(EasEnergyMeter m, PetscBool wait)
+/* EasMeterFlush with the time now given (qnow: a clock reading just taken, e.g. the event
+   just recorded: a synthetic clock's readings stay those of the calls that mean a time) or read. */
+static PetscErrorCode MeterFlushAt(EasEnergyMeter m, PetscBool wait, const PetscLogDouble *qnow)
 {
   PetscLogDouble q, tlim;
   PetscInt       nknown = 0, nleft = 0;
 
   PetscFunctionBegin;
-  PetscCall(EasMeterNow(m, &q));
+  if (!m->nev && (!m->started || m->stopped)) PetscFunctionReturn(0); /* outside the windows, nothing pending: no clock reading (a synthetic clock's last reading stays the summary's T) */
+  if (qnow) q = *qnow;
+  else PetscCall(EasMeterNow(m, &q));
   if (m->nmarks) {
     for (PetscInt i = 0; i < m->nev; i++) { /* marks are reached in the order recorded: stop at the first that is not */
       EasMeterEvent *e = &m->ev[i];
@@ -251,6 +255,20 @@ PetscErrorCode EasMeterFlush(EasEnergyMeter m, PetscBool wait)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode EasMeterFlush(EasEnergyMeter m, PetscBool wait)
+{
+  PetscFunctionBegin;
+  PetscCall(MeterFlushAt(m, wait, NULL));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasMeterFlushEvents(EasEnergyMeter m)
+{
+  PetscFunctionBegin;
+  if (m->nev) PetscCall(MeterFlushAt(m, PETSC_FALSE, NULL));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasMeterRecord(EasEnergyMeter m, EasMeterEventKind kind, EasPhase p, PetscInt u, PetscReal work)
 {
   EasMeterEvent *e;
@@ -276,12 +294,15 @@ PetscErrorCode EasMeterRecord(EasEnergyMeter m, EasMeterEventKind kind, EasPhase
   if ((kind == EAS_METER_EV_BEGIN || kind == EAS_METER_EV_END) && m->unit[u].kind == EAS_UNIT_GPU && m->backend && !m->now) {
     PetscCall(EasBackendTimerRecord(m->backend, &e->mark)); /* the device's time: its queue reaches the mark */
     if (!e->mark.resolved) m->nmarks++;
+    PetscCall(EasMeterFlush(m, PETSC_FALSE));
   } else {
-    PetscCall(EasMeterNow(m, &e->mark.t));
+    PetscLogDouble t;
+    PetscCall(EasMeterNow(m, &t));
+    e->mark.t        = t;
     e->mark.ticket   = -1;
     e->mark.resolved = PETSC_TRUE;
+    PetscCall(MeterFlushAt(m, PETSC_FALSE, &t)); /* every host event so far is at or before t */
   }
-  PetscCall(EasMeterFlush(m, PETSC_FALSE));
   if (m->nmarks > EAS_METER_MAX_MARKS) { /* the device runs far behind: wait for the oldest mark rather than hold more */
     for (PetscInt i = 0; i < m->nev; i++)
       if (!m->ev[i].mark.resolved) {
