@@ -303,7 +303,7 @@ PetscErrorCode EasMeterRecord(EasEnergyMeter m, EasMeterEventKind kind, EasPhase
     e->mark.resolved = PETSC_TRUE;
     PetscCall(MeterFlushAt(m, PETSC_FALSE, &t)); /* every host event so far is at or before t */
   }
-  if (m->nmarks > EAS_METER_MAX_MARKS) { /* the device runs far behind: wait for the oldest mark rather than hold more */
+  if (m->nmarks > EAS_METER_MAX_MARKS || (m->nmarks && m->nev > 8 * EAS_METER_MAX_MARKS)) { /* the device runs far behind (or the host's events pile up behind its marks): wait for the oldest mark rather than hold more */
     for (PetscInt i = 0; i < m->nev; i++)
       if (!m->ev[i].mark.resolved) {
         PetscCall(EasBackendTimerQuery(m->backend, &m->ev[i].mark, PETSC_TRUE));
