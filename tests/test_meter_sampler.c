@@ -360,6 +360,11 @@ int main(int argc, char **argv)
     expect: [01] on the solver's thread, for 80 phase boundaries
     expect: case reads: 9 checks passed
   test:
+    suffix: period_error
+    backends: none
+    args: -case reads -phases 2 -reads_file @TMP@/reads -eas_sensor_period_ms 0.05
+    expect_error: -eas_sensor_period_ms 0.05 is invalid: expected a period from 0.1 to 60000 ms
+  test:
     suffix: step
     backends: none
     args: -case step
