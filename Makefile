@@ -328,6 +328,8 @@ valgrind:
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/fem_pcg -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_order 2 -ksp_type pipecg -pc_type pbjacobi -ebe_mode async -eas_threads 1
 	$(VG) build-vg/tests/test_energy_sensors -case nvml_fake -fake_mode power -fake_power 87.5
 	$(VG) build-vg/tests/test_energy_sensors -case normal
+	$(VG) build-vg/tests/test_meter_sampler -case reads -phases 200 -reads_file /tmp/eas_vg_meter_reads
+	$(VG) build-vg/tests/test_meter_sampler -case rapl
 	if [ "$(SUNDIALS)" = 1 ]; then OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_nx 6 -adr_ny 1 -adr_nz 6 -adr_ts_type cvode -adr_tfinal 7200 -eas_mode async -eas_threads 1 -eas_sensor model -adr_output_interval 3600 -adr_monitor_points "0,10,30"; fi
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/tests/test_adr_campaign -case error -adr_problem transport -adr_n 6 -adr_newton_rtol 1e-10 -eas_comm_delay_us 100 -eas_threads 1 -eas_sensor model
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_n 6 -adr_steps 3 -eas_mode auto -eas_backend auto -eas_dvfs report -eas_dvfs_freqs 2000000,1000000 -eas_power_budget 150 -eas_power_budget_apply 0 -eas_threads 1 -eas_sensor model -adr_progress 0

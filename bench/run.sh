@@ -106,6 +106,15 @@ if [ -x "$OBJDIR/bench/bench_ebe" ]; then
   out=$(OMP_NUM_THREADS=2 $MPIEXEC -n 1 "$OBJDIR/bench/bench_ebe" 2>&1) || status=1
   echo "$out" | grep -E '^(BENCH|#)'
 fi
+# The energy meter's clock cost (issue 20 item 1): fem_pcg and adr3d with
+# -eas_sensor model vs the fake NVML with a 5 ms read delay (the meter reads
+# on its sampler thread only: target ratio <= 1.03).
+if [ -f "$OBJDIR/tests/libfake_nvml.so" ]; then
+  echo
+  echo "## Energy meter: bench/meter_overhead.py (fem_pcg Q2 8^3, adr3d 24^3; medians of ${EAS_BENCH_METER_RUNS:-5} alternated pairs)"
+  out=$(OMP_NUM_THREADS=2 MPIEXEC="$MPIEXEC" ${EAS_PYTHON:-/usr/bin/python3} bench/meter_overhead.py "$OBJDIR" --runs ${EAS_BENCH_METER_RUNS:-5} 2>&1) || status=1
+  echo "$out" | grep -E '^(BENCH|#)'
+fi
 # The GPU (issue 10 item 3): DIA SpMV vs a device-to-device copy, BiCGStab
 # ms/it vs its fused bound at the copy bandwidth, the EBE apply, the CPU+GPU
 # split vs each unit alone; native and cuSPARSE SpMV.  Where no device is

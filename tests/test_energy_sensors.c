@@ -3,7 +3,8 @@ static const char help[] = "Energy sensors on fake powercap trees (normal, wrapa
                            "-eas_sensor auto/rapl on this machine, and NVML through a fake libnvidia-ml (tests/fake_nvml.c,\n"
                            "dlopen'ed from the directory of this program: energy counter, power samples, init failure, no\n"
                            "device, counter reset).\n"
-                           "  -case normal|wrap|wrap_norange|eacces|missing|plausible|nvml_absent|trapezoid|meter|meter_fake|nvml_fake\n"
+                           "  -case normal|wrap|wrap_norange|eacces|missing|plausible|nvml_absent|trapezoid|meter|nvml_fake\n"
+                           "  (the meter on the sensors' samples: test_meter_sampler.c)\n"
                            "  -fake_mode energy|power|initfail|nodev|reset -fake_power <W> (case nvml_fake)\n\n"
                            "Unreadable files: tests run as root, where chmod 000 does not stop reads, so the EACCES case\n"
                            "uses (1) a directory in place of energy_uj (read fails with EISDIR), (2) the fault hook\n"
@@ -11,6 +12,7 @@ static const char help[] = "Energy sensors on fake powercap trees (normal, wrapa
 
 #include <eas.h>
 #include "energy/testing.h" /* test hooks (not installed) */
+#include "sensorfakes.h"      /* fake powercap trees, the fake NVML's path */
 #include <errno.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,63 +26,6 @@ static PetscInt nchecks = 0;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  %s: %.9g == %.9g (tol %g)\n", what, (double)a_, (double)b_, (double)(tol)));                                              \
     nchecks++;                                                                                                                                                          \
   } while (0)
-
-/* Writes a value atomically (temp + rename) so the sampler never sees a partial file. */
-static PetscErrorCode WriteFile(const char dir[], const char name[], const char val[])
-{
-  char  path[PETSC_MAX_PATH_LEN], tmp[PETSC_MAX_PATH_LEN];
-  FILE *fp;
-
-  PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(path, sizeof(path), "%s/%s", dir, name));
-  PetscCall(PetscSNPrintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name));
-  fp = fopen(tmp, "w");
-  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "cannot write %s", tmp);
-  fprintf(fp, "%s\n", val);
-  fclose(fp);
-  PetscCheck(rename(tmp, path) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "rename %s", tmp);
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode SetEnergy(const char dom[], double uj)
-{
-  char v[64];
-  PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(v, sizeof(v), "%.0f", uj));
-  PetscCall(WriteFile(dom, "energy_uj", v));
-  PetscFunctionReturn(0);
-}
-
-/* A fake tree: root/intel-rapl:0 (package-0), root/intel-rapl:0:0 (dram) when dram. */
-static PetscErrorCode MakeTree(char root[], size_t len, PetscBool dram, PetscBool range, char pkg[], char dr[])
-{
-  PetscFunctionBegin;
-  PetscCall(PetscStrncpy(root, "/tmp/eas_rapl_XXXXXX", len));
-  PetscCheck(mkdtemp(root), PETSC_COMM_SELF, PETSC_ERR_SYS, "mkdtemp failed");
-  PetscCall(PetscSNPrintf(pkg, PETSC_MAX_PATH_LEN, "%s/intel-rapl:0", root));
-  PetscCheck(mkdir(pkg, 0755) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "mkdir %s", pkg);
-  PetscCall(WriteFile(pkg, "name", "package-0"));
-  PetscCall(SetEnergy(pkg, 1000000));
-  if (range) PetscCall(WriteFile(pkg, "max_energy_range_uj", "10000000"));
-  if (dram) {
-    PetscCall(PetscSNPrintf(dr, PETSC_MAX_PATH_LEN, "%s/intel-rapl:0:0", root));
-    PetscCheck(mkdir(dr, 0755) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "mkdir %s", dr);
-    PetscCall(WriteFile(dr, "name", "dram"));
-    PetscCall(SetEnergy(dr, 500000));
-    if (range) PetscCall(WriteFile(dr, "max_energy_range_uj", "10000000"));
-  }
-  PetscFunctionReturn(0);
-}
-
-static PetscErrorCode RemoveTree(const char root[])
-{
-  char cmd[PETSC_MAX_PATH_LEN + 16];
-  PetscFunctionBegin;
-  PetscCheck(!strncmp(root, "/tmp/eas_rapl_", 14), PETSC_COMM_SELF, PETSC_ERR_PLIB, "refusing to remove %s", root);
-  PetscCall(PetscSNPrintf(cmd, sizeof(cmd), "rm -rf '%s'", root));
-  PetscCheck(system(cmd) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "cannot remove %s", root);
-  PetscFunctionReturn(0);
-}
 
 static PetscErrorCode OpenRapl(const char root[], EasSensor *s)
 {
@@ -336,63 +281,6 @@ static PetscErrorCode CaseTrapezoid(void)
   PetscFunctionReturn(0);
 }
 
-/* The meter on a fake tree: measured figures, and a phase shorter than the
-   update period (1 ms) is not claimed (mixed). */
-static PetscErrorCode CaseMeterFake(void)
-{
-  char             root[PETSC_MAX_PATH_LEN], pkg[PETSC_MAX_PATH_LEN], dr[PETSC_MAX_PATH_LEN];
-  EasEnergyMeter   m;
-  EasEnergySummary S;
-  PetscInt         u;
-
-  PetscFunctionBegin;
-  PetscCall(MakeTree(root, sizeof(root), PETSC_TRUE, PETSC_TRUE, pkg, dr));
-  PetscCall(EasEnergyMeterCreate(PETSC_COMM_SELF, &m));
-  PetscCall(EasEnergyMeterSetFromOptions(m));
-  PetscCall(EasEnergyMeterSetSensorType(m, "rapl"));
-  PetscCall(PetscOptionsSetValue(NULL, "-eas_rapl_root", root));
-  PetscCall(EasEnergyMeterSetFromOptions(m));
-  PetscCall(EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &u));
-  PetscCall(EasEnergyMeterStart(m));
-  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
-  PetscCall(SetEnergy(pkg, 1800000)); /* +0.8 J */
-  PetscCall(SetEnergy(dr, 700000));   /* +0.2 J */
-  PetscCall(PetscSleep(0.02));
-  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 100));
-  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_EXCHANGE, u)); /* far below 1 ms: not claimed */
-  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_EXCHANGE, u, 0));
-  PetscCall(SetEnergy(pkg, 2000000)); /* +0.2 J outside the phases */
-  PetscCall(PetscSleep(0.005));
-  PetscCall(EasEnergyMeterStop(m));
-  PetscCall(EasEnergyMeterGetSummary(m, &S));
-  PetscCheck(S.measured && S.phase_measured[EAS_PHASE_COMPUTE] && !S.phase_measured[EAS_PHASE_EXCHANGE], PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected measured total and compute, exchange not claimed");
-  CHECK_CLOSE(S.energy, 1.2, 1e-9, "measured total package+dram (J)");
-  CHECK_CLOSE(S.phase_energy[EAS_PHASE_COMPUTE], 1.0, 1e-9, "measured compute phase (J)");
-  PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_SELF));
-  PetscCall(EasEnergyMeterDestroy(&m));
-  PetscCall(RemoveTree(root));
-  PetscFunctionReturn(0);
-}
-
-/* The fake NVML next to this program: $(OBJDIR)/tests/libfake_nvml.so. */
-static PetscErrorCode FakeNvmlPath(char path[], size_t len)
-{
-  char    exe[PETSC_MAX_PATH_LEN];
-  ssize_t n;
-  char   *slash;
-
-  PetscFunctionBegin;
-  n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "readlink /proc/self/exe failed");
-  exe[n] = 0;
-  slash  = strrchr(exe, '/');
-  PetscCheck(slash, PETSC_COMM_SELF, PETSC_ERR_SYS, "no directory in %s", exe);
-  *slash = 0;
-  PetscCall(PetscSNPrintf(path, len, "%s/libfake_nvml.so", exe));
-  PetscCheck(access(path, R_OK) == 0, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "%s is missing: build it with make (rule $(OBJDIR)/tests/libfake_nvml.so)", path);
-  PetscFunctionReturn(0);
-}
-
 /*
   NVML through the fake library (real dlopen path of src/energy/nvml.c).
   The fake draws a constant P watts from nvmlInit_v2 on (CLOCK_MONOTONIC,
@@ -404,11 +292,12 @@ static PetscErrorCode FakeNvmlPath(char path[], size_t len)
      sensor's time stamp (the same poll) and counts whole mJ: 1 mJ per read
      plus P x 20 ms (one sampler period) per read for a thread descheduled
      between the two clock readings on a loaded 2-core machine;
-   - meter: a phase's energy is read right after the meter's clock
-     (PetscTime) at Begin and End; the same 20 ms allowance at each end, so
-     |E - P W| <= 2 (1e-3 + 0.02 P).
-  A 10 ms phase, shorter than NVML's 0.1 s update period, must not be
-  claimed as measured (its figure is "mixed").
+   - meter: the sampler's samples apportioned to the phases (metertimeline.c);
+     with a constant power, P x the sampling interval's time per phase, so
+     the total over the running window is P x T, to the fake's whole mJ and
+     the stamp of each read (the middle of the call): within 1 %.
+  A 10 ms phase, shorter than NVML's 0.1 s update period, is labelled
+  "apportioned" (its energy is its time's share of a sampling interval).
 */
 static PetscErrorCode CaseNvmlFake(const char mode[], PetscReal P)
 {
@@ -419,7 +308,7 @@ static PetscErrorCode CaseNvmlFake(const char mode[], PetscReal P)
   PetscLogDouble  t1, t2, t3;
   PetscReal       E1, E2, E3, up;
   PetscInt        dropped;
-  const PetscReal tol_sensor = 1e-3 + 0.02 * P, tol_meter = 2 * (1e-3 + 0.02 * P);
+  const PetscReal tol_sensor = 1e-3 + 0.02 * P, tol_meter = 0.01;
 
   PetscFunctionBegin;
   PetscCall(FakeNvmlPath(lib, sizeof(lib)));
@@ -436,7 +325,7 @@ static PetscErrorCode CaseNvmlFake(const char mode[], PetscReal P)
   /* the sensor alone */
   PetscCall(EasSensorCreate(PETSC_COMM_SELF, &s));
   PetscCall(EasSensorSetType(s, EAS_SENSOR_NVML));
-  PetscCall(EasSensorSetFromOptions(s)); /* -eas_sensor_poll */
+  PetscCall(EasSensorSetFromOptions(s)); /* -eas_sensor_period_ms */
   PetscCall(EasSensorSetNvmlLibrary(s, lib));
   PetscCall(EasSensorSetUp(s));
   if (isinitfail || isnodev) {
@@ -475,7 +364,7 @@ static PetscErrorCode CaseNvmlFake(const char mode[], PetscReal P)
   }
   if (isreset) PetscFunctionReturn(0);
 
-  /* the meter with -eas_sensor nvml: a 0.3 s phase is measured, a 10 ms one is not claimed */
+  /* the meter with -eas_sensor nvml: a 0.3 s phase is measured, a 10 ms one apportioned */
   {
     EasEnergyMeter   m;
     EasEnergySummary S;
@@ -500,10 +389,11 @@ static PetscErrorCode CaseNvmlFake(const char mode[], PetscReal P)
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "  meter: -eas_sensor nvml unavailable, figures n/a\n"));
       nchecks++;
     } else {
-      PetscCheck(S.measured && S.phase_measured[EAS_PHASE_COMPUTE] && !S.phase_measured[EAS_PHASE_EXCHANGE], PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected a measured total and compute phase and an unclaimed 10 ms exchange (measured %d %d %d)", (int)S.measured, (int)S.phase_measured[EAS_PHASE_COMPUTE], (int)S.phase_measured[EAS_PHASE_EXCHANGE]);
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  meter: compute %g J over %g s, P x W = %g J; total %g J over %g s, P x T = %g J; the %g s exchange is not claimed (update period 0.1 s)\n", (double)S.phase_energy[EAS_PHASE_COMPUTE], (double)S.phase_time[EAS_PHASE_COMPUTE], (double)(P * S.phase_time[EAS_PHASE_COMPUTE]), (double)S.energy, (double)S.time, (double)(P * S.time), (double)S.phase_time[EAS_PHASE_EXCHANGE]));
-      CHECK_CLOSE(S.phase_energy[EAS_PHASE_COMPUTE], P * S.phase_time[EAS_PHASE_COMPUTE], tol_meter, "measured compute phase (J) vs P x its wall time");
-      CHECK_CLOSE(S.energy, P * S.time, tol_meter, "measured total (J) vs P x T");
+      PetscCheck(S.measured && S.phase_measured[EAS_PHASE_COMPUTE] && !S.phase_apportioned[EAS_PHASE_COMPUTE] && S.phase_apportioned[EAS_PHASE_EXCHANGE], PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected a measured total and compute phase and an apportioned 10 ms exchange (measured %d %d, apportioned %d %d)", (int)S.measured, (int)S.phase_measured[EAS_PHASE_COMPUTE], (int)S.phase_apportioned[EAS_PHASE_COMPUTE], (int)S.phase_apportioned[EAS_PHASE_EXCHANGE]);
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  meter: compute %g J over %g s, P x W = %g J; total %g J over %g s, P x T = %g J; the %g s exchange is apportioned (update period 0.1 s)\n", (double)S.phase_energy[EAS_PHASE_COMPUTE], (double)S.phase_time[EAS_PHASE_COMPUTE], (double)(P * S.phase_time[EAS_PHASE_COMPUTE]), (double)S.energy, (double)S.time, (double)(P * S.time), (double)S.phase_time[EAS_PHASE_EXCHANGE]));
+      CHECK_CLOSE(S.phase_energy[EAS_PHASE_COMPUTE] / (P * S.phase_time[EAS_PHASE_COMPUTE]), 1, tol_meter, "measured compute phase / (P x its wall time)");
+      CHECK_CLOSE(S.energy / (P * S.time), 1, tol_meter, "measured total / (P x T) (closure)");
+      CHECK_CLOSE((PetscReal)S.reads_caller, 0, 0, "sensor reads on the solver's thread");
     }
     PetscCall(EasEnergyMeterDestroy(&m));
   }
@@ -540,8 +430,6 @@ int main(int argc, char **argv)
   if (isc) PetscCall(CaseNvmlAbsent());
   PetscCall(PetscStrcmp(cs, "trapezoid", &isc));
   if (isc) PetscCall(CaseTrapezoid());
-  PetscCall(PetscStrcmp(cs, "meter_fake", &isc));
-  if (isc) PetscCall(CaseMeterFake());
   PetscCall(PetscStrcmp(cs, "nvml_fake", &isc));
   if (isc) {
     char      mode[32] = "energy";
@@ -648,15 +536,6 @@ int main(int argc, char **argv)
     expect_count: 1 ^eas: sensor nvml: Disabled: cannot load libnvidia-ml.so.1
     expect_count: 3 ^eas energy report: .* sensor model, profile default
   test:
-    suffix: meter_fake
-    backends: none
-    args: -case meter_fake
-    expect: sensor rapl, profile default
-    expect: ^compute .* measured$
-    expect: ^exchange .* mixed$
-    expect: ^total .* measured$
-    expect: case meter_fake: 2 checks passed
-  test:
     suffix: nvml_fake_energy
     backends: none
     args: -case nvml_fake -fake_mode energy -fake_power 150
@@ -664,9 +543,10 @@ int main(int argc, char **argv)
     expect: energy counter difference \(J\) vs P x elapsed
     expect: sensor nvml, profile default
     expect: ^compute .* measured$
-    expect: ^exchange .* mixed$
+    expect: ^exchange .* apportioned$
     expect: ^total .* measured$
-    expect: case nvml_fake: 5 checks passed
+    expect: ^sensor reads: [0-9]+ on the sampler thread\(s\), 0 on the solver's thread
+    expect: case nvml_fake: 6 checks passed
   test:
     suffix: nvml_fake_power
     backends: none
@@ -674,8 +554,8 @@ int main(int argc, char **argv)
     expect: sensor nvml: available \(power samples, trapezoid rule\)
     expect: trapezoid-integrated energy \(J\) vs P x elapsed
     expect: ^compute .* measured$
-    expect: ^exchange .* mixed$
-    expect: case nvml_fake: 5 checks passed
+    expect: ^exchange .* apportioned$
+    expect: case nvml_fake: 6 checks passed
   test:
     suffix: nvml_fake_initfail
     backends: none
@@ -693,7 +573,7 @@ int main(int argc, char **argv)
   test:
     suffix: nvml_fake_reset
     backends: none
-    args: -case nvml_fake -fake_mode reset -eas_sensor_poll 5
+    args: -case nvml_fake -fake_mode reset -eas_sensor_period_ms 5000
     expect: dropped samples after the counter reset: 1 == 1
     expect: interval with the reset: [0-9.e+-]+ J over
     expect: energy counted again after the reset

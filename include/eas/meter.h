@@ -6,11 +6,15 @@
   Sensors
     EasSensor reads cumulative energies of hardware domains:
       "rapl"  Linux powercap (package and dram domains; wraparound through
-              max_energy_range_uj; a sampler thread polls at least once per
-              wrap period; -eas_rapl_root for a fake tree in tests);
+              max_energy_range_uj; -eas_rapl_root for a fake tree in tests);
       "nvml"  NVIDIA NVML loaded with dlopen("libnvidia-ml.so.1"): total energy
               counter when the device has one, else power samples integrated
-              by the trapezoid rule (Vialle et al. sec. 1.4.1) by a sampler thread.
+              by the trapezoid rule (Vialle et al. sec. 1.4.1).
+    A sampler thread owns each sensor: every sampler period (-eas_sensor_period_ms:
+    20 ms for NVML, 10 ms for RAPL and at least 4 polls per wrap period) it
+    reads every domain and keeps a sample (time, cumulative energy).  The
+    meter integrates those samples over its phases; it never reads a sensor
+    in the caller's thread (issue 20: an NVML read takes milliseconds).
     A sensor that cannot be used is not an error: EasSensorSetUp() leaves it
     unavailable with a one-line reason (EasSensorIsAvailable), as PAPI prints
     "Disabled: reason"; a meter prints each distinct such line once per
@@ -78,10 +82,14 @@ PETSC_EXTERN PetscErrorCode EasSensorSetNvmlLibrary(EasSensor, const char lib[])
    EasSensorSetBackend is the same with EasBackendSynchronize. */
 PETSC_EXTERN PetscErrorCode EasSensorSetSynchronize(EasSensor, PetscErrorCode (*)(void *), void *);
 /* EasSensorSetFromOptions - -eas_rapl_root <dir>, -eas_rapl_max_power <W>
-   (plausibility bound per domain, default 2000), -eas_sensor_poll <s>
-   (sampler period upper bound, default 1 s; RAPL polls 4 times per wrap
-   period, NVML power sampling every 20 ms), -eas_nvml_library <name>. */
+   (plausibility bound per domain, default 2000), -eas_sensor_period_ms <ms>
+   (EasSensorSetSamplerPeriod), -eas_nvml_library <name>. */
 PETSC_EXTERN PetscErrorCode EasSensorSetFromOptions(EasSensor);
+/* EasSensorSetSamplerPeriod - the sampler thread's period in seconds
+   (PETSC_DECIDE: 20 ms for NVML, 10 ms for RAPL): one read per period, the
+   meter's resolution in time (docs/energy.md).  Errors: outside [0.1 ms,
+   60 s]; at SetUp, a RAPL period above a quarter of the wrap period. */
+PETSC_EXTERN PetscErrorCode EasSensorSetSamplerPeriod(EasSensor, PetscReal period);
 /* EasSensorSetUp - probes the hardware and starts the sampler thread.
    An absent or unreadable sensor is NOT an error: the sensor is marked
    unavailable with a reason (EasSensorIsAvailable). */
@@ -93,11 +101,16 @@ PETSC_EXTERN PetscErrorCode EasSensorIsAvailable(EasSensor, PetscBool *, const c
    "package-0", "dram-0", "gpu-0", and kind). */
 PETSC_EXTERN PetscErrorCode EasSensorGetNumDomains(EasSensor, PetscInt *);
 PETSC_EXTERN PetscErrorCode EasSensorGetDomain(EasSensor, PetscInt, const char *name[], EasDomainKind *);
-/* EasSensorRead - polls now and returns the energy accumulated per domain
-   since SetUp (J; ndomains entries) and the time of the read (s, same clock
-   as PetscTime).  A domain whose sample had to be dropped keeps its
-   previous value (never a negative or implausible increment). */
+/* EasSensorRead - polls now, in the caller's thread (after the synchronize
+   callback), and returns the energy accumulated per domain since SetUp (J;
+   ndomains entries) and the time of the read (s, CLOCK_MONOTONIC: the
+   middle of the library call).  A domain whose sample had to be dropped
+   keeps its previous value (never a negative or implausible increment).
+   The meter does not call it (it reads the sampler's samples). */
 PETSC_EXTERN PetscErrorCode EasSensorRead(EasSensor, PetscLogDouble *t, PetscReal E[]);
+/* EasSensorGetReadCounts - polls of the hardware so far on the caller's
+   thread (EasSensorRead) and on the sampler thread (either may be NULL). */
+PETSC_EXTERN PetscErrorCode EasSensorGetReadCounts(EasSensor, PetscInt *caller, PetscInt *sampler);
 /* EasSensorGetUpdatePeriod - the sensor's update period (s): energy of a
    shorter interval is not claimed as measured. */
 PETSC_EXTERN PetscErrorCode EasSensorGetUpdatePeriod(EasSensor, PetscReal *);
@@ -182,11 +195,13 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterSetProfile(EasEnergyMeter, const EasPo
 /* EasEnergyMeterGetProfile - the power profile of the model in use (a copy).
    */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterGetProfile(EasEnergyMeter, EasPowerProfile *);
-/* EasEnergyMeterSetSynchronize - callback run before each sensor read (the
-   caller's stream synchronisation, e.g. a wrapper of EasBackendSynchronize). */
+/* EasEnergyMeterSetSynchronize - callback run at Stop, so that the running
+   window covers the caller's queued work (e.g. a wrapper of
+   EasBackendSynchronize). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetSynchronize(EasEnergyMeter, PetscErrorCode (*)(void *), void *);
-/* EasEnergyMeterSetBackend - the same with EasBackendSynchronize(be) (the
-   meter keeps a reference to be). */
+/* EasEnergyMeterSetBackend - the same with EasBackendSynchronize(be), and
+   the GPU units' boundaries become timer marks on be's queue (resolved
+   later, never waited for; the meter keeps a reference to be). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetBackend(EasEnergyMeter, EasBackend);
 /* EasEnergyMeterAddUnit - registers a compute unit ("cpu", "gpu0", ...);
    returns its index.  At most 8 units. */
@@ -232,8 +247,11 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterResume(EasEnergyMeter);
 /* EasEnergyMeterBegin, EasEnergyMeterEnd - unit is busy in phase between
    the calls; work = elements (or rows) processed, for per-element times.  Phases of
    different units may overlap (hybrid runs); a phase's wall time counts
-   the union.  Measured energy is attributed to a phase for each interval
-   of its wall time at least one sensor update period long. */
+   the union.  The calls record a time and nothing else: the host clock, or
+   for a GPU unit a timer mark on the meter's backend (EasEnergyMeterSetBackend),
+   resolved at a later natural synchronization; no sensor read, no device
+   synchronization.  Measured energy: each sampling interval's energy is
+   apportioned to the phases by their busy time in it (docs/energy.md). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterBegin(EasEnergyMeter, EasPhase, PetscInt unit);
 PETSC_EXTERN PetscErrorCode EasEnergyMeterEnd(EasEnergyMeter, EasPhase, PetscInt unit, PetscReal work);
 /* EasEnergyMeterGetPhase - this rank's totals of one phase and unit (unit
@@ -248,15 +266,22 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterGetPhaseWall(EasEnergyMeter, EasPhase,
 /* Summary of a metered run, global over the communicator (figures summed
    over ranks/nodes for energy, max over ranks for times). */
 typedef struct {
-  PetscReal time;                         /* T (s) */
-  PetscReal phase_time[EAS_NUM_PHASES];   /* wall time of each phase (s) */
-  PetscReal phase_energy[EAS_NUM_PHASES]; /* J */
-  PetscBool phase_measured[EAS_NUM_PHASES];
+  PetscReal time;                           /* T (s) */
+  PetscReal phase_time[EAS_NUM_PHASES];     /* wall time of each phase (s) */
+  PetscReal phase_energy[EAS_NUM_PHASES];   /* J */
+  PetscBool phase_measured[EAS_NUM_PHASES]; /* from the sensors' samples */
+  PetscBool phase_apportioned[EAS_NUM_PHASES]; /* measured, but over 1% of the phase's time was in intervals shorter
+                                                   than the resolution: its energy is its time's share of sampling intervals */
   PetscReal other_time;   /* "unphased": run time outside every phase, no unit busy (s, max over ranks) */
-  PetscReal other_energy; /* its energy: modelled, the idle power P_I over that time; measured, the sensors' remainder (J) */
-  PetscBool other_measured;
-  PetscReal energy;        /* total, J */
+  PetscReal other_energy; /* its energy: modelled, the idle power P_I over that time; measured, the sensors' energy apportioned to it (J) */
+  PetscBool other_measured, other_apportioned;
+  PetscReal energy;        /* total, J; measured: the sum of the rows (phases and unphased), the sensors' energy over the running windows */
   PetscBool measured;      /* total from sensors */
+  PetscBool apportioned;   /* measured, T shorter than the resolution */
+  PetscReal resolution;    /* the sensors' resolution in time: the longest sampler or update period (s; 0: modelled) */
+  PetscInt  reads_caller;  /* sensor reads on the solvers' threads (EasSensorRead; the meter makes none), summed over the node leaders */
+  PetscInt  reads_sampler; /* sensor reads on the sampler threads, summed over the node leaders */
+  PetscInt  boundaries;    /* Begin/End calls since Start (max over ranks): what reads at the boundaries would have cost */
   PetscBool valid;         /* PETSC_FALSE: n/a (explicit sensor absent) */
   PetscReal model_energy;  /* the model's total (Vialle et al. eq. 1.16, plus the switch), J */
   PetscReal switch_energy; /* the network switch, P_sw T when the run spans > 1 node (Vialle et al. eq. 1.34; modelled, in the total unless measured), J */

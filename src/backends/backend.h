@@ -11,6 +11,7 @@
 
 #include <eas/backend.h>
 #include <petsc/private/petscimpl.h>
+#include <time.h>
 #include "../core/sysimpl.h" /* EasPackageInitialized_Private */
 #include "kernels.h"
 
@@ -222,6 +223,20 @@ struct _EasBackendOps {
      EasBackendMarkStale) when a copy, host or backend, stops being current;
      memcheck fills it with NaN so that reading a stale copy shows. */
   PetscErrorCode (*mark_stale)(EasBackend, void *copy, size_t bytes);
+  /* Timer marks (optional; issue 20): the energy meter's phase boundaries of a
+     device unit, without waiting for the device.
+     timer_record: a mark at the current end of the backend's queue (CUDA: an
+       event recorded on the stream) and its ticket, tickets 0, 1, 2, ... in
+       the order recorded.
+     timer_query: whether the queue has reached the mark, without waiting
+       (wait = PETSC_FALSE: cudaEventQuery) or after waiting for it; when
+       *done, *t is the time it was reached on the host clock (EasHostClock)
+       and the ticket is released.  Marks are reached in the order recorded.
+     A backend without them (the CPU backends: their queue is the caller's
+     thread) has reached every mark when it is recorded: the generic layer
+     (EasBackendTimerRecord/Query) then gives the host clock at the record. */
+  PetscErrorCode (*timer_record)(EasBackend, PetscInt64 *ticket);
+  PetscErrorCode (*timer_query)(EasBackend, PetscInt64 ticket, PetscBool wait, PetscBool *done, PetscLogDouble *t);
 };
 
 struct _p_EasBackend {
@@ -301,6 +316,31 @@ static inline PetscErrorCode EasBackendMarkStale(EasBackend be, void *p, size_t 
   if (be->ops->mark_stale && p && bytes) return (*be->ops->mark_stale)(be, p, bytes);
   return 0;
 }
+
+/* The host clock of the timer marks, the energy meter and its sensors'
+   sampler threads: CLOCK_MONOTONIC in seconds (never steps back). */
+static inline PetscLogDouble EasHostClock(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (PetscLogDouble)ts.tv_sec + 1e-9 * (PetscLogDouble)ts.tv_nsec;
+}
+
+/* A timer mark of the generic layer: its ticket (-1: reached when recorded,
+   a backend without timer ops) and its time on the host clock, known once
+   resolved (before: the host clock at the record, a lower bound). */
+typedef struct {
+  PetscInt64     ticket;
+  PetscLogDouble t;
+  PetscBool      resolved;
+} EasBackendMark;
+
+/* EasBackendTimerRecord: a mark at the current end of be's queue (the op
+   timer_record, else the host clock now, resolved at once).
+   EasBackendTimerQuery: resolves the mark if the queue has reached it (or
+   after waiting for it, wait); marks are resolved in the order recorded. */
+PETSC_INTERN PetscErrorCode EasBackendTimerRecord(EasBackend, EasBackendMark *);
+PETSC_INTERN PetscErrorCode EasBackendTimerQuery(EasBackend, EasBackendMark *, PetscBool wait);
 
 /* Copies between host and backend memory with the backend's ops, booked in
    bytes_htod/n_htod, bytes_dtoh/n_dtoh and PETSc's CpuToGpu/GpuToCpu counts

@@ -1,7 +1,7 @@
 /*
   Logic shared by the device backends (devcommon.h): address-range
   registries, the private CSR copy of a DIA matrix, the sequencing of the
-  EBE split's asynchronous unit.
+  EBE split's asynchronous unit, the tickets of the timer marks.
 */
 #include "devcommon.h"
 
@@ -178,4 +178,32 @@ PetscErrorCode EasUnitEnd_Shared(EasBackend be, EasUnitState *st)
   PetscCheck(st->queued, PETSC_COMM_SELF, PETSC_ERR_ORDER, "%s: ebe_unit_end without a unit in flight (call ebe_unit_begin first)", be->resource);
   st->queued = PETSC_FALSE;
   PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasTimerRingPush(EasBackend be, EasTimerRing *r, PetscInt64 tag, PetscInt64 *ticket, PetscInt *slot)
+{
+  PetscFunctionBegin;
+  while (r->oldest < r->next && !r->live[r->oldest % EAS_TIMER_RING]) r->oldest++; /* released at the front */
+  PetscCheck(r->next - r->oldest < EAS_TIMER_RING, PETSC_COMM_SELF, PETSC_ERR_MEM, "%s: timer_record: %d timer marks are live, mark %" PetscInt64_FMT " not yet resolved; resolve marks (timer_query) before recording more", be->resource, EAS_TIMER_RING, r->oldest);
+  *ticket           = r->next++;
+  *slot             = (PetscInt)(*ticket % EAS_TIMER_RING);
+  r->t_rec[*slot]   = EasHostClock();
+  r->tag[*slot]     = tag;
+  r->live[*slot]    = 1;
+  r->nlive++;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasTimerRingFind(EasBackend be, const EasTimerRing *r, PetscInt64 ticket, PetscInt *slot)
+{
+  PetscFunctionBegin;
+  PetscCheck(ticket >= r->oldest && ticket < r->next && r->live[ticket % EAS_TIMER_RING], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: timer_query: mark %" PetscInt64_FMT " is not live (marks %" PetscInt64_FMT " to %" PetscInt64_FMT " were recorded; a mark is released when it is resolved)", be->resource, ticket, (PetscInt64)0, r->next - 1);
+  *slot = (PetscInt)(ticket % EAS_TIMER_RING);
+  PetscFunctionReturn(0);
+}
+
+void EasTimerRingRelease(EasTimerRing *r, PetscInt64 ticket)
+{
+  r->live[ticket % EAS_TIMER_RING] = 0;
+  r->nlive--;
 }

@@ -12,6 +12,10 @@
   - EasUnitState: the sequencing of ebe_unit_begin/end (Lang-Rünger Alg. 2,
     the device unit of the EBE split): one unit in flight, staging buffers
     checked, transfers counted.
+  - EasTimerRing: the tickets of the timer marks (ops timer_record and
+    timer_query): which are live, their slots and host record times; the
+    backend keeps what reaches them (CUDA: an event per slot; memcheck: its
+    count of synchronizations).
 
   The functions are PETSC_EXTERN (visible), so that a backend built as a
   separate module can call them.
@@ -65,3 +69,23 @@ typedef struct {
 PETSC_EXTERN PetscErrorCode EasUnitBegin_Shared(EasBackend, EasUnitState *, const EasMemRegistry *staging, const EasEbeKernel *K, PetscInt e0, PetscInt e1, PetscInt n, const PetscScalar *x_host, const PetscScalar *y_host);
 /* Checks that a unit is in flight and marks it done. */
 PETSC_EXTERN PetscErrorCode EasUnitEnd_Shared(EasBackend, EasUnitState *);
+
+/* ---- timer marks (ops timer_record / timer_query) */
+#define EAS_TIMER_RING 4096 /* live marks at most (the energy meter resolves its own, at most 1024) */
+typedef struct {
+  PetscInt64     next, oldest;            /* tickets [oldest, next) are in the ring; live unless released */
+  PetscLogDouble t_rec[EAS_TIMER_RING];   /* host clock at the record */
+  PetscInt64     tag[EAS_TIMER_RING];     /* the backend's (memcheck: synchronizations before the record) */
+  char           live[EAS_TIMER_RING];    /* recorded, not yet released */
+  PetscInt       nlive;
+} EasTimerRing;
+
+/* A new ticket and its slot (slot = ticket mod EAS_TIMER_RING), recorded at
+   the host clock now with the backend's tag.  Errors: the ring is full (the
+   oldest live mark would be overwritten). */
+PETSC_EXTERN PetscErrorCode EasTimerRingPush(EasBackend, EasTimerRing *, PetscInt64 tag, PetscInt64 *ticket, PetscInt *slot);
+/* The slot of a live ticket.  Errors: a ticket never recorded or already
+   released (a meter that resolved a mark twice). */
+PETSC_EXTERN PetscErrorCode EasTimerRingFind(EasBackend, const EasTimerRing *, PetscInt64 ticket, PetscInt *slot);
+/* Releases a live ticket (its slot may be reused once the older ones are). */
+PETSC_EXTERN void EasTimerRingRelease(EasTimerRing *, PetscInt64 ticket);

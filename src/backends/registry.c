@@ -307,6 +307,35 @@ PetscErrorCode EasBackendHostFree(EasBackend be, void **p)
   PetscFunctionReturn(0);
 }
 
+/* Timer marks (backend.h): the op's ticket, or the host clock at once. */
+PetscErrorCode EasBackendTimerRecord(EasBackend be, EasBackendMark *mk)
+{
+  PetscFunctionBegin;
+  mk->t        = EasHostClock();
+  mk->ticket   = -1;
+  mk->resolved = PETSC_TRUE;
+  if (be && be->ops->timer_record) {
+    PetscCall((*be->ops->timer_record)(be, &mk->ticket));
+    mk->resolved = PETSC_FALSE;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasBackendTimerQuery(EasBackend be, EasBackendMark *mk, PetscBool wait)
+{
+  PetscBool      done;
+  PetscLogDouble t;
+
+  PetscFunctionBegin;
+  if (mk->resolved) PetscFunctionReturn(0);
+  PetscCall((*be->ops->timer_query)(be, mk->ticket, wait, &done, &t));
+  PetscCheck(done || !wait, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: timer_query waited for mark %" PetscInt64_FMT " but did not resolve it", be->resource, mk->ticket);
+  if (!done) PetscFunctionReturn(0);
+  mk->t        = PetscMax(t, mk->t); /* never before it was recorded (the device clock's offset is estimated) */
+  mk->resolved = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
 /*@C
   EasBackendIsHost - whether the backend's memory is host memory (a CPU
   backend) or a device's.

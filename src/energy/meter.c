@@ -21,10 +21,17 @@
   with P_I = cpu_idle + gpu_idle + dram, P_C(u) = u_full - u_idle
   (EasModelProfileShareEnergy); summed over the node's ranks it is the
   node's eq. 1.16 with the weighted busy fractions.
-  Measured energy: the sensors of each node are read by the node's first
-  rank (its "leader") at Start/Stop and at the outer Begin/End of each
-  phase; a phase interval shorter than the sensors' update period is not
-  claimed (its energy comes from the model, the figure is then "mixed").
+  Measured energy (issue 20): the sensors of each node belong to the
+  node's first rank (its "leader"); a sampler thread per sensor reads it
+  every sampler period and keeps (time, cumulative energy) samples.  The
+  boundaries (Start, Stop, Resume, Begin, End) only record times: the host
+  clock, or for a GPU unit a timer mark on the backend's queue resolved at
+  a later natural synchronization (metertimeline.c); no boundary reads a
+  sensor or waits for a device.  The leader apportions each sampling
+  interval's energy to the phases by the time they were busy in it, so the
+  phases and the unphased row add up to the sensors' energy over the
+  running windows; a phase whose intervals are mostly shorter than the
+  resolution (sampler or update period) is labelled "apportioned".
 */
 #include "energyimpl.h"
 #include <unistd.h>
@@ -37,7 +44,7 @@ PetscErrorCode EasMeterNow(EasEnergyMeter m, PetscLogDouble *t)
   if (m->now)
     PetscCall((*m->now)(m->now_ctx, t));
   else
-    PetscCall(PetscTime(t));
+    *t = EasHostClock(); /* the sensors' samples are on this clock */
   PetscFunctionReturn(0);
 }
 
@@ -132,13 +139,15 @@ static PetscErrorCode MeterSyncBackend(void *ctx)
 }
 
 /*@C
-  EasEnergyMeterSetBackend - sensor reads first wait for the backend's
-  queued work (EasBackendSynchronize), so a GPU stream is synchronized.
+  EasEnergyMeterSetBackend - the backend of the meter's GPU units: their
+  Begin/End are timer marks on its queue (resolved later, never waited
+  for), and Stop waits for its queued work (EasBackendSynchronize).
 @*/
 PetscErrorCode EasEnergyMeterSetBackend(EasEnergyMeter m, EasBackend be)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  if (m->nmarks) PetscCall(EasMeterFlush(m, PETSC_TRUE)); /* the old backend's marks */
   if (be) PetscCall(PetscObjectReference((PetscObject)be));
   PetscCall(EasBackendDestroy(&m->backend));
   m->backend = be;
@@ -323,42 +332,23 @@ PetscErrorCode EasEnergyMeterSetFromOptions(EasEnergyMeter m)
 @*/
 PetscErrorCode EasEnergyMeterStart(EasEnergyMeter m)
 {
-  PetscLogDouble t;
-  PetscReal      E;
-
   PetscFunctionBegin;
   if (!m) PetscFunctionReturn(0);
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   PetscCall(EasEnergyMeterSetUp(m));
-  PetscCall(EasMeterNow(m, &t));
-  PetscCall(EasMeterReadSensors(m, &E));
-  for (PetscInt u = 0; u < m->nunits; u++)
-    for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
-      m->unit[u].busy[p] = m->unit[u].work[p] = 0;
-      m->unit[u].t0[p]                        = t;
-    }
-  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
-    m->pwall[p] = m->pmeasE[p] = m->pclaimed[p] = 0;
-    m->pt0[p]                                   = t;
-    m->pE0[p]                                   = E;
-  }
-  m->awall        = 0;
-  m->at0          = t;
-  m->elapsed      = 0;
-  m->Eacc         = 0;
-  m->tstart       = t;
-  m->Estart       = E;
+  PetscCall(EasMeterRecord(m, EAS_METER_EV_START, EAS_PHASE_SETUP, -1, 0)); /* processed at once unless device marks are pending */
   m->started      = PETSC_TRUE;
   m->stopped      = PETSC_FALSE;
-  m->trace_t      = t;
-  m->trace_E      = E;
+  m->trace_t      = m->tstart;
+  m->trace_E      = 0;
   m->trace_Emodel = 0;
   PetscFunctionReturn(0);
 }
 
 /*@C
   EasEnergyMeterStop - closes the running window; figures stay until the
-  next Start and accumulate again after EasEnergyMeterResume.
+  next Start and accumulate again after EasEnergyMeterResume.  Waits for the
+  backend's queued work (EasEnergyMeterSetBackend), so the window covers it.
 @*/
 PetscErrorCode EasEnergyMeterStop(EasEnergyMeter m)
 {
@@ -367,25 +357,9 @@ PetscErrorCode EasEnergyMeterStop(EasEnergyMeter m)
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   PetscCheck(m->started, PetscObjectComm((PetscObject)m), PETSC_ERR_ORDER, "EasEnergyMeterStop without EasEnergyMeterStart");
   if (m->stopped) PetscFunctionReturn(0);
-  PetscCall(EasMeterNow(m, &m->tstop));
-  PetscCall(EasMeterReadSensors(m, &m->Estop));
-  /* phases still open: their time up to Stop counts, the rest after Resume */
-  for (PetscInt u = 0; u < m->nunits; u++)
-    for (PetscInt p = 0; p < EAS_NUM_PHASES; p++)
-      if (m->unit[u].depth[p] > 0) m->unit[u].busy[p] += m->tstop - m->unit[u].t0[p];
-  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
-    if (m->pdepth[p] > 0) {
-      const PetscReal dt = m->tstop - m->pt0[p];
-      m->pwall[p] += dt;
-      if (m->nsensors && dt >= m->update_period) {
-        m->pmeasE[p] += m->Estop - m->pE0[p];
-        m->pclaimed[p] += dt;
-      }
-    }
-  }
-  if (m->adepth > 0) m->awall += m->tstop - m->at0;
-  m->elapsed += m->tstop - m->tstart;
-  m->Eacc += m->Estop - m->Estart;
+  if (m->sync) PetscCall((*m->sync)(m->sync_ctx)); /* the end of the run: the device's queued work is in it */
+  PetscCall(EasMeterRecord(m, EAS_METER_EV_STOP, EAS_PHASE_SETUP, -1, 0));
+  if (m->nev) PetscCall(EasMeterFlush(m, PETSC_TRUE)); /* the device marks before Stop, waited for */
   m->stopped = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -397,9 +371,6 @@ PetscErrorCode EasEnergyMeterStop(EasEnergyMeter m)
 @*/
 PetscErrorCode EasEnergyMeterResume(EasEnergyMeter m)
 {
-  PetscLogDouble t;
-  PetscReal      E;
-
   PetscFunctionBegin;
   if (!m) PetscFunctionReturn(0);
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
@@ -408,41 +379,28 @@ PetscErrorCode EasEnergyMeterResume(EasEnergyMeter m)
     PetscFunctionReturn(0);
   }
   if (!m->stopped) PetscFunctionReturn(0);
-  PetscCall(EasMeterNow(m, &t));
-  PetscCall(EasMeterReadSensors(m, &E));
-  for (PetscInt u = 0; u < m->nunits; u++)
-    for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) m->unit[u].t0[p] = t;
-  for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
-    m->pt0[p] = t;
-    m->pE0[p] = E;
-  }
-  m->at0     = t;
-  m->tstart  = t;
-  m->Estart  = E;
+  PetscCall(EasMeterRecord(m, EAS_METER_EV_RESUME, EAS_PHASE_SETUP, -1, 0));
   m->stopped = PETSC_FALSE;
-  m->trace_t = t; /* the next trace row covers the time since Resume */
-  m->trace_E = E;
+  m->trace_t = m->tstart; /* the next trace row covers the time since Resume */
+  m->trace_E = 0;
+  for (PetscInt k = 0; k < m->nsensors; k++)
+    for (PetscInt p = 0; p <= EAS_NUM_PHASES; p++) m->trace_E += m->acc[k].E[p];
   PetscFunctionReturn(0);
 }
 
 /*@C
   EasEnergyMeterBegin - unit starts being busy in phase (NULL meter: no-op).
+  Records the time (a GPU unit's: a timer mark on the backend's queue) and
+  never reads a sensor or waits for a device.
 @*/
 PetscErrorCode EasEnergyMeterBegin(EasEnergyMeter m, EasPhase p, PetscInt u)
 {
-  PetscLogDouble t;
-
   PetscFunctionBegin;
   if (!m) PetscFunctionReturn(0);
   PetscCheck(p >= 0 && p < EAS_NUM_PHASES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterBegin: phase %d is not an EasPhase", (int)p);
   PetscCheck(u >= 0 && u < m->nunits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterBegin: unit %" PetscInt_FMT " outside [0,%" PetscInt_FMT "): register units with EasEnergyMeterAddUnit", u, m->nunits);
-  PetscCall(EasMeterNow(m, &t));
-  if (m->unit[u].depth[p]++ == 0) m->unit[u].t0[p] = t;
-  if (m->adepth++ == 0) m->at0 = t;
-  if (m->pdepth[p]++ == 0) {
-    m->pt0[p] = t;
-    if (m->nsensors && !m->stopped) PetscCall(EasMeterReadSensors(m, &m->pE0[p]));
-  }
+  m->unit[u].rdepth[p]++;
+  PetscCall(EasMeterRecord(m, EAS_METER_EV_BEGIN, p, u, 0));
   PetscFunctionReturn(0);
 }
 
@@ -451,29 +409,13 @@ PetscErrorCode EasEnergyMeterBegin(EasEnergyMeter m, EasPhase p, PetscInt u)
 @*/
 PetscErrorCode EasEnergyMeterEnd(EasEnergyMeter m, EasPhase p, PetscInt u, PetscReal work)
 {
-  PetscLogDouble t;
-
   PetscFunctionBegin;
   if (!m) PetscFunctionReturn(0);
   PetscCheck(p >= 0 && p < EAS_NUM_PHASES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterEnd: phase %d is not an EasPhase", (int)p);
   PetscCheck(u >= 0 && u < m->nunits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasEnergyMeterEnd: unit %" PetscInt_FMT " outside [0,%" PetscInt_FMT ")", u, m->nunits);
-  PetscCheck(m->unit[u].depth[p] > 0 && m->pdepth[p] > 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "EasEnergyMeterEnd(%s, %s) without a matching EasEnergyMeterBegin", EasPhases[p], m->unit[u].name);
-  PetscCall(EasMeterNow(m, &t));
-  m->unit[u].work[p] += work;
-  if (--m->unit[u].depth[p] == 0 && !m->stopped) m->unit[u].busy[p] += t - m->unit[u].t0[p]; /* no time counted while stopped */
-  if (--m->adepth == 0 && !m->stopped) m->awall += t - m->at0;
-  if (--m->pdepth[p] == 0 && !m->stopped) {
-    const PetscReal dt = t - m->pt0[p];
-    m->pwall[p] += dt;
-    if (m->nsensors) {
-      PetscReal E;
-      PetscCall(EasMeterReadSensors(m, &E));
-      if (dt >= m->update_period) { /* no energy claimed for an interval shorter than the update period */
-        m->pmeasE[p] += E - m->pE0[p];
-        m->pclaimed[p] += dt;
-      }
-    }
-  }
+  PetscCheck(m->unit[u].rdepth[p] > 0, PETSC_COMM_SELF, PETSC_ERR_ORDER, "EasEnergyMeterEnd(%s, %s) without a matching EasEnergyMeterBegin", EasPhases[p], m->unit[u].name);
+  m->unit[u].rdepth[p]--;
+  PetscCall(EasMeterRecord(m, EAS_METER_EV_END, p, u, work));
   PetscFunctionReturn(0);
 }
 
@@ -485,6 +427,7 @@ PetscErrorCode EasEnergyMeterGetPhase(EasEnergyMeter m, EasPhase p, PetscInt u, 
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   PetscCheck(p >= 0 && p < EAS_NUM_PHASES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "phase %d is not an EasPhase", (int)p);
   PetscCheck(u >= -1 && u < m->nunits, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "unit %" PetscInt_FMT " outside [-1,%" PetscInt_FMT ")", u, m->nunits);
+  PetscCall(EasMeterFlushEvents(m)); /* what is known so far (a device unit's marks not yet reached are not) */
   for (PetscInt v = 0; v < m->nunits; v++)
     if (u < 0 || v == u) {
       b += m->unit[v].busy[p];
@@ -505,6 +448,7 @@ PetscErrorCode EasEnergyMeterGetPhaseWall(EasEnergyMeter m, EasPhase p, PetscRea
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   PetscCheck(p >= 0 && p < EAS_NUM_PHASES, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "phase %d is not an EasPhase", (int)p);
   PetscValidRealPointer(wall, 3);
+  PetscCall(EasMeterFlushEvents(m));
   *wall = m->pwall[p];
   PetscFunctionReturn(0);
 }
@@ -524,6 +468,8 @@ PetscErrorCode EasEnergyMeterDestroy(EasEnergyMeter *meter)
     *meter = NULL;
     PetscFunctionReturn(0);
   }
+  PetscCall(EasMeterFlush(m, PETSC_TRUE)); /* every device mark resolved: the backend holds none of ours */
+  PetscCall(PetscFree(m->ev));
   for (PetscInt s = 0; s < m->nsensors; s++) PetscCall(EasSensorDestroy(&m->sensor[s]));
   if (m->trace) PetscCall(PetscFClose(PETSC_COMM_SELF, m->trace));
   PetscCall(PetscViewerDestroy(&m->viewer));

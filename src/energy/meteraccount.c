@@ -63,33 +63,31 @@ static void WeightedBeta(EasEnergyMeter m, PetscInt p, PetscReal W, PetscReal *b
 
 static PetscErrorCode MeterElapsed(EasEnergyMeter m, PetscReal *T)
 {
-  PetscLogDouble t;
-
   PetscFunctionBegin;
   PetscCheck(m->started, PetscObjectComm((PetscObject)m), PETSC_ERR_ORDER, "the meter was not started (EasEnergyMeterStart)");
-  if (m->stopped)
-    *T = m->elapsed;
-  else {
-    PetscCall(EasMeterNow(m, &t));
-    *T = m->elapsed + (PetscReal)(t - m->tstart);
-  }
+  PetscCall(EasMeterFlush(m, PETSC_FALSE));
+  *T = m->elapsed + (m->running ? (PetscReal)(m->tproc - m->tstart) : 0);
   PetscFunctionReturn(0);
 }
 
 /* Run time of this rank outside every phase: T minus the union of all the
-   phases' intervals (an open phase counts up to now). */
+   phases' intervals (an open phase counts up to the processed time). */
 static PetscErrorCode MeterOutside(EasEnergyMeter m, PetscReal T, PetscReal *outside)
 {
   PetscReal A = m->awall;
 
   PetscFunctionBegin;
-  if (m->adepth > 0 && !m->stopped) {
-    PetscLogDouble t;
-    PetscCall(EasMeterNow(m, &t));
-    A += (PetscReal)(t - m->at0);
-  }
+  if (m->adepth > 0 && m->running) A += (PetscReal)(m->tproc - m->at0);
   *outside = PetscMax(0.0, T - A);
   PetscFunctionReturn(0);
+}
+
+/* The short part of the unphased time so far (the open gap counts). */
+static PetscReal MeterUnphasedShort(EasEnergyMeter m)
+{
+  PetscReal u = m->ushort;
+  if (m->running && m->adepth == 0 && m->tproc - m->ut0 < m->resolution) u += (PetscReal)(m->tproc - m->ut0);
+  return u;
 }
 
 /*@C
@@ -111,14 +109,16 @@ PetscErrorCode EasEnergyMeterGetModelEnergy(EasEnergyMeter m, PetscReal *E)
 
 /*@C
   EasEnergyMeterGetSummary - global figures of the run (collective).
+  Measured: the node leaders' sensors' energy apportioned to the phases
+  (metertimeline.c), summed over the nodes; the rows add up to the total.
 @*/
 PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
 {
-  MPI_Comm    comm;
-  PetscMPIInt ppn;
-  PetscReal   T = 0, bc, bg, outside = 0, loc[2 * EAS_NUM_PHASES + 3], glob[2 * EAS_NUM_PHASES + 3], tloc[EAS_NUM_PHASES + 2], tglob[EAS_NUM_PHASES + 2];
-  PetscMPIInt claimed_loc, claimed[EAS_NUM_PHASES + 1], cl[EAS_NUM_PHASES + 1];
-  PetscReal   Emodel_phase[EAS_NUM_PHASES];
+  MPI_Comm        comm;
+  PetscMPIInt     ppn;
+  const PetscBool sensors = (PetscBool)(m->cover_cpu || m->cover_gpu); /* the same on every rank */
+  PetscReal       T = 0, bc, bg, outside = 0, loc[2 * EAS_NUM_PHASES + 4], glob[2 * EAS_NUM_PHASES + 4], tloc[2 * EAS_NUM_PHASES + 4], tglob[2 * EAS_NUM_PHASES + 4];
+  PetscReal       Emodel_phase[EAS_NUM_PHASES], Es[EAS_NUM_PHASES + 1], reads[2] = {0, 0};
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
@@ -126,58 +126,61 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
   PetscCall(PetscMemzero(S, sizeof(*S)));
   PetscCall(MeterElapsed(m, &T));
   PetscCall(MeterRanksPerNode(m, &ppn));
-  /* per phase: modelled energy of the unclaimed part + claimed measured energy */
+  PetscCall(EasMeterSensorEnergy(m, Es)); /* node leaders: the sensors'; 0 elsewhere */
+  PetscCall(MeterOutside(m, T, &outside));
   for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
-    PetscReal frac;
     WeightedBeta(m, p, m->pwall[p], &bc, &bg);
     PetscCall(ModelEnergy(&m->prof, ppn, m->pwall[p], bc, bg, &Emodel_phase[p]));
-    frac                    = m->pwall[p] > 0 ? 1.0 - PetscMin(1.0, m->pclaimed[p] / m->pwall[p]) : 0.0;
-    loc[p]                  = m->nsensors && m->node_leader ? m->pmeasE[p] + frac * Emodel_phase[p] * ppn : (m->nsensors ? 0.0 : Emodel_phase[p]);
+    loc[p]                  = sensors ? Es[p] : Emodel_phase[p];
     loc[EAS_NUM_PHASES + p] = Emodel_phase[p];
-    claimed[p]              = (!m->nsensors || m->pwall[p] <= 0 || m->pclaimed[p] >= m->pwall[p] * (1 - 1e-12)) ? 1 : 0;
     tloc[p]                 = m->pwall[p];
+    tloc[EAS_NUM_PHASES + p] = m->pwall[p] > 0 ? m->pshort[p] / m->pwall[p] : 0; /* share of the phase's time in short intervals */
   }
   WeightedBeta(m, -1, T, &bc, &bg);
   PetscCall(ModelEnergy(&m->prof, ppn, T, bc, bg, &loc[2 * EAS_NUM_PHASES])); /* model total */
-  claimed_loc                 = (m->nsensors && T >= m->update_period) ? 1 : 0;
-  loc[2 * EAS_NUM_PHASES + 1] = (m->nsensors && m->node_leader) ? m->Eacc : 0; /* closed windows */
-  if (m->nsensors && m->node_leader && !m->stopped) {
-    PetscReal E;
-    PetscCall(EasMeterReadSensors(m, &E));
-    loc[2 * EAS_NUM_PHASES + 1] += E - m->Estart;
+  /* outside every phase (no unit busy): the sensors' share, or the idle power only in the model */
+  if (sensors)
+    loc[2 * EAS_NUM_PHASES + 1] = Es[EAS_NUM_PHASES];
+  else
+    PetscCall(ModelEnergy(&m->prof, ppn, outside, 0, 0, &loc[2 * EAS_NUM_PHASES + 1]));
+  for (PetscInt k = 0; k < m->nsensors; k++) {
+    PetscInt c, smp;
+    PetscCall(EasSensorGetReadCounts(m->sensor[k], &c, &smp));
+    reads[0] += c;
+    reads[1] += smp;
   }
-  /* outside every phase (no unit busy): the idle power only, in the model */
-  PetscCall(MeterOutside(m, T, &outside));
-  PetscCall(ModelEnergy(&m->prof, ppn, outside, 0, 0, &loc[2 * EAS_NUM_PHASES + 2]));
-  tloc[EAS_NUM_PHASES]     = T;
-  tloc[EAS_NUM_PHASES + 1] = outside;
-  claimed[EAS_NUM_PHASES]  = claimed_loc;
-  PetscCallMPI(MPI_Allreduce(loc, glob, 2 * EAS_NUM_PHASES + 3, MPIU_REAL, MPIU_SUM, comm));
-  PetscCallMPI(MPI_Allreduce(tloc, tglob, EAS_NUM_PHASES + 2, MPIU_REAL, MPIU_MAX, comm));
-  PetscCallMPI(MPI_Allreduce(claimed, cl, EAS_NUM_PHASES + 1, MPI_INT, MPI_LAND, comm));
+  loc[2 * EAS_NUM_PHASES + 2] = reads[0];
+  loc[2 * EAS_NUM_PHASES + 3] = reads[1];
+  tloc[2 * EAS_NUM_PHASES]     = T;
+  tloc[2 * EAS_NUM_PHASES + 1] = outside;
+  tloc[2 * EAS_NUM_PHASES + 2] = outside > 0 ? MeterUnphasedShort(m) / outside : 0;
+  tloc[2 * EAS_NUM_PHASES + 3] = (PetscReal)m->nboundaries;
+  PetscCallMPI(MPI_Allreduce(loc, glob, 2 * EAS_NUM_PHASES + 4, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(tloc, tglob, 2 * EAS_NUM_PHASES + 4, MPIU_REAL, MPIU_MAX, comm));
 
-  S->time         = tglob[EAS_NUM_PHASES];
-  S->other_time   = tglob[EAS_NUM_PHASES + 1];
-  S->model_energy = glob[2 * EAS_NUM_PHASES];
-  S->valid        = m->na ? PETSC_FALSE : PETSC_TRUE;
-  if (m->nsensors && cl[EAS_NUM_PHASES]) {
-    /* measured total; parts not covered by a sensor (GPU without NVML, DRAM without a RAPL dram domain) are not added */
-    S->energy   = glob[2 * EAS_NUM_PHASES + 1];
-    S->measured = PETSC_TRUE;
-  } else {
-    S->energy   = S->model_energy;
-    S->measured = PETSC_FALSE;
-  }
-  S->other_energy   = S->measured ? S->energy : glob[2 * EAS_NUM_PHASES + 2];
-  S->other_measured = S->measured;
+  S->time          = tglob[2 * EAS_NUM_PHASES];
+  S->other_time    = tglob[2 * EAS_NUM_PHASES + 1];
+  S->model_energy  = glob[2 * EAS_NUM_PHASES];
+  S->valid         = m->na ? PETSC_FALSE : PETSC_TRUE;
+  S->measured      = sensors;
+  S->resolution    = sensors ? m->resolution : 0;
+  S->reads_caller  = (PetscInt)glob[2 * EAS_NUM_PHASES + 2];
+  S->reads_sampler = (PetscInt)glob[2 * EAS_NUM_PHASES + 3];
+  S->boundaries    = (PetscInt)tglob[2 * EAS_NUM_PHASES + 3];
+  /* apportioned: more than 1% of the time in intervals shorter than the resolution */
+  S->apportioned       = (PetscBool)(sensors && S->time < m->resolution);
+  S->other_energy      = glob[2 * EAS_NUM_PHASES + 1];
+  S->other_measured    = sensors;
+  S->other_apportioned = (PetscBool)(sensors && tglob[2 * EAS_NUM_PHASES + 2] > 0.01);
+  S->energy            = S->other_energy;
   for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
-    S->phase_time[p]     = tglob[p];
-    S->phase_energy[p]   = m->nsensors ? glob[p] : glob[EAS_NUM_PHASES + p];
-    S->phase_measured[p] = (m->nsensors && cl[p] && tglob[p] > 0) ? PETSC_TRUE : PETSC_FALSE;
-    if (S->measured) S->other_energy -= S->phase_energy[p];                     /* measured: the sensors' remainder */
-    if (tglob[p] > 0 && !S->phase_measured[p]) S->other_measured = PETSC_FALSE; /* the difference holds modelled parts */
+    S->phase_time[p]        = tglob[p];
+    S->phase_energy[p]      = glob[p];
+    S->phase_measured[p]    = (PetscBool)(sensors && tglob[p] > 0);
+    S->phase_apportioned[p] = (PetscBool)(sensors && tglob[EAS_NUM_PHASES + p] > 0.01);
+    S->energy += S->phase_energy[p]; /* measured: the rows add up to the sensors' energy over the windows */
   }
-  if (S->other_energy < 0) S->other_energy = 0; /* overlapping phases (async) */
+  if (!sensors) S->energy = S->model_energy; /* modelled: the model's total (overlapping phases are counted once) */
   /* the network switch of a cluster run (Vialle et al. eq. 1.34: + P_sw over T), modelled: no sensor covers it */
   S->switch_energy = m->nnodes > 1 ? m->prof.switch_ * S->time : 0;
   S->model_energy += S->switch_energy;

@@ -59,23 +59,6 @@ static PetscErrorCode MeterAddDisabled(EasEnergyMeter m, const char type[], cons
   PetscFunctionReturn(0);
 }
 
-/* Sum of all measured domains of this rank's sensors (leaders only). */
-PetscErrorCode EasMeterReadSensors(EasEnergyMeter m, PetscReal *E)
-{
-  PetscFunctionBegin;
-  *E = 0;
-  if (!m->node_leader) PetscFunctionReturn(0);
-  if (m->sync && m->nsensors) PetscCall((*m->sync)(m->sync_ctx));
-  for (PetscInt s = 0; s < m->nsensors; s++) {
-    PetscReal e[EAS_SENSOR_MAX_DOMAINS];
-    PetscInt  nd;
-    PetscCall(EasSensorGetNumDomains(m->sensor[s], &nd));
-    PetscCall(EasSensorRead(m->sensor[s], NULL, e));
-    for (PetscInt d = 0; d < nd; d++) *E += e[d];
-  }
-  PetscFunctionReturn(0);
-}
-
 /* Tries one sensor type on the node leaders; keeps it if every leader has it. */
 static PetscErrorCode MeterTrySensor(EasEnergyMeter m, const char type[], PetscBool *ok, char why[], size_t len)
 {
@@ -105,11 +88,16 @@ static PetscErrorCode MeterTrySensor(EasEnergyMeter m, const char type[], PetscB
     else
       PetscCall(PetscStrncpy(why, "not available on every node", len));
     PetscCall(EasSensorDestroy(&s));
-  } else if (s) {
-    PetscReal up;
-    m->sensor[m->nsensors++] = s;
-    PetscCall(EasSensorGetUpdatePeriod(s, &up));
-    m->update_period = PetscMax(m->update_period, up);
+  } else {
+    PetscReal res = 0, up, sp;
+    if (s) {
+      m->sensor[m->nsensors++] = s;
+      PetscCall(EasSensorGetUpdatePeriod(s, &up));
+      PetscCall(EasSensorGetSamplerPeriod(s, &sp));
+      res = PetscMax(up, sp);
+    }
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &res, 1, MPIU_REAL, MPIU_MAX, comm)); /* the same labels on every rank */
+    m->resolution = PetscMax(m->resolution, res);
   }
   PetscFunctionReturn(0);
 }
@@ -157,6 +145,7 @@ PetscErrorCode EasEnergyMeterSetUp(EasEnergyMeter m)
       PetscCall(MeterAddDisabled(m, EAS_SENSOR_NVML, why));
     if (!ok && isnvml) m->na = PETSC_TRUE;
   }
+  PetscCheck(!m->now || !(m->cover_cpu || m->cover_gpu), comm, PETSC_ERR_ARG_INCOMP, "EasEnergyMeterSetTimeFunction: a synthetic clock cannot time the samples of the %s sensor: use -eas_sensor model with it", m->cover_cpu ? "rapl" : "nvml");
   {
     PetscBool announce = PETSC_FALSE;
     PetscCall(MeterAnnounce(m, &announce));

@@ -34,8 +34,11 @@ PetscErrorCode EasEnergyMeterSetTrace(EasEnergyMeter m, const char path[])
 /*@C
   EasEnergyTraceRow - one CSV row: it, shares and per-element times of each
   unit, predicted time/energy, measured time/energy since the previous row.
-  Energy: the sensors' (node leaders' sum) when they cover the interval,
-  else the model; collective when sensors are used.
+  Energy: the sensors' (node leaders' sum) when the interval is at least
+  the sensors' resolution long, else the model; the sensors' energy is
+  what the samples so far apportioned (no read is waited for: it lags the
+  row by up to a sampling period, the rows' sum being exact at the end).
+  Collective.
 @*/
 PetscErrorCode EasEnergyTraceRow(EasEnergyMeter m, PetscInt it, PetscInt n, const PetscReal shares[], const PetscReal t_el[], PetscReal Tpred, PetscReal Epred)
 {
@@ -48,14 +51,15 @@ PetscErrorCode EasEnergyTraceRow(EasEnergyMeter m, PetscInt it, PetscInt n, cons
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   if (!m->trace_on) PetscFunctionReturn(0); /* no trace (same on every rank) */
   PetscCheck(m->started, PetscObjectComm((PetscObject)m), PETSC_ERR_ORDER, "EasEnergyTraceRow: start the meter first (EasEnergyMeterStart)");
-  PetscCall(EasMeterNow(m, &t));
-  PetscCall(EasEnergyMeterGetModelEnergy(m, &Em));
-  if (m->nsensors) PetscCall(EasMeterReadSensors(m, &Es));
+  PetscCall(EasEnergyMeterGetModelEnergy(m, &Em)); /* processes what is known */
+  t = m->tproc;
+  for (PetscInt k = 0; k < m->nsensors; k++) /* apportioned so far: up to the newest sample, not waited for */
+    for (PetscInt p = 0; p <= EAS_NUM_PHASES; p++) Es += m->acc[k].E[p];
   dT     = t - m->trace_t;
   loc[0] = Em - m->trace_Emodel;
-  loc[1] = m->nsensors ? Es - m->trace_E : 0;
+  loc[1] = Es - m->trace_E;
   PetscCallMPI(MPI_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
-  measured        = (m->nsensors && dT >= m->update_period) ? PETSC_TRUE : PETSC_FALSE;
+  measured        = ((m->cover_cpu || m->cover_gpu) && dT >= m->resolution) ? PETSC_TRUE : PETSC_FALSE;
   dE              = measured ? glob[1] : glob[0];
   m->trace_t      = t;
   m->trace_Emodel = Em;

@@ -5,11 +5,11 @@
 */
 #include "energyimpl.h"
 
-static const char *Label(PetscBool valid, PetscBool measured, PetscBool anysensor)
+static const char *Label(PetscBool valid, PetscBool measured, PetscBool apportioned)
 {
   if (!valid) return "n/a";
-  if (measured) return "measured";
-  return anysensor ? "mixed" : "modelled";
+  if (measured) return apportioned ? "apportioned" : "measured";
+  return "modelled";
 }
 
 static PetscErrorCode PrintNum(char buf[], size_t len, PetscBool valid, PetscReal v)
@@ -27,7 +27,6 @@ static PetscErrorCode PrintNum(char buf[], size_t len, PetscBool valid, PetscRea
 static PetscErrorCode MeterViewCSV(EasEnergyMeter m, PetscViewer v, const EasMeterReport *R)
 {
   const EasEnergySummary *S     = &R->S;
-  const char             *any   = m->nsensors ? "mixed" : "modelled";
   PetscReal               alpha = 0;
 
   PetscFunctionBegin;
@@ -39,14 +38,18 @@ static PetscErrorCode MeterViewCSV(EasEnergyMeter m, PetscViewer v, const EasMet
     const PetscBool out  = p == EAS_NUM_PHASES ? PETSC_TRUE : PETSC_FALSE;
     const char     *name = out ? "unphased" : EasPhases[p];
     const PetscReal W = out ? S->other_time : S->phase_time[p], E = out ? S->other_energy : S->phase_energy[p];
-    const char     *src = S->valid ? (((out ? S->other_measured : S->phase_measured[p]) ? "measured" : any)) : "n/a";
+    const char     *src = Label(S->valid, S->measured, out ? S->other_apportioned : S->phase_apportioned[p]);
     PetscCall(PetscViewerASCIIPrintf(v, "phase,%s,,time_s,%.10g,\n", name, (double)W));
     if (!out) PetscCall(PetscViewerASCIIPrintf(v, "phase,%s,,cpu_busy_s,%.10g,\nphase,%s,,gpu_busy_s,%.10g,\n", name, (double)R->pbusy[0][p], name, (double)R->pbusy[1][p]));
     PetscCall(PetscViewerASCIIPrintf(v, "phase,%s,,share_of_T,%.10g,\n", name, (double)(S->time > 0 ? W / S->time : 0)));
     if (S->valid) PetscCall(PetscViewerASCIIPrintf(v, "phase,%s,,energy_J,%.10g,%s\nphase,%s,,power_W,%.10g,%s\n", name, (double)E, src, name, (double)(W > 0 ? E / W : 0), src));
   }
   PetscCall(PetscViewerASCIIPrintf(v, "total,,,time_s,%.10g,\n", (double)S->time));
-  if (S->valid) PetscCall(PetscViewerASCIIPrintf(v, "total,,,energy_J,%.10g,%s\ntotal,,,power_W,%.10g,%s\ntotal,,,edp_Js,%.10g,%s\n", (double)S->energy, S->measured ? "measured" : "modelled", (double)S->power, S->measured ? "measured" : "modelled", (double)S->edp, S->measured ? "measured" : "modelled"));
+  if (S->valid) {
+    const char *src = Label(S->valid, S->measured, S->apportioned);
+    PetscCall(PetscViewerASCIIPrintf(v, "total,,,energy_J,%.10g,%s\ntotal,,,power_W,%.10g,%s\ntotal,,,edp_Js,%.10g,%s\n", (double)S->energy, src, (double)S->power, src, (double)S->edp, src));
+  }
+  if (S->measured) PetscCall(PetscViewerASCIIPrintf(v, "sensors,,,resolution_s,%.10g,\nsensors,,,reads_sampler,%" PetscInt_FMT ",\nsensors,,,reads_caller,%" PetscInt_FMT ",\nsensors,,,boundaries,%" PetscInt_FMT ",\n", (double)S->resolution, S->reads_sampler, S->reads_caller, S->boundaries));
   PetscCall(PetscViewerASCIIPrintf(v, "total,,,model_energy_J,%.10g,modelled\n", (double)S->model_energy));
   PetscCall(PetscViewerASCIIPrintf(v, "beta,,,cpu,%.10g,\nbeta,,,gpu,%.10g,\nbeta,,,compute_cpu,%.10g,\nbeta,,,compute_gpu,%.10g,\n", (double)R->beta[0], (double)R->beta[1], (double)R->beta_compute[0], (double)R->beta_compute[1]));
   for (PetscInt u = 0; u < m->nunits; u++) {
@@ -76,8 +79,9 @@ static PetscErrorCode MeterViewCSV(EasEnergyMeter m, PetscViewer v, const EasMet
 /*@C
   EasEnergyMeterView - the energy report: one row per phase, the time
   outside every phase ("unphased"), the total, then one row per unit.  Every
-  energy is labelled measured, modelled, mixed (measured with modelled parts
-  for intervals shorter than the sensor update period) or n/a.  With the
+  energy is labelled measured, apportioned (measured, over 1% of the row's
+  time in intervals shorter than the sensors' resolution: its energy is its
+  time's share of sampling intervals), modelled or n/a.  With the
   viewer format PETSC_VIEWER_ASCII_CSV (-eas_energy_view :file.csv:ascii_csv)
   the same figures, and the modelled parts per phase and unit, as CSV
   (docs/energy.md).
@@ -117,19 +121,26 @@ PetscErrorCode EasEnergyMeterView(EasEnergyMeter m, PetscViewer viewer)
     PetscCall(PrintNum(e, sizeof(e), S->valid, S->phase_energy[p]));
     PetscCall(PrintNum(pw, sizeof(pw), S->valid, W > 0 ? S->phase_energy[p] / W : 0));
     PetscCall(PrintNum(edp, sizeof(edp), S->valid, S->phase_energy[p] * W));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, EasPhases[p], (double)W, (double)R.pbusy[0][p], (double)R.pbusy[1][p], (double)(S->time > 0 ? W / S->time : 0), e, pw, edp, W > 0 ? Label(S->valid, S->phase_measured[p], m->nsensors ? PETSC_TRUE : PETSC_FALSE) : "-"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, EasPhases[p], (double)W, (double)R.pbusy[0][p], (double)R.pbusy[1][p], (double)(S->time > 0 ? W / S->time : 0), e, pw, edp, W > 0 ? Label(S->valid, S->phase_measured[p], S->phase_apportioned[p]) : "-"));
     busy_cpu += R.pbusy[0][p];
     busy_gpu += R.pbusy[1][p];
   }
   PetscCall(PrintNum(e, sizeof(e), S->valid, S->other_energy));
   PetscCall(PrintNum(pw, sizeof(pw), S->valid, S->other_time > 0 ? S->other_energy / S->other_time : 0));
   PetscCall(PrintNum(edp, sizeof(edp), S->valid, S->other_energy * S->other_time));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, "unphased", (double)S->other_time, 0.0, 0.0, (double)(S->time > 0 ? S->other_time / S->time : 0), e, pw, edp, S->other_time > 0 ? Label(S->valid, S->other_measured, m->nsensors ? PETSC_TRUE : PETSC_FALSE) : "-"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, "unphased", (double)S->other_time, 0.0, 0.0, (double)(S->time > 0 ? S->other_time / S->time : 0), e, pw, edp, S->other_time > 0 ? Label(S->valid, S->other_measured, S->other_apportioned) : "-"));
   PetscCall(PrintNum(e, sizeof(e), S->valid, S->energy));
   PetscCall(PrintNum(pw, sizeof(pw), S->valid, S->power));
   PetscCall(PrintNum(edp, sizeof(edp), S->valid, S->edp));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, "total", (double)S->time, (double)busy_cpu, (double)busy_gpu, 1.0, e, pw, edp, Label(S->valid, S->measured, PETSC_FALSE)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "unphased: run time outside every phase (no unit busy); its energy is %s\n", S->measured ? "the sensors' remainder" : "the idle power P_I over that time"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, "total", (double)S->time, (double)busy_cpu, (double)busy_gpu, 1.0, e, pw, edp, Label(S->valid, S->measured, S->apportioned)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "unphased: run time outside every phase (no unit busy); its energy is %s\n", S->measured ? "the sensors' energy over that time" : "the idle power P_I over that time"));
+  if (S->measured) {
+    PetscBool apportioned = (PetscBool)(S->other_apportioned || S->apportioned);
+    for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) apportioned = (PetscBool)(apportioned || S->phase_apportioned[p]);
+    PetscCall(PetscViewerASCIIPrintf(viewer, "measured: the sensors' samples (%s, resolution %g ms) apportioned to the rows by their busy time in each sampling interval; the rows add up to the total\n", R.sensors, (double)(1e3 * S->resolution)));
+    if (apportioned) PetscCall(PetscViewerASCIIPrintf(viewer, "apportioned: over 1%% of the row's time in intervals shorter than the resolution; their energy is their time's share of the sampling intervals around them, not a reading of their own\n"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "sensor reads: %" PetscInt_FMT " on the sampler thread(s), %" PetscInt_FMT " on the solver's thread; %" PetscInt_FMT " phase boundaries\n", S->reads_sampler, S->reads_caller, S->boundaries));
+  }
   if (S->switch_energy > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "network switch (Vialle et al. eq. 1.34, P_sw %g W over T on %d nodes): %.5g J modelled, %s\n", (double)m->prof.switch_, (int)m->nnodes, (double)S->switch_energy, S->measured ? "not in the measured total" : "in the total"));
   if (S->measured) PetscCall(PetscViewerASCIIPrintf(viewer, "model (Vialle et al. eqs. 1.16, 1.34) for comparison: %.5g J\n", (double)S->model_energy));
   /* node busy fraction: sum over the node's units of weight x busy fraction, mean over the nodes */

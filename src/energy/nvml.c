@@ -4,12 +4,13 @@
   unavailable with the reason.
 
   Per GPU: nvmlDeviceGetTotalEnergyConsumption (mJ since driver load) where
-  the device supports it; otherwise nvmlDeviceGetPowerUsage (mW) sampled by
-  the sampler thread every 20 ms and integrated by the trapezoid rule
-  (Vialle et al. sec. 1.4.1).  Reads synchronize the caller's stream first
-  (EasSensorSetSynchronize).  NVML's energy and power figures are refreshed
-  about every 100 ms (update period): the meter claims no measured energy
-  for a shorter interval.
+  the device supports it; otherwise nvmlDeviceGetPowerUsage (mW) integrated
+  by the trapezoid rule (Vialle et al. sec. 1.4.1).  The sampler thread
+  reads every 20 ms (-eas_sensor_period_ms), each value stamped with the
+  middle of its call (a read of a busy GPU takes milliseconds); the meter
+  never reads in the caller's thread.  NVML's energy and power figures are
+  refreshed about every 100 ms (update period): the meter labels energy of
+  shorter phase intervals "apportioned".
 */
 #include "energyimpl.h"
 #include <dlfcn.h>
@@ -35,15 +36,22 @@ typedef struct {
   int                                   initialized;
 } EasNvml;
 
-static int Poll_NVML(EasSensor s, double now)
+static void Poll_NVML(EasSensor s, double *t)
 {
-  EasNvml *nv = (EasNvml *)s->data;
+  EasNvml     *nv = (EasNvml *)s->data;
+  const double t0 = EasSensorNow();
+  double       tsum = 0;
+  int          nread = 0;
 
   for (PetscInt d = 0; d < s->ndomains; d++) {
     EasSensorDomain *dm = &s->dom[d];
+    const double     a  = EasSensorNow();
+    double           now;
     if (!dm->use_power) {
       unsigned long long mj;
-      if (nv->energy((nvmlDevice_t)dm->dev, &mj) != EAS_NVML_SUCCESS) {
+      const int          ok = nv->energy((nvmlDevice_t)dm->dev, &mj) == EAS_NVML_SUCCESS;
+      now                   = 0.5 * (a + EasSensorNow()); /* the value of the middle of the call */
+      if (!ok) {
         s->dropped++;
         continue;
       }
@@ -61,7 +69,9 @@ static int Poll_NVML(EasSensor s, double now)
     } else {
       unsigned int mw;
       double       P;
-      if (nv->power((nvmlDevice_t)dm->dev, &mw) != EAS_NVML_SUCCESS) {
+      const int    ok = nv->power((nvmlDevice_t)dm->dev, &mw) == EAS_NVML_SUCCESS;
+      now             = 0.5 * (a + EasSensorNow());
+      if (!ok) {
         s->dropped++;
         continue;
       }
@@ -71,8 +81,10 @@ static int Poll_NVML(EasSensor s, double now)
       dm->last_t    = now;
       dm->have_last = 1;
     }
+    tsum += now;
+    nread++;
   }
-  return 0;
+  *t = nread ? tsum / nread : 0.5 * (t0 + EasSensorNow()); /* the sample's time: its values' (one device: exactly its stamp) */
 }
 
 static PetscErrorCode Destroy_NVML(EasSensor s)
@@ -151,11 +163,8 @@ PetscErrorCode EasSensorSetUp_NVML(EasSensor s)
     PetscCall(PetscSNPrintf(s->why, sizeof(s->why), "no GPU reports energy or power through NVML"));
     PetscFunctionReturn(0);
   }
-  s->sampler_period = anypower ? PetscMin(0.02, s->poll_max) : s->poll_max; /* power sampling for the trapezoid rule */
-  s->available      = PETSC_TRUE;
+  PetscCall(EasSensorChoosePeriod(s, 0.02)); /* 20 ms: the meter's resolution, and the trapezoid rule's step for power samples */
+  s->available = PETSC_TRUE;
   PetscCall(PetscSNPrintf(s->why, sizeof(s->why), "available (%s)", anypower ? "power samples, trapezoid rule" : "total energy counter"));
-  pthread_mutex_lock(&s->mutex);
-  Poll_NVML(s, EasSensorNow());
-  pthread_mutex_unlock(&s->mutex);
   PetscFunctionReturn(0);
 }

@@ -12,8 +12,10 @@
   increment is a wraparound and max_energy_range_uj is added; when that file
   cannot be read the sample is dropped (the interval's energy is lost, never
   reported negative).  An increment above max_power x elapsed time is
-  implausible and dropped too.  A sampler thread polls at least 4 times per
-  wrap period (range / max_power), so at most one wrap happens between polls.
+  implausible and dropped too.  A sampler thread polls every 10 ms
+  (-eas_sensor_period_ms; the counters update about every millisecond) and
+  at least 4 times per wrap period (range / max_power), so at most one wrap
+  happens between polls.
 
   Unreadable files: as root, chmod 000 does not stop reads, so the sensor
   detects unreadability from the open()/read() error itself (EACCES for a
@@ -67,9 +69,12 @@ static int ReadName(const char dir[], char name[], size_t len)
   return 0;
 }
 
-/* poll: mutex held. */
-static int Poll_RAPL(EasSensor s, double now)
+/* poll: mutex held; sysfs reads take microseconds, one time stamp for all. */
+static void Poll_RAPL(EasSensor s, double *t)
 {
+  const double now = EasSensorNow();
+
+  *t = now;
   for (PetscInt d = 0; d < s->ndomains; d++) {
     EasSensorDomain *dm = &s->dom[d];
     double           raw, delta, range, dt;
@@ -107,7 +112,6 @@ static int Poll_RAPL(EasSensor s, double now)
     dm->last_raw = raw;
     dm->last_t   = now;
   }
-  return 0;
 }
 
 static PetscErrorCode AddDomain(EasSensor s, const char dir[], const char name[], EasDomainKind kind, char why[], size_t whylen)
@@ -213,21 +217,17 @@ PetscErrorCode EasSensorSetUp_RAPL(EasSensor s)
       PetscFunctionReturn(0);
     }
   }
-  /* sampler period: at least 4 polls per wrap period (range / max_power) */
+  /* sampler period: 10 ms (-eas_sensor_period_ms), and at least 4 polls per wrap period (range / max_power) */
   for (PetscInt d = 0; d < s->ndomains; d++) {
     double r;
     if (!ReadU64(s, s->dom[d].range_path, &r) && r > 0 && (minrange < 0 || r < minrange)) minrange = r;
   }
-  s->sampler_period = s->poll_max;
-  if (minrange > 0) s->sampler_period = PetscMin(s->sampler_period, 0.25 * minrange * 1e-6 / s->max_power);
-  s->sampler_period = PetscMax(s->sampler_period, 1e-3);
+  s->period_max = minrange > 0 ? PetscMax(0.25 * minrange * 1e-6 / s->max_power, 1e-3) : 0;
+  PetscCall(EasSensorChoosePeriod(s, s->period_max > 0 ? PetscMin(0.01, s->period_max) : 0.01));
   if (why[0])
     PetscCall(PetscSNPrintf(s->why, sizeof(s->why), "partly available (%s)", why));
   else
     PetscCall(PetscSNPrintf(s->why, sizeof(s->why), "available"));
   s->available = PETSC_TRUE;
-  pthread_mutex_lock(&s->mutex);
-  Poll_RAPL(s, EasSensorNow()); /* first sample */
-  pthread_mutex_unlock(&s->mutex);
   PetscFunctionReturn(0);
 }

@@ -12,6 +12,7 @@
    fails with errno err (0 clears it), since as root chmod 000 does not stop
    reads.  Call before SetUp to test an unreadable tree. */
 PETSC_EXTERN PetscErrorCode EasSensorRaplSetReadFault(EasSensor, int err);
-/* EasEnergyMeterSetTimeFunction - the clock used instead of PetscTime
-   (synthetic timelines in tests). */
+/* EasEnergyMeterSetTimeFunction - the clock used instead of the host clock
+   (synthetic timelines in tests; -eas_sensor model only: the sensors'
+   samples are on the host clock). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterSetTimeFunction(EasEnergyMeter, PetscErrorCode (*)(void *, PetscLogDouble *), void *);

@@ -11,6 +11,11 @@
     device-to-host copies) synchronize it, the others are asynchronous.
   - Kernel times per kind are measured with events recorded around every op
     and collected lazily (at synchronizing calls or when the ring is full).
+  - Timer marks (timer_record/query, the energy meter's phase boundaries of
+    a GPU unit): an event recorded on the stream, queried without waiting
+    (cudaEventQuery) and converted to the host clock through an anchor
+    event of known host time; the meter resolves them at the next natural
+    synchronization, so its phase boundaries never wait for the device.
 */
 #include "cudaimpl.h"
 #include "../devcommon.h"
@@ -50,6 +55,64 @@ PetscErrorCode EasCudaTimerEnd(EasBackend_CUDA *cu, EasCudaKind kind)
   EasCallCUDA(cudaEventRecord(cu->ev_stop[cu->npending], cu->stream));
   cu->ev_kind[cu->npending++] = (int)kind;
   cu->count[kind]++;
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ timer marks */
+
+/* The anchor: an event recorded on the stream after its queued work, and
+   the host clock when the host saw it reached (an error of the wake-up
+   latency, microseconds).  Waits for the stream: at init and in
+   synchronize only. */
+static PetscErrorCode EasCudaAnchor(EasBackend_CUDA *cu)
+{
+  PetscFunctionBegin;
+  if (!cu->anchor_created) {
+    EasCallCUDA(cudaEventCreate(&cu->anchor_ev));
+    cu->anchor_created = PETSC_TRUE;
+  }
+  EasCallCUDA(cudaEventRecord(cu->anchor_ev, cu->stream));
+  EasCallCUDA(cudaEventSynchronize(cu->anchor_ev));
+  cu->anchor_t = EasHostClock();
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasTimerRecord_CUDA(EasBackend be, PetscInt64 *ticket)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  PetscInt         slot;
+
+  PetscFunctionBegin;
+  PetscCall(EasTimerRingPush(be, &cu->timers, 0, ticket, &slot));
+  if (!cu->timer_ev_created[slot]) {
+    EasCallCUDA(cudaEventCreate(&cu->timer_ev[slot]));
+    cu->timer_ev_created[slot] = 1;
+  }
+  EasCallCUDA(cudaEventRecord(cu->timer_ev[slot], cu->stream));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasTimerQuery_CUDA(EasBackend be, PetscInt64 ticket, PetscBool wait, PetscBool *done, PetscLogDouble *t)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  PetscInt         slot;
+  cudaError_t      err;
+  float            ms;
+
+  PetscFunctionBegin;
+  PetscCall(EasTimerRingFind(be, &cu->timers, ticket, &slot));
+  *done = PETSC_FALSE;
+  *t    = cu->timers.t_rec[slot];
+  err   = wait ? cudaEventSynchronize(cu->timer_ev[slot]) : cudaEventQuery(cu->timer_ev[slot]);
+  if (err == cudaErrorNotReady) {
+    (void)cudaGetLastError(); /* not an error: the stream has not reached the mark yet */
+    PetscFunctionReturn(0);
+  }
+  EasCallCUDA(err);
+  EasCallCUDA(cudaEventElapsedTime(&ms, cu->anchor_ev, cu->timer_ev[slot]));
+  *t    = cu->anchor_t + 1e-3 * (PetscLogDouble)ms;
+  *done = PETSC_TRUE;
+  EasTimerRingRelease(&cu->timers, ticket);
   PetscFunctionReturn(0);
 }
 
@@ -142,6 +205,7 @@ static PetscErrorCode EasBackendSynchronize_CUDA(EasBackend be)
   PetscFunctionBegin;
   EasCallCUDA(cudaStreamSynchronize(cu->stream));
   PetscCall(EasCudaTimerFlush(cu));
+  if (!cu->timers.nlive && EasHostClock() - cu->anchor_t > 1.0) PetscCall(EasCudaAnchor(cu)); /* the stream is idle: cheap */
   PetscFunctionReturn(0);
 }
 
@@ -195,6 +259,9 @@ static PetscErrorCode EasBackendDestroy_CUDA(EasBackend be)
     EasCallCUDA(cudaEventDestroy(cu->unit_ev[0]));
     EasCallCUDA(cudaEventDestroy(cu->unit_ev[1]));
   }
+  for (int k = 0; k < EAS_TIMER_RING; k++)
+    if (cu->timer_ev_created[k]) EasCallCUDA(cudaEventDestroy(cu->timer_ev[k]));
+  if (cu->anchor_created) EasCallCUDA(cudaEventDestroy(cu->anchor_ev));
   if (cu->sparse_created) EasCallCUSPARSE(cusparseDestroy(cu->sparse));
   if (cu->d_partials) EasCallCUDA(cudaFree(cu->d_partials));
   if (cu->d_result) EasCallCUDA(cudaFree(cu->d_result));
@@ -366,6 +433,8 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
   be->ops->ebe_unit_end        = EasEbeUnitEnd_CUDA;
   be->ops->host_alloc          = EasHostAlloc_CUDA;
   be->ops->host_free           = EasHostFree_CUDA;
+  be->ops->timer_record        = EasTimerRecord_CUDA;
+  be->ops->timer_query         = EasTimerQuery_CUDA;
 
   /* be->data is set first, so that destroy frees whatever was created if a step fails */
   PetscCall(PetscNew(&cu));
@@ -387,6 +456,7 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
     EasCallCUDA(err);
     cu->nevents++; /* pairs [0,nevents) exist */
   }
+  PetscCall(EasCudaAnchor(cu)); /* the stream is new and idle */
   PetscFunctionReturn(0);
 }
 

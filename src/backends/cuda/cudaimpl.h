@@ -88,6 +88,17 @@ typedef struct {
   PetscBool      unit_ev_created;
   EasUnitState   unit;    /* begin/end sequencing (devcommon.c, shared with /cpu/memcheck) */
   EasMemRegistry staging; /* pinned host staging buffers (host_alloc: cudaMallocHost) */
+  /* timer marks (timer_record/query): an event per ring slot, created at its
+     first use; their times are taken from an anchor event whose host-clock
+     time is known (recorded on the idle stream at init, renewed at a
+     synchronize when no mark is live and the anchor is over a second old,
+     so the float milliseconds of cudaEventElapsedTime stay precise) */
+  EasTimerRing   timers;
+  cudaEvent_t    timer_ev[EAS_TIMER_RING];
+  char           timer_ev_created[EAS_TIMER_RING];
+  cudaEvent_t    anchor_ev;
+  PetscBool      anchor_created;
+  PetscLogDouble anchor_t;
 } EasBackend_CUDA;
 
 /* Per-matrix data (EasDiaKernel.ctx): a CSR copy for cuSPARSE, built at

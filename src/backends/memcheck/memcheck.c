@@ -27,6 +27,12 @@
   - ebe_unit_begin/end run on a worker thread with a stream's semantics:
     begin checks, queues and returns at once; end waits and returns the
     unit's time (Lang-Rünger Alg. 2, the device unit of the EBE split).
+  - Timer marks (timer_record/query, the energy meter's device phases) with
+    a stream's semantics too: a mark is reached when it is recorded, but a
+    query says so only after the next op where the CUDA backend waits for
+    its stream (a reduction, a copy, the unit's end, synchronize), so the
+    meter's deferred resolution runs without a GPU; a mark never resolved
+    is an error at the backend's destruction.
     Host buffers of a unit must be staging buffers (host_alloc), as pinned
     memory is needed on CUDA for the copies to be asynchronous.
 
@@ -146,6 +152,7 @@ PetscErrorCode EasCopyHtoD_Memcheck(EasBackend be, void *dst, const void *src, s
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
 
   PetscFunctionBegin;
+  EasMemcheckSyncPoint(be); /* synchronous on CUDA too */
   if (!bytes) PetscFunctionReturn(0);
   EasMcCheck("copy_htod", "dst", dst, bytes);
   EasMcCheckHost("copy_htod", "src", src, bytes);
@@ -160,6 +167,7 @@ PetscErrorCode EasCopyDtoH_Memcheck(EasBackend be, void *dst, const void *src, s
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
 
   PetscFunctionBegin;
+  EasMemcheckSyncPoint(be);
   if (!bytes) PetscFunctionReturn(0);
   EasMcCheck("copy_dtoh", "src", src, bytes);
   EasMcCheckHost("copy_dtoh", "dst", dst, bytes);
@@ -239,6 +247,34 @@ static PetscErrorCode EasBackendSynchronize_Memcheck(EasBackend be)
 {
   PetscFunctionBegin;
   EasMemcheckWait((EasBackend_Memcheck *)be->data);
+  EasMemcheckSyncPoint(be);
+  PetscFunctionReturn(0);
+}
+
+/* ------------------------------------------------------------------ timer marks */
+
+static PetscErrorCode EasTimerRecord_Memcheck(EasBackend be, PetscInt64 *ticket)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  PetscInt             slot;
+
+  PetscFunctionBegin;
+  PetscCall(EasTimerRingPush(be, &mc->timers, mc->nsync, ticket, &slot));
+  PetscFunctionReturn(0);
+}
+
+/* Reached at the record (the ops ran at once); known after a later sync point. */
+static PetscErrorCode EasTimerQuery_Memcheck(EasBackend be, PetscInt64 ticket, PetscBool wait, PetscBool *done, PetscLogDouble *t)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  PetscInt             slot;
+
+  PetscFunctionBegin;
+  PetscCall(EasTimerRingFind(be, &mc->timers, ticket, &slot));
+  if (wait && mc->nsync <= mc->timers.tag[slot]) PetscCall(EasBackendSynchronize_Memcheck(be));
+  *done = (PetscBool)(mc->nsync > mc->timers.tag[slot]);
+  *t    = mc->timers.t_rec[slot];
+  if (*done) EasTimerRingRelease(&mc->timers, ticket);
   PetscFunctionReturn(0);
 }
 
@@ -259,6 +295,7 @@ static PetscErrorCode EasBackendDestroy_Memcheck(EasBackend be)
 {
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
   PetscLogDouble       raw_htod, raw_dtoh;
+  PetscInt             nlive;
 
   PetscFunctionBegin;
   if (!mc) PetscFunctionReturn(0);
@@ -277,7 +314,9 @@ static PetscErrorCode EasBackendDestroy_Memcheck(EasBackend be)
   PetscCall(EasMemRegistryDestroy(&mc->staging));
   raw_htod = mc->raw_htod;
   raw_dtoh = mc->raw_dtoh;
+  nlive    = mc->timers.nlive;
   PetscCall(PetscFree(be->data));
+  PetscCheck(!nlive, PETSC_COMM_SELF, PETSC_ERR_PLIB, "/cpu/memcheck: %" PetscInt_FMT " timer marks (timer_record) were never resolved (timer_query until done)", nlive);
   /* every copy was booked (EasBackendCopyHtoD/DtoH; the unit's in EasUnitBegin_Shared) */
   PetscCheck(raw_htod == be->bytes_htod && raw_dtoh == be->bytes_dtoh, PETSC_COMM_SELF, PETSC_ERR_PLIB, "/cpu/memcheck: %.0f bytes were copied host->device and %.0f device->host, but %.0f and %.0f were booked (bytes_htod, bytes_dtoh): a copy bypassed EasBackendCopyHtoD/DtoH", (double)raw_htod, (double)raw_dtoh, (double)be->bytes_htod, (double)be->bytes_dtoh);
   PetscFunctionReturn(0);
@@ -336,5 +375,7 @@ PetscErrorCode EasBackendInit_Memcheck(EasBackend be)
   be->ops->host_alloc          = EasHostAlloc_Memcheck;
   be->ops->host_free           = EasHostFree_Memcheck;
   be->ops->mark_stale          = EasMarkStale_Memcheck;
+  be->ops->timer_record        = EasTimerRecord_Memcheck;
+  be->ops->timer_query         = EasTimerQuery_Memcheck;
   PetscFunctionReturn(0);
 }

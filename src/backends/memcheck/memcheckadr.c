@@ -9,6 +9,7 @@ PetscErrorCode EasAdrFunction_Memcheck(EasBackend be, const EasAdrKParams *P, co
   const size_t         np = (size_t)P->np;
 
   PetscFunctionBegin;
+  EasMemcheckSyncPoint(be);
   EasMcCheck("adr_function", "w", w, 6 * np * EAS_SC);
   EasMcCheck("adr_function", "xg", xg, 2 * (size_t)(P->nx + 2) * (P->ny + 2) * (P->nz + 2) * EAS_SC);
   EasMcCheck("adr_function", "xold", xold, 2 * np * EAS_SC);
@@ -38,6 +39,7 @@ PetscErrorCode EasAdrJacobianJacobi_Memcheck(EasBackend be, const EasAdrKParams 
   const size_t         np = (size_t)P->np;
 
   PetscFunctionBegin;
+  EasMemcheckSyncPoint(be);
   PetscCheck(ld >= 2 * P->np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: adr_jacobian_jacobi: ld %" PetscInt_FMT " below the 2 np = %" PetscInt_FMT " rows", ld, 2 * (PetscInt)P->np);
   EasMcCheck("adr_jacobian_jacobi", "wl", wl, 7 * np * EAS_SC);
   EasMcCheck("adr_jacobian_jacobi", "dRv", dRv, 4 * np * EAS_SC);

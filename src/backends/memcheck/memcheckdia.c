@@ -166,6 +166,7 @@ PetscErrorCode EasBcgsSweep1_Memcheck(EasBackend be, const EasDiaKernel *A, Pets
   EasDiaCtx_Memcheck  *csr;
 
   PetscFunctionBegin;
+  EasMemcheckSyncPoint(be);
   PetscCall(EasMemcheckCheckDia(be, "bcgs_sweep1", A));
   EasMcCheck("bcgs_sweep1", "r", r, n * EAS_SC);
   EasMcCheck("bcgs_sweep1", "p_old", p_old, n * EAS_SC);
@@ -192,6 +193,7 @@ PetscErrorCode EasBcgsSweep2_Memcheck(EasBackend be, const EasDiaKernel *A, Pets
   EasDiaCtx_Memcheck  *csr;
 
   PetscFunctionBegin;
+  EasMemcheckSyncPoint(be);
   PetscCall(EasMemcheckCheckDia(be, "bcgs_sweep2", A));
   EasMcCheck("bcgs_sweep2", "r", r, n * EAS_SC);
   EasMcCheck("bcgs_sweep2", "v", v, n * EAS_SC);
@@ -215,6 +217,7 @@ PetscErrorCode EasBcgsSweep3_Memcheck(EasBackend be, PetscInt n, PetscScalar alp
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
 
   PetscFunctionBegin;
+  EasMemcheckSyncPoint(be);
   EasMcCheck("bcgs_sweep3", "x", x, n * EAS_SC);
   EasMcCheck("bcgs_sweep3", "p", p, n * EAS_SC);
   EasMcCheck("bcgs_sweep3", "s", s, n * EAS_SC);
@@ -232,6 +235,7 @@ PetscErrorCode EasDiaJacobi_Memcheck(EasBackend be, const EasDiaKernel *A, Petsc
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
 
   PetscFunctionBegin;
+  EasMemcheckSyncPoint(be);
   PetscCheck(0 <= dmain && dmain < A->ndiag, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: dia_jacobi: dmain %" PetscInt_FMT " outside [0, %" PetscInt_FMT ")", dmain, A->ndiag);
   PetscCall(EasMemcheckCheckDia(be, "dia_jacobi", A));
   EasMcCheck("dia_jacobi", "dinv", dinv, A->n * EAS_SC);

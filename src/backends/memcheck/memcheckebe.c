@@ -96,6 +96,7 @@ PetscErrorCode EasCgUpdate_Memcheck(EasBackend be, PetscInt n, PetscInt nown, Pe
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
 
   PetscFunctionBegin;
+  EasMemcheckSyncPoint(be);
   PetscCheck(0 <= nown && nown <= n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: cg_update: nown %" PetscInt_FMT " outside [0, n = %" PetscInt_FMT "]", nown, n);
   EasMcCheck("cg_update", "p", p, n * EAS_SC);
   EasMcCheck("cg_update", "q", q, n * EAS_SC);
@@ -112,6 +113,7 @@ PetscErrorCode EasPipeCgUpdate_Memcheck(EasBackend be, PetscInt n, PetscInt nown
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
 
   PetscFunctionBegin;
+  EasMemcheckSyncPoint(be);
   PetscCheck(0 <= nown && nown <= n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: pipecg_update: nown %" PetscInt_FMT " outside [0, n = %" PetscInt_FMT "]", nown, n);
   if (dinv) EasMcCheck("pipecg_update", "dinv", dinv, n * EAS_SC);
   EasMcCheck("pipecg_update", "z", z, n * EAS_SC);
@@ -219,6 +221,7 @@ PetscErrorCode EasEbeUnitEnd_Memcheck(EasBackend be, PetscLogDouble *seconds)
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
 
   PetscFunctionBegin;
+  EasMemcheckSyncPoint(be);
   *seconds = 0.0;
   PetscCall(EasUnitEnd_Shared(be, &mc->unit));
   EasMemcheckWait(mc);

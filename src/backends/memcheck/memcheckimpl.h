@@ -41,7 +41,20 @@ typedef struct {
   int             job_queued, job_done, quit; /* under the mutex */
   double          t0, t1;                     /* the last unit's busy interval (worker clock) */
   PetscBool       have_interval;
+  /* timer marks (timer_record/query) with a stream's semantics: a mark is
+     reached at its record (the ops run at once) but known only after the
+     next point where CUDA would synchronize (nsync counts them) */
+  EasTimerRing timers;
+  PetscInt64   nsync;
 } EasBackend_Memcheck;
+
+/* An op that returns host values (a reduction, a device-to-host copy, the
+   unit's end, synchronize): where the CUDA backend waits for its stream,
+   so the timer marks recorded before are known from here on. */
+static inline void EasMemcheckSyncPoint(EasBackend be)
+{
+  ((EasBackend_Memcheck *)be->data)->nsync++;
+}
 
 /* ------------------------------------------------------------------ checks (memcheck.c) */
 

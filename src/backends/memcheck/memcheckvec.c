@@ -54,6 +54,7 @@ PetscErrorCode EasVecDot_Memcheck(EasBackend be, PetscInt n, const PetscScalar *
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
 
   PetscFunctionBegin;
+  EasMemcheckSyncPoint(be);
   EasMcCheck("dot_local", "x", x, n * EAS_SC);
   EasMcCheck("dot_local", "y", y, n * EAS_SC);
   EasMcCheckHost("dot_local", "dot", dot, EAS_SC);
