@@ -501,23 +501,44 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *A, con
   PetscFunctionReturn(0);
 }
 
+/* Rows of the exact substitutions: the shared row bodies with ND and DM
+   (the offset count and the index of offset 0) compile-time constants where
+   the dispatch below knows them, so the d loops unroll, and without the
+   column test in the interior rows [lo,hi).  The row-to-row recurrence
+   (offsets -1 and +1: the species coupling) keeps each loop sequential. */
+static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *A, const PetscScalar *f, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z)
+{
+  const PetscInt  n = A->n, ld = A->ld, c0 = PetscMin(A->lo, n), c1r = PetscMax(PetscMin(A->hi, n), c0);
+  const PetscInt *off = A->off;
+  PetscInt        i;
+
+  for (i = 0; i < n; i++) {
+    p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
+    z[i] = EasIluLowerRow(i, i < c0 || i >= c1r, DM, off, f, ld, p, z);
+  }
+  for (i = n - 1; i >= c1r; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, ld, z, z);
+  for (; i >= c0; i--) z[i] = EasIluUpperRow(i, 0, n, ND, DM, off, f, ld, z, z);
+  for (; i >= 0; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, ld, z, z);
+}
+
 /* z = U^{-1} L^{-1} p, exact: forward substitution with the input entry
    formed on the fly (one pass over r, v, p), backward substitution in place
    in z.  Sequential (each row reads the rows solved before it). */
 static PetscErrorCode EasIluApply_CPU(EasBackend be, const EasDiaKernel *A, const PetscScalar *f, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work)
 {
-  const PetscInt n = A->n, nd = A->ndiag, ld = A->ld;
+  const PetscInt nd = A->ndiag;
 
   PetscFunctionBegin;
   (void)be;
   (void)sweeps;
   (void)work;
-  for (PetscInt i = 0; i < n; i++) {
-    p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
-    z[i] = EasIluLowerRow(i, dmain, A->off, f, ld, p, z);
-  }
-  for (PetscInt i = n - 1; i >= 0; i--) z[i] = EasIluUpperRow(i, n, nd, dmain, A->off, f, ld, z, z);
-  PetscCall(PetscLogFlops(2.0 * nd * n + (form ? 3.0 * n : 0.0)));
+#define EAS_ILU_CALL(ND) EasIluSolveRows(ND, ((ND)-1) / 2, A, f, form, c1, c2, r, v, p, z)
+  if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
+    EAS_ND_DISPATCH(nd, EAS_ILU_CALL);
+  else
+    EasIluSolveRows(nd, dmain, A, f, form, c1, c2, r, v, p, z);
+#undef EAS_ILU_CALL
+  PetscCall(PetscLogFlops(2.0 * nd * A->n + (form ? 3.0 * A->n : 0.0)));
   PetscFunctionReturn(0);
 }
 

@@ -547,19 +547,19 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluInputKernel(EasKInt n, i
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluLowerKernel(EasKInt n, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKScalar *f, const EasKScalar *x, const EasKScalar *y, EasKScalar *ynew)
 {
   EAS_GRID_STRIDE(i, n)
-  ynew[i] = EasIluLowerRow((EasKInt)i, dmain, off, f, ld, x, y);
+  ynew[i] = EasIluLowerRow((EasKInt)i, 1, dmain, off, f, ld, x, y);
 }
 
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluDiagKernel(EasKInt n, const EasKScalar *u, const EasKScalar *y, EasKScalar *z)
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluDiagKernel(EasKInt n, EasKInt dmain, EasKInt ld, const EasKScalar *f, const EasKScalar *y, EasKScalar *z)
 {
   EAS_GRID_STRIDE(i, n)
-  z[i] = y[i] / u[i];
+  z[i] = EasIluDiagEntry((EasKInt)i, dmain, f, ld, y);
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluUpperKernel(EasKInt n, EasKInt nd, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKScalar *f, const EasKScalar *y, const EasKScalar *z, EasKScalar *znew)
 {
   EAS_GRID_STRIDE(i, n)
-  znew[i] = EasIluUpperRow((EasKInt)i, n, nd, dmain, off, f, ld, y, z);
+  znew[i] = EasIluUpperRow((EasKInt)i, 1, n, nd, dmain, off, f, ld, y, z);
 }
 
 /* The starting guess, `sweeps` factor sweeps (fwork, copied back), the pivot scan. */
@@ -619,7 +619,7 @@ PetscErrorCode EasIluApply_CUDA(EasBackend be, const EasDiaKernel *A, const Pets
     yi = o;
   }
   zi = (sweeps % 2 == 0) ? 0 : (yi == 1 ? 2 : 1);
-  EasIluDiagKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, f + (size_t)dmain * ld, y, buf[zi]);
+  EasIluDiagKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, dmain, ld, f, y, buf[zi]);
   EasCheckLaunchCUDA();
   for (PetscInt s = 0; s < sweeps; s++) {
     const PetscInt o = (zi == 0) ? (yi == 1 ? 2 : 1) : 0;

@@ -3,7 +3,10 @@
   src/solvers/bicgstab.c): one entry of the factor, one row of each
   triangular solve.  The factors share A's offsets and leading dimension in
   one ndiag x ld array f: the diagonals below dmain (the index of offset 0)
-  hold L (unit lower, its 1s not stored), dmain and above hold U.
+  hold L (unit lower, its 1s not stored), dmain and above hold U, whose
+  diagonal is stored inverted, 1/u_ii (as PETSc's factors: the substitution
+  then multiplies where it would divide, off the critical path of the
+  row-to-row recurrence).
 
   Each body reads "old" values and returns a new one.  Run in place in the
   natural row order (the CPU backend, one thread per rank) it is the exact
@@ -22,7 +25,7 @@
 
 /* Entry (i, i+off[g]) of the ILU(0) factor (Chow and Patel eq. 2.2):
      l_ij = (a_ij - sum_{k<j} l_ik u_kj) / u_jj   (g < dmain, j < i)
-     u_ij =  a_ij - sum_{k<i} l_ik u_kj           (g >= dmain)
+     u_ij =  a_ij - sum_{k<i} l_ik u_kj           (g > dmain; g = dmain: 1/u_ii)
    the sums over the pattern's k = i+off[d] with off[d] < min(off[g], 0),
    u_kj stored at diagonal e = sub[g*nd + d] (off[e] = off[g] - off[d], -1
    when that offset is not in the pattern) of row k.  a: A's values, f: the
@@ -39,43 +42,51 @@ static inline EAS_HOST_DEVICE EasKScalar EasIluEntry(EasKInt i, EasKInt g, EasKI
     if (k < 0 || e < 0) continue;
     s -= f[(EasKIdx)d * ld + i] * f[(EasKIdx)e * ld + k];
   }
-  return g < dmain ? s / f[(EasKIdx)dmain * ld + j] : s;
+  return g < dmain ? s * f[(EasKIdx)dmain * ld + j] : (g == dmain ? 1.0 / s : s);
 }
 
 /* The starting guess of the parallel iteration at entry (i, i+off[g]) (Chow
    and Patel Section 3.2: L and U the lower and upper parts of A, L scaled
-   to a unit diagonal): a_ij / a_jj below the diagonal, a_ij on and above. */
+   to a unit diagonal): a_ij / a_jj below the diagonal, 1/a_ii on it, a_ij above. */
 static inline EAS_HOST_DEVICE EasKScalar EasIluInitialEntry(EasKInt i, EasKInt g, EasKInt n, EasKInt dmain, const EasKInt *off, const EasKScalar *a, EasKInt ld)
 {
   const EasKIdx j = (EasKIdx)i + off[g];
   if (j < 0 || j >= n) return 0.0;
-  return g < dmain ? a[(EasKIdx)g * ld + i] / a[(EasKIdx)dmain * ld + j] : a[(EasKIdx)g * ld + i];
+  return g < dmain ? a[(EasKIdx)g * ld + i] / a[(EasKIdx)dmain * ld + j] : (g == dmain ? 1.0 / a[(EasKIdx)g * ld + i] : a[(EasKIdx)g * ld + i]);
 }
 
 /* Row i of L y = x: x_i - sum_{off[d]<0} l_{i,i+off[d]} y_{i+off[d]}.  In
    place in ascending rows (y's earlier rows final): forward substitution;
-   from the previous iterate y^k: one Jacobi sweep y^{k+1} = x - (L - I) y^k. */
-static inline EAS_HOST_DEVICE EasKScalar EasIluLowerRow(EasKInt i, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasKInt ld, const EasKScalar *x, const EasKScalar *y)
+   from the previous iterate y^k: one Jacobi sweep y^{k+1} = x - (L - I) y^k.
+   guard 0: an interior row (every column in [0,n)), the test compiled out. */
+static inline EAS_HOST_DEVICE EasKScalar EasIluLowerRow(EasKInt i, int guard, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasKInt ld, const EasKScalar *x, const EasKScalar *y)
 {
   EasKScalar s = x[i];
   for (EasKInt d = 0; d < dmain; d++) {
     const EasKIdx j = (EasKIdx)i + off[d];
-    if (j >= 0) s -= f[(EasKIdx)d * ld + i] * y[j];
+    if (!guard || j >= 0) s -= f[(EasKIdx)d * ld + i] * y[j];
   }
   return s;
 }
 
-/* Row i of U z = y: (y_i - sum_{off[d]>0} u_{i,i+off[d]} z_{i+off[d]}) / u_ii.
-   In place in descending rows: backward substitution; from z^k: one Jacobi
-   sweep z^{k+1} = D^{-1} (y - (U - D) z^k). */
-static inline EAS_HOST_DEVICE EasKScalar EasIluUpperRow(EasKInt i, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasKInt ld, const EasKScalar *y, const EasKScalar *z)
+/* Row i of U z = y: (y_i - sum_{off[d]>0} u_{i,i+off[d]} z_{i+off[d]}) / u_ii
+   (times the stored 1/u_ii).  In place in descending rows: backward
+   substitution; from z^k: one Jacobi sweep z^{k+1} = D^{-1} (y - (U - D) z^k).
+   guard 0: an interior row. */
+static inline EAS_HOST_DEVICE EasKScalar EasIluUpperRow(EasKInt i, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasKInt ld, const EasKScalar *y, const EasKScalar *z)
 {
   EasKScalar s = y[i];
   for (EasKInt d = dmain + 1; d < nd; d++) {
     const EasKIdx j = (EasKIdx)i + off[d];
-    if (j < n) s -= f[(EasKIdx)d * ld + i] * z[j];
+    if (!guard || j < n) s -= f[(EasKIdx)d * ld + i] * z[j];
   }
-  return s / f[(EasKIdx)dmain * ld + i];
+  return s * f[(EasKIdx)dmain * ld + i];
+}
+
+/* z^0 = D^{-1} y of the parallel backward solve, entry i (f's diagonal holds 1/u_ii). */
+static inline EAS_HOST_DEVICE EasKScalar EasIluDiagEntry(EasKInt i, EasKInt dmain, const EasKScalar *f, EasKInt ld, const EasKScalar *y)
+{
+  return y[i] * f[(EasKIdx)dmain * ld + i];
 }
 
 /* The input of a preconditioner application, entry i, formed on the fly
@@ -89,9 +100,9 @@ static inline EAS_HOST_DEVICE EasKScalar EasIluInputEntry(EasKInt i, int form, E
   return p[i];
 }
 
-/* A pivot u_ii that the factor cannot use: zero, or not finite (a diverged
-   parallel iteration). */
-static inline EAS_HOST_DEVICE int EasIluBadPivot(EasKScalar u)
+/* A pivot the factor cannot use, from its stored inverse 1/u_ii: u_ii = 0
+   (1/u_ii infinite), or not finite (a diverged parallel iteration). */
+static inline EAS_HOST_DEVICE int EasIluBadPivot(EasKScalar uinv)
 {
-  return !(u != 0.0 && u - u == 0.0);
+  return !(uinv != 0.0 && uinv - uinv == 0.0);
 }

@@ -310,19 +310,19 @@ PetscErrorCode EasIluApply_Memcheck(EasBackend be, const EasDiaKernel *A, const 
   for (PetscInt s = 0; s < sweeps; s++) {
     const PetscInt o = yi == 1 ? 2 : 1;
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
-    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluLowerRow(i, dmain, A->off, f, ld, p, y);
+    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluLowerRow(i, 1, dmain, A->off, f, ld, p, y);
     y  = buf[o];
     yi = o;
   }
   /* U z = y: z^0 = D^{-1} y in a buffer y does not use, then alternate, ending in z */
   zi = (sweeps % 2 == 0) ? 0 : (yi == 1 ? 2 : 1);
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
-  for (PetscInt i = 0; i < n; i++) buf[zi][i] = y[i] / f[(size_t)dmain * ld + i];
+  for (PetscInt i = 0; i < n; i++) buf[zi][i] = EasIluDiagEntry(i, dmain, f, ld, y);
   for (PetscInt s = 0; s < sweeps; s++) {
     const PetscInt o = (zi == 0) ? (yi == 1 ? 2 : 1) : 0;
     zold             = buf[zi];
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
-    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluUpperRow(i, n, nd, dmain, A->off, f, ld, y, zold);
+    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluUpperRow(i, 1, n, nd, dmain, A->off, f, ld, y, zold);
     zi = o;
   }
   PetscCheck(zi == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "/cpu/memcheck: ilu_apply: the last iterate is not in z");
