@@ -39,8 +39,8 @@ PETSC_EXTERN PetscErrorCode EasKspSetOperatorEbe(EasKsp, EasEbe);
 PETSC_EXTERN PetscErrorCode EasKspSetPCType(EasKsp, EasPCType);
 /* EasKspSetILUSweeps - -pc_type ilu on a backend that runs the parallel form
    (/cpu/memcheck, /gpu/cuda): the synchronous sweeps of Chow and Patel's
-   factorization (default 3) and the Jacobi sweeps of each triangular solve
-   (default 3); both >= 0, PETSC_DEFAULT keeps a value.  The CPU backends
+   factorization (default 2) and the Jacobi sweeps of each triangular solve
+   (default 2); both >= 0, PETSC_DEFAULT keeps a value.  The CPU backends
    factor and solve exactly and ignore them.  -pc_ilu_factor_sweeps,
    -pc_ilu_solve_sweeps. */
 PETSC_EXTERN PetscErrorCode EasKspSetILUSweeps(EasKsp, PetscInt factor_sweeps, PetscInt solve_sweeps);
