@@ -264,6 +264,14 @@ int main(int argc, char **argv)
     args: -problem adr -n 16 -pc_type ilu -pc_ilu_factor_sweeps 20 -pc_ilu_solve_sweeps 40 -its_tol 1 -its_rtol 0.1
     expect: eas BiCGStab matches PETSc KSPBCGS
   test:
+    # the same on a GPU: the CUDA kernels of the parallel form (the launches memcheck emulates)
+    suffix: adr16_ilu_cuda
+    nsize: 1
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -problem adr -n 16 -pc_type ilu -pc_ilu_factor_sweeps 20 -pc_ilu_solve_sweeps 40 -its_tol 1 -its_rtol 0.1
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
     suffix: adr16_cusparse
     nsize: 1 2
     backends: /gpu/cuda
