@@ -14,6 +14,10 @@ static const char help[] = "bench_adr: the eas ADR solver (docs/adr.md).\n"
                            "  On 1 rank each solver is set up once and every run restarts it from the initial state;\n"
                            "  one untimed run of each first, then -reps timed runs alternating eas-PETSc and PETSc-eas;\n"
                            "  the figures are the medians (petsc_over_eas: of the per-run ratios, with their range).\n"
+                           "  -pcs jacobi,ilu (1 rank): one BENCH line per inner preconditioner, eas's -adr_pc_type and the\n"
+                           "  peer's -peer_pc_type set alike (ilu: PETSc PCILU, levels 0, natural ordering), in one run; the\n"
+                           "  line has eas's inner iterations per Newton iteration (inner_per_newton).  Default: as\n"
+                           "  -adr_pc_type and -peer_pc_type say (jacobi).\n"
                            "  -n <24> -steps <3> -delays 0,100,1000 -problem diurnal|transport -reps <3; 7 on 1 rank> -inner full -ew 0,1\n";
 
 #include <eas.h>
@@ -63,7 +67,8 @@ static PetscErrorCode RunEas(const char problem[], PetscInt n, PetscInt steps, E
 int main(int argc, char **argv)
 {
   PetscMPIInt size;
-  PetscInt    n = 24, steps = 3, ndel = 8, reps = 3, ninner = 2, ews[2] = {0, 1}, new = 2, njac = 2;
+  PetscInt    n = 24, steps = 3, ndel = 8, reps = 3, ninner = 2, ews[2] = {0, 1}, new = 2, njac = 2, npc = 4;
+  char       *pcs[4]      = {NULL, NULL, NULL, NULL};
   char       *jacs[2]     = {NULL, NULL};
   char       *inner[2]    = {NULL, NULL};
   PetscReal   delays[8]   = {0, 100, 1000};
@@ -88,6 +93,11 @@ int main(int argc, char **argv)
     njac = 2;
     PetscCall(PetscStrallocpy("double", &jacs[0]));
     PetscCall(PetscStrallocpy("single", &jacs[1]));
+  }
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-pcs", pcs, &npc, &flg));
+  if (!flg) {
+    npc = 1;
+    PetscCall(PetscStrallocpy("", &pcs[0])); /* as the options say */
   }
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-inner", inner, &ninner, &flg));
   if (!flg) {
@@ -128,8 +138,10 @@ int main(int argc, char **argv)
       if (inexact) PetscCall(PetscOptionsClearValue(NULL, "-adr_ksp_max_it"));
     }
   } else {
-    for (PetscInt ij = 0; ij < njac * new; ij++) {
-      const PetscInt        ie = ij % new;
+    for (PetscInt ij = 0; ij < npc * njac * new; ij++) {
+      const PetscInt        ie = ij % new, ip = ij / (njac * new);
+      const char           *pcname;
+      PC                    ppc;
       PetscInt              prec, eo = 0, ei = 0, newton = 0, lin = 0;
       PetscBool             match, same = PETSC_TRUE, allok = PETSC_TRUE;
       EasAdr                ea, adr;
@@ -143,11 +155,15 @@ int main(int argc, char **argv)
       SNESConvergedReason   sreason = SNES_CONVERGED_ITERATING;
       char                  ratio[32], rmin[32], rmax[32];
 
-      PetscCall(PetscStrcmp(jacs[ij / new], "single", &match));
+      PetscCall(PetscStrcmp(jacs[(ij / new) % njac], "single", &match));
       prec = match ? EAS_PRECISION_SINGLE : EAS_PRECISION_DOUBLE;
       if (!match) {
-        PetscCall(PetscStrcmp(jacs[ij / new], "double", &match));
-        PetscCheck(match, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-jacobian %s: expected double or single (a list: double,single)", jacs[ij / new]);
+        PetscCall(PetscStrcmp(jacs[(ij / new) % njac], "double", &match));
+        PetscCheck(match, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-jacobian %s: expected double or single (a list: double,single)", jacs[(ij / new) % njac]);
+      }
+      if (pcs[ip][0]) { /* the same preconditioner for both (eas's parser checks the name) */
+        PetscCall(PetscOptionsSetValue(NULL, "-adr_pc_type", pcs[ip]));
+        PetscCall(PetscOptionsSetValue(NULL, "-peer_pc_type", pcs[ip]));
       }
       /* eas: one solver for all runs, restarted from the initial state at t0 (EasAdrSetTime,
          EasAdrSetSolution): its setup (allocations, the inner solver's first full setup) is not
@@ -183,6 +199,16 @@ int main(int argc, char **argv)
       PetscCall(EasAdrCreateJacobianMat(adr, &J));
       PetscCall(AdrPeerCreateSNES(&c, J, krtol, ews[ie] ? PETSC_TRUE : PETSC_FALSE, "peer_", &snes));
       PetscCall(SNESSetFromOptions(snes));
+      {
+        KSP pksp;
+        PetscCall(SNESGetKSP(snes, &pksp));
+        PetscCall(KSPGetPC(pksp, &ppc));
+        PetscCall(PCGetType(ppc, &pcname));
+        if (!strcmp(pcname, PCILU)) { /* ILU(0), natural ordering: what eas factors */
+          PetscCall(PCFactorSetLevels(ppc, 0));
+          PetscCall(PCFactorSetMatOrderingType(ppc, MATORDERINGNATURAL));
+        }
+      }
       /* run -1 warms both up (first touches, the solvers' setups), untimed; then the timed runs
          alternate eas-PETSc and PETSc-eas, so that a drift of the machine's speed hits both */
       for (PetscInt r = -1; r < reps; r++) {
@@ -246,7 +272,7 @@ int main(int argc, char **argv)
       }
       /* 1 rank, 1 thread: every run does the same arithmetic, so the same counts */
       if (!same) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "WARNING bench_adr: the Newton or inner counts differ between runs (the last run's are printed)\n"));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%s eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s petsc_reason=%s reps=%" PetscInt_FMT " ratio_min=%s ratio_max=%s\n", problem, n, steps, EasPrecisions[prec], ews[ie], 1e3 * te[reps / 2] / steps, 1e3 * tp[reps / 2] / steps, ratio, eo, newton, ei, lin, EasAdrConvergedReasonName(reason), SNESConvergedReasons[sreason], reps, rmin, rmax));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " pc=%s petsc_pc=%s inner_per_newton=%.1f eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%s eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s petsc_reason=%s reps=%" PetscInt_FMT " ratio_min=%s ratio_max=%s\n", problem, n, steps, EasPrecisions[prec], ews[ie], pcs[ip][0] ? pcs[ip] : "options", pcname, eo ? (double)ei / eo : 0.0, 1e3 * te[reps / 2] / steps, 1e3 * tp[reps / 2] / steps, ratio, eo, newton, ei, lin, EasAdrConvergedReasonName(reason), SNESConvergedReasons[sreason], reps, rmin, rmax));
       PetscCall(SNESDestroy(&snes));
       PetscCall(MatDestroy(&J));
       PetscCall(VecDestroy(&X));
@@ -258,6 +284,7 @@ int main(int argc, char **argv)
   }
   for (PetscInt iv = 0; iv < ninner; iv++) PetscCall(PetscFree(inner[iv]));
   for (PetscInt iv = 0; iv < njac; iv++) PetscCall(PetscFree(jacs[iv]));
+  for (PetscInt iv = 0; iv < npc; iv++) PetscCall(PetscFree(pcs[iv]));
   PetscCall(EasFinalize());
   return 0;
 }
@@ -275,6 +302,14 @@ int main(int argc, char **argv)
     nsize: 1
     backends: /cpu/serial
     args: -n 8 -steps 1 -reps 1
-    expect_count: 4 BENCH name=adr_vs_petsc problem=diurnal np=1 n=8 steps=1 jacobian=(double|single) ew=[01] eas_ms_per_step=[0-9.]+ petsc_ms_per_step=[0-9.]+ petsc_over_eas=[0-9.]+ eas_newton=[0-9]+ petsc_newton=[0-9]+ .* reps=1 ratio_min=[0-9.]+ ratio_max=[0-9.]+
+    expect_count: 4 BENCH name=adr_vs_petsc problem=diurnal np=1 n=8 steps=1 jacobian=(double|single) ew=[01] pc=options petsc_pc=jacobi inner_per_newton=[0-9.]+ eas_ms_per_step=[0-9.]+ petsc_ms_per_step=[0-9.]+ petsc_over_eas=[0-9.]+ eas_newton=[0-9]+ petsc_newton=[0-9]+ .* reps=1 ratio_min=[0-9.]+ ratio_max=[0-9.]+
     expect: jacobian=single ew=1
+  test:
+    # issue 21 item 3: eas ILU(0) against PETSc PCILU, and Jacobi, in one run
+    suffix: ilu
+    nsize: 1
+    backends: /cpu/serial
+    args: -n 8 -steps 1 -reps 1 -ew 0 -jacobian double -pcs jacobi,ilu -adr_dt 3600
+    expect_count: 1 BENCH name=adr_vs_petsc .* pc=jacobi petsc_pc=jacobi inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
+    expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
 TEST*/

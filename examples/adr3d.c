@@ -103,6 +103,14 @@ int main(int argc, char **argv)
     args: -adr_n 16 -adr_dt 3600 -adr_steps 1
     expect: adr3d summary: 1 ranks, 1 steps to t = 3600\.?, last step CONVERGED_DX
   test:
+    # issue 21 item 3: ILU(0) as the inner preconditioner on every backend (exact on the CPU, the
+    # parallel Chow-Patel form on /cpu/memcheck); 16^3 at dt 3600 needs 262 inner iterations with Jacobi
+    suffix: ilu
+    nsize: 1 2
+    args: -adr_n 12 -adr_dt 3600 -adr_steps 2 -adr_pc_type ilu -adr_view
+    expect: ILU\(0\) in the operator's DIA pattern, (exact|parallel form)
+    expect: adr3d summary: [12] ranks, 2 steps to t = 7200\.?, last step CONVERGED_DX
+  test:
     suffix: private_copy
     nsize: 2
     backends: /cpu/memcheck

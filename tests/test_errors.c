@@ -196,6 +196,16 @@ int main(int argc, char **argv)
     args: -ksp_type gmres
     expect_error: Unknown option gmres for -ksp_type. Available options: bicgstab
   test:
+    suffix: bad_pc_type
+    backends: cpu
+    args: -pc_type ilu0
+    expect_error: Unknown option ilu0 for -pc_type. Available options: none jacobi pbjacobi ilu
+  test:
+    suffix: bad_ilu_sweeps
+    backends: cpu
+    args: -pc_ilu_solve_sweeps -1
+    expect_error: -pc_ilu_solve_sweeps -1 is invalid: expected a sweep count >= 0
+  test:
     suffix: bad_threads
     backends: cpu
     args: -eas_threads 0

@@ -1,5 +1,5 @@
 static const char help[] = "BiCGStab failures are convergence reasons, not crashes: breakdown, divergence (dtol),\n"
-                           "iteration limit, NaN in the right-hand side.\n";
+                           "iteration limit, NaN in the right-hand side, a zero pivot of ILU(0) (DIVERGED_PC_FAILED).\n";
 
 #include <eas.h>
 #include <math.h> /* sqrtl */
@@ -132,6 +132,15 @@ int main(int argc, char **argv)
   PetscCall(SolveTridiag(be, 30, -1.0, 4.0, -1.0, EAS_PCJACOBI, PETSC_DEFAULT, 100, NAN, 1, &reason, &its));
   PetscCall(Expect("NaN in the right-hand side", reason, its, KSP_DIVERGED_NANORINF, &nfail));
 
+  /* ILU(0) with a zero pivot: tridiag(1, 1, 1) has u_00 = 1, l_10 = 1, u_11 = 1 - 1 = 0 (exactly, and
+     so in the parallel form from its first sweep on); like PETSc's PCILU, the solve stops at once */
+  PetscCall(SolveTridiag(be, 30, 1.0, 1.0, 1.0, EAS_PCILU, PETSC_DEFAULT, 100, 1.0, 1, &reason, &its));
+  PetscCall(Expect("ILU(0), zero pivot in row 1", reason, its, KSP_DIVERGED_PC_FAILED, &nfail));
+  PetscCall(SolveTridiag(be, 30, 1.0, 0.0, 1.0, EAS_PCILU, PETSC_DEFAULT, 100, 1.0, 1, &reason, &its));
+  PetscCall(Expect("ILU(0), zero diagonal in row 0", reason, its, KSP_DIVERGED_PC_FAILED, &nfail));
+  PetscCall(SolveTridiag(be, 30, -1.0, 4.0, -1.0, EAS_PCILU, PETSC_DEFAULT, 100, 1.0, 1, &reason, &its));
+  PetscCall(Expect("ILU(0), diagonally dominant tridiagonal", reason, its, KSP_CONVERGED_RTOL, &nfail));
+
   /* and a healthy solve converges */
   PetscCall(SolveTridiag(be, 30, -1.0, 4.0, -1.0, EAS_PCJACOBI, PETSC_DEFAULT, 100, 1.0, 1, &reason, &its));
   PetscCall(Expect("diagonally dominant tridiagonal", reason, its, KSP_CONVERGED_RTOL, &nfail));
@@ -152,5 +161,6 @@ int main(int argc, char **argv)
     expect: did not converge due to DIVERGED_DTOL iterations 1
     expect: did not converge due to DIVERGED_ITS iterations 3
     expect: did not converge due to DIVERGED_NANORINF iterations 0
+    expect: did not converge due to DIVERGED_PC_FAILED iterations 0
     expect: all convergence reasons as expected
 TEST*/

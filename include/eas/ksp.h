@@ -19,6 +19,7 @@ typedef const char *EasPCType;
 #define EAS_PCNONE "none"
 #define EAS_PCJACOBI "jacobi"
 #define EAS_PCPBJACOBI "pbjacobi" /* point-block Jacobi (dof x dof blocks of an EasEbe); jacobi when dof = 1 */
+#define EAS_PCILU "ilu"           /* ILU(0) on the DIA pattern (bicgstab): exact on the CPU, Chow-Patel iterations on a device */
 
 /* EasKspCreate - a Krylov solver on comm (type, tolerances and preconditioner from the setters or options). */
 PETSC_EXTERN PetscErrorCode EasKspCreate(MPI_Comm, EasKsp *);
@@ -43,6 +44,14 @@ PETSC_EXTERN PetscErrorCode EasKspSetOperatorEbe(EasKsp, EasEbe);
    preconditioning for bicgstab: the residual monitored and tested is the true
    residual b - A x).  Errors: an unknown type. */
 PETSC_EXTERN PetscErrorCode EasKspSetPCType(EasKsp, EasPCType);
+/* EasKspSetILUSweeps - -pc_type ilu on a backend that runs the parallel form
+   (/cpu/memcheck, /gpu/cuda): the synchronous sweeps of Chow and Patel's
+   factorization (default 2) and the Jacobi sweeps of each triangular solve
+   (default 2); both >= 0, PETSC_DEFAULT keeps a value.  The CPU backends
+   factor and solve exactly and ignore them.  -pc_ilu_factor_sweeps,
+   -pc_ilu_solve_sweeps. */
+PETSC_EXTERN PetscErrorCode EasKspSetILUSweeps(EasKsp, PetscInt factor_sweeps, PetscInt solve_sweeps);
+PETSC_EXTERN PetscErrorCode EasKspGetILUSweeps(EasKsp, PetscInt *factor_sweeps, PetscInt *solve_sweeps);
 /* EasKspPipeCGSetReplace - pipecg: every k >= 1 iterations (default 100),
    replace the recursively updated residual and its auxiliary vectors by
    freshly computed ones (r = b - A x, u = M r, w = A u, s = A p, q = M s,
@@ -65,8 +74,8 @@ PETSC_EXTERN PetscErrorCode EasKspSetOptionsPrefix(EasKsp, const char[]);
    */
 PETSC_EXTERN PetscErrorCode EasKspAppendOptionsPrefix(EasKsp, const char[]);
 /* EasKspSetFromOptions - -ksp_type bicgstab|cg|pipecg, -ksp_rtol, -ksp_atol, -ksp_dtol,
-   -ksp_max_it, -ksp_monitor, -ksp_converged_reason, -ksp_view, -pc_type none|jacobi|pbjacobi,
-   all under the solver's prefix. */
+   -ksp_max_it, -ksp_monitor, -ksp_converged_reason, -ksp_view, -pc_type none|jacobi|pbjacobi|ilu,
+   -pc_ilu_factor_sweeps, -pc_ilu_solve_sweeps, all under the solver's prefix. */
 PETSC_EXTERN PetscErrorCode EasKspSetFromOptions(EasKsp);
 /* EasKspMonitorSet - a residual monitor called at every iteration. */
 PETSC_EXTERN PetscErrorCode EasKspMonitorSet(EasKsp, PetscErrorCode (*)(EasKsp, PetscInt, PetscReal, void *), void *, PetscErrorCode (*)(void **));

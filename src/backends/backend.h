@@ -181,6 +181,21 @@ struct _EasBackendOps {
      diag (entry dmain holds offset 0) and bval = the values of A D^{-1} (A's
      pattern and ld); *zero_row = the first row with a zero diagonal, or -1. */
   PetscErrorCode (*dia_jacobi)(EasBackend, const EasDiaKernel *, PetscInt dmain, PetscScalar *dinv, PetscScalar *bval, PetscInt *zero_row);
+  /* ILU(0) on the DIA pattern (optional; -pc_type ilu, kernels/ilu.h).  The
+     factor f has A's pattern and ld (L below dmain, the index of offset 0,
+     U from dmain up); sub: the nd x nd table of EasIluEntry (backend memory).
+     ilu_factor: f = the factor of A's double values; *zero_row = the first
+       row whose pivot is zero or not finite, or -1.  A backend with
+       ilu_iterative runs `sweeps` synchronous sweeps of Chow and Patel from
+       EasIluInitialEntry, fwork (nd x ld) holding the other iterate; the
+       others factor exactly (one in-place sweep in row order; sweeps and
+       fwork unused).
+     ilu_apply: p = EasIluInputEntry(form, c1, c2, r, v, p) (forms 1, 2 update
+       p; r, v unused with form 0), then z = U^{-1} L^{-1} p: exact
+       substitution, or with ilu_iterative `sweeps` Jacobi sweeps per triangle
+       from y^0 = p and z^0 = D^{-1} y, work holding 2n entries. */
+  PetscErrorCode (*ilu_factor)(EasBackend, const EasDiaKernel *, const PetscInt *sub, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row);
+  PetscErrorCode (*ilu_apply)(EasBackend, const EasDiaKernel *, const PetscScalar *f, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work);
   /* ADR assembly (issue 3; kernels.h EasAdrK*), required for EasAdr:
      adr_function: F at every local point from the padded state xg, xold and
        the weights w (6 np); built-in reactions write Rv (2 np) and dRv (4 np),
@@ -247,6 +262,8 @@ struct _p_EasBackend {
                                (sweep 1), s == r (sweep 2, then sweep 3's s and r): see the
                                ops below; the CPU backend (each entry formed once, before
                                the SpMV reads it), not the recomputing CUDA kernels */
+  PetscBool ilu_iterative;  /* ilu_factor/ilu_apply are the parallel fixed-point iterations (Chow
+                               and Patel), not the exact sequential factor and substitutions */
   PetscInt       threads;   /* CPU backends */
   PetscInt       ebe_lanes; /* the layout of an EBE operator's values on this backend (EasEbeKernel
                                lanes): 1, or EAS_EBE_LANES on the devices (CUDA, and /cpu/memcheck,
@@ -274,7 +291,7 @@ PETSC_INTERN PetscErrorCode EasBackendInit_CPUSerial(EasBackend);
    module exports EAS_CUDA_MODULE_SYMBOL, a function returning this table;
    libeas refuses a table whose abi or structure sizes differ from its own (a
    module from another eas build). */
-#define EAS_CUDA_MODULE_ABI 3
+#define EAS_CUDA_MODULE_ABI 4
 #define EAS_CUDA_MODULE_SYMBOL "EasCudaModuleGet"
 #define EAS_CUDA_MODULE_NAME "libeas-cuda.so"
 typedef struct {

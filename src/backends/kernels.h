@@ -15,6 +15,7 @@
 #include "kernels/vec.h"      /* vector ops */
 #include "kernels/dia.h"      /* DIA rows, CSR rows, right Jacobi */
 #include "kernels/bicgstab.h" /* the fused BiCGStab sweeps */
+#include "kernels/ilu.h"      /* ILU(0) on the DIA pattern: factor entry, triangular rows */
 #include "kernels/ebe.h"      /* the element-by-element operator */
 #include "kernels/cg.h"       /* the fused CG updates */
 #include "kernels/adr.h"      /* the ADR assembly */

@@ -17,6 +17,18 @@
   formed; sweep 3 then writes r_i = s - omega t over s): only t is written
   without being read first, 288 B moved per row instead of 320, and three
   work vectors fewer.
+
+  Right ILU(0) (-pc_type ilu; M = L U, the incomplete factors in A's DIA
+  pattern, kernels/ilu.h): the same iteration on A M^{-1}, with y = M x.
+  Each operator application A M^{-1} q is the backend's ilu_apply, which
+  forms q on the fly (the direction p in sweep 1, s in sweep 2) and
+  returns z = M^{-1} q, then z's product with A and the sweep's dots; sweep 3
+  is unchanged (it updates y and r), and x = M^{-1} y at the end.  p, v and
+  s = r are updated in place on every backend (each entry of q is formed
+  from its own row before the solve reads it).  On the CPU backends the
+  factorization and the substitutions are exact and sequential (a row reads
+  the rows before it); on /cpu/memcheck and CUDA they are Chow and Patel's
+  parallel iterations with EasKspSetILUSweeps() sweeps.
 */
 #include "kspimpl.h"
 
@@ -28,6 +40,8 @@ enum { W_R,
        W_V1,
        W_S,
        W_T,
+       W_Z,  /* ilu: M^{-1} q */
+       W_IW, /* ilu: 2n of work for the parallel triangular solves */
        W_N };
 
 /* Right Jacobi from the operator's current values: dinv = D^{-1} and
@@ -95,10 +109,74 @@ static PetscErrorCode EasKspBiCGStabCouple(EasKsp ksp, EasBackend be, const Pets
   PetscFunctionReturn(0);
 }
 
+/* ILU(0) from the operator's current values into ksp->ilu_f.  The first
+   time: the index of offset 0, the table of EasIluEntry (sub[g*nd + d] = the
+   diagonal of offset off[g] - off[d], or -1) and the factor storage; every
+   time: the factorization on the backend.  An unusable pivot is kept in
+   ilu_zero_row: the solve then stops with KSP_DIVERGED_PC_FAILED. */
+static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
+{
+  EasDia              A  = ksp->A;
+  const PetscInt      nd = A->ndiag;
+  EasBackend          be;
+  const EasDiaKernel *k;
+  const size_t        fbytes = sizeof(PetscScalar) * (size_t)nd * A->ld;
+
+  PetscFunctionBegin;
+  PetscCall(EasDiaGetBackend(A, &be));
+  if (!ksp->ilu_f) {
+    PetscInt *sub;
+    PetscCheck(be->ops->ilu_factor && be->ops->ilu_apply, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type ilu: backend %s has no ILU(0) (use -pc_type jacobi)", be->resource);
+    ksp->ilu_dmain = -1;
+    for (PetscInt d = 0; d < nd; d++)
+      if (A->off[d] == 0) ksp->ilu_dmain = d;
+    PetscCheck(ksp->ilu_dmain >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "-pc_type ilu needs the main diagonal in the operator's pattern (offset 0 is not stored; use -pc_type none)");
+    PetscCall(PetscMalloc1(nd * nd, &sub));
+    for (PetscInt g = 0; g < nd; g++)
+      for (PetscInt d = 0; d < nd; d++) {
+        sub[g * nd + d] = -1;
+        for (PetscInt e = 0; e < nd; e++)
+          if ((PetscInt64)A->off[e] == (PetscInt64)A->off[g] - A->off[d]) sub[g * nd + d] = e;
+      }
+    PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * nd * nd, (void **)&ksp->ilu_sub));
+    PetscCall(EasBackendCopyHtoD(be, ksp->ilu_sub, sub, sizeof(PetscInt) * nd * nd));
+    PetscCall(PetscFree(sub));
+    PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_f));
+    PetscCall((*be->ops->set)(be, (PetscInt)(fbytes / sizeof(PetscScalar)), 0.0, ksp->ilu_f)); /* rows [n, ld) stay 0 */
+    if (be->ilu_iterative) PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_fwork));
+  }
+  PetscCall(EasDiaGetKernelDouble_Private(A, &k)); /* A's backend copy up to date */
+  PetscCall(PetscLogEventBegin(EAS_IluFactor, ksp, 0, 0, 0));
+  PetscCall((*be->ops->ilu_factor)(be, k, ksp->ilu_sub, ksp->ilu_dmain, ksp->ilu_factor_sweeps, ksp->ilu_f, ksp->ilu_fwork, &ksp->ilu_zero_row));
+  PetscCall(PetscLogEventEnd(EAS_IluFactor, ksp, 0, 0, 0));
+  if (ksp->ilu_zero_row >= 0) PetscCall(PetscInfo(ksp, "ILU(0): zero or non-finite pivot in row %" PetscInt_FMT "; the solves stop with DIVERGED_PC_FAILED\n", ksp->ilu_zero_row));
+  PetscFunctionReturn(0);
+}
+
+/* ilu, one operator application of a sweep: q = the input of form (1: the
+   direction p, 2: s = r - alpha v, formed in place in q), z = M^{-1} q,
+   out = A z; dots[0] = (u, out), dots[1] = (out, out), and with nd = 3
+   dots[2] = (q, q): sweep 1's and sweep 2's dots (backend.h). */
+static PetscErrorCode EasKspBiCGStabILUSweep(EasKsp ksp, const EasDiaKernel *k, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *q, PetscScalar *z, PetscScalar *work, PetscScalar *out, const PetscScalar *u, PetscInt nd, PetscScalar dots[])
+{
+  EasBackend be = ksp->op.be;
+  PetscInt   n  = k->n;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(EAS_IluApply, 0, 0, 0, 0));
+  PetscCall((*be->ops->ilu_apply)(be, k, ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, form, c1, c2, r, v, q, z, work));
+  PetscCall(PetscLogEventEnd(EAS_IluApply, 0, 0, 0, 0));
+  PetscCall((*be->ops->dia_mult)(be, k, z, out));
+  PetscCall((*be->ops->dot_local)(be, n, u, out, &dots[0]));
+  PetscCall((*be->ops->dot_local)(be, n, out, out, &dots[1]));
+  if (nd > 2) PetscCall((*be->ops->dot_local)(be, n, q, q, &dots[2]));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode EasKspSetUp_BiCGStab(EasKsp ksp)
 {
   EasBackend be;
-  PetscBool  jacobi;
+  PetscBool  jacobi, ilu;
   PetscInt   n;
 
   PetscFunctionBegin;
@@ -107,24 +185,32 @@ static PetscErrorCode EasKspSetUp_BiCGStab(EasKsp ksp)
   PetscCheck(!jacobi, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type pbjacobi is not available with -ksp_type bicgstab (use jacobi or none)");
   PetscCall(EasDiaGetBackend(ksp->A, &be));
   n = ksp->A->n;
+  PetscCall(PetscStrcmp(ksp->pc_type, EAS_PCILU, &ilu));
   for (PetscInt i = 0; i < W_N; i++) {
-    if (be->bcgs_inplace && (i == W_P1 || i == W_V1 || i == W_S)) continue; /* p, v, s = r in place */
-    PetscCall(EasVecCreate(be, n, &ksp->work[i]));
+    if ((be->bcgs_inplace || ilu) && (i == W_P1 || i == W_V1 || i == W_S)) continue; /* p, v, s = r in place */
+    if (!ilu && (i == W_Z || i == W_IW)) continue;
+    PetscCall(EasVecCreate(be, i == W_IW ? 2 * n : n, &ksp->work[i]));
   }
   ksp->nwork = W_N;
   PetscCall(PetscStrcmp(ksp->pc_type, EAS_PCJACOBI, &jacobi));
   if (jacobi) PetscCall(EasKspBiCGStabJacobi(ksp));
+  /* ILU(0) factors this rank's block only; a coupled (distributed) DIA operator would need the off-process part in the preconditioned products */
+  PetscCheck(!ilu || !ksp->coupling, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type ilu is not available on a DIA operator with an off-process part (EasKspSetOperatorCoupling: a distributed MATEASDIA); use -pc_type jacobi");
+  if (ilu) PetscCall(EasKspBiCGStabILU(ksp));
   PetscFunctionReturn(0);
 }
 
 /* Same pattern, new values: the work vectors stay; with Jacobi, dinv and
-   Ahat are recomputed in place, else the operator's own backend copy is
-   refreshed. */
+   Ahat are recomputed in place, with ILU the factor (a numeric refactor
+   in the same storage, e.g. every Newton iteration of EasAdr), else the
+   operator's own backend copy is refreshed. */
 static PetscErrorCode EasKspSetUpValues_BiCGStab(EasKsp ksp)
 {
   PetscFunctionBegin;
   if (ksp->Ahat)
     PetscCall(EasKspBiCGStabJacobi(ksp));
+  else if (ksp->ilu_f)
+    PetscCall(EasKspBiCGStabILU(ksp));
   else
     PetscCall(EasDiaSetUp(ksp->A));
   PetscFunctionReturn(0);
@@ -136,15 +222,22 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
   EasBackend          be;
   const EasDiaKernel *k = NULL;
   EasVec             *w = ksp->work;
-  PetscScalar        *r, *rhat, *p[2], *v[2], *s, *t, *xa, dots[3], rho, rho_old = 1, alpha = 1, omega = 1, beta = 0, rv;
+  PetscScalar        *r, *rhat, *p[2], *v[2], *s, *t, *xa, *z = NULL, *iw = NULL, dots[3], rho, rho_old = 1, alpha = 1, omega = 1, beta = 0, rv;
   PetscReal           rnorm, hnorm;
   const PetscReal     tol = EAS_KSP_BREAKDOWN_RTOL;
-  PetscInt            cur = 0, n = A->n;
-  PetscBool           inplace;
+  PetscInt            cur = 0, n   = A->n;
+  PetscBool           inplace, ilu = ksp->ilu_f ? PETSC_TRUE : PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(EasDiaGetBackend(A, &be));
-  inplace = be->bcgs_inplace;
+  inplace = (PetscBool)(be->bcgs_inplace || ilu);
+  if (ilu && ksp->ilu_zero_row >= 0) { /* the factorization failed: a reason, as PETSc's PCILU gives */
+    PetscCall(EasVecSet(x, 0.0));
+    ksp->reason = KSP_DIVERGED_PC_FAILED;
+    ksp->its    = 0;
+    PetscCall(PetscInfo(ksp, "ILU(0) has a zero or non-finite pivot in row %" PetscInt_FMT ": no solve\n", ksp->ilu_zero_row));
+    PetscFunctionReturn(0);
+  }
   PetscCall(EasDiaGetKernel_Private(A, &k));
   /* x <- 0;  r <- b;  rhat <- r;  p = v = 0 */
   PetscCall(EasVecSet(x, 0.0));
@@ -167,6 +260,10 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
     PetscCall(EasVecGetBackendArray(w[W_S], &s));
   }
   PetscCall(EasVecGetBackendArray(w[W_T], &t));
+  if (ilu) {
+    PetscCall(EasVecGetBackendArray(w[W_Z], &z));
+    PetscCall(EasVecGetBackendArray(w[W_IW], &iw));
+  }
 
   /* rho = (rhat, r) = ||r||^2 */
   PetscCall(PetscLogEventBegin(EAS_VecDot, 0, 0, 0, 0));
@@ -178,11 +275,14 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
   PetscCall(EasKspLogResidual_Private(ksp, 0, rnorm));
 
   for (PetscInt it = 1; !ksp->reason; it++) {
-    const PetscInt nxt = 1 - cur;
+    const PetscInt nxt = ilu ? cur : 1 - cur;
 
-    /* p <- r + beta (p - omega v);  v <- A p;  rv = (rhat, v), ||v||^2 */
+    /* p <- r + beta (p - omega v);  v <- A p (ilu: v <- A M^{-1} p);  rv = (rhat, v), ||v||^2 */
     PetscCall(PetscLogEventBegin(EAS_BcgsSweep1, 0, 0, 0, 0));
-    PetscCall((*be->ops->bcgs_sweep1)(be, k, beta, omega, r, p[cur], v[cur], rhat, p[nxt], v[nxt], dots));
+    if (ilu)
+      PetscCall(EasKspBiCGStabILUSweep(ksp, k, 1, beta, omega, r, v[cur], p[cur], z, iw, v[cur], rhat, 2, dots));
+    else
+      PetscCall((*be->ops->bcgs_sweep1)(be, k, beta, omega, r, p[cur], v[cur], rhat, p[nxt], v[nxt], dots));
     PetscCall(PetscLogEventEnd(EAS_BcgsSweep1, 0, 0, 0, 0));
     PetscCall(EasKspBiCGStabCouple(ksp, be, p[nxt], v[nxt], rhat, dots)); /* v += C p~ (distributed DIA) */
     PetscCall(EasKspAllreduce_Private(ksp, dots, 2));
@@ -204,9 +304,12 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
     }
     alpha = rho / rv; /* alpha = rho / (rhat, v) */
 
-    /* s <- r - alpha v;  t <- A s;  omega = (t, s) / (t, t), ||s||^2 */
+    /* s <- r - alpha v;  t <- A s (ilu: t <- A M^{-1} s);  omega = (t, s) / (t, t), ||s||^2 */
     PetscCall(PetscLogEventBegin(EAS_BcgsSweep2, 0, 0, 0, 0));
-    PetscCall((*be->ops->bcgs_sweep2)(be, k, alpha, r, v[nxt], s, t, dots));
+    if (ilu)
+      PetscCall(EasKspBiCGStabILUSweep(ksp, k, 2, alpha, 0.0, r, v[nxt], s, z, iw, t, s, 3, dots));
+    else
+      PetscCall((*be->ops->bcgs_sweep2)(be, k, alpha, r, v[nxt], s, t, dots));
     PetscCall(PetscLogEventEnd(EAS_BcgsSweep2, 0, 0, 0, 0));
     PetscCall(EasKspBiCGStabCouple(ksp, be, s, t, s, dots)); /* t += C s~: (t, s), (t, t) corrected */
     PetscCall(EasKspAllreduce_Private(ksp, dots, 3));
@@ -244,8 +347,14 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
     beta = (rho / rho_old) * (alpha / omega); /* beta = (rho_i / rho_{i-1}) (alpha / omega) */
     cur  = nxt;
   }
-  /* x = D^{-1} y for right Jacobi */
+  /* x = D^{-1} y for right Jacobi, x = M^{-1} y for ILU (t is free now) */
   if (ksp->dinv) PetscCall(EasVecPointwiseMult(x, ksp->dinv, x));
+  if (ilu) {
+    PetscCall(PetscLogEventBegin(EAS_IluApply, 0, 0, 0, 0));
+    PetscCall((*be->ops->ilu_apply)(be, k, ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, 0, 0.0, 0.0, NULL, NULL, xa, t, iw));
+    PetscCall(PetscLogEventEnd(EAS_IluApply, 0, 0, 0, 0));
+    PetscCall(EasVecCopy(w[W_T], x));
+  }
   PetscFunctionReturn(0);
 }
 
@@ -266,6 +375,14 @@ static PetscErrorCode EasKspView_BiCGStab(EasKsp ksp, PetscViewer viewer)
   }
   /* the byte count follows the values the sweeps read (EasDiaSetPrecision) */
   PetscCall(PetscViewerASCIIPrintf(viewer, "BiCGStab, three fused sweeps per iteration (%g bytes/row counted, %g moved with the write allocates, with %" PetscInt_FMT " offsets and %s values%s)\n", EAS_BCGS_BYTES_PER_ROW_PREC(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0), EAS_BCGS_BYTES_MOVED_PER_ROW_BE(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0, inplace), nd, EasPrecisions[prec], inplace ? ", p, v, r updated in place" : ""));
+  if (ksp->ilu_f) {
+    EasBackend be = ksp->op.be;
+    if (be->ilu_iterative)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) in the operator's DIA pattern, parallel form (Chow-Patel): %" PetscInt_FMT " factor sweeps, %" PetscInt_FMT " Jacobi sweeps per triangular solve\n", ksp->ilu_factor_sweeps, ksp->ilu_solve_sweeps));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) in the operator's DIA pattern, exact (sequential factorization and substitutions)\n"));
+    if (ksp->ilu_zero_row >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) failed: zero or non-finite pivot in row %" PetscInt_FMT "\n", ksp->ilu_zero_row));
+  }
   PetscFunctionReturn(0);
 }
 

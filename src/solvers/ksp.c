@@ -6,12 +6,12 @@
 #include "core/size.h"
 
 static const char *const EasKspTypes[] = {EAS_BICGSTAB, EAS_CG, EAS_PIPECG};
-static const char *const EasPCTypes[]  = {EAS_PCNONE, EAS_PCJACOBI, EAS_PCPBJACOBI};
+static const char *const EasPCTypes[]  = {EAS_PCNONE, EAS_PCJACOBI, EAS_PCPBJACOBI, EAS_PCILU};
 #define EAS_NKSPTYPES 3
-#define EAS_NPCTYPES 3
+#define EAS_NPCTYPES 4
 
 PetscClassId  EAS_KSP_CLASSID;
-PetscLogEvent EAS_KspSetUp, EAS_KspSolve, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3, EAS_CgUpdate, EAS_PipeCgUpdate, EAS_Allreduce;
+PetscLogEvent EAS_KspSetUp, EAS_KspSolve, EAS_IluFactor, EAS_IluApply, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3, EAS_CgUpdate, EAS_PipeCgUpdate, EAS_Allreduce;
 
 static PetscBool eas_ksp_package_initialized = PETSC_FALSE;
 
@@ -33,6 +33,8 @@ PetscErrorCode EasKspInitializePackage(void)
   PetscCall(PetscLogEventRegister("EasBcgsSweep1", EAS_KSP_CLASSID, &EAS_BcgsSweep1));
   PetscCall(PetscLogEventRegister("EasBcgsSweep2", EAS_KSP_CLASSID, &EAS_BcgsSweep2));
   PetscCall(PetscLogEventRegister("EasBcgsSweep3", EAS_KSP_CLASSID, &EAS_BcgsSweep3));
+  PetscCall(PetscLogEventRegister("EasIluFactor", EAS_KSP_CLASSID, &EAS_IluFactor));
+  PetscCall(PetscLogEventRegister("EasIluApply", EAS_KSP_CLASSID, &EAS_IluApply));
   PetscCall(PetscLogEventRegister("EasCgUpdate", EAS_KSP_CLASSID, &EAS_CgUpdate));
   PetscCall(PetscLogEventRegister("EasPipeCgUpdate", EAS_KSP_CLASSID, &EAS_PipeCgUpdate));
   PetscFunctionReturn(0);
@@ -55,6 +57,12 @@ PetscErrorCode EasKspCreate(MPI_Comm comm, EasKsp *ksp)
   k->atol           = 1e-50;
   k->dtol           = 1e5;
   k->max_it         = 10000;
+  /* the parallel ILU(0): 2 and 2, from the sweep study in docs/performance.md (ILU(0) as the
+     ADR inner preconditioner): the fewest inner iterations at 32^3 and within 20 % of the
+     best at 16^3, at the lowest cost per iteration */
+  k->ilu_factor_sweeps = 2;
+  k->ilu_solve_sweeps  = 2;
+  k->ilu_zero_row      = -1;
   PetscCall(PetscStrncpy(k->pc_type, EAS_PCJACOBI, sizeof(k->pc_type)));
   PetscCall(EasKspSetType(k, EAS_BICGSTAB));
   *ksp = k;
@@ -70,8 +78,15 @@ static PetscErrorCode EasKspReset_Private(EasKsp ksp)
   PetscCall(EasVecDestroy(&ksp->dinv));
   PetscCall(EasDiaDestroy(&ksp->Ahat));
   if (ksp->pbinv) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->pbinv));
-  ksp->pbinv       = NULL;
-  ksp->setupcalled = PETSC_FALSE;
+  if (ksp->ilu_f) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_f));
+  if (ksp->ilu_fwork) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_fwork));
+  if (ksp->ilu_sub) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_sub));
+  ksp->pbinv        = NULL;
+  ksp->ilu_f        = NULL;
+  ksp->ilu_fwork    = NULL;
+  ksp->ilu_sub      = NULL;
+  ksp->ilu_zero_row = -1;
+  ksp->setupcalled  = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -209,8 +224,10 @@ PetscErrorCode EasKspSetConvergenceTest(EasKsp ksp, EasKspConvergenceTestFn test
 }
 
 /*@C
-  EasKspSetPCType - none or jacobi (right preconditioning: the residual
-  monitored and tested is the true residual b - A x).
+  EasKspSetPCType - none, jacobi, pbjacobi (cg/pipecg on an EasEbe) or ilu
+  (bicgstab: ILU(0) on the DIA pattern).  bicgstab preconditions on the
+  right: the residual monitored and tested is the true residual b - A x.
+  Errors: an unknown type (the message lists the known ones).
 @*/
 PetscErrorCode EasKspSetPCType(EasKsp ksp, EasPCType type)
 {
@@ -222,11 +239,47 @@ PetscErrorCode EasKspSetPCType(EasKsp ksp, EasPCType type)
     PetscCall(PetscStrcmp(type, EasPCTypes[i], &match));
     known = (PetscBool)(known || match);
   }
-  PetscCheck(known, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown eas preconditioner \"%s\" (-pc_type): expected none, jacobi or pbjacobi", type);
+  PetscCheck(known, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown eas preconditioner \"%s\" (-pc_type): expected none, jacobi, pbjacobi or ilu", type);
   PetscCall(PetscStrcmp(type, ksp->pc_type, &match));
   if (match) PetscFunctionReturn(0);
   PetscCall(EasKspReset_Private(ksp));
   PetscCall(PetscStrncpy(ksp->pc_type, type, sizeof(ksp->pc_type)));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasKspSetILUSweeps - the sweeps of the parallel ILU(0) (-pc_type ilu on a
+  backend with the parallel form: /cpu/memcheck, /gpu/cuda): factor_sweeps
+  synchronous sweeps of Chow and Patel's fixed-point factorization (their
+  eq. 2.2), solve_sweeps Jacobi sweeps per triangular solve; >= 0 each,
+  PETSC_DEFAULT keeps a value.  The CPU backends factor and solve exactly.
+  Errors name the option and the expected range.
+@*/
+PetscErrorCode EasKspSetILUSweeps(EasKsp ksp, PetscInt factor_sweeps, PetscInt solve_sweeps)
+{
+  MPI_Comm comm;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  comm = PetscObjectComm((PetscObject)ksp);
+  if (factor_sweeps != PETSC_DEFAULT) {
+    PetscCheck(factor_sweeps >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_ilu_factor_sweeps %" PetscInt_FMT " is invalid: expected a sweep count >= 0", factor_sweeps);
+    if (factor_sweeps != ksp->ilu_factor_sweeps && ksp->setupcalled) PetscCall(EasKspReset_Private(ksp));
+    ksp->ilu_factor_sweeps = factor_sweeps;
+  }
+  if (solve_sweeps != PETSC_DEFAULT) {
+    PetscCheck(solve_sweeps >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_ilu_solve_sweeps %" PetscInt_FMT " is invalid: expected a sweep count >= 0", solve_sweeps);
+    ksp->ilu_solve_sweeps = solve_sweeps;
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasKspGetILUSweeps(EasKsp ksp, PetscInt *factor_sweeps, PetscInt *solve_sweeps)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  if (factor_sweeps) *factor_sweeps = ksp->ilu_factor_sweeps;
+  if (solve_sweeps) *solve_sweeps = ksp->ilu_solve_sweeps;
   PetscFunctionReturn(0);
 }
 
@@ -332,7 +385,8 @@ static PetscErrorCode EasKspMonitorViewerDestroy(void **ctx)
 /*@C
   EasKspSetFromOptions - reads, under the solver's prefix: -ksp_type,
   -ksp_rtol, -ksp_atol, -ksp_dtol, -ksp_max_it, -ksp_monitor [viewer],
-  -ksp_converged_reason [viewer], -pc_type none|jacobi.
+  -ksp_converged_reason [viewer], -pc_type none|jacobi|pbjacobi|ilu,
+  -pc_ilu_factor_sweeps, -pc_ilu_solve_sweeps.
 @*/
 PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
 {
@@ -362,6 +416,12 @@ PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
   PetscCall(PetscOptionsEList("-pc_type", "Preconditioner (right)", "EasKspSetPCType", EasPCTypes, EAS_NPCTYPES, EasPCTypes[ipc], &ipc, &flg));
   if (flg) PetscCall(EasKspSetPCType(ksp, EasPCTypes[ipc]));
   ksp->pc_type_option = flg; /* for a solver that hides the preconditioner in its operator (EasAdrFoldJacobi_Private) */
+  {
+    PetscInt fs = ksp->ilu_factor_sweeps, ss = ksp->ilu_solve_sweeps;
+    PetscCall(PetscOptionsInt("-pc_ilu_factor_sweeps", "ilu on a device: sweeps of the parallel (Chow-Patel) factorization", "EasKspSetILUSweeps", fs, &fs, NULL));
+    PetscCall(PetscOptionsInt("-pc_ilu_solve_sweeps", "ilu on a device: Jacobi sweeps per triangular solve", "EasKspSetILUSweeps", ss, &ss, NULL));
+    PetscCall(EasKspSetILUSweeps(ksp, fs, ss));
+  }
   {
     PetscInt k = ksp->pipecg_replace;
     PetscCall(PetscOptionsInt("-ksp_pipecg_replace", "pipecg: replace the recursive residual by the true one every k iterations (0: never)", "EasKspPipeCGSetReplace", k, &k, &flg));
@@ -494,6 +554,8 @@ PetscErrorCode EasKspSetUpPC_Private(EasKsp ksp)
   PetscScalar *da;
 
   PetscFunctionBegin;
+  PetscCall(PetscStrcmp(ksp->pc_type, EAS_PCILU, &jacobi));
+  PetscCheck(!jacobi, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type ilu is available with -ksp_type bicgstab only (use jacobi or pbjacobi with %s)", ((PetscObject)ksp)->type_name);
   PetscCall(PetscStrcmp(ksp->pc_type, EAS_PCJACOBI, &jacobi));
   PetscCall(PetscStrcmp(ksp->pc_type, EAS_PCPBJACOBI, &pb));
   if (pb && ksp->op.bs == 1) { /* one dof per node: point-block Jacobi is Jacobi */

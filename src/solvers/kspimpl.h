@@ -59,6 +59,14 @@ struct _p_EasKsp {
   PetscScalar       *pbinv; /* point-block Jacobi: inverted dof x dof blocks, backend memory */
   EasDia             Ahat;  /* A D^{-1} for right Jacobi (column-scaled copy) */
   EasVec             dinv;  /* D^{-1} */
+  /* -pc_type ilu (bicgstab.c): the ILU(0) factor in A's pattern (backend
+     memory), the other iterate of the parallel factorization, the table of
+     kernels/ilu.h EasIluEntry, the index of offset 0, the first row with an
+     unusable pivot at the last factorization (-1: none), and the sweeps of
+     the parallel form (EasKspSetILUSweeps) */
+  PetscScalar       *ilu_f, *ilu_fwork;
+  PetscInt          *ilu_sub;
+  PetscInt           ilu_dmain, ilu_zero_row, ilu_factor_sweeps, ilu_solve_sweeps;
   char               pc_type[16];
   PetscBool          pc_type_option; /* -pc_type was given at the last EasKspSetFromOptions (its value is pc_type) */
   PetscReal          rtol, atol, dtol;
@@ -105,4 +113,4 @@ PETSC_INTERN PetscErrorCode EasKspAllreduce_Private(EasKsp, PetscScalar *vals, P
 
 /* The EasKsp package: its class and log events (called by EasKspCreate). */
 PETSC_INTERN PetscErrorCode EasKspInitializePackage(void);
-PETSC_INTERN PetscLogEvent  EAS_KspSetUp, EAS_KspSolve, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3, EAS_CgUpdate, EAS_PipeCgUpdate, EAS_Allreduce;
+PETSC_INTERN PetscLogEvent  EAS_KspSetUp, EAS_KspSolve, EAS_IluFactor, EAS_IluApply, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3, EAS_CgUpdate, EAS_PipeCgUpdate, EAS_Allreduce;

@@ -477,6 +477,71 @@ static PetscErrorCode EasDiaJacobi_CPU(EasBackend be, const EasDiaKernel *A, Pet
   PetscFunctionReturn(0);
 }
 
+/* ILU(0), exact (kernels/ilu.h): the entry body in place, rows in order
+   (a row reads the finished rows above it), so this is sequential on every
+   thread count: the IKJ factorization.  Stops at the first unusable pivot. */
+static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *A, const PetscInt *sub, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
+{
+  const PetscInt n = A->n, nd = A->ndiag, ld = A->ld;
+  PetscInt       i;
+
+  PetscFunctionBegin;
+  (void)be;
+  (void)sweeps;
+  (void)fwork;
+  *zero_row = -1;
+  for (i = 0; i < n; i++) {
+    for (PetscInt g = 0; g < nd; g++) f[(size_t)g * ld + i] = EasIluEntry(i, g, n, nd, dmain, A->off, sub, A->val, f, ld);
+    if (EasIluBadPivot(f[(size_t)dmain * ld + i])) {
+      *zero_row = i;
+      break;
+    }
+  }
+  PetscCall(PetscLogFlops(2.0 * nd * (dmain + 1) * (double)i));
+  PetscFunctionReturn(0);
+}
+
+/* Rows of the exact substitutions: the shared row bodies with ND and DM
+   (the offset count and the index of offset 0) compile-time constants where
+   the dispatch below knows them, so the d loops unroll, and without the
+   column test in the interior rows [lo,hi).  The row-to-row recurrence
+   (offsets -1 and +1: the species coupling) keeps each loop sequential. */
+static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *A, const PetscScalar *f, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z)
+{
+  const PetscInt  n = A->n, ld = A->ld, c0 = PetscMin(A->lo, n), c1r = PetscMax(PetscMin(A->hi, n), c0);
+  const PetscInt *off = A->off;
+  PetscInt        i;
+
+  for (i = 0; i < n; i++) {
+    p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
+    z[i] = EasIluLowerRow(i, i < c0 || i >= c1r, DM, off, f, ld, p, z);
+  }
+  for (i = n - 1; i >= c1r; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, ld, z, z);
+  for (; i >= c0; i--) z[i] = EasIluUpperRow(i, 0, n, ND, DM, off, f, ld, z, z);
+  for (; i >= 0; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, ld, z, z);
+}
+
+/* z = U^{-1} L^{-1} p, exact: forward substitution with the input entry
+   formed on the fly (one pass over r, v, p), backward substitution in place
+   in z.  Sequential (each row reads the rows solved before it). */
+static PetscErrorCode EasIluApply_CPU(EasBackend be, const EasDiaKernel *A, const PetscScalar *f, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work)
+{
+  const PetscInt nd = A->ndiag;
+
+  PetscFunctionBegin;
+  (void)be;
+  (void)sweeps;
+  (void)work;
+#define EAS_ILU_CALL(ND) EasIluSolveRows(ND, ((ND)-1) / 2, A, f, form, c1, c2, r, v, p, z)
+  if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
+    EAS_ND_DISPATCH(nd, EAS_ILU_CALL);
+  else
+    EasIluSolveRows(nd, dmain, A, f, form, c1, c2, r, v, p, z);
+#undef EAS_ILU_CALL
+  PetscCall(PetscLogFlops(2.0 * nd * A->n + (form ? 3.0 * A->n : 0.0)));
+  PetscFunctionReturn(0);
+}
+
 /* ADR residual: the shared point body over the box (kernels.h). */
 static PetscErrorCode EasAdrFunction_CPU(EasBackend be, const EasAdrKParams *P, const PetscScalar *w, const PetscScalar *xg, const PetscScalar *xold, PetscScalar *Rv, PetscScalar *dRv, PetscScalar *F, PetscScalar sums[3])
 {
@@ -613,6 +678,8 @@ static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads
   be->ops->cg_update           = EasCgUpdate_CPU;
   be->ops->pipecg_update       = EasPipeCgUpdate_CPU;
   be->ops->dia_jacobi          = EasDiaJacobi_CPU;
+  be->ops->ilu_factor          = EasIluFactor_CPU;
+  be->ops->ilu_apply           = EasIluApply_CPU;
   be->ops->adr_function        = EasAdrFunction_CPU;
   be->ops->adr_jacobian        = EasAdrJacobian_CPU;
   be->ops->adr_jacobian_jacobi = EasAdrJacobianJacobi_CPU;

@@ -322,16 +322,16 @@ static PetscErrorCode EasBackendAvailable_CUDA(PetscBool *avail, const char **wh
 
 /* The code this module holds (Makefile: CUDA_ARCHS, CUDA_PTX), compute capabilities x 10. */
 #if defined(EAS_HAVE_CUDA_CODE_H)
-  #include "eas_cuda_code.h" /* OBJDIR/gen, written by the Makefile */
+#  include "eas_cuda_code.h" /* OBJDIR/gen, written by the Makefile */
 #endif
 #if defined(EAS_CUDA_SASS) && defined(EAS_CUDA_PTX)
 static const int eas_cuda_sass[] = {EAS_CUDA_SASS}, eas_cuda_ptx[] = {EAS_CUDA_PTX};
-  #define EAS_CUDA_NSASS ((int)(sizeof(eas_cuda_sass) / sizeof(eas_cuda_sass[0])))
-  #define EAS_CUDA_NPTX  ((int)(sizeof(eas_cuda_ptx) / sizeof(eas_cuda_ptx[0])))
+#  define EAS_CUDA_NSASS ((int)(sizeof(eas_cuda_sass) / sizeof(eas_cuda_sass[0])))
+#  define EAS_CUDA_NPTX ((int)(sizeof(eas_cuda_ptx) / sizeof(eas_cuda_ptx[0])))
 #else /* built outside the Makefile: not recorded */
 static const int eas_cuda_sass[] = {0}, eas_cuda_ptx[] = {0};
-  #define EAS_CUDA_NSASS 0
-  #define EAS_CUDA_NPTX  0
+#  define EAS_CUDA_NSASS 0
+#  define EAS_CUDA_NPTX 0
 #endif
 
 /* A kernel of this translation unit, for cudaFuncGetAttributes: every kernel of
@@ -361,7 +361,8 @@ static PetscErrorCode EasBackendDeviceQuery_CUDA(int dev, char name[], size_t le
   if (err == cudaSuccess) {
     *binary_version = attr.binaryVersion;
     *ptx_version    = attr.ptxVersion;
-  } else (void)cudaGetLastError(); /* e.g. cudaErrorNoKernelImageForDevice: 0 and 0 */
+  } else
+    (void)cudaGetLastError(); /* e.g. cudaErrorNoKernelImageForDevice: 0 and 0 */
   EasCallCUDA(cudaSetDevice(prev));
   PetscFunctionReturn(0);
 }
@@ -396,6 +397,7 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
   EasCallCUDA(cudaSetDevice(device));
   be->host_is_device           = PETSC_FALSE;
   be->ebe_lanes                = EAS_EBE_LANES; /* EBE values in the device layout (coalesced) */
+  be->ilu_iterative            = PETSC_TRUE; /* ILU(0) by Chow and Patel's parallel iterations (kernels/ilu.h) */
   be->ops->malloc              = EasMalloc_CUDA;
   be->ops->free                = EasFree_CUDA;
   be->ops->copy_htod           = EasCopyHtoD_CUDA;
@@ -421,6 +423,8 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
   be->ops->ebe_diagonal        = EasEbeDiagonal_CUDA;
   be->ops->block_mult          = EasBlockMult_CUDA;
   be->ops->dia_jacobi          = EasDiaJacobi_CUDA;
+  be->ops->ilu_factor          = EasIluFactor_CUDA;
+  be->ops->ilu_apply           = EasIluApply_CUDA;
   be->ops->adr_function        = EasAdrFunction_CUDA;
   be->ops->adr_jacobian        = EasAdrJacobian_CUDA;
   be->ops->adr_jacobian_jacobi = EasAdrJacobianJacobi_CUDA;

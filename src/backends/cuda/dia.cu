@@ -514,3 +514,120 @@ PetscErrorCode EasDiaJacobi_CUDA(EasBackend be, const EasDiaKernel *A, PetscInt 
   PetscCall(EasLogGpuFlops((1.0 + A->ndiag) * A->n));
   PetscFunctionReturn(0);
 }
+
+/* ------------------------------------------------------------------ ILU(0), parallel form */
+
+/* Chow and Patel's iterations (kernels/ilu.h): one thread per row, each
+   sweep reading only the previous iterate; /cpu/memcheck runs the same
+   launches as host loops (memcheckdia.c). */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluInitialKernel(EasKInt n, EasKInt nd, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKScalar *a, EasKScalar *f)
+{
+  EAS_GRID_STRIDE(i, n)
+  for (EasKInt g = 0; g < nd; g++) f[(EasKIdx)g * ld + i] = EasIluInitialEntry((EasKInt)i, g, n, dmain, off, a, ld);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluSweepKernel(EasKInt n, EasKInt nd, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKInt *sub, const EasKScalar *a, const EasKScalar *f, EasKScalar *fnew)
+{
+  EAS_GRID_STRIDE(i, n)
+  for (EasKInt g = 0; g < nd; g++) fnew[(EasKIdx)g * ld + i] = EasIluEntry((EasKInt)i, g, n, nd, dmain, off, sub, a, f, ld);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluPivotKernel(EasKInt n, const EasKScalar *u, int *bad_row)
+{
+  EAS_GRID_STRIDE(i, n)
+  if (EasIluBadPivot(u[i])) atomicMin(bad_row, (int)i);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluInputKernel(EasKInt n, int form, EasKScalar c1, EasKScalar c2, const EasKScalar *r, const EasKScalar *v, EasKScalar *p)
+{
+  EAS_GRID_STRIDE(i, n)
+  p[i] = EasIluInputEntry((EasKInt)i, form, c1, c2, r, v, p);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluLowerKernel(EasKInt n, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKScalar *f, const EasKScalar *x, const EasKScalar *y, EasKScalar *ynew)
+{
+  EAS_GRID_STRIDE(i, n)
+  ynew[i] = EasIluLowerRow((EasKInt)i, 1, dmain, off, f, ld, x, y);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluDiagKernel(EasKInt n, EasKInt dmain, EasKInt ld, const EasKScalar *f, const EasKScalar *y, EasKScalar *z)
+{
+  EAS_GRID_STRIDE(i, n)
+  z[i] = EasIluDiagEntry((EasKInt)i, dmain, f, ld, y);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluUpperKernel(EasKInt n, EasKInt nd, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKScalar *f, const EasKScalar *y, const EasKScalar *z, EasKScalar *znew)
+{
+  EAS_GRID_STRIDE(i, n)
+  znew[i] = EasIluUpperRow((EasKInt)i, 1, n, nd, dmain, off, f, ld, y, z);
+}
+
+/* The starting guess, `sweeps` factor sweeps (fwork, copied back), the pivot scan. */
+PetscErrorCode EasIluFactor_CUDA(EasBackend be, const EasDiaKernel *A, const PetscInt *sub, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const EasKInt    n = A->n, nd = A->ndiag, ld = A->ld;
+  const unsigned   nb = EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS);
+  int              zr = (int)n;
+
+  PetscFunctionBegin;
+  *zero_row = -1;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasIluInitialKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nd, dmain, ld, A->off, A->val, f);
+  EasCheckLaunchCUDA();
+  for (PetscInt s = 0; s < sweeps; s++) {
+    EasIluSweepKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nd, dmain, ld, A->off, sub, A->val, f, fwork);
+    EasCheckLaunchCUDA();
+    EasCallCUDA(cudaMemcpyAsync(f, fwork, sizeof(PetscScalar) * (size_t)nd * ld, cudaMemcpyDeviceToDevice, cu->stream));
+  }
+  EasCallCUDA(cudaMemcpyAsync(cu->d_iflag, &zr, sizeof(int), cudaMemcpyHostToDevice, cu->stream));
+  EasIluPivotKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, f + (size_t)dmain * ld, cu->d_iflag);
+  EasCheckLaunchCUDA();
+  EasCallCUDA(cudaMemcpyAsync(&zr, cu->d_iflag, sizeof(int), cudaMemcpyDeviceToHost, cu->stream));
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  EasCallCUDA(cudaStreamSynchronize(cu->stream));
+  *zero_row = zr < (int)n ? (PetscInt)zr : -1;
+  PetscCall(EasLogGpuFlops(2.0 * nd * (dmain + 1) * (double)n * sweeps));
+  PetscFunctionReturn(0);
+}
+
+/* The input entry, `sweeps` Jacobi sweeps on L from y^0 = p, z^0 = D^{-1} y,
+   `sweeps` Jacobi sweeps on U; iterates alternate between z and the halves
+   of work as in /cpu/memcheck's EasIluApply_Memcheck, ending in z. */
+PetscErrorCode EasIluApply_CUDA(EasBackend be, const EasDiaKernel *A, const PetscScalar *f, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work)
+{
+  EasBackend_CUDA   *cu = (EasBackend_CUDA *)be->data;
+  const EasKInt      n = A->n, nd = A->ndiag, ld = A->ld;
+  const unsigned     nb     = EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS);
+  PetscScalar       *buf[3] = {z, work, work + n};
+  const PetscScalar *y      = p;
+  PetscInt           yi     = -1, zi;
+
+  PetscFunctionBegin;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  if (form) {
+    EasIluInputKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, (int)form, c1, c2, r, v, p);
+    EasCheckLaunchCUDA();
+  }
+  for (PetscInt s = 0; s < sweeps; s++) {
+    const PetscInt o = yi == 1 ? 2 : 1;
+    EasIluLowerKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, dmain, ld, A->off, f, p, y, buf[o]);
+    EasCheckLaunchCUDA();
+    y  = buf[o];
+    yi = o;
+  }
+  zi = (sweeps % 2 == 0) ? 0 : (yi == 1 ? 2 : 1);
+  EasIluDiagKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, dmain, ld, f, y, buf[zi]);
+  EasCheckLaunchCUDA();
+  for (PetscInt s = 0; s < sweeps; s++) {
+    const PetscInt o = (zi == 0) ? (yi == 1 ? 2 : 1) : 0;
+    EasIluUpperKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nd, dmain, ld, A->off, f, y, buf[zi], buf[o]);
+    EasCheckLaunchCUDA();
+    zi = o;
+  }
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  PetscCall(EasLogGpuFlops((2.0 * nd + 2.0) * n * (sweeps + 1)));
+  PetscFunctionReturn(0);
+}

@@ -337,6 +337,7 @@ PetscErrorCode EasBackendInit_Memcheck(EasBackend be)
   be->data                     = mc;
   be->host_is_device           = PETSC_FALSE;
   be->ebe_lanes                = EAS_EBE_LANES; /* EBE values in the device layout (coalesced) */
+  be->ilu_iterative            = PETSC_TRUE; /* ILU(0) by the parallel iterations, as a device runs it (kernels/ilu.h) */
   be->ops->malloc              = EasMalloc_Memcheck;
   be->ops->free                = EasFree_Memcheck;
   be->ops->copy_htod           = EasCopyHtoD_Memcheck;
@@ -366,6 +367,8 @@ PetscErrorCode EasBackendInit_Memcheck(EasBackend be)
   be->ops->ebe_unit_begin      = EasEbeUnitBegin_Memcheck;
   be->ops->ebe_unit_end        = EasEbeUnitEnd_Memcheck;
   be->ops->dia_jacobi          = EasDiaJacobi_Memcheck;
+  be->ops->ilu_factor          = EasIluFactor_Memcheck;
+  be->ops->ilu_apply           = EasIluApply_Memcheck;
   be->ops->adr_function        = EasAdrFunction_Memcheck;
   be->ops->adr_jacobian        = EasAdrJacobian_Memcheck;
   be->ops->adr_jacobian_jacobi = EasAdrJacobianJacobi_Memcheck;

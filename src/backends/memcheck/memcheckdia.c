@@ -243,3 +243,93 @@ PetscErrorCode EasDiaJacobi_Memcheck(EasBackend be, const EasDiaKernel *A, Petsc
   PetscCall(mc->cpu.dia_jacobi(be, A, dmain, dinv, bval, zero_row));
   PetscFunctionReturn(0);
 }
+
+/* ------------------------------------------------------------------ ILU(0), the device form */
+
+/* The parallel form a device runs (kernels/ilu.h, Chow and Patel): every
+   row of a sweep reads only the previous iterate, so the host loops below
+   are what the CUDA kernels do over (block, thread), in the same order of
+   launches: the starting guess, `sweeps` factor sweeps (new iterate into
+   fwork, copied back to f), the pivot scan. */
+PetscErrorCode EasIluFactor_Memcheck(EasBackend be, const EasDiaKernel *A, const PetscInt *sub, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
+{
+  const PetscInt n = A->n, nd = A->ndiag, ld = A->ld;
+  const size_t   bytes = (size_t)nd * ld * EAS_SC;
+  PetscInt       zr    = n;
+
+  PetscFunctionBegin;
+  PetscCheck(0 <= dmain && dmain < nd && sweeps >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: ilu_factor: dmain %" PetscInt_FMT " outside [0, %" PetscInt_FMT ") or sweeps %" PetscInt_FMT " < 0", dmain, nd, sweeps);
+  PetscCall(EasMemcheckCheckDia(be, "ilu_factor", A));
+  EasMcCheck("ilu_factor", "sub", sub, (size_t)nd * nd * EAS_IN);
+  EasMcCheck("ilu_factor", "f", f, bytes);
+  EasMcCheck("ilu_factor", "fwork", fwork, bytes);
+#pragma omp parallel for schedule(static) num_threads((int)be->threads)
+  for (PetscInt i = 0; i < n; i++)
+    for (PetscInt g = 0; g < nd; g++) f[(size_t)g * ld + i] = EasIluInitialEntry(i, g, n, dmain, A->off, A->val, ld);
+  for (PetscInt s = 0; s < sweeps; s++) {
+#pragma omp parallel for schedule(static) num_threads((int)be->threads)
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt g = 0; g < nd; g++) fwork[(size_t)g * ld + i] = EasIluEntry(i, g, n, nd, dmain, A->off, sub, A->val, f, ld);
+#pragma omp parallel for schedule(static) num_threads((int)be->threads)
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt g = 0; g < nd; g++) f[(size_t)g * ld + i] = fwork[(size_t)g * ld + i];
+  }
+#pragma omp parallel for schedule(static) num_threads((int)be->threads) reduction(min \
+                                                                                  : zr)
+  for (PetscInt i = 0; i < n; i++)
+    if (EasIluBadPivot(f[(size_t)dmain * ld + i])) zr = PetscMin(zr, i);
+  *zero_row = zr < n ? zr : -1;
+  PetscCall(PetscLogFlops(2.0 * nd * (dmain + 1) * (double)n * sweeps));
+  PetscFunctionReturn(0);
+}
+
+/* z = U^{-1} L^{-1} p by Jacobi sweeps (Chow and Patel Section 4): the
+   input entry, then `sweeps` sweeps y^{k+1} = p - (L - I) y^k from y^0 = p,
+   then z^0 = D^{-1} y and `sweeps` sweeps z^{k+1} = D^{-1} (y - (U - D) z^k);
+   the iterates alternate between z and the two halves of work. */
+PetscErrorCode EasIluApply_Memcheck(EasBackend be, const EasDiaKernel *A, const PetscScalar *f, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work)
+{
+  const PetscInt     n = A->n, nd = A->ndiag, ld = A->ld;
+  PetscScalar       *buf[3] = {z, work, work + n};
+  const PetscScalar *y, *zold;
+  PetscInt           yi = -1, zi;
+
+  PetscFunctionBegin;
+  PetscCheck(0 <= dmain && dmain < nd && sweeps >= 0 && 0 <= form && form <= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: ilu_apply: dmain %" PetscInt_FMT ", sweeps %" PetscInt_FMT " or form %" PetscInt_FMT " out of range", dmain, sweeps, form);
+  PetscCall(EasMemcheckCheckDia(be, "ilu_apply", A));
+  EasMcCheck("ilu_apply", "f", f, (size_t)nd * ld * EAS_SC);
+  if (form) {
+    EasMcCheck("ilu_apply", "r", r, n * EAS_SC);
+    EasMcCheck("ilu_apply", "v", v, n * EAS_SC);
+  }
+  EasMcCheck("ilu_apply", "p", p, n * EAS_SC);
+  EasMcCheck("ilu_apply", "z", z, n * EAS_SC);
+  EasMcCheck("ilu_apply", "work", work, 2 * n * EAS_SC);
+  if (form) {
+#pragma omp parallel for schedule(static) num_threads((int)be->threads)
+    for (PetscInt i = 0; i < n; i++) p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
+  }
+  /* L y = p: y^0 = p, then into work halves 1, 2, 1, ... */
+  y = p;
+  for (PetscInt s = 0; s < sweeps; s++) {
+    const PetscInt o = yi == 1 ? 2 : 1;
+#pragma omp parallel for schedule(static) num_threads((int)be->threads)
+    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluLowerRow(i, 1, dmain, A->off, f, ld, p, y);
+    y  = buf[o];
+    yi = o;
+  }
+  /* U z = y: z^0 = D^{-1} y in a buffer y does not use, then alternate, ending in z */
+  zi = (sweeps % 2 == 0) ? 0 : (yi == 1 ? 2 : 1);
+#pragma omp parallel for schedule(static) num_threads((int)be->threads)
+  for (PetscInt i = 0; i < n; i++) buf[zi][i] = EasIluDiagEntry(i, dmain, f, ld, y);
+  for (PetscInt s = 0; s < sweeps; s++) {
+    const PetscInt o = (zi == 0) ? (yi == 1 ? 2 : 1) : 0;
+    zold             = buf[zi];
+#pragma omp parallel for schedule(static) num_threads((int)be->threads)
+    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluUpperRow(i, 1, n, nd, dmain, A->off, f, ld, y, zold);
+    zi = o;
+  }
+  PetscCheck(zi == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "/cpu/memcheck: ilu_apply: the last iterate is not in z");
+  PetscCall(PetscLogFlops((2.0 * nd + 2.0) * n * (sweeps + 1)));
+  PetscFunctionReturn(0);
+}

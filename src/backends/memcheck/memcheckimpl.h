@@ -2,7 +2,8 @@
   Private header of /cpu/memcheck: the backend's data, the checks every op
   makes, and the functions its files share: memcheck.c (the checks, memory,
   options and lifecycle, filling the ops table), memcheckvec.c (vectors),
-  memcheckdia.c (DIA, the CSR copy, BiCGStab sweeps, right Jacobi),
+  memcheckdia.c (DIA, the CSR copy, BiCGStab sweeps, right Jacobi,
+  the parallel ILU(0)),
   memcheckebe.c (EBE, CG, the asynchronous unit) and memcheckadr.c (ADR).
 */
 #pragma once
@@ -103,6 +104,8 @@ PETSC_INTERN PetscErrorCode EasBcgsSweep1_Memcheck(EasBackend, const EasDiaKerne
 PETSC_INTERN PetscErrorCode EasBcgsSweep2_Memcheck(EasBackend, const EasDiaKernel *, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar[3]);
 PETSC_INTERN PetscErrorCode EasBcgsSweep3_Memcheck(EasBackend, PetscInt, PetscScalar, PetscScalar, PetscScalar *, const PetscScalar *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar[2]);
 PETSC_INTERN PetscErrorCode EasDiaJacobi_Memcheck(EasBackend, const EasDiaKernel *, PetscInt, PetscScalar *, PetscScalar *, PetscInt *);
+PETSC_INTERN PetscErrorCode EasIluFactor_Memcheck(EasBackend, const EasDiaKernel *, const PetscInt *, PetscInt, PetscInt, PetscScalar *, PetscScalar *, PetscInt *);
+PETSC_INTERN PetscErrorCode EasIluApply_Memcheck(EasBackend, const EasDiaKernel *, const PetscScalar *, PetscInt, PetscInt, PetscInt, PetscScalar, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *);
 /* EBE, CG, the asynchronous unit (memcheckebe.c) */
 PETSC_INTERN PetscErrorCode EasEbeApply_Memcheck(EasBackend, const EasEbeKernel *, PetscInt, PetscInt, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode EasEbeDiagonal_Memcheck(EasBackend, const EasEbeKernel *, PetscInt, PetscInt, PetscInt, PetscScalar *);

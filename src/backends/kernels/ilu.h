@@ -1,0 +1,108 @@
+/*
+  Kernel bodies of ILU(0) on the DIA pattern (kernels.h; -pc_type ilu,
+  src/solvers/bicgstab.c): one entry of the factor, one row of each
+  triangular solve.  The factors share A's offsets and leading dimension in
+  one ndiag x ld array f: the diagonals below dmain (the index of offset 0)
+  hold L (unit lower, its 1s not stored), dmain and above hold U, whose
+  diagonal is stored inverted, 1/u_ii (as PETSc's factors: the substitution
+  then multiplies where it would divide, off the critical path of the
+  row-to-row recurrence).
+
+  Each body reads "old" values and returns a new one.  Run in place in the
+  natural row order (the CPU backend, one thread per rank) it is the exact
+  algorithm: the entry body is ILU(0) in its IKJ form, the row bodies are
+  forward and backward substitution.  Run from a copy (old and new arrays,
+  every row at once: /cpu/memcheck's host loops, the CUDA kernels) it is one
+  synchronous sweep of the fixed-point iterations of Chow and Patel,
+  "Fine-grained parallel incomplete LU factorization" (SISC 2015): eq. (2.2)
+  for the factor and the Jacobi iterations of their Section 4 for the
+  triangular solves.
+*/
+#pragma once
+
+#include "types.h"
+#include "bicgstab.h"
+
+/* Entry (i, i+off[g]) of the ILU(0) factor (Chow and Patel eq. 2.2):
+     l_ij = (a_ij - sum_{k<j} l_ik u_kj) / u_jj   (g < dmain, j < i)
+     u_ij =  a_ij - sum_{k<i} l_ik u_kj           (g > dmain; g = dmain: 1/u_ii)
+   the sums over the pattern's k = i+off[d] with off[d] < min(off[g], 0),
+   u_kj stored at diagonal e = sub[g*nd + d] (off[e] = off[g] - off[d], -1
+   when that offset is not in the pattern) of row k.  a: A's values, f: the
+   factor's current values.  Columns outside [0,n) give 0. */
+static inline EAS_HOST_DEVICE EasKScalar EasIluEntry(EasKInt i, EasKInt g, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKInt *sub, const EasKScalar *a, const EasKScalar *f, EasKInt ld)
+{
+  const EasKIdx j = (EasKIdx)i + off[g];
+  EasKScalar    s;
+  if (j < 0 || j >= n) return 0.0;
+  s = a[(EasKIdx)g * ld + i];
+  for (EasKInt d = 0; d < dmain && d < g; d++) {
+    const EasKIdx k = (EasKIdx)i + off[d];
+    const EasKInt e = sub[g * nd + d];
+    if (k < 0 || e < 0) continue;
+    s -= f[(EasKIdx)d * ld + i] * f[(EasKIdx)e * ld + k];
+  }
+  return g < dmain ? s * f[(EasKIdx)dmain * ld + j] : (g == dmain ? 1.0 / s : s);
+}
+
+/* The starting guess of the parallel iteration at entry (i, i+off[g]) (Chow
+   and Patel Section 3.2: L and U the lower and upper parts of A, L scaled
+   to a unit diagonal): a_ij / a_jj below the diagonal, 1/a_ii on it, a_ij above. */
+static inline EAS_HOST_DEVICE EasKScalar EasIluInitialEntry(EasKInt i, EasKInt g, EasKInt n, EasKInt dmain, const EasKInt *off, const EasKScalar *a, EasKInt ld)
+{
+  const EasKIdx j = (EasKIdx)i + off[g];
+  if (j < 0 || j >= n) return 0.0;
+  return g < dmain ? a[(EasKIdx)g * ld + i] / a[(EasKIdx)dmain * ld + j] : (g == dmain ? 1.0 / a[(EasKIdx)g * ld + i] : a[(EasKIdx)g * ld + i]);
+}
+
+/* Row i of L y = x: x_i - sum_{off[d]<0} l_{i,i+off[d]} y_{i+off[d]}.  In
+   place in ascending rows (y's earlier rows final): forward substitution;
+   from the previous iterate y^k: one Jacobi sweep y^{k+1} = x - (L - I) y^k.
+   guard 0: an interior row (every column in [0,n)), the test compiled out. */
+static inline EAS_HOST_DEVICE EasKScalar EasIluLowerRow(EasKInt i, int guard, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasKInt ld, const EasKScalar *x, const EasKScalar *y)
+{
+  EasKScalar s = x[i];
+  for (EasKInt d = 0; d < dmain; d++) {
+    const EasKIdx j = (EasKIdx)i + off[d];
+    if (!guard || j >= 0) s -= f[(EasKIdx)d * ld + i] * y[j];
+  }
+  return s;
+}
+
+/* Row i of U z = y: (y_i - sum_{off[d]>0} u_{i,i+off[d]} z_{i+off[d]}) / u_ii
+   (times the stored 1/u_ii).  In place in descending rows: backward
+   substitution; from z^k: one Jacobi sweep z^{k+1} = D^{-1} (y - (U - D) z^k).
+   guard 0: an interior row. */
+static inline EAS_HOST_DEVICE EasKScalar EasIluUpperRow(EasKInt i, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasKInt ld, const EasKScalar *y, const EasKScalar *z)
+{
+  EasKScalar s = y[i];
+  for (EasKInt d = dmain + 1; d < nd; d++) {
+    const EasKIdx j = (EasKIdx)i + off[d];
+    if (!guard || j < n) s -= f[(EasKIdx)d * ld + i] * z[j];
+  }
+  return s * f[(EasKIdx)dmain * ld + i];
+}
+
+/* z^0 = D^{-1} y of the parallel backward solve, entry i (f's diagonal holds 1/u_ii). */
+static inline EAS_HOST_DEVICE EasKScalar EasIluDiagEntry(EasKInt i, EasKInt dmain, const EasKScalar *f, EasKInt ld, const EasKScalar *y)
+{
+  return y[i] * f[(EasKIdx)dmain * ld + i];
+}
+
+/* The input of a preconditioner application, entry i, formed on the fly
+   (the BiCGStab sweeps, bicgstab.h): form 1: p_i = r_i + c1 (p_i - c2 v_i)
+   (the direction, EasBcgsDirection), form 2: p_i = r_i - c1 v_i (s,
+   EasBcgsSEntry), form 0: p_i as given.  Returns the new p_i. */
+static inline EAS_HOST_DEVICE EasKScalar EasIluInputEntry(EasKInt i, int form, EasKScalar c1, EasKScalar c2, const EasKScalar *r, const EasKScalar *v, const EasKScalar *p)
+{
+  if (form == 1) return EasBcgsDirection(r[i], p[i], v[i], c1, c2);
+  if (form == 2) return EasBcgsSEntry(r[i], v[i], c1);
+  return p[i];
+}
+
+/* A pivot the factor cannot use, from its stored inverse 1/u_ii: u_ii = 0
+   (1/u_ii infinite), or not finite (a diverged parallel iteration). */
+static inline EAS_HOST_DEVICE int EasIluBadPivot(EasKScalar uinv)
+{
+  return !(uinv != 0.0 && uinv - uinv == 0.0);
+}
