@@ -44,12 +44,12 @@ PETSC_EXTERN PetscErrorCode EasKspSetOperatorEbe(EasKsp, EasEbe);
    preconditioning for bicgstab: the residual monitored and tested is the true
    residual b - A x).  Errors: an unknown type. */
 PETSC_EXTERN PetscErrorCode EasKspSetPCType(EasKsp, EasPCType);
-/* EasKspSetILUSweeps - -pc_type ilu on a backend that runs the parallel form
+/* EasKspSetILUSweeps, EasKspGetILUSweeps - -pc_type ilu on a backend that runs the parallel form
    (/cpu/memcheck, /gpu/cuda): the synchronous sweeps of Chow and Patel's
    factorization (default 2) and the Jacobi sweeps of each triangular solve
    (default 2); both >= 0, PETSC_DEFAULT keeps a value.  The CPU backends
    factor and solve exactly and ignore them.  -pc_ilu_factor_sweeps,
-   -pc_ilu_solve_sweeps. */
+   -pc_ilu_solve_sweeps.  Get: the values in use. */
 PETSC_EXTERN PetscErrorCode EasKspSetILUSweeps(EasKsp, PetscInt factor_sweeps, PetscInt solve_sweeps);
 PETSC_EXTERN PetscErrorCode EasKspGetILUSweeps(EasKsp, PetscInt *factor_sweeps, PetscInt *solve_sweeps);
 /* EasKspPipeCGSetReplace - pipecg: every k >= 1 iterations (default 100),
