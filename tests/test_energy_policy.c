@@ -326,7 +326,7 @@ int main(int argc, char **argv)
     suffix: auto_calibrated_gpu
     backends: none
     requires: cuda-device
-    args: -case auto -eas_backend auto -eas_criterion time -eas_policy_work 1e6 -eas_policy_its 100 -eas_calib_t_el_gpu 1e-12 -eas_power_profile share/eas/default_profile.opts
+    args: -case auto -eas_backend auto -eas_criterion time -eas_policy_work 1e6 -eas_policy_its 100 -eas_calib_t_el_cpu 1e-6 -eas_calib_t_el_gpu 1e-12 -eas_power_profile share/eas/default_profile.opts
     expect: ^eas: -eas_backend auto: chose
     expect_count: 0 chose /cpu \(criterion time
     expect_count: 0 excluded: /gpu/cuda
