@@ -111,19 +111,25 @@ static PetscErrorCode CaseOnline(PetscBool stay)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after 4 steps: %" PetscInt_FMT " updates, %" PetscInt_FMT " change(s), %" PetscInt_FMT " move(s), latest %s\n", nup, nch, nmoves, latest));
   PetscCheck(nup == 4, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected an update after each of the 4 steps, got %" PetscInt_FMT, nup);
   {
-    /* the test adapts to the machine: where a device is usable, "stay" moves the solver to it once (after step 1) */
-    PetscBool      gpu;
-    const PetscInt want = stay ? 1 : 0;
+    /* the test adapts to the machine: where a device is usable, "stay" moves the solver to it once (after step 1,
+       from the calibration); the later decisions use the measured per-row times, which the calibration no longer
+       overrides.  On this small grid a real GPU may be slower per row than the CPU (an H100 measured 1.1e-7 against
+       1.9e-8 s): then the policy moves back to /cpu once, with "measured times change the answer".  Either outcome is
+       consistent; what must hold under any machine is one of the two, never a third move or an answer flipping back. */
+    PetscBool gpu;
     PetscCall(EasBackendIsAvailable("/gpu/cuda", &gpu, NULL));
-    if (stay && gpu)
-      PetscCheck(nmoves == want, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected one move to the usable GPU, got %" PetscInt_FMT, nmoves);
-    else
+    if (stay && gpu) {
+      const PetscBool stayed = (PetscBool)(nmoves == 1 && nch == 0 && !strcmp(latest, "/gpu/cuda"));
+      const PetscBool back   = (PetscBool)(nmoves == 2 && nch == 1 && !strcmp(latest, "/cpu"));
+      PetscCheck(stayed || back, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected one move to the usable GPU and either no change or one change back to /cpu by the measured times, got %" PetscInt_FMT " move(s), %" PetscInt_FMT " change(s), latest %s", nmoves, nch, latest);
+    } else {
       PetscCheck(nmoves == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected no move (already on the CPU, or no usable GPU), got %" PetscInt_FMT, nmoves);
+      if (stay)
+        PetscCheck(nch == 0 && !strcmp(latest, "/gpu/cuda"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected the answer to stay /gpu/cuda, got %" PetscInt_FMT " changes, %s", nch, latest);
+      else
+        PetscCheck(nch == 1 && !strcmp(latest, "/cpu"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected one change to /cpu, got %" PetscInt_FMT " changes, %s", nch, latest);
+    }
   }
-  if (stay)
-    PetscCheck(nch == 0 && !strcmp(latest, "/gpu/cuda"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected the answer to stay /gpu/cuda, got %" PetscInt_FMT " changes, %s", nch, latest);
-  else
-    PetscCheck(nch == 1 && !strcmp(latest, "/cpu"), PETSC_COMM_WORLD, PETSC_ERR_PLIB, "expected one change to /cpu, got %" PetscInt_FMT " changes, %s", nch, latest);
   PetscCall(EasPolicyDestroy(&pol));
   PetscCall(EasAdrDestroy(&adr));
   PetscFunctionReturn(0);
@@ -188,5 +194,5 @@ int main(int argc, char **argv)
     requires: cuda-device
     args: -case stay -eas_sensor model
     expect: ^EasAdr: moved to /gpu/cuda after step [0-9]+
-    expect: after 4 steps: 4 updates, 0 change\(s\), 1 move\(s\), latest /gpu/cuda
+    expect: after 4 steps: 4 updates, (0 change\(s\), 1 move\(s\), latest /gpu/cuda|1 change\(s\), 2 move\(s\), latest /cpu)$
 TEST*/
