@@ -18,6 +18,12 @@
        EasModelLangRungerGpuWorthwhile);
     3. balanced shares n_u = N (1/t_u) / sum_v (1/t_v) (EasModelBalancedShares;
        Lang-Rünger eq. 26 for one CPU + one GPU);
+    3b. the balanced split over every measured unit must beat the best unit
+       alone by -ebe_split_min_gain: T_split <= (1 - g) min_u t_u N, with a
+       host element charged t_x, the measured crossing of the vectors per
+       host element (Lang-Rünger eq. 22 with t_el,cpu -> t_el,cpu + t_x;
+       docs/ebe.md); otherwise the best unit takes all elements and the
+       decision says why (steps 3-5 use the same charged host times);
     4. move only if amortized over the remaining applies (Ribeiro eqs.
        4.7-4.8, EasModelMigrationAmortized) and if the predicted gain
        exceeds -ebe_split_tol of the current time (a dead band against
