@@ -3,7 +3,8 @@ static const char help[] = "The split's minimum gain (-ebe_split_min_gain, docs/
                            "transfers included, beats the best unit alone by the margin; otherwise the best unit takes all the elements\n"
                            "and the decision says why.\n"
                            "Verdicts are decisive whatever the machine: two units can at best halve the time, so a 60 %% margin always\n"
-                           "declines; with the default 5 %% the split declines only if one unit is ~19x slower than the other.\n"
+                           "declines; with the default 5 %% the split declines only if one unit is ~19x slower than the other: a host unit\n"
+                           "slowed 100x (-ebe_test_slowdown 1:100, its gain ~1 %%) declines, equal-speed units (gain ~30-50 %%) split.\n"
                            "  -view_trace -n <Q2 elements per direction> -solves <solves> -expect_units <1|2>: units holding elements at the end\n";
 
 #include <eas.h>
@@ -63,14 +64,21 @@ int main(int argc, char **argv)
     backends: none
     args: -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_rebalance_interval 5 -ebe_split_min_gain 0.6 -expect_units 1
     expect: split declined: predicted [0-9.e+-]+ ms vs best unit /cpu/[a-z]+ alone [0-9.e+-]+ ms \(min gain 60\.0 %\)
-    expect: vector transfer [1-9]\.[0-9]+e-[0-9]+ s per host element
+    expect: vector transfer [1-9]\.[0-9]+e-[0-9]+ s per apply
     expect: 1 unit used
+    expect: split gain test passed
+  test:
+    suffix: slow_host
+    backends: none
+    args: -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_rebalance_interval 5 -ebe_test_slowdown 1:100 -expect_units 1
+    expect: split declined: predicted [0-9.e+-]+ ms vs best unit /cpu/memcheck alone [0-9.e+-]+ ms \(min gain 5\.0 %\)
+    expect: shares 216 / 0
     expect: split gain test passed
   test:
     suffix: splits
     backends: none
-    args: -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_rebalance_interval 5 -expect_units 2 -view_trace
-    expect: min gain 5\.0 %, vector transfer [1-9]\.[0-9]+e-[0-9]+ s per host element
+    args: -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_rebalance_interval 5 -ebe_split_min_gain 0 -expect_units 2 -view_trace
+    expect: min gain 0\.0 %, vector transfer [1-9]\.[0-9]+e-[0-9]+ s per apply
     expect_count: 0 declined
     expect: 2 units used
     expect: split gain test passed

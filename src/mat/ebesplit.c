@@ -20,8 +20,8 @@
        Lang-Rünger eq. 26 for one CPU + one GPU);
     3b. the balanced split over every measured unit must beat the best unit
        alone by -ebe_split_min_gain: T_split <= (1 - g) min_u t_u N, with a
-       host element charged t_x, the measured crossing of the vectors per
-       host element (Lang-Rünger eq. 22 with t_el,cpu -> t_el,cpu + t_x;
+       host element charged t_x = T_x / n_host, T_x the measured crossing
+       of the vectors per apply, n_host at the balanced shares (Lang-Rünger eq. 22 with t_el,cpu -> t_el,cpu + t_x;
        docs/ebe.md); otherwise the best unit takes all elements and the
        decision says why (steps 3-5 use the same charged host times);
     4. move only if amortized over the remaining applies (Ribeiro eqs.
@@ -422,6 +422,7 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
   PetscReal      rate[EAS_EBE_MAXUNITS], inv_host = 0.0, cost       = 0.0;
   PetscInt       Nnew[EAS_EBE_MAXUNITS], idx[EAS_EBE_MAXUNITS], nin = 0, hostth = 0;
   PetscBool      include[EAS_EBE_MAXUNITS], anydev = PETSC_FALSE;
+  PetscReal      xel = 0.0; /* the crossing time charged per host element (step 3b) */
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&d, sizeof(d)));
@@ -480,7 +481,7 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
     Nnew[u] = 0;
     if (include[u]) {
       idx[nin]    = u;
-      rate[nin++] = sp->t_el[u] + (sp->is_host[u] && anydev ? sp->t_xfer : 0.0); /* docs/ebe.md: a host element also pays its vectors' crossing */
+      rate[nin++] = sp->t_el[u]; /* a host unit's gets the crossings in step 3b */ /* docs/ebe.md: a host element also pays its vectors' crossing */
     }
   }
   if (sp->type == EAS_EBE_SPLIT_FIXED) {
@@ -495,29 +496,40 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
     PetscBool mig;
     { /* step 3b: a split only if it beats the best unit alone by -ebe_split_min_gain (docs/ebe.md): the
          balanced split over every measured unit, a host element paying the crossing of its vectors */
-      PetscInt  nsplit = 0, best = -1, nm = 0, sh2[EAS_EBE_MAXUNITS];
+      PetscInt  best = -1, nm = 0, sh2[EAS_EBE_MAXUNITS];
       PetscReal Tbest = PETSC_MAX_REAL, Tsplit = 0.0, rr[EAS_EBE_MAXUNITS];
       PetscBool dev = PETSC_FALSE;
       for (PetscInt u = 0; u < U; u++)
         if (!sp->is_host[u] && sp->t_el[u] > 0) dev = PETSC_TRUE;
       for (PetscInt u = 0; u < U; u++) {
         if (sp->t_el[u] > 0) nm++;
-        rr[u] = sp->t_el[u] + (sp->is_host[u] && dev ? sp->t_xfer : 0.0);
+        rr[u] = sp->t_el[u];
         if (sp->t_el[u] > 0 && sp->t_el[u] * N < Tbest) {
           Tbest = sp->t_el[u] * N;
           best  = u;
         }
       }
       if (nm == U && U > 1) {
+        /* T_x per apply charged per element of the host share it buys: t_x = T_x / n_host at the balanced
+           shares, a fixed point (a few sweeps; n_host -> 0 when the crossings cost more than they save) */
+        for (PetscInt it = 0; it < 8; it++) {
+          PetscInt nh = 0;
+          PetscCall(EasModelBalancedShares(U, rr, N, sh2));
+          for (PetscInt u = 0; u < U; u++)
+            if (sp->is_host[u]) nh += sh2[u];
+          xel = dev && nh > 0 ? sp->t_xfer / nh : 0.0;
+          for (PetscInt u = 0; u < U; u++) rr[u] = sp->t_el[u] + (sp->is_host[u] ? xel : 0.0);
+        }
         PetscCall(EasModelBalancedShares(U, rr, N, sh2));
+        for (PetscInt i = 0; i < nin; i++)
+          if (sp->is_host[idx[i]] && anydev) rate[i] = sp->t_el[idx[i]] + xel; /* steps 3-5 charge the crossings too */
         for (PetscInt u = 0; u < U; u++) {
           Tsplit = PetscMax(Tsplit, rr[u] * sh2[u]);
-          if (sh2[u] > 0) nsplit++;
         }
         d.Tsplit = Tsplit;
         d.Tbest  = Tbest;
       }
-      if (nsplit > 1 && Tsplit > (1.0 - sp->min_gain) * Tbest) {
+      if (nm == U && U > 1 && Tsplit > (1.0 - sp->min_gain) * Tbest) { /* also when the balanced split leaves a unit idle (nsplit 1): one unit, said so */
         char why[128];
         PetscCall(PetscSNPrintf(why, sizeof(why), "split declined: predicted %.3g ms vs best unit %s alone %.3g ms (min gain %.1f %%)", 1e3 * (double)Tsplit, sp->unit[best]->resource, 1e3 * (double)Tbest, 100.0 * (double)sp->min_gain));
         for (PetscInt u = 0; u < U; u++) Nnew[u] = u == best ? N : 0;
@@ -538,7 +550,7 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
     for (PetscInt i = 0; i < nin; i++) Nnew[idx[i]] = sh[i];
     for (PetscInt u = 0; u < U; u++) {
       Ncur[u]  = sp->shares[u];
-      r_all[u] = sp->t_el[u] > 0 ? sp->t_el[u] + (sp->is_host[u] && anydev ? sp->t_xfer : 0.0) : 1e300; /* never measured: not used with Nnew = 0 */
+      r_all[u] = sp->t_el[u] > 0 ? sp->t_el[u] + (sp->is_host[u] && anydev ? xel : 0.0) : 1e300; /* never measured: not used with Nnew = 0 */
       if (!sp->is_host[u] && Nnew[u] > 0) {
         const PetscInt moved = PetscAbsInt(Nnew[u] - Ncur[u]) + (Nnew[u] > 0 && sp->start[u] != sp->e0 ? Nnew[u] : 0);
         cost += moved * (sp->t_copy_el[u] > 0 ? sp->t_copy_el[u] : 0.0); /* eq. 14 */
@@ -703,12 +715,7 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
                sp->busy[slot * U + u]  = tu;
                sp->count[slot * U + u] = sp->shares[u];
     }
-             if (devshare && hostshare) { /* per element of the host units' share; only applies that really split cross */
-               PetscInt nh = 0;
-               for (PetscInt u = 0; u < U; u++)
-                 if (sp->is_host[u]) nh += sp->shares[u];
-               sp->xfer[slot] = (PetscReal)txfer / (PetscReal)nh;
-             } else sp->xfer[slot] = -1.0;
+             sp->xfer[slot] = (devshare && hostshare) ? (PetscReal)txfer : -1.0; /* per apply: today whole vectors cross, whatever the shares; only applies that really split */
              sp->nsamples++;
            }
            sp->napplies++;
@@ -821,7 +828,7 @@ PetscErrorCode EasEbeSplitView_Private(EasEbe ebe, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "split: %s over %" PetscInt_FMT " units, rebalance every %" PetscInt_FMT " applies, median window %" PetscInt_FMT ", tol %g, damping %g; %" PetscInt_FMT " decisions, %" PetscInt_FMT " moves\n", EasEbeSplitTypes[sp->type], sp->nunits, sp->interval, sp->window, (double)sp->tol, (double)sp->damping, sp->ntrace, sp->nmigrations));
   for (PetscInt u = 0; u < sp->nunits; u++)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  unit %" PetscInt_FMT ": %s x %" PetscInt_FMT " threads, %" PetscInt_FMT " elements, t_el %.3e s%s\n", u, sp->unit[u]->resource, sp->unit[u]->threads, sp->shares[u], (double)sp->t_el[u], sp->slow[u] > 1 ? " (test slowdown)" : ""));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  min gain %.1f %%, vector transfer %.3e s per host element\n", 100.0 * (double)sp->min_gain, (double)sp->t_xfer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  min gain %.1f %%, vector transfer %.3e s per apply\n", 100.0 * (double)sp->min_gain, (double)sp->t_xfer));
   if (sp->ntrace) PetscCall(PetscViewerASCIIPrintf(viewer, "  last decision: %s\n", sp->trace[sp->ntrace - 1].why));
   PetscFunctionReturn(0);
 }
