@@ -229,6 +229,14 @@ PETSC_EXTERN PetscErrorCode EasEbeSetSplitType(EasEbe, EasEbeSplitType);
 PETSC_EXTERN PetscErrorCode EasEbeSetGpuShare(EasEbe, PetscReal);
 /* EasEbeSetRebalanceInterval - applies between split decisions (>= 1). */
 PETSC_EXTERN PetscErrorCode EasEbeSetRebalanceInterval(EasEbe, PetscInt);
+/* EasEbeSplitSetMinGain - the split is chosen only when its predicted time
+   (transfers included, docs/ebe.md) beats the best unit alone by the
+   fraction g: T_split <= (1 - g) min_u T_u (-ebe_split_min_gain, default
+   0.05); otherwise the best unit takes all the elements and the decision
+   says why.  Errors: g outside [0, 1) or NaN. */
+PETSC_EXTERN PetscErrorCode EasEbeSplitSetMinGain(EasEbe, PetscReal g);
+/* EasEbeSplitGetMinGain - the margin of EasEbeSplitSetMinGain. */
+PETSC_EXTERN PetscErrorCode EasEbeSplitGetMinGain(EasEbe, PetscReal *g);
 /* EasEbeSplitSetRemaining - applies expected to remain (the horizon of the
    migration test, Ribeiro eq. 4.7: elements move only when the time saved
    over them pays for the move; 0: never); PETSC_DEFAULT (the default): the

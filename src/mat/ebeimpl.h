@@ -21,7 +21,8 @@ typedef struct {
   PetscReal t_raw[EAS_EBE_MAXUNITS], t_el[EAS_EBE_MAXUNITS];
   PetscReal Tbar, Tdist, cost, remaining;
   PetscBool migrate, gpu_worth;
-  char      why[96];
+  PetscReal Tsplit, Tbest, t_xfer; /* predicted split time, best unit alone, measured transfer time per apply (-ebe_split_min_gain) */
+  char      why[128];
 } EasEbeDecision;
 
 /* The online split of the element work (ebesplit.c). */
@@ -48,6 +49,7 @@ typedef struct {
   PetscReal          damping;      /* -ebe_split_damping: fraction of the way moved */
   PetscBool          thread_clock; /* -ebe_split_thread_clock */
   PetscReal          quantile;     /* -ebe_split_quantile (0.5: median) */
+  PetscReal          min_gain;     /* -ebe_split_min_gain: the split must beat the best unit alone by this fraction */
   PetscInt           lastdir;
   PetscReal          virtual_tel;             /* -ebe_test_virtual_time (TEST ONLY) */
   PetscReal          virtual_noise;           /* -ebe_test_virtual_noise (TEST ONLY) */
@@ -59,6 +61,8 @@ typedef struct {
   /* measurements */
   PetscReal      *busy;  /* window x nunits */
   PetscInt       *count; /* window x nunits */
+  PetscReal      *xfer;  /* window: host-side vector transfer time of an apply with a device and a host share (< 0: none) */
+  PetscReal       t_xfer; /* its median */
   PetscInt        nsamples, napplies, since;
   PetscReal       t_el[EAS_EBE_MAXUNITS], t_unit[EAS_EBE_MAXUNITS], t_raw[EAS_EBE_MAXUNITS];
   PetscInt        applies_last_solve, applies_this_solve, nsolves;

@@ -18,6 +18,12 @@
        EasModelLangRungerGpuWorthwhile);
     3. balanced shares n_u = N (1/t_u) / sum_v (1/t_v) (EasModelBalancedShares;
        Lang-Rünger eq. 26 for one CPU + one GPU);
+    3b. the balanced split over every measured unit must beat the best unit
+       alone by -ebe_split_min_gain: T_split <= (1 - g) min_u t_u N, with a
+       host element charged t_x = T_x / n_host, T_x the measured crossing
+       of the vectors per apply, n_host at the balanced shares (Lang-Rünger eq. 22 with t_el,cpu -> t_el,cpu + t_x;
+       docs/ebe.md); otherwise the best unit takes all elements and the
+       decision says why (steps 3-5 use the same charged host times);
     4. move only if amortized over the remaining applies (Ribeiro eqs.
        4.7-4.8, EasModelMigrationAmortized) and if the predicted gain
        exceeds -ebe_split_tol of the current time (a dead band against
@@ -58,6 +64,7 @@ PetscErrorCode EasEbeSplitCreate_Private(EasEbe ebe)
   sp->tol       = 0.03;
   sp->damping   = 0.5;
   sp->quantile  = 0.5;
+  sp->min_gain  = 0.05;
   sp->lcg       = 12345;
   sp->remaining = -1.0;
   for (PetscInt u = 0; u < EAS_EBE_MAXUNITS; u++) sp->slow[u] = sp->spike[u] = 1.0;
@@ -87,7 +94,7 @@ static PetscErrorCode EasEbeSplitFreeBuffers(EasEbeSplit *sp)
     sp->cel_dev[u]            = NULL;
     sp->dev_e0[u] = sp->dev_e1[u] = 0;
   }
-  PetscCall(PetscFree2(sp->busy, sp->count));
+  PetscCall(PetscFree3(sp->busy, sp->count, sp->xfer));
   sp->setup = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
@@ -153,6 +160,33 @@ PetscErrorCode EasEbeSetGpuShare(EasEbe ebe, PetscReal r)
   PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
   PetscCheck(r >= 0.0 && r <= 1.0, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_OUTOFRANGE, "-ebe_gpu_share %g is invalid: expected a fraction of the elements in [0, 1]", (double)r);
   ebe->split->share0 = r;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeSplitSetMinGain - the split is chosen only when its predicted time
+  beats the best unit alone by this fraction: T_split <= (1 - g) min_u T_u
+  (-ebe_split_min_gain, default 0.05); otherwise the best unit keeps all
+  the elements.  Errors: g outside [0, 1) or NaN.
+@*/
+PetscErrorCode EasEbeSplitSetMinGain(EasEbe ebe, PetscReal g)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCheck(g >= 0.0 && g < 1.0, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_OUTOFRANGE, "-ebe_split_min_gain %g is invalid: expected a fraction g in [0, 1) (0.05: the split must be 5%% faster than the best unit alone)", (double)g);
+  ebe->split->min_gain = g;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeSplitGetMinGain - the margin of EasEbeSplitSetMinGain.
+@*/
+PetscErrorCode EasEbeSplitGetMinGain(EasEbe ebe, PetscReal *g)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscValidRealPointer(g, 2);
+  *g = ebe->split->min_gain;
   PetscFunctionReturn(0);
 }
 
@@ -233,6 +267,9 @@ PetscErrorCode EasEbeSplitSetFromOptions_Private(EasEbe ebe, PetscOptionItems *P
   if (flg) PetscCall(EasEbeSetGpuShare(ebe, r));
   PetscCall(PetscOptionsInt("-ebe_rebalance_interval", "Applies between split decisions", "EasEbeSetRebalanceInterval", k, &k, &flg));
   if (flg) PetscCall(EasEbeSetRebalanceInterval(ebe, k));
+  r = sp->min_gain;
+  PetscCall(PetscOptionsReal("-ebe_split_min_gain", "Fraction by which the predicted split time must beat the best unit alone, in [0,1)", "EasEbeSplitSetMinGain", r, &r, &flg));
+  if (flg) PetscCall(EasEbeSplitSetMinGain(ebe, r));
   PetscCall(PetscOptionsInt("-ebe_split_window", "Samples in the smoothing window (median)", "", sp->window, &sp->window, NULL));
   PetscCheck(sp->window >= 1 && sp->window <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-ebe_split_window %" PetscInt_FMT " is invalid: expected 1 to 64 samples", sp->window);
   PetscCall(PetscOptionsReal("-ebe_split_tol", "Relative predicted gain below which the split is kept", "", sp->tol, &sp->tol, NULL));
@@ -337,7 +374,9 @@ PetscErrorCode EasEbeSplitSetUp_Private(EasEbe ebe, PetscInt e0, PetscInt e1)
     PetscCall(EasModelBalancedShares(sp->nunits - 1, rate + 1, N - shares[0], shares + 1));
   } else
     PetscCall(EasModelBalancedShares(sp->nunits, rate, N, shares));
-  PetscCall(PetscCalloc2((size_t)sp->window * sp->nunits, &sp->busy, (size_t)sp->window * sp->nunits, &sp->count));
+  PetscCall(PetscCalloc3((size_t)sp->window * sp->nunits, &sp->busy, (size_t)sp->window * sp->nunits, &sp->count, (size_t)sp->window, &sp->xfer));
+  for (PetscInt k = 0; k < sp->window; k++) sp->xfer[k] = -1.0;
+  sp->t_xfer = 0.0;
   sp->nsamples = sp->since = 0;
   PetscCall(EasEbeSplitApplyShares(ebe, shares));
   sp->setup = PETSC_TRUE;
@@ -382,10 +421,22 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
   EasEbeDecision d;
   PetscReal      rate[EAS_EBE_MAXUNITS], inv_host = 0.0, cost       = 0.0;
   PetscInt       Nnew[EAS_EBE_MAXUNITS], idx[EAS_EBE_MAXUNITS], nin = 0, hostth = 0;
-  PetscBool      include[EAS_EBE_MAXUNITS];
+  PetscBool      include[EAS_EBE_MAXUNITS], anydev = PETSC_FALSE;
+  PetscReal      xel = 0.0; /* the crossing time charged per host element (step 3b) */
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&d, sizeof(d)));
+  { /* the transfer time per host element: median of the window's applies that split (kept when none did, e.g. after a decline) */
+    PetscReal xs[64];
+    PetscInt  nx = 0;
+    for (PetscInt k = 0; k < W; k++)
+      if (sp->xfer[k] >= 0) xs[nx++] = sp->xfer[k];
+    if (nx) {
+      PetscCall(PetscSortReal(nx, xs));
+      sp->t_xfer = xs[nx / 2];
+    }
+    d.t_xfer = sp->t_xfer;
+  }
   d.apply     = sp->napplies;
   d.solve     = sp->nsolves;
   d.gpu_worth = PETSC_TRUE;
@@ -424,11 +475,13 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
       }
     }
   }
+  for (PetscInt u = 0; u < U; u++)
+    if (include[u] && !sp->is_host[u]) anydev = PETSC_TRUE;
   for (PetscInt u = 0; u < U; u++) {
     Nnew[u] = 0;
     if (include[u]) {
       idx[nin]    = u;
-      rate[nin++] = sp->t_el[u];
+      rate[nin++] = sp->t_el[u]; /* a host unit's gets the crossings in step 3b */ /* docs/ebe.md: a host element also pays its vectors' crossing */
     }
   }
   if (sp->type == EAS_EBE_SPLIT_FIXED) {
@@ -441,11 +494,63 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
     PetscInt  sh[EAS_EBE_MAXUNITS], Ncur[EAS_EBE_MAXUNITS];
     PetscReal r_all[EAS_EBE_MAXUNITS];
     PetscBool mig;
+    { /* step 3b: a split only if it beats the best unit alone by -ebe_split_min_gain (docs/ebe.md): the
+         balanced split over every measured unit, a host element paying the crossing of its vectors */
+      PetscInt  best = -1, nm = 0, sh2[EAS_EBE_MAXUNITS];
+      PetscReal Tbest = PETSC_MAX_REAL, Tsplit = 0.0, rr[EAS_EBE_MAXUNITS];
+      PetscBool dev = PETSC_FALSE;
+      for (PetscInt u = 0; u < U; u++)
+        if (!sp->is_host[u] && sp->t_el[u] > 0) dev = PETSC_TRUE;
+      for (PetscInt u = 0; u < U; u++) {
+        if (sp->t_el[u] > 0) nm++;
+        rr[u] = sp->t_el[u];
+        if (sp->t_el[u] > 0 && sp->t_el[u] * N < Tbest) {
+          Tbest = sp->t_el[u] * N;
+          best  = u;
+        }
+      }
+      if (nm == U && U > 1) {
+        /* T_x per apply charged per element of the host share it buys: t_x = T_x / n_host at the balanced
+           shares, a fixed point (a few sweeps; n_host -> 0 when the crossings cost more than they save) */
+        for (PetscInt it = 0; it < 8; it++) {
+          PetscInt nh = 0;
+          PetscCall(EasModelBalancedShares(U, rr, N, sh2));
+          for (PetscInt u = 0; u < U; u++)
+            if (sp->is_host[u]) nh += sh2[u];
+          xel = dev && nh > 0 ? sp->t_xfer / nh : 0.0;
+          for (PetscInt u = 0; u < U; u++) rr[u] = sp->t_el[u] + (sp->is_host[u] ? xel : 0.0);
+        }
+        PetscCall(EasModelBalancedShares(U, rr, N, sh2));
+        for (PetscInt i = 0; i < nin; i++)
+          if (sp->is_host[idx[i]] && anydev) rate[i] = sp->t_el[idx[i]] + xel; /* steps 3-5 charge the crossings too */
+        for (PetscInt u = 0; u < U; u++) {
+          Tsplit = PetscMax(Tsplit, rr[u] * sh2[u]);
+        }
+        d.Tsplit = Tsplit;
+        d.Tbest  = Tbest;
+      }
+      if (nm == U && U > 1 && Tsplit > (1.0 - sp->min_gain) * Tbest) { /* also when the balanced split leaves a unit idle (nsplit 1): one unit, said so */
+        char why[128];
+        PetscCall(PetscSNPrintf(why, sizeof(why), "split declined: predicted %.3g ms vs best unit %s alone %.3g ms (min gain %.1f %%)", 1e3 * (double)Tsplit, sp->unit[best]->resource, 1e3 * (double)Tbest, 100.0 * (double)sp->min_gain));
+        for (PetscInt u = 0; u < U; u++) Nnew[u] = u == best ? N : 0;
+        if (sp->shares[best] == N) {
+          PetscCall(PetscSNPrintf(d.why, sizeof(d.why), "keep: %s", why));
+          for (PetscInt u = 0; u < U; u++) d.shares_new[u] = sp->shares[u];
+        } else { /* a categorical choice: no damping, no dead band */
+          PetscCall(PetscStrncpy(d.why, why, sizeof(d.why)));
+          for (PetscInt u = 0; u < U; u++) d.shares_new[u] = Nnew[u];
+          d.migrate = PETSC_TRUE;
+          PetscCall(EasEbeSplitApplyShares(ebe, Nnew));
+          sp->nmigrations++;
+        }
+        goto record;
+      }
+    }
     PetscCall(EasModelBalancedShares(nin, rate, N, sh)); /* step 3 */
     for (PetscInt i = 0; i < nin; i++) Nnew[idx[i]] = sh[i];
     for (PetscInt u = 0; u < U; u++) {
       Ncur[u]  = sp->shares[u];
-      r_all[u] = sp->t_el[u] > 0 ? sp->t_el[u] : 1e300; /* never measured: not used with Nnew = 0 */
+      r_all[u] = sp->t_el[u] > 0 ? sp->t_el[u] + (sp->is_host[u] && anydev ? xel : 0.0) : 1e300; /* never measured: not used with Nnew = 0 */
       if (!sp->is_host[u] && Nnew[u] > 0) {
         const PetscInt moved = PetscAbsInt(Nnew[u] - Ncur[u]) + (Nnew[u] > 0 && sp->start[u] != sp->e0 ? Nnew[u] : 0);
         cost += moved * (sp->t_copy_el[u] > 0 ? sp->t_copy_el[u] : 0.0); /* eq. 14 */
@@ -515,6 +620,8 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
   PetscReal       t[EAS_EBE_MAXUNITS];
   PetscErrorCode  merr[EAS_EBE_MAXUNITS] = {0};
   const PetscBool metered                = (PetscBool)(ebe->meter && ebe->nmunits >= U);
+  double          txfer = 0.0, tx0; /* the vectors' crossings between the units, measured where they happen (host side) */
+  PetscBool       devshare = PETSC_FALSE, hostshare = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(EAS_EbeSplit, ebe, 0, 0, 0));
@@ -536,7 +643,10 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
     kd.color_elem = sp->cel_dev[u];
     kd.lanes      = 1; /* the unit's share is copied in the host layout */
     if (metered) PetscCall(EasEnergyMeterBegin(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u]));
+    tx0 = omp_get_wtime();
     PetscCall(PetscArraycpy(sp->xbuf[u], x, n)); /* x is pageable: the unit copies from its staging buffer */
+    txfer += omp_get_wtime() - tx0;
+    devshare = PETSC_TRUE;
     PetscCall((*sp->unit[u]->ops->ebe_unit_begin)(sp->unit[u], &kd, sp->start[u], sp->start[u] + sp->shares[u], n, sp->xbuf[u], sp->xdev[u], sp->ydev[u], sp->ybuf[u]));
   }
   for (PetscInt u = 0; u < U; u++)
@@ -586,9 +696,12 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
            }
            /* sum the private outputs */
            for (PetscInt u = 0; u < U; u++) {
+             if (sp->is_host[u] && sp->shares[u]) hostshare = PETSC_TRUE;
              if (u == first || !sp->shares[u]) continue;
+             tx0 = omp_get_wtime();
 #pragma omp parallel for schedule(static) num_threads((int)ebe->be->threads)
     for (PetscInt i = sp->lo[u]; i < sp->hi[u]; i++) y[i] += sp->ybuf[u][i];
+    if (!sp->is_host[u]) txfer += omp_get_wtime() - tx0; /* a device unit's result joins the host's */
   }
   PetscCall(PetscLogFlops(2.0 * ebe->nen * ebe->dof * ebe->nen * ebe->dof * (sp->e1 - sp->e0)));
            /* measurements: one window slot per apply */
@@ -602,6 +715,7 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
                sp->busy[slot * U + u]  = tu;
                sp->count[slot * U + u] = sp->shares[u];
     }
+             sp->xfer[slot] = (devshare && hostshare) ? (PetscReal)txfer : -1.0; /* per apply: today whole vectors cross, whatever the shares; only applies that really split */
              sp->nsamples++;
            }
            sp->napplies++;
@@ -714,6 +828,8 @@ PetscErrorCode EasEbeSplitView_Private(EasEbe ebe, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "split: %s over %" PetscInt_FMT " units, rebalance every %" PetscInt_FMT " applies, median window %" PetscInt_FMT ", tol %g, damping %g; %" PetscInt_FMT " decisions, %" PetscInt_FMT " moves\n", EasEbeSplitTypes[sp->type], sp->nunits, sp->interval, sp->window, (double)sp->tol, (double)sp->damping, sp->ntrace, sp->nmigrations));
   for (PetscInt u = 0; u < sp->nunits; u++)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  unit %" PetscInt_FMT ": %s x %" PetscInt_FMT " threads, %" PetscInt_FMT " elements, t_el %.3e s%s\n", u, sp->unit[u]->resource, sp->unit[u]->threads, sp->shares[u], (double)sp->t_el[u], sp->slow[u] > 1 ? " (test slowdown)" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  min gain %.1f %%, vector transfer %.3e s per apply\n", 100.0 * (double)sp->min_gain, (double)sp->t_xfer));
+  if (sp->ntrace) PetscCall(PetscViewerASCIIPrintf(viewer, "  last decision: %s\n", sp->trace[sp->ntrace - 1].why));
   PetscFunctionReturn(0);
 }
 

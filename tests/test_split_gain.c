@@ -1,0 +1,100 @@
+static const char help[] = "The split's minimum gain (-ebe_split_min_gain, docs/ebe.md): a /cpu/memcheck device unit (its copies are real\n"
+                           "memcpy, so the measured transfer time is real) and a CPU unit; the split is kept only when its predicted time,\n"
+                           "transfers included, beats the best unit alone by the margin; otherwise the best unit takes all the elements\n"
+                           "and the decision says why.\n"
+                           "Verdicts are decisive whatever the machine: two units can at best halve the time, so a 60 %% margin always\n"
+                           "declines; with the default 5 %% the split declines only if one unit is ~19x slower than the other: a host unit\n"
+                           "slowed 100x (-ebe_test_slowdown 1:100, its gain ~1 %%) declines, equal-speed units (gain ~30-50 %%) split.\n"
+                           "  -view_trace -n <Q2 elements per direction> -solves <solves> -expect_units <1|2>: units holding elements at the end\n";
+
+#include <eas.h>
+
+int main(int argc, char **argv)
+{
+  EasEbe           ebe;
+  EasKsp           ksp;
+  EasVec           b, x;
+  PetscInt         n = 6, solves = 6, expect = 0, nu, nel, nd, nm, used = 0;
+  PetscBool        view = PETSC_FALSE;
+  const PetscInt  *sh;
+  const PetscReal *tel, *tun;
+  PetscReal        g;
+
+  PetscCall(EasInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-solves", &solves, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-expect_units", &expect, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-view_trace", &view, NULL));
+  PetscCall(EasEbeCreate(PETSC_COMM_SELF, &ebe));
+  PetscCall(EasEbeSetFromMesh(ebe, EAS_EBE_POISSON, 2, n, n, n));
+  PetscCall(EasEbeSetFromOptions(ebe));
+  PetscCall(EasEbeSetUp(ebe));
+  PetscCall(EasEbeGetSizes(ebe, &nel, NULL, NULL, NULL, NULL));
+  PetscCall(EasEbeSplitGetState(ebe, &nu, &sh, &tel, &tun));
+  PetscCall(EasEbeSplitGetMinGain(ebe, &g));
+  PetscCheck(nu == 2, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "this test needs two units (-ebe_split_units /cpu/memcheck,/cpu:1)");
+  PetscCall(EasKspCreate(PETSC_COMM_SELF, &ksp));
+  PetscCall(EasKspSetType(ksp, EAS_CG));
+  PetscCall(EasKspSetOperatorEbe(ksp, ebe));
+  PetscCall(EasKspSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 30));
+  PetscCall(EasKspSetFromOptions(ksp));
+  PetscCall(EasEbeCreateVecs(ebe, &b, &x));
+  PetscCall(EasVecSet(b, 1.0));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "min gain %g %%; start: shares %" PetscInt_FMT " / %" PetscInt_FMT " of %" PetscInt_FMT " elements\n", (double)(100 * g), sh[0], sh[1], nel));
+  for (PetscInt s = 0; s < solves; s++) PetscCall(EasKspSolve(ksp, b, x));
+  PetscCall(EasEbeSplitGetDecisionCount(ebe, &nd, &nm));
+  for (PetscInt u = 0; u < nu; u++) used += sh[u] > 0;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "after %" PetscInt_FMT " solves: %" PetscInt_FMT " decisions, shares %" PetscInt_FMT " / %" PetscInt_FMT ", t_el %.3e / %.3e s: %" PetscInt_FMT " unit%s used\n", solves, nd, sh[0], sh[1], (double)tel[0], (double)tel[1], used, used > 1 ? "s" : ""));
+  PetscCall(EasEbeView(ebe, PETSC_VIEWER_STDOUT_SELF));
+  if (view) PetscCall(EasEbeSplitViewTrace(ebe, PETSC_VIEWER_STDOUT_SELF));
+  PetscCheck(nd >= 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "no split decision was taken");
+  PetscCheck(!expect || used == expect, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " units hold elements, expected %" PetscInt_FMT, used, expect);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "split gain test passed\n"));
+  PetscCall(EasVecDestroy(&b));
+  PetscCall(EasVecDestroy(&x));
+  PetscCall(EasKspDestroy(&ksp));
+  PetscCall(EasEbeDestroy(&ebe));
+  PetscCall(EasFinalize());
+  return 0;
+}
+
+/*TEST
+  test:
+    suffix: declined
+    backends: none
+    args: -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_rebalance_interval 5 -ebe_split_min_gain 0.6 -expect_units 1
+    expect: split declined: predicted [0-9.e+-]+ ms vs best unit /cpu/[a-z]+ alone [0-9.e+-]+ ms \(min gain 60\.0 %\)
+    expect: vector transfer [1-9]\.[0-9]+e-[0-9]+ s per apply
+    expect: 1 unit used
+    expect: split gain test passed
+  test:
+    suffix: slow_host
+    backends: none
+    args: -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_rebalance_interval 5 -ebe_test_slowdown 1:100 -expect_units 1
+    expect: split declined: predicted [0-9.e+-]+ ms vs best unit /cpu/memcheck alone [0-9.e+-]+ ms \(min gain 5\.0 %\)
+    expect: shares 216 / 0
+    expect: split gain test passed
+  test:
+    suffix: splits
+    backends: none
+    args: -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_rebalance_interval 5 -ebe_split_min_gain 0 -expect_units 2 -view_trace
+    expect: min gain 0\.0 %, vector transfer [1-9]\.[0-9]+e-[0-9]+ s per apply
+    expect_count: 0 declined
+    expect: 2 units used
+    expect: split gain test passed
+  test:
+    suffix: min_gain_one
+    backends: none
+    args: -n 2 -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_split_min_gain 1
+    expect_error: -ebe_split_min_gain 1\.? is invalid: expected a fraction g in \[0, 1\)
+  test:
+    suffix: min_gain_negative
+    backends: none
+    args: -n 2 -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_split_min_gain -0.1
+    expect_error: -ebe_split_min_gain -0\.1 is invalid: expected a fraction g in \[0, 1\)
+  test:
+    suffix: min_gain_nan
+    backends: none
+    args: -n 2 -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_split_min_gain nan
+    expect_error: -ebe_split_min_gain nan\.? is invalid: expected a fraction g in \[0, 1\)
+TEST*/
