@@ -66,7 +66,7 @@ int main(int argc, char **argv)
   EasEbe      ebe;
   Vec         xp, yref, y, y2;
   PetscRandom rnd;
-  const char *res;
+  char        res[64]; /* a copy: the backend, and its resource string, go with each operator */
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "EBE device layout test", NULL);
@@ -101,7 +101,9 @@ int main(int argc, char **argv)
       if (s == EAS_EBE_STORAGE_FULL && det == 0) {
         EasBackend be;
         PetscCall(EasEbeGetBackend(ebe, &be));
-        PetscCall(EasBackendGetResource(be, &res));
+        const char *r;
+        PetscCall(EasBackendGetResource(be, &r));
+        PetscCall(PetscStrncpy(res, r, sizeof(res)));
         PetscCall(EasEbeView(ebe, PETSC_VIEWER_STDOUT_WORLD));
       }
       PetscCall(Apply(ebe, xp, y));
