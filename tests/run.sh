@@ -34,6 +34,10 @@
 # Debian's /usr/bin/python3, the one with python3-matplotlib), with MPIEXEC
 # exported; the script runs the programs itself.
 # On /cpu/memcheck tests run on at most EAS_MEMCHECK_MAX_NP ranks (default 2).
+# On more than one rank a test runs on /cpu/serial only where it does not also
+# run on /cpu/openmp (on one thread per rank the two run the same code; the
+# serial backend's own kernels run at 1 rank): EAS_TEST_FULL_MATRIX=1 runs
+# every backend at every rank count.
 # A test that runs longer than EAS_TEST_TIMEOUT seconds (default 300) is
 # killed and fails ("timed out after N s"), whatever kind it is.
 # "@TMP@" in args and expect lines is replaced by a directory of the run's
@@ -106,6 +110,7 @@ export OMPI_MCA_mpi_yield_when_idle=${OMPI_MCA_mpi_yield_when_idle:-1}
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 TIMEOUT=${EAS_TEST_TIMEOUT:-300}
 MEMCHECK_MAX_NP=${EAS_MEMCHECK_MAX_NP:-2}
+FULL_MATRIX=${EAS_TEST_FULL_MATRIX:-0}
 PYTHON=${EAS_PYTHON:-/usr/bin/python3}
 ROOT=${EAS_TEST_ROOT:-$(cd "$(dirname "$0")/.." && pwd)} # EAS_TEST_ROOT: the runner's self-test
 LOGDIR=$OBJDIR/testlogs
@@ -280,6 +285,8 @@ while IFS=$'\036' read -r src suffix nsize backends args expects experr counts r
       [ -n "$ONLY_NSIZE" ] && [ "$np" != "$ONLY_NSIZE" ] && continue
       # /cpu/memcheck checks per-rank host/device paths: 1 and 2 ranks cover them (make check's time)
       [ "$be" = /cpu/memcheck ] && [ "$np" -gt "$MEMCHECK_MAX_NP" ] && continue
+      # /cpu/serial beside /cpu/openmp on several ranks: the same code on one thread per rank (make check's time)
+      [ "$FULL_MATRIX" != 1 ] && [ "$be" = /cpu/serial ] && [ "$np" -gt 1 ] && listed "$bes" /cpu/openmp && continue
       name="$base/$suffix np=$np be=$be"
       if [ -n "$FILTER" ] && ! [[ $name =~ $FILTER ]]; then continue; fi
       if [ -n "$EXCLUDE" ] && [[ $name =~ $EXCLUDE ]]; then continue; fi
@@ -296,11 +303,16 @@ if [ $LIST = 1 ]; then
 fi
 
 # Run them: at most JOBS at once, never more cores asked for than CORES
-# (a test wider than the machine runs alone).  Reports are printed whole as
-# tests end; the failed list is in the order above.
+# (a test wider than the machine runs alone).  When the next test does not
+# fit beside those running, one of the next WINDOW (16) that fits starts in
+# its place (a one-core test beside another), so no core idles while the
+# head waits; the head starts as soon as it fits, and the window bounds how
+# far the order moves.  Reports are printed whole as tests end; the failed
+# list is in the order above.
 declare -A RUNNING_ID=() RUNNING_CORES=()
-declare -a FAILED=()
+declare -a FAILED=() STARTED=() NEED=() THREADS=()
 used=0
+WINDOW=16
 reap() { # waits for one test to end, prints its report, counts it
   local pid id st
   wait -n -p pid
@@ -312,17 +324,32 @@ reap() { # waits for one test to end, prints its report, counts it
   unset "RUNNING_ID[$pid]" "RUNNING_CORES[$pid]"
 }
 for ((i = 0; i < ntests; i++)); do
+  threads_for "${T_NP[i]}"
+  THREADS[i]=$threads
+  NEED[i]=$((T_NP[i] * threads))
+  [ "${NEED[i]}" -gt "$CORES" ] && NEED[i]=$CORES
+done
+head=0
+while :; do
+  while [ $head -lt $ntests ] && [ -n "${STARTED[head]:-}" ]; do head=$((head + 1)); done
+  [ $head -ge $ntests ] && break
+  pick=-1
+  if [ ${#RUNNING_ID[@]} -lt "$JOBS" ]; then
+    for ((k = head; k < ntests && k < head + WINDOW; k++)); do
+      [ -n "${STARTED[k]:-}" ] && continue
+      if [ ${#RUNNING_ID[@]} -eq 0 ] || [ $((used + NEED[k])) -le "$CORES" ]; then pick=$k; break; fi
+    done
+  fi
+  if [ $pick -lt 0 ]; then reap; continue; fi
+  i=$pick
+  STARTED[i]=1
   if [ ! -x "${T_EXE[i]}" ] && [ "${T_EXE[i]%.py}" = "${T_EXE[i]}" ]; then
     fail=$((fail + 1)); FAILED[i]=${T_NAME[i]}; echo "FAIL   ${T_NAME[i]}: ${T_EXE[i]} not built"; continue
   fi
-  threads_for "${T_NP[i]}"
-  need=$((T_NP[i] * threads))
-  [ $need -gt "$CORES" ] && need=$CORES
-  while [ ${#RUNNING_ID[@]} -gt 0 ] && { [ ${#RUNNING_ID[@]} -ge "$JOBS" ] || [ $((used + need)) -gt "$CORES" ]; }; do reap; done
-  run_one "$i" "${T_NAME[i]}" "${T_EXE[i]}" "${T_NP[i]}" "${T_BE[i]}" "${T_ARGS[i]}" "${T_EXP[i]}" "${T_ERR[i]}" "${T_CNT[i]}" "$threads" &
+  run_one "$i" "${T_NAME[i]}" "${T_EXE[i]}" "${T_NP[i]}" "${T_BE[i]}" "${T_ARGS[i]}" "${T_EXP[i]}" "${T_ERR[i]}" "${T_CNT[i]}" "${THREADS[i]}" &
   RUNNING_ID[$!]=$i
-  RUNNING_CORES[$!]=$need
-  used=$((used + need))
+  RUNNING_CORES[$!]=${NEED[i]}
+  used=$((used + NEED[i]))
 done
 while [ ${#RUNNING_ID[@]} -gt 0 ]; do reap; done
 

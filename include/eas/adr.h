@@ -188,7 +188,8 @@ PETSC_EXTERN PetscErrorCode EasAdrGetJacobianPrecision(EasAdr, EasPrecision *);
    (docs/adr.md).  Before EasAdrSetUp. */
 PETSC_EXTERN PetscErrorCode EasAdrSetDecomposition(EasAdr, PetscInt px, PetscInt py, PetscInt pz);
 /* EasAdrGetDecomposition - after EasAdrSetUp: the ranks per direction and the
-   coupling weights w_d above (NULL skips either). */
+   coupling weights w_d above (NULL skips either; -1 on one rank, where there
+   is nothing to decompose and they are not evaluated). */
 PETSC_EXTERN PetscErrorCode EasAdrGetDecomposition(EasAdr, PetscInt p[3], PetscReal w[3]);
 /* EasAdrSetKspEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
    off): each local Newton step solves its linear system to a relative

@@ -321,7 +321,7 @@ PetscErrorCode EasAdrSetDecomposition(EasAdr adr, PetscInt px, PetscInt py, Pets
   PetscFunctionReturn(0);
 }
 
-/*@C EasAdrGetDecomposition - after EasAdrSetUp: ranks per direction and the coupling weights (NULL skips). @*/
+/*@C EasAdrGetDecomposition - after EasAdrSetUp: ranks per direction and the coupling weights (NULL skips; -1 on one rank, where they are not evaluated). @*/
 PetscErrorCode EasAdrGetDecomposition(EasAdr adr, PetscInt p[3], PetscReal w[3])
 {
   PetscFunctionBegin;
@@ -742,7 +742,7 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
   if (adr->delay_us > 0 || adr->jitter_us > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "fault injection: delay %g us + jitter U(0, %g) us, seed %" PetscInt_FMT "\n", (double)adr->delay_us, (double)adr->jitter_us, adr->comm_seed));
   if (adr->setupcalled) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "decomposition %d x %d x %d ranks (%s); rank 0 box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", adr->dims[0], adr->dims[1], adr->dims[2], adr->decomp[0] == PETSC_DECIDE ? "auto: least coupling cut" : "-adr_decomp", adr->nl[0], adr->nl[1], adr->nl[2]));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "coupling weights max dt (|V_d|/h_d + 2 K_d/h_d^2) at setup: x %.4g y %.4g z %.4g\n", (double)adr->decomp_w[0], (double)adr->decomp_w[1], (double)adr->decomp_w[2]));
+    if (adr->decomp_w[0] >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "coupling weights max dt (|V_d|/h_d + 2 K_d/h_d^2) at setup: x %.4g y %.4g z %.4g\n", (double)adr->decomp_w[0], (double)adr->decomp_w[1], (double)adr->decomp_w[2]));
     msg[0] = st.msgs_sent;
     msg[1] = st.msgs_recv;
     msg[2] = st.msgs_stale;

@@ -99,7 +99,11 @@ static PetscErrorCode EasAdrDecompose_Private(EasAdr adr, MPI_Comm comm)
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
-  PetscCall(EasAdrCouplingWeights(adr, comm, rank, adr->size, adr->decomp_w));
+  /* one pass of the coefficient callbacks over the grid (N / size points per
+     rank): only where there is a choice to make and to report; on one rank
+     the weights are not evaluated (-1 in EasAdrGetDecomposition and View) */
+  if (adr->size > 1) PetscCall(EasAdrCouplingWeights(adr, comm, rank, adr->size, adr->decomp_w));
+  else adr->decomp_w[0] = adr->decomp_w[1] = adr->decomp_w[2] = -1;
   if (adr->decomp[0] != PETSC_DECIDE) {
     /* the product is the rank count (EasAdrSetDecomposition); the planes per rank depend on the grid */
     for (PetscInt d = 0; d < 3; d++) {
@@ -190,6 +194,10 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     }
   }
   if (adr->ts->setup) PetscCall((*adr->ts->setup)(adr)); /* beuler: the diurnal default step bounded by the grid */
+  { /* the global size before any pass over the grid (the per-rank sizes below, once decomposed) */
+    PetscInt chk;
+    PetscCall(EasIntMul(comm, "ADR global unknowns 2*Nx*Ny*Nz", &chk, 2, adr->N[0], adr->N[1], adr->N[2]));
+  }
   PetscCall(EasAdrDecompose_Private(adr, comm));
   PetscCallMPI(MPI_Cart_create(comm, 3, adr->dims, periods, 0, &adr->cart));
   PetscCallMPI(MPI_Comm_rank(adr->cart, &adr->rank));
@@ -207,7 +215,6 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
      indexed in PetscInt, and the global state is a PETSc vector */
   {
     PetscInt chk;
-    PetscCall(EasIntMul(adr->cart, "ADR global unknowns 2*Nx*Ny*Nz", &chk, 2, adr->N[0], adr->N[1], adr->N[2]));
     PetscCall(EasIntMul(adr->cart, "ADR transport weights per rank 6*nx*ny*nz", &chk, 6, adr->nl[0], adr->nl[1], adr->nl[2]));
     PetscCall(EasIntMul(adr->cart, "ADR padded box per rank 2*(nx+2)*(ny+2)*(nz+2)", &chk, 2, adr->nl[0] + 2, adr->nl[1] + 2, adr->nl[2] + 2));
   }
