@@ -17,8 +17,14 @@ per iteration is PETSc's KSPSolve event (-log_view, setup excluded; the
 initial residual of a nonzero guess included for both) over ITS; medians.
 eas's bytes per row are the ones its BiCGStab counts (-eas_ksp_view); the
 GB/s follow from them (none for CG on element matrices: eas's EBE apply
-reads element matrices, not rows).  No bandwidth reference is timed here:
-make bench's bench_dia lines give read9 on the same machine.
+reads element matrices, not rows).  The bandwidth reference is timed in the
+same run: OBJDIR/bench/bench_ref (read9: 9 read streams and 1 write, the DIA
+SpMV's access shape, bench/bandwidth.h) on the same ranks with one thread
+each, after each pair of runs; eas_over_read9 is eas's GB/s over its median,
+at_bandwidth says whether eas's working set (rows x bytes per row) is at
+least 4 x the last-level cache (else part of it may sit in the cache and the
+ratio is no bandwidth claim; "unknown" where the LLC is).  On /gpu/cuda the
+host's read9 bounds nothing: n/a (bench_gpu times a device copy instead).
 
   python3 bench/petsc_tutorials.py OBJDIR [--np N] [--runs R] [--its ITS] [--small] [--backend /cpu|/gpu/cuda]
 """
@@ -61,6 +67,19 @@ def run(objdir, np_, exe, args):
     return float(solve.group(1)), int(its.group(1)), int(rows.group(1)) if rows else 0, float(bpr.group(1)) if bpr else None
 
 
+def reference(objdir, np_):
+    """read9 GB/s of np_ ranks at once, one thread each (bench_ref), and the LLC it used"""
+    mpiexec = shlex.split(os.environ.get("MPIEXEC", "mpirun --oversubscribe"))
+    cmd = mpiexec + ["-n", str(np_), os.path.join(objdir, "bench", "bench_ref"), "-threads", "1", "-runs", "3", "-reps", "3"]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=dict(os.environ, OMP_NUM_THREADS="1"))
+    m = re.search(r"^BENCH name=reference .* read9_GBs=([0-9.]+) .* llc_MB=(\S+) llc_from=(\S+)", p.stdout, re.M)
+    if p.returncode != 0 or not m:
+        print(p.stdout)
+        sys.exit(f"petsc_tutorials: {' '.join(cmd)} exited with {p.returncode} or printed no reference line")
+    llc = float(m.group(2)) * 1e6 if m.group(2) != "unknown" else 0.0
+    return float(m.group(1)), llc, m.group(3)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("objdir")
@@ -79,16 +98,27 @@ def main():
         petsc = grids[tut] + (["-ksp_type", "cg", "-ksp_norm_type", "unpreconditioned"] if cg else ["-ksp_type", "bcgs", "-ksp_pc_side", "right"]) + common
         matopt = "-mat_type" if tut in ("ex2", "ex3") else "-dm_mat_type"
         eas = grids[tut] + ["-dll_append", lib, matopt, "easebe" if cg else "easdia", "-ksp_type", "eascg" if cg else "easbcgs", "-eas_ksp_view", "-eas_backend", a.backend] + (["-eas_threads", "1"] if a.backend.startswith("/cpu") else []) + common
-        tp, te = [], []
+        tp, te, tr = [], [], []
         for _ in range(a.runs):
             t, itp, rows, _ = run(a.objdir, a.np, tut, petsc)
             tp.append(t / itp)
             t, ite, _, bpr = run(a.objdir, a.np, tut, eas)
             te.append(t / ite)
-        mp, me = statistics.median(tp), statistics.median(te)
-        gbs = f"{bpr * rows / me / 1e9:.2f}" if bpr else "n/a"
+            r9, llc, llc_from = reference(a.objdir, a.np)
+            tr.append(r9)
+        mp, me, mr = statistics.median(tp), statistics.median(te), statistics.median(tr)
+        if bpr and a.backend.startswith("/gpu"):
+            gbs, ratio, atbw = f"{bpr * rows / me / 1e9:.2f}", "n/a", "n/a"  # a host reference bounds no device
+        elif bpr:
+            ws = bpr * rows
+            gbs = f"{ws / me / 1e9:.2f}"
+            ratio = f"{ws / me / 1e9 / mr:.3f}"
+            atbw = ("yes" if ws >= 4 * llc else "no") if llc > 0 else "unknown"
+        else:
+            gbs = ratio = atbw = "n/a"
         print(f"BENCH petsc_tutorial={tut} np={a.np} eas_backend={a.backend} rows={rows} its={ite} petsc_ms_per_it={1e3 * mp:.3f} eas_ms_per_it={1e3 * me:.3f} "
-              f"petsc_over_eas={mp / me:.2f} eas_bytes_per_row={bpr if bpr else 'n/a'} eas_GBs={gbs} "
+              f"petsc_over_eas={mp / me:.2f} eas_bytes_per_row={bpr if bpr else 'n/a'} eas_GBs={gbs} read9_GBs={mr:.2f} eas_over_read9={ratio} "
+              f"llc_MB={f'{llc * 1e-6:.1f}' if llc > 0 else 'unknown'} llc_from={llc_from} at_bandwidth={atbw} "
               f"range_petsc_ms={1e3 * min(tp):.3f}..{1e3 * max(tp):.3f} range_eas_ms={1e3 * min(te):.3f}..{1e3 * max(te):.3f} runs={a.runs}")
         if ite != itp:
             print(f"petsc_tutorials: {tut}: eas ran {ite} iterations, PETSc {itp} (expected {a.its} each)")

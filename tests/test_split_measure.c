@@ -43,7 +43,7 @@ int main(int argc, char **argv)
   N  = (PetscReal)(sh[0] + sh[1]);
   Eh = (1.0 / TD) / (sh[0] / (N * Ta[0]) + sh[1] / (N * Ta[1])); /* eq. 3.6 by hand from the returned times */
   PetscCheck(PetscAbsReal(E - Eh) <= 1e-12 * Eh, PETSC_COMM_SELF, PETSC_ERR_PLIB, "E %.15g, by hand from the times %.15g", (double)E, (double)Eh);
-  PetscCall(EasEbeMult(ebe, x, y1)); /* the operator after the measurement: the same product */
+  PetscCall(EasEbeMult(ebe, x, y1));         /* the operator after the measurement: the same product */
   PetscCall(EasVecAXPBY(y1, -1.0, 1.0, y0)); /* y1 <- y1 - y0 */
   PetscCall(EasVecNorm(y1, &d));
   PetscCall(EasVecNorm(y0, &nrm));

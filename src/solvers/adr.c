@@ -175,7 +175,7 @@ PetscErrorCode EasAdrSetTimeStepType(EasAdr adr, EasAdrTSType type)
   PetscCheck(type == EAS_ADR_TS_BEULER || type == EAS_ADR_TS_CVODE, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetTimeStepType: unknown type %d: expected EAS_ADR_TS_BEULER or EAS_ADR_TS_CVODE", (int)type);
   if (type != adr->ts_type) {
     const EasAdrTSOps *const steppers[] = {&EasAdrTS_BEuler, &EasAdrTS_CVode}, *ops = steppers[type]; /* indexed by EasAdrTSType */
-    if (ops->create) PetscCall((*ops->create)(adr)); /* may refuse: cvode not compiled in */
+    if (ops->create) PetscCall((*ops->create)(adr));                                                  /* may refuse: cvode not compiled in */
     if (adr->ts->destroy) PetscCall((*adr->ts->destroy)(adr));
     adr->ts = ops;
   }

@@ -102,8 +102,10 @@ static PetscErrorCode EasAdrDecompose_Private(EasAdr adr, MPI_Comm comm)
   /* one pass of the coefficient callbacks over the grid (N / size points per
      rank): only where there is a choice to make and to report; on one rank
      the weights are not evaluated (-1 in EasAdrGetDecomposition and View) */
-  if (adr->size > 1) PetscCall(EasAdrCouplingWeights(adr, comm, rank, adr->size, adr->decomp_w));
-  else adr->decomp_w[0] = adr->decomp_w[1] = adr->decomp_w[2] = -1;
+  if (adr->size > 1)
+    PetscCall(EasAdrCouplingWeights(adr, comm, rank, adr->size, adr->decomp_w));
+  else
+    adr->decomp_w[0] = adr->decomp_w[1] = adr->decomp_w[2] = -1;
   if (adr->decomp[0] != PETSC_DECIDE) {
     /* the product is the rank count (EasAdrSetDecomposition); the planes per rank depend on the grid */
     for (PetscInt d = 0; d < 3; d++) {
@@ -194,7 +196,7 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     }
   }
   if (adr->ts->setup) PetscCall((*adr->ts->setup)(adr)); /* beuler: the diurnal default step bounded by the grid */
-  { /* the global size before any pass over the grid (the per-rank sizes below, once decomposed) */
+  {                                                      /* the global size before any pass over the grid (the per-rank sizes below, once decomposed) */
     PetscInt chk;
     PetscCall(EasIntMul(comm, "ADR global unknowns 2*Nx*Ny*Nz", &chk, 2, adr->N[0], adr->N[1], adr->N[2]));
   }
