@@ -259,7 +259,7 @@ int main(int argc, char **argv)
     t_split = Median(runs, tv);
     t_ideal = 1.0 / (1.0 / t_gpu + 1.0 / t_cpu); /* both units busy all the time, no cost of sharing */
     PetscCall(EasEbeSplitGetState(es, NULL, &sh, NULL, NULL));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_split device=%s problem=elasticity order=2 n=%" PetscInt_FMT " units=gpu+cpu:%" PetscInt_FMT " shares=%" PetscInt_FMT "/%" PetscInt_FMT " gpu_alone_ms=%.4f cpu_alone_ms=%.4f split_ms=%.4f speedup_vs_gpu=%.3f efficiency=%.3f\n", device, ebe_n, threads, sh[0], sh[1], t_gpu * 1e3, t_cpu * 1e3, t_split * 1e3, t_gpu / t_split, t_ideal / t_split));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_split device=%s problem=elasticity order=2 n=%" PetscInt_FMT " units=gpu+cpu:%" PetscInt_FMT " shares=%" PetscInt_FMT "/%" PetscInt_FMT " decision=%s gpu_alone_ms=%.4f cpu_alone_ms=%.4f split_ms=%.4f speedup_vs_gpu=%.3f split_over_best=%.3f efficiency=%.3f\n", device, ebe_n, threads, sh[0], sh[1], sh[0] && sh[1] ? "split" : "declined", t_gpu * 1e3, t_cpu * 1e3, t_split * 1e3, t_gpu / t_split, t_split / PetscMin(t_gpu, t_cpu), t_ideal / t_split));
     PetscCall(EasKspDestroy(&ksp));
     PetscCall(EasVecDestroy(&xs));
     PetscCall(EasVecDestroy(&ys));
@@ -291,7 +291,7 @@ int main(int argc, char **argv)
     expect: BENCH name=gpu_bicgstab device=/cpu/serial .* ratio_bound=[0-9.]+
     expect: BENCH name=gpu_ebe_apply device=/cpu/serial .* storage=symmetric deterministic=no elements=8
     expect_count: 8 BENCH name=gpu_ebe_apply
-    expect: BENCH name=gpu_ebe_split device=/cpu/serial .* shares=[0-9]+/[0-9]+ .* efficiency=[0-9.]+
+    expect: BENCH name=gpu_ebe_split device=/cpu/serial .* shares=[0-9]+/[0-9]+ decision=(split|declined) .* split_over_best=[0-9.]+ efficiency=[0-9.]+
   test:
     suffix: memcheck
     backends: none
