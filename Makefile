@@ -301,7 +301,8 @@ demo: all
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(OBJDIR)/examples/adr3d -adr_n 40 -adr_monitor -adr_view
 
 # valgrind on small runs (OpenMPI's suppressions and tools/valgrind.supp), in
-# its own build tree without -march=native: valgrind 3.19 does not decode
+# its own build tree (the library and the programs below only: CI's time)
+# without -march=native: valgrind 3.19 does not decode
 # AVX-512.  Covers the CUDA module's loader (not found: CUDA=0) and the
 # rank -> device map, the DIA/BiCGStab core, the ADR solver sync and async (both
 # detections, the reception thread), a backend move, the EBE pipecg with the
@@ -311,8 +312,12 @@ demo: all
 VGCMD = valgrind -q --num-callers=40 --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
      --suppressions=/usr/share/openmpi/openmpi-valgrind.supp --suppressions=tools/valgrind.supp
 VG = OMP_NUM_THREADS=1 $(VGCMD)
+VG_PROGS = examples/eas_info examples/adr3d examples/fem_pcg tests/test_cuda_host tests/test_bicgstab tests/test_dia tests/test_reasons \
+     tests/test_dia_precision tests/test_ebe_storage tests/test_adr_ew tests/test_adr_precision tests/test_adr_policy \
+     tests/test_energy_sensors tests/test_meter_sampler tests/test_adr_campaign tests/test_dvfs tests/test_split_measure \
+     tests/test_llc tests/libfake_nvml.so
 valgrind:
-	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 OBJDIR=build-vg CUDA=0 OPT="-O2" all
+	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 OBJDIR=build-vg CUDA=0 FORTRAN=0 OPT="-O2" $(addprefix build-vg/,$(VG_PROGS))
 	$(VG) build-vg/examples/eas_info -unavailable
 	$(VG) build-vg/tests/test_cuda_host
 	$(VG) build-vg/tests/test_bicgstab -problem adr -n 6 -eas_threads 1
