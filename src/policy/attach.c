@@ -15,6 +15,7 @@ typedef struct {
   EasPolicy      pol;
   PetscInt       interval, since, moves;
   PetscBool      warned;
+  PetscBool      cold; /* the interval after a move: its time is the move's cold start, not the unit's rate */
   PetscReal      busy0, work0;
   PetscLogDouble t0;
   PetscReal      E0, Tc0; /* energy and compute-phase wall time at the start of the solve */
@@ -37,8 +38,12 @@ static PetscErrorCode AdrPolicyCtxDestroy(void **ctx)
   compute phase; max over ranks, so every rank gets the same answer) goes to
   EasPolicyUpdate, with the work of the solve re-estimated from the measured
   inner iterations per step; an answer of the other kind moves the solver
-  (collective).  At the start and end of the solve: predicted against
-  measured time and energy.
+  (collective).  The first interval after a move is not a measurement of the
+  new unit (first touch of its arrays, its first kernels, a thread team
+  started): that update keeps the unit's previous figure, so a cold start
+  cannot send the solver back and forth (seen on an H100 with 8 threads
+  per rank: GPU -> CPU -> GPU in 4 steps).  At the start and end of the
+  solve: predicted against measured time and energy.
 */
 static PetscErrorCode AdrPolicyHook(PetscObject obj, const EasHookInfo *info, void *ctx)
 {
@@ -79,10 +84,11 @@ static PetscErrorCode AdrPolicyHook(PetscObject obj, const EasHookInfo *info, vo
   }
   if (info->point != EAS_HOOK_STEP) PetscFunctionReturn(0);
   PetscCall(EasAdrGetBackendMoves(adr, &moves));
-  if (moves != c->moves) { /* moved by someone else: measure the new unit from now on */
+  if (moves != c->moves) { /* moved by someone else: measure the new unit from now on, after its cold start */
     c->moves = moves;
     PetscCall(EasEnergyMeterGetPhase(meter, EAS_PHASE_COMPUTE, -1, &c->busy0, &c->work0, NULL));
     c->since = 0;
+    c->cold  = PETSC_TRUE;
   }
   if (++c->since < c->interval) PetscFunctionReturn(0);
   c->since = 0;
@@ -100,7 +106,11 @@ static PetscErrorCode AdrPolicyHook(PetscObject obj, const EasHookInfo *info, vo
     c->busy0 = busy;
     c->work0 = work;
     PetscCall(MPIU_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_MAX, comm));
-    if (glob[0] <= 0) PetscFunctionReturn(0);
+    if (c->cold) { /* the cold start of the unit: no new figure for it */
+      glob[0] = -1;
+      c->cold = PETSC_FALSE;
+    } else if (glob[0] <= 0)
+      PetscFunctionReturn(0);
     /* the run's work (the steps of this EasAdrSolve): rows x inner iterations at the measured rate */
     PetscCall(EasAdrGetStats(adr, &st));
     PetscCall(MPIU_Allreduce(&st.inner_its, &gits, 1, MPIU_INT, MPI_MAX, comm));
@@ -111,8 +121,8 @@ static PetscErrorCode AdrPolicyHook(PetscObject obj, const EasHookInfo *info, vo
     }
     PetscCall(EasAdrGetBackend(adr, &be));
     PetscCall(EasBackendIsHost(be, &host));
-    PetscCall(EasPolicyUpdate(c->pol, host ? glob[0] : -1, host ? -1 : glob[0], &changed, &res));
-    want_gpu = (PetscBool)(res[0] != '/' || strcmp(res, "/cpu") != 0); /* the device (or the hybrid, which the ADR runs on the device) */
+    PetscCall(EasPolicyUpdate(c->pol, host ? glob[0] : -1, host ? -1 : glob[0], &changed, &res)); /* -1: keep the unit's previous figure */
+    want_gpu = (PetscBool)(res[0] != '/' || strcmp(res, "/cpu") != 0);                            /* the device (or the hybrid, which the ADR runs on the device) */
     if (want_gpu == host) {
       const char *target = want_gpu ? c->pol->device : "/cpu", *why = NULL;
       PetscBool   ok, ok_all;
@@ -134,6 +144,7 @@ static PetscErrorCode AdrPolicyHook(PetscObject obj, const EasHookInfo *info, vo
         PetscCall(EasBackendDestroy(&nb));
         PetscCall(EasAdrGetBackendMoves(adr, &c->moves)); /* the new unit is measured from now on */
         PetscCall(EasEnergyMeterGetPhase(meter, EAS_PHASE_COMPUTE, -1, &c->busy0, &c->work0, NULL));
+        c->cold = PETSC_TRUE;
         PetscCall(PetscPrintf(comm, "EasAdr: moved to %s after step %" PetscInt_FMT " (policy update %" PetscInt_FMT ")\n", target, info->steps, c->pol->nupdates));
       }
     }
@@ -242,7 +253,7 @@ static PetscErrorCode EbePolicyHook(PetscObject obj, const EasHookInfo *info, vo
     if (tel > 0) rate[kind == EAS_UNIT_GPU ? 1 : 0] += 1.0 / tel; /* elements per second of the unit */
   }
   for (PetscInt k = 0; k < 2; k++) t[k] = rate[k] > 0 ? 1.0 / rate[k] : -1.0; /* <= 0: keep the policy's value */
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 2, MPIU_REAL, MPIU_MAX, comm));  /* the slowest rank decides; same answer everywhere */
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, t, 2, MPIU_REAL, MPIU_MAX, comm));   /* the slowest rank decides; same answer everywhere */
   PetscCall(EasPolicyUpdate(c->pol, t[0], t[1], &changed, &res));
   for (PetscInt k = 0; k < 2; k++)
     if (t[k] > 0) eas_policy_ebe_memory.t_el[k] = t[k];
