@@ -47,11 +47,25 @@
 #define EAS_BENCH_READ9_BYTES 88.0 /* per element, write allocate included */
 
 typedef struct {
-  PetscInt n;       /* length of every array */
-  int      threads; /* OpenMP threads of the reference kernels */
-  double  *a[10];   /* a[0..8] read, a[9] written */
-  EasBenchLLC llc; /* the last-level cache (llc.h); llc.bytes = 0: unknown */
+  PetscInt    n;       /* length of every array */
+  int         threads; /* OpenMP threads of the reference kernels */
+  double     *a[10];   /* a[0..8] read, a[9] written */
+  EasBenchLLC llc;     /* the last-level cache (llc.h); llc.bytes = 0: unknown */
 } EasBenchRef;
+
+/* qsort's order of doubles, and the median of v[0..n) (sorted in place: v[0]
+   and v[n-1] are then the range) - the benches report medians of their runs */
+static inline int EasBenchCmpDouble(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static inline double EasBenchMedian(PetscInt n, double *v)
+{
+  qsort(v, (size_t)n, sizeof(double), EasBenchCmpDouble);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
 
 /* Arrays of length n (0: 2 x EAS_BENCH_LLC_FACTOR x LLC / 24 B, at least
    2^22), first touched by the threads that use them. */
@@ -127,6 +141,8 @@ static inline double EasBenchPerLLC(const EasBenchRef *ref, double ws)
 /* The BENCH lines' fields "llc_MB=33.6 llc_from=sysfs" ("llc_MB=unknown llc_from=unknown") */
 static inline void EasBenchLLCFields(const EasBenchRef *ref, char *buf, size_t len)
 {
-  if (ref->llc.bytes > 0) snprintf(buf, len, ref->llc.bytes >= 1e6 ? "llc_MB=%.1f llc_from=%s" : "llc_MB=%.3f llc_from=%s", ref->llc.bytes * 1e-6, ref->llc.source);
-  else snprintf(buf, len, "llc_MB=unknown llc_from=unknown");
+  if (ref->llc.bytes > 0)
+    snprintf(buf, len, ref->llc.bytes >= 1e6 ? "llc_MB=%.1f llc_from=%s" : "llc_MB=%.3f llc_from=%s", ref->llc.bytes * 1e-6, ref->llc.source);
+  else
+    snprintf(buf, len, "llc_MB=unknown llc_from=unknown");
 }

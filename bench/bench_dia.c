@@ -47,17 +47,10 @@ static const char help[] = "eas DIA SpMV and BiCGStab vs STREAM triad and PETSc 
 #include <sys/mman.h>
 #include "bandwidth.h"
 
-static int CmpDouble(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 /* median, min and max of v[0..n) (v is sorted in place) */
 static void Stats(double *v, PetscInt n, double *med, double *mn, double *mx)
 {
-  qsort(v, (size_t)n, sizeof(double), CmpDouble);
-  *med = (n % 2) ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  *med = EasBenchMedian(n, v);
   *mn  = v[0];
   *mx  = v[n - 1];
 }

@@ -16,18 +16,6 @@ static const char help[] = "eas element-by-element operator: EBE apply GB/s vs S
 #include <omp.h>
 #include "bandwidth.h"
 
-static int CmpReal(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double Median(PetscInt n, double *v)
-{
-  qsort(v, (size_t)n, sizeof(double), CmpReal);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 int main(int argc, char **argv)
 {
   PetscInt    prob = 1, order = 2, n = 8, threads = 1, its = 30, runs = 5, reps = 10, stream_n = 0, split_solves = 20, nel, nen, dof, nnodes, m;
@@ -70,7 +58,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "# last-level cache: %s; \"at bandwidth\" = working set >= %.0f x LLC\n", llc_str, EAS_BENCH_LLC_FACTOR));
   (void)EasBenchTriad(&ref, 1);
   for (PetscInt r = 0; r < runs; r++) tv[r] = EasBenchTriad(&ref, 3);
-  gbs_stream = EAS_BENCH_TRIAD_BYTES * ref.n / Median(runs, tv) * 1e-9;
+  gbs_stream = EAS_BENCH_TRIAD_BYTES * ref.n / EasBenchMedian(runs, tv) * 1e-9;
   (void)EasBenchRead9(&ref, 1);
 
   /* EBE apply */
@@ -116,9 +104,9 @@ int main(int argc, char **argv)
       tv[r] = (omp_get_wtime() - t0) / reps;
       tq[r] = (bytes / tv[r]) / (EAS_BENCH_READ9_BYTES * ref.n / tr[r]); /* per run, against the read9 next to it */
     }
-    t_apply = Median(runs, tv);
-    t_ref   = Median(runs, tr);
-    q_ref   = Median(runs, tq);
+    t_apply = EasBenchMedian(runs, tv);
+    t_ref   = EasBenchMedian(runs, tr);
+    q_ref   = EasBenchMedian(runs, tq);
     gbs_eas = bytes / t_apply * 1e-9;
     gbs_ref = EAS_BENCH_READ9_BYTES * ref.n / t_ref * 1e-9;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "# %s Q%" PetscInt_FMT " n=%" PetscInt_FMT ", storage %s: %" PetscInt_FMT " elements of %" PetscInt_FMT "x%" PetscInt_FMT ", %.1f MB moved per apply, working set %.1f MB = %.2f LLC (at bandwidth: %s); triad %.2f GB/s (32 B/element), read9 %.2f GB/s (88 B/element, %" PetscInt_FMT " doubles per array); medians of %" PetscInt_FMT "\n", EasEbeProblems[prob], order, n, EasEbeStorages[storages[is]], nel, m, m, bytes * 1e-6, ws * 1e-6, EasBenchPerLLC(&ref, ws), EasBenchAtBandwidth(&ref, ws), gbs_stream, gbs_ref, ref.n, runs));
@@ -153,8 +141,8 @@ int main(int argc, char **argv)
         PetscCall(KSPSolve(pksp, bp, xp));
         tp[r] = (omp_get_wtime() - t0) / its;
       }
-      ms_eas   = Median(runs, tv) * 1e3;
-      ms_petsc = Median(runs, tp) * 1e3;
+      ms_eas   = EasBenchMedian(runs, tv) * 1e3;
+      ms_petsc = EasBenchMedian(runs, tp) * 1e3;
       PetscCall(PetscFree(tp));
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=ebe_cg problem=%s order=%" PetscInt_FMT " n=%" PetscInt_FMT " threads=%" PetscInt_FMT " storage=%s unknowns=%" PetscInt_FMT " eas_ms_per_it=%.3f petsc_ms_per_it=%.3f ratio_petsc=%.3f\n", EasEbeProblems[prob], order, n, threads, EasEbeStorages[storages[is]], nnodes * dof, ms_eas, ms_petsc, ms_petsc / ms_eas));

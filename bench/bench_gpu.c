@@ -30,18 +30,7 @@ static const char help[] = "GPU benchmarks of eas on /gpu/cuda, each against a r
 #include <eas.h>
 #include <eas/ebe.h>
 #include "backends/backend.h" /* EAS_BCGS_BYTES_PER_ROW */
-
-static int CmpDouble(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double Median(PetscInt n, double *v)
-{
-  qsort(v, (size_t)n, sizeof(double), CmpDouble);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+#include "bandwidth.h"        /* EasBenchMedian */
 
 /* Seconds per call of reps device-to-device copies y <- x (synchronized). */
 static PetscErrorCode TimeCopy(EasBackend be, EasVec x, EasVec y, PetscInt reps, double *t)
@@ -156,8 +145,8 @@ int main(int argc, char **argv)
       tv[r] = (t1 - t0) / reps;
       PetscCall(TimeCopy(be, x, y, reps, &tc[r]));
     }
-    t_spmv   = Median(runs, tv);
-    t_copy   = Median(runs, tc);
+    t_spmv   = EasBenchMedian(runs, tv);
+    t_copy   = EasBenchMedian(runs, tc);
     gbs_spmv = (8.0 * ndiag + 16.0) * N / t_spmv * 1e-9;
     gbs_copy = 16.0 * N / t_copy * 1e-9;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_dia_spmv device=%s mode=%s n=%" PetscInt_FMT " rows=%" PetscInt_FMT " ndiag=%" PetscInt_FMT " spmv_ms=%.4f spmv_GBs=%.2f copy_GBs=%.2f ratio_copy=%.3f\n", device, mode, n, N, ndiag, t_spmv * 1e3, gbs_spmv, gbs_copy, gbs_spmv / gbs_copy));
@@ -182,7 +171,7 @@ int main(int argc, char **argv)
       PetscCall(PetscTime(&t1));
       tv[r] = (t1 - t0) / its;
     }
-    t_bcgs   = Median(runs, tv);
+    t_bcgs   = EasBenchMedian(runs, tv);
     bound_ms = EAS_BCGS_BYTES_PER_ROW(ndiag) * N / (gbs_copy * 1e9) * 1e3;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_bicgstab device=%s mode=%s n=%" PetscInt_FMT " rows=%" PetscInt_FMT " ms_per_it=%.4f bound_ms_per_it=%.4f ratio_bound=%.3f\n", device, mode, n, N, t_bcgs * 1e3, bound_ms, t_bcgs * 1e3 / bound_ms));
     PetscCall(EasKspDestroy(&ksp));
@@ -224,8 +213,8 @@ int main(int argc, char **argv)
           PetscCall(TimeEbe(eg, be, xg, yg, reps, &tv[r]));
           PetscCall(TimeCopy(be, cx, cy, reps, &tc[r]));
         }
-        t_apply   = Median(runs, tv);
-        t_copy    = Median(runs, tc);
+        t_apply   = EasBenchMedian(runs, tv);
+        t_copy    = EasBenchMedian(runs, tc);
         gbs_apply = bytes / t_apply * 1e-9;
         gbs_copy  = 16.0 * ncopy / t_copy * 1e-9;
         PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_apply device=%s problem=elasticity order=2 n=%" PetscInt_FMT " storage=%s deterministic=%s elements=%" PetscInt_FMT " bytes=%.0f apply_ms=%.4f apply_GBs=%.2f copy_bytes=%.0f copy_GBs=%.2f ratio_copy=%.3f\n", device, ebe_n, EasEbeStorages[s], det ? "yes" : "no", nel, bytes, t_apply * 1e3, gbs_apply, 16.0 * ncopy, gbs_copy, gbs_apply / gbs_copy));
@@ -255,8 +244,8 @@ int main(int argc, char **argv)
       PetscCall(TimeEbe(ec, cpu, xc, yc, reps, &tc[r]));
       PetscCall(TimeEbe(es, cpu, xs, ys, reps, &tv[r]));
     }
-    t_cpu   = Median(runs, tc);
-    t_split = Median(runs, tv);
+    t_cpu   = EasBenchMedian(runs, tc);
+    t_split = EasBenchMedian(runs, tv);
     t_ideal = 1.0 / (1.0 / t_gpu + 1.0 / t_cpu); /* both units busy all the time, no cost of sharing */
     PetscCall(EasEbeSplitGetState(es, NULL, &sh, NULL, NULL));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_split device=%s problem=elasticity order=2 n=%" PetscInt_FMT " units=gpu+cpu:%" PetscInt_FMT " shares=%" PetscInt_FMT "/%" PetscInt_FMT " decision=%s gpu_alone_ms=%.4f cpu_alone_ms=%.4f split_ms=%.4f speedup_vs_gpu=%.3f split_over_best=%.3f efficiency=%.3f\n", device, ebe_n, threads, sh[0], sh[1], sh[0] && sh[1] ? "split" : "declined", t_gpu * 1e3, t_cpu * 1e3, t_split * 1e3, t_gpu / t_split, t_split / PetscMin(t_gpu, t_cpu), t_ideal / t_split));

@@ -8,18 +8,6 @@ static const char help[] = "The benchmarks' bandwidth reference alone (bench/ban
 #include <eas.h>
 #include "bandwidth.h"
 
-static int CmpReal(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double Median(PetscInt n, double *v)
-{
-  qsort(v, (size_t)n, sizeof(double), CmpReal);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 int main(int argc, char **argv)
 {
   PetscInt    threads = 1, runs = 5, reps = 5, stream_n = 0;
@@ -56,8 +44,8 @@ int main(int argc, char **argv)
     t3[r] = bytes3 / tmax * 1e-9;
   }
   EasBenchLLCFields(&ref, llc_fields, sizeof(llc_fields));
-  m9 = Median(runs, t9); /* sorts t9: its ends are the range */
-  m3 = Median(runs, t3);
+  m9 = EasBenchMedian(runs, t9); /* sorts t9: its ends are the range */
+  m3 = EasBenchMedian(runs, t3);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=reference np=%d threads=%" PetscInt_FMT " n_per_rank=%" PetscInt_FMT " read9_GBs=%.2f triad_GBs=%.2f range_read9_GBs=%.2f..%.2f runs=%" PetscInt_FMT " %s ws_MB_per_rank=%.1f at_bandwidth=%s\n", size, threads, ref.n, m9, m3, t9[0], t9[runs - 1], runs, llc_fields, 80.0 * ref.n * 1e-6, EasBenchAtBandwidth(&ref, 80.0 * ref.n)));
   PetscCall(PetscFree2(t9, t3));
   PetscCall(EasBenchRefDestroy(&ref));

@@ -31,10 +31,10 @@
 #include <string.h>
 #include <unistd.h>
 #if defined(EAS_HAVE_HWLOC)
-  #include <hwloc.h>
+#  include <hwloc.h>
 #endif
 
-#define EAS_BENCH_LLC_MAX         (1024.0 * 1024.0 * 1024.0)
+#define EAS_BENCH_LLC_MAX (1024.0 * 1024.0 * 1024.0)
 #define EAS_BENCH_LLC_MAX_PER_CPU (64.0 * 1024.0 * 1024.0)
 
 typedef enum {
@@ -45,10 +45,10 @@ typedef enum {
 static const char *const EasBenchLLCSources[] = {"sysfs", "hwloc", "sysconf", "EasBenchLLCSource", "EAS_BENCH_LLC_", NULL};
 
 typedef struct {
-  double bytes;      /* 0: unknown */
-  int    level;      /* 0: not said (the option) */
-  int    ncpus;      /* CPUs sharing it, as the source says; 0: not said */
-  char   source[16]; /* option, sysfs, hwloc, sysconf; unknown */
+  double bytes;       /* 0: unknown */
+  int    level;       /* 0: not said (the option) */
+  int    ncpus;       /* CPUs sharing it, as the source says; 0: not said */
+  char   source[16];  /* option, sysfs, hwloc, sysconf; unknown */
   char   notes[1024]; /* what the sources not taken said */
 } EasBenchLLC;
 
@@ -67,8 +67,10 @@ static inline int EasBenchCpuListCount(const char *s)
       s = e;
     }
     n += (int)(b - a + 1);
-    if (*s == ',') s++;
-    else if (*s && *s != '\n') return 0;
+    if (*s == ',')
+      s++;
+    else if (*s && *s != '\n')
+      return 0;
   }
   return n;
 }
@@ -120,13 +122,17 @@ static inline void EasBenchLLCSysfs(const char *root, double *bytes, int *level,
     found = 1;
     if (EasBenchReadLine(dir, "type", type, sizeof(type)) && !strcmp(type, "Instruction")) continue;
     if (!EasBenchReadLine(dir, "size", size, sizeof(size)) || sscanf(size, "%lf%c", &b, &unit) < 1 || (l = atoi(lev)) <= *level) continue;
-    b *= unit == 'K' ? 1024.0 : unit == 'M' ? 1024.0 * 1024.0 : unit == 'G' ? 1024.0 * 1024.0 * 1024.0 : 1.0;
+    b *= unit == 'K' ? 1024.0 : unit == 'M' ? 1024.0 * 1024.0
+                            : unit == 'G'   ? 1024.0 * 1024.0 * 1024.0
+                                            : 1.0;
     *level = l;
     *bytes = b;
     *ncpus = EasBenchReadLine(dir, "shared_cpu_list", shared, sizeof(shared)) ? EasBenchCpuListCount(shared) : 0;
   }
-  if (!found) EasBenchNote(llc, "sysfs: no %s/devices/system/cpu/cpu0/cache/index0/level", root);
-  else if (!*level) EasBenchNote(llc, "sysfs: no data or unified cache with a size");
+  if (!found)
+    EasBenchNote(llc, "sysfs: no %s/devices/system/cpu/cpu0/cache/index0/level", root);
+  else if (!*level)
+    EasBenchNote(llc, "sysfs: no data or unified cache with a size");
 }
 
 /* hwloc: the highest data or unified cache level, its object covering the first PU */
@@ -136,7 +142,7 @@ static inline void EasBenchLLCHwloc(const char *xml, double *bytes, int *level, 
   *level = *ncpus = 0;
 #if defined(EAS_HAVE_HWLOC)
   {
-    hwloc_topology_t      topo;
+    hwloc_topology_t       topo;
     const hwloc_obj_type_t types[] = {HWLOC_OBJ_L5CACHE, HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L1CACHE};
 
     if (hwloc_topology_init(&topo)) {
@@ -189,9 +195,12 @@ static inline void EasBenchLLCSysconf(double *bytes, int *level, int *ncpus, Eas
 static inline int EasBenchLLCPlausible(double bytes, int ncpus, const char **why)
 {
   *why = NULL;
-  if (!(bytes > 0)) *why = "0 bytes";
-  else if (bytes > EAS_BENCH_LLC_MAX) *why = "above 1 GiB";
-  else if (ncpus > 0 && bytes / ncpus > EAS_BENCH_LLC_MAX_PER_CPU) *why = "above 64 MiB per CPU";
+  if (!(bytes > 0))
+    *why = "0 bytes";
+  else if (bytes > EAS_BENCH_LLC_MAX)
+    *why = "above 1 GiB";
+  else if (ncpus > 0 && bytes / ncpus > EAS_BENCH_LLC_MAX_PER_CPU)
+    *why = "above 64 MiB per CPU";
   return *why == NULL;
 }
 
@@ -203,8 +212,8 @@ static inline int EasBenchLLCPlausible(double bytes, int ncpus, const char **why
 */
 static inline PetscErrorCode EasBenchLLCDetect(EasBenchLLC *llc)
 {
-  PetscReal mb   = 0;
-  PetscBool set  = PETSC_FALSE, from_set;
+  PetscReal mb                       = 0;
+  PetscBool set                      = PETSC_FALSE, from_set;
   char      root[PETSC_MAX_PATH_LEN] = "/sys", xml[PETSC_MAX_PATH_LEN] = "";
   PetscEnum from[3] = {(PetscEnum)EAS_BENCH_LLC_SYSFS, (PetscEnum)EAS_BENCH_LLC_HWLOC, (PetscEnum)EAS_BENCH_LLC_SYSCONF};
   PetscInt  nfrom   = 3;
@@ -225,13 +234,16 @@ static inline PetscErrorCode EasBenchLLCDetect(EasBenchLLC *llc)
     PetscFunctionReturn(0);
   }
   for (PetscInt k = 0; k < nfrom; k++) {
-    double      b = 0;
+    double      b   = 0;
     int         lev = 0, nc = 0;
     const char *why;
 
-    if (from[k] == (PetscEnum)EAS_BENCH_LLC_SYSFS) EasBenchLLCSysfs(root, &b, &lev, &nc, llc);
-    else if (from[k] == (PetscEnum)EAS_BENCH_LLC_HWLOC) EasBenchLLCHwloc(xml, &b, &lev, &nc, llc);
-    else EasBenchLLCSysconf(&b, &lev, &nc, llc);
+    if (from[k] == (PetscEnum)EAS_BENCH_LLC_SYSFS)
+      EasBenchLLCSysfs(root, &b, &lev, &nc, llc);
+    else if (from[k] == (PetscEnum)EAS_BENCH_LLC_HWLOC)
+      EasBenchLLCHwloc(xml, &b, &lev, &nc, llc);
+    else
+      EasBenchLLCSysconf(&b, &lev, &nc, llc);
     if (!lev) continue; /* the source said nothing (noted) */
     if (!EasBenchLLCPlausible(b, nc, &why)) {
       EasBenchNote(llc, "%s: L%d %.1f MB for %d CPU%s, not plausible (%s)", EasBenchLLCSources[from[k]], lev, b * 1e-6, nc, nc == 1 ? "" : "s", why);
@@ -250,8 +262,12 @@ static inline PetscErrorCode EasBenchLLCDetect(EasBenchLLC *llc)
 /* "L3 33.6 MB (sysfs, 8 CPUs)", "40.0 MB (-bench_llc_mb)" or "unknown (what the sources said; give -bench_llc_mb)" */
 static inline void EasBenchLLCString(const EasBenchLLC *llc, char *buf, size_t len)
 {
-  if (llc->bytes <= 0) snprintf(buf, len, "unknown (%s; give -bench_llc_mb)", llc->notes[0] ? llc->notes : "no source");
-  else if (!strcmp(llc->source, "option")) snprintf(buf, len, "%.*f MB (-bench_llc_mb)", llc->bytes >= 1e6 ? 1 : 3, llc->bytes * 1e-6);
-  else if (llc->ncpus > 0) snprintf(buf, len, "L%d %.1f MB (%s, %d CPU%s)", llc->level, llc->bytes * 1e-6, llc->source, llc->ncpus, llc->ncpus == 1 ? "" : "s");
-  else snprintf(buf, len, "L%d %.1f MB (%s)", llc->level, llc->bytes * 1e-6, llc->source);
+  if (llc->bytes <= 0)
+    snprintf(buf, len, "unknown (%s; give -bench_llc_mb)", llc->notes[0] ? llc->notes : "no source");
+  else if (!strcmp(llc->source, "option"))
+    snprintf(buf, len, "%.*f MB (-bench_llc_mb)", llc->bytes >= 1e6 ? 1 : 3, llc->bytes * 1e-6);
+  else if (llc->ncpus > 0)
+    snprintf(buf, len, "L%d %.1f MB (%s, %d CPU%s)", llc->level, llc->bytes * 1e-6, llc->source, llc->ncpus, llc->ncpus == 1 ? "" : "s");
+  else
+    snprintf(buf, len, "L%d %.1f MB (%s)", llc->level, llc->bytes * 1e-6, llc->source);
 }
