@@ -88,7 +88,7 @@ fi
 # ADR against its peer (issue 9): time to accuracy of eas (CVODE + the
 # multisplitting Newton) vs CVODE + SPGMR + block-diagonal preconditioning,
 # the diurnal problem, errors against a tight reference of the peer.
-if [ -x "$OBJDIR/bench/bench_adr_peer" ] && "$OBJDIR/examples/eas_info" -features | grep -qx sundials; then
+if [ -x "$OBJDIR/bench/bench_adr_peer" ] && "$OBJDIR/examples/eas_info" -features | grep -x sundials > /dev/null; then
   echo
   echo "## ADR vs its peer: bench_adr_peer (2D 40x1x40 on 1 rank, medians of 3; 3D 48^3 on 1 and 2 ranks, one run each)"
   out=$(OMP_NUM_THREADS=1 $MPIEXEC -n 1 "$OBJDIR/bench/bench_adr_peer" -nx 40 -ny 1 -nz 40 -reps 3 2>&1) || status=1
@@ -121,7 +121,7 @@ fi
 # usable, one line says so (tools/gpu-verdict turns these into a verdict).
 if [ -x "$OBJDIR/bench/bench_gpu" ]; then
   echo
-  if "$OBJDIR/examples/eas_info" -features | grep -qx cuda-device; then
+  if "$OBJDIR/examples/eas_info" -features | grep -x cuda-device > /dev/null; then
     echo "## GPU: bench_gpu (ADR grid ${EAS_BENCH_GPU_N:-160}, Q2 elasticity ${EAS_BENCH_GPU_EBE_N:-16}^3; native and cusparse SpMV)"
     for mode in native cusparse; do
       out=$(OMP_NUM_THREADS=2 $MPIEXEC -n 1 "$OBJDIR/bench/bench_gpu" -n ${EAS_BENCH_GPU_N:-160} -ebe_n ${EAS_BENCH_GPU_EBE_N:-16} -threads 2 -eas_cuda_spmv $mode 2>&1) || status=1
@@ -139,7 +139,7 @@ if [ -x "$OBJDIR/petsc-tutorials/ex45" ]; then
   echo
   echo "## PETSc tutorials through the plug-in: bench/petsc_tutorials.py"
   MPIEXEC="$MPIEXEC" ${PYTHON:-/usr/bin/python3} bench/petsc_tutorials.py "$OBJDIR" --np 1 --runs ${EAS_BENCH_TUTORIAL_RUNS:-3} || status=1
-  if "$OBJDIR/examples/eas_info" -features | grep -qx cuda-device; then
+  if "$OBJDIR/examples/eas_info" -features | grep -x cuda-device > /dev/null; then
     MPIEXEC="$MPIEXEC" ${PYTHON:-/usr/bin/python3} bench/petsc_tutorials.py "$OBJDIR" --np 1 --runs ${EAS_BENCH_TUTORIAL_RUNS:-3} --backend /gpu/cuda || status=1
   fi
 fi
