@@ -13,7 +13,8 @@
 #   make options-doc    regenerate docs/options.md from the drivers' -help
 #   make api-doc        regenerate docs/api.md from the public headers' doc comments
 #   make asan           build with address+undefined sanitizers in build-asan/ and run the tests
-#   make valgrind       small runs under valgrind (memory errors and definite leaks fail)
+#   make valgrind       small runs under valgrind (memory errors and definite leaks fail);
+#                       make valgrind-tree builds its tree only (build-vg)
 #   make stress         the asynchronous fault campaign with 100 seeds (long)
 #   make install PREFIX=/path   headers, libeas.{a,so}, the CUDA module libeas-cuda.so, eas.mod and libeasf.so (Fortran), eas.pc, bin/eas-plot, share/doc/eas
 #   make format         clang-format the sources
@@ -53,7 +54,7 @@ SRCDIRS   := src/core src/backends src/backends/cpu src/backends/memcheck src/ve
 HEADERS   := include/eas.h $(wildcard include/eas/*.h)
 FORMAT_SRC = $(wildcard include/*.h include/eas/*.h src/*/*.[ch] src/*/*/*.[ch] src/*/*/*.cu examples/*.c examples/fortran/*.c tests/*.c bench/*.c bench/*.h)
 
-.PHONY: all lib check check-gpu gpu-verdict demo bench plots options-doc api-doc asan valgrind install format clean deps tests examples benches help stress tutorials
+.PHONY: all lib check check-gpu gpu-verdict demo bench plots options-doc api-doc asan valgrind valgrind-tree install format clean deps tests examples benches help stress tutorials
 
 # docs/api.md from the doc comments of the public headers (tests/test_api_doc.py
 # fails when it is stale; `tools/gen-api --lint`, run by make check, when a
@@ -67,7 +68,7 @@ api-doc:
 # them with apt-get when run as root, or prints the line to run), then re-run
 # make with the package flags known.
 ifeq ($(EAS_DEPS_OK),)
-all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind install tests examples benches stress tutorials:
+all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind valgrind-tree install tests examples benches stress tutorials:
 	@sh tools/deps.sh
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 $@
 format:
@@ -316,8 +317,9 @@ VG_PROGS = examples/eas_info examples/adr3d examples/fem_pcg tests/test_cuda_hos
      tests/test_dia_precision tests/test_ebe_storage tests/test_adr_ew tests/test_adr_precision tests/test_adr_policy \
      tests/test_energy_sensors tests/test_meter_sampler tests/test_adr_campaign tests/test_dvfs tests/test_split_measure \
      tests/test_llc tests/libfake_nvml.so
-valgrind:
+valgrind-tree:
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 OBJDIR=build-vg CUDA=0 FORTRAN=0 OPT="-O2" $(addprefix build-vg/,$(VG_PROGS))
+valgrind: valgrind-tree
 	$(VG) build-vg/examples/eas_info -unavailable
 	$(VG) build-vg/tests/test_cuda_host
 	$(VG) build-vg/tests/test_bicgstab -problem adr -n 6 -eas_threads 1
