@@ -9,8 +9,16 @@ static const char help[] = "bench_adr_peer: time to accuracy of the eas ADR solv
                            "median of -reps runs.  One line:\n"
                            "BENCH name=adr_peer problem=diurnal grid=<nx>x<ny>x<nz> ranks=<r> eas_ts=<type> eas_s= eas_err=\n"
                            "      peer=cvode_spgmr peer_s= peer_err= ratio=<peer_s/eas_s>\n"
+                           "      matched_rtol= matched_s= matched_err= matched_ratio=<peer_s/matched_s> interp_ratio=\n"
+                           "Time to the peer's accuracy (matched_*, cvode only, -match 1): where eas's error is above the\n"
+                           "peer's, eas runs again with its rtol scaled by 0.8 peer_err/eas_err (BDF's error follows rtol\n"
+                           "about linearly) until its error is at most the peer's (at most 4 tries; matched_err=-1 if\n"
+                           "none got there); matched_s is the median of -reps runs at that rtol.  Where eas's first error\n"
+                           "is already at most the peer's, the matched figures are the first run's.  interp_ratio: peer_s\n"
+                           "over eas's time interpolated to the peer's error exactly (log time linear in log error between\n"
+                           "the last two eas runs; an estimate, where matched_ratio is measured).\n"
                            "  -nx <40> -ny <1> -nz <40> -rtol <1e-5> -atol <1e-3> -ref_rtol <1e-9> -ref_atol <1e-5> -reps <3>\n"
-                           "  -eas_ts cvode|beuler -dt <60>\n";
+                           "  -eas_ts cvode|beuler -dt <60> -match <1>\n";
 
 #include <eas.h>
 #include <petscdmda.h>
@@ -147,6 +155,9 @@ int main(int argc, char **argv)
   PetscMPIInt           rank, size;
   double               *ref[NOUT], *fe[NOUT], *fp[NOUT], ts_eas[16], ts_peer[16], ref_sec, eas_err = 0, peer_err = 0;
   long int              ref_steps, peer_steps = 0;
+  PetscBool             match = PETSC_TRUE;
+  PetscReal             m_rtol, m_err = -1;
+  double                m_sec, e_prev = 0, t_prev = 0, t_interp;
   EasAdrConvergedReason reason     = EAS_ADR_CONVERGED_ITERATING;
   char                  tsname[16] = "cvode";
   EasAdrTSType          type;
@@ -165,6 +176,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-reps", "timed runs of each code (median)", NULL, reps, &reps, NULL));
   PetscCall(PetscOptionsString("-eas_ts", "eas time stepping: cvode or beuler", NULL, tsname, tsname, sizeof(tsname), NULL));
   PetscCall(PetscOptionsReal("-dt", "eas beuler time step", NULL, dt, &dt, NULL));
+  PetscCall(PetscOptionsBool("-match", "cvode: also the time eas takes to the peer's accuracy (a tighter eas rtol)", NULL, match, &match, NULL));
   PetscOptionsEnd();
   PetscCheck(reps >= 1 && reps <= 16, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reps %" PetscInt_FMT ": expected 1..16", reps);
   {
@@ -185,10 +197,39 @@ int main(int argc, char **argv)
     eas_err  = FieldError(nall, fe, ref);
     peer_err = FieldError(nall, fp, ref);
   }
+  PetscCallMPI(MPI_Bcast(&eas_err, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD));
+  PetscCallMPI(MPI_Bcast(&peer_err, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD));
   qsort(ts_eas, (size_t)reps, sizeof(double), CmpDouble);
   qsort(ts_peer, (size_t)reps, sizeof(double), CmpDouble);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# eas %s: %" PetscInt_FMT " steps%s; peer: %ld steps\n", tsname, eas_steps, type == EAS_ADR_TS_BEULER ? "" : " (CVODE)", peer_steps));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_peer problem=diurnal grid=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks=%d eas_ts=%s eas_s=%.4f eas_err=%.3e peer=cvode_spgmr peer_s=%.4f peer_err=%.3e ratio=%.3f\n", nx, ny, nz, (int)size, type == EAS_ADR_TS_BEULER ? "beuler" : "cvode", ts_eas[reps / 2], eas_err, ts_peer[reps / 2], peer_err, ts_peer[reps / 2] / ts_eas[reps / 2]));
+  /* time to the peer's accuracy: eas at a tighter rtol until its error is at most the peer's */
+  m_rtol = rtol;
+  m_sec  = ts_eas[reps / 2];
+  if (eas_err <= peer_err) m_err = eas_err;
+  else if (match && type == EAS_ADR_TS_CVODE) {
+    double e = eas_err, tm[16];
+    for (int k = 0; k < 4 && m_err < 0; k++) {
+      e_prev = e;
+      t_prev = m_sec;
+      m_rtol *= 0.8 * peer_err / e; /* the BDF's global error about proportional to rtol */
+      for (PetscInt r = 0; r < reps; r++) {
+        PetscCall(RunEas(nx, ny, nz, type, dt, m_rtol, atol, fe, &tm[r], &eas_steps, &reason));
+        PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "eas at rtol %g stopped: %s", (double)m_rtol, EasAdrConvergedReasonName(reason));
+      }
+      if (rank == 0) e = FieldError(nall, fe, ref);
+      PetscCallMPI(MPI_Bcast(&e, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD));
+      qsort(tm, (size_t)reps, sizeof(double), CmpDouble);
+      m_sec = tm[reps / 2];
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# eas at rtol %.3g: %" PetscInt_FMT " steps, %.4f s, error %.3e\n", (double)m_rtol, eas_steps, m_sec, e));
+      if (e <= peer_err) m_err = e;
+    }
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_peer problem=diurnal grid=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks=%d eas_ts=%s eas_s=%.4f eas_err=%.3e peer=cvode_spgmr peer_s=%.4f peer_err=%.3e ratio=%.3f", nx, ny, nz, (int)size, type == EAS_ADR_TS_BEULER ? "beuler" : "cvode", ts_eas[reps / 2], eas_err, ts_peer[reps / 2], peer_err, ts_peer[reps / 2] / ts_eas[reps / 2]));
+  /* log t linear in log err between the last two runs, at err = peer_err (the first run's time where it already was as accurate) */
+  t_interp = m_sec;
+  if (m_err >= 0 && e_prev > peer_err && m_err < peer_err) t_interp = t_prev * PetscPowReal(m_sec / t_prev, PetscLogReal(peer_err / e_prev) / PetscLogReal(m_err / e_prev));
+  if (type == EAS_ADR_TS_CVODE && (match || m_err >= 0)) PetscCall(PetscPrintf(PETSC_COMM_WORLD, " matched_rtol=%.3g matched_s=%.4f matched_err=%.3e matched_ratio=%.3f interp_ratio=%.3f", (double)m_rtol, m_sec, m_err, m_err >= 0 ? ts_peer[reps / 2] / m_sec : 0.0, m_err >= 0 ? ts_peer[reps / 2] / t_interp : 0.0));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
   for (int o = 0; o < NOUT; o++) PetscCall(PetscFree3(ref[o], fe[o], fp[o]));
   PetscCall(EasFinalize());
   return 0;
@@ -210,5 +251,5 @@ int main(int argc, char **argv)
     backends: /cpu/serial
     requires: sundials
     args: -nx 10 -nz 10 -reps 1 -ref_rtol 1e-7
-    expect: BENCH name=adr_peer problem=diurnal grid=10x1x10 ranks=[12] eas_ts=cvode
+    expect: BENCH name=adr_peer problem=diurnal grid=10x1x10 ranks=[12] eas_ts=cvode .* matched_rtol=[0-9.e-]+ matched_s=[0-9.]+ matched_err=[0-9].* interp_ratio=[0-9]
 TEST*/
