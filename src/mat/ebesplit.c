@@ -680,20 +680,21 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
       merr[u] = EasEnergyMeterEnd(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], (PetscReal)(e1 - e0));
              }
            }
-           for (PetscInt u = 0; u < U; u++) PetscCall(merr[u]);
-  if (sp->virtual_tel > 0.0) /* TEST ONLY: deterministic unit times, with a reproducible jitter */
+  for (PetscInt u = 0; u < U; u++) PetscCall(merr[u]);
+  for (PetscInt u = 0; u < U; u++) {
+    PetscLogDouble sec;
+    if (sp->is_host[u] || !sp->shares[u]) continue;
+    PetscCall((*sp->unit[u]->ops->ebe_unit_end)(sp->unit[u], &sec));
+    if (metered) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], (PetscReal)sp->shares[u])); /* includes the x/y copies */
+    t[u] = sec;
+  }
+  if (sp->virtual_tel > 0.0) /* TEST ONLY: deterministic unit times (device units' too), with a reproducible jitter; the transfers stay measured */
     for (PetscInt u = 0; u < U; u++) {
-               sp->lcg          = sp->lcg * 6364136223846793005ULL + 1442695040888963407ULL;
-               const double r01 = (double)(sp->lcg >> 11) / 9007199254740992.0;
-               t[u]             = sp->virtual_tel * sp->slow[u] * sp->shares[u] * (1.0 + sp->virtual_noise * (2.0 * r01 - 1.0));
+      double r01;
+      sp->lcg = sp->lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+      r01     = (double)(sp->lcg >> 11) / 9007199254740992.0;
+      t[u]    = sp->virtual_tel * sp->slow[u] * sp->shares[u] * (1.0 + sp->virtual_noise * (2.0 * r01 - 1.0));
     }
-           for (PetscInt u = 0; u < U; u++) {
-             if (sp->is_host[u] || !sp->shares[u]) continue;
-    PetscLogDouble s;
-             PetscCall((*sp->unit[u]->ops->ebe_unit_end)(sp->unit[u], &s));
-             if (metered) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], (PetscReal)sp->shares[u])); /* includes the x/y copies */
-    t[u] = s;
-           }
            /* sum the private outputs */
            for (PetscInt u = 0; u < U; u++) {
              if (sp->is_host[u] && sp->shares[u]) hostshare = PETSC_TRUE;
