@@ -480,24 +480,42 @@ static PetscErrorCode EasDiaJacobi_CPU(EasBackend be, const EasDiaKernel *A, Pet
 /* ILU(0), exact (kernels/ilu.h): the entry body in place, rows in order
    (a row reads the finished rows above it), so this is sequential on every
    thread count: the IKJ factorization.  Stops at the first unusable pivot. */
+static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *A, const PetscInt *sub, PetscScalar *f, PetscInt *zero_row)
+{
+  const PetscInt n = A->n, ld = A->ld, c0 = PetscMin(A->lo, n), c1r = PetscMax(PetscMin(A->hi, n), c0);
+  PetscInt       i;
+
+  /* the interior rows [c0, c1r) without the column tests, ND and DM
+     compile-time constants where the dispatch knows them (the g and d
+     loops unroll) */
+  for (i = 0; i < n; i++) {
+    const int guard = i < c0 || i >= c1r;
+    for (PetscInt g = 0; g < ND; g++) f[(size_t)g * ld + i] = guard ? EasIluEntry(i, g, 1, n, ND, DM, A->off, sub, A->val, f, ld) : EasIluEntry(i, g, 0, n, ND, DM, A->off, sub, A->val, f, ld);
+    if (EasIluBadPivot(f[(size_t)DM * ld + i])) {
+      *zero_row = i;
+      break;
+    }
+  }
+  return i;
+}
+
 static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *A, const PetscInt *sub, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
 {
-  const PetscInt n = A->n, nd = A->ndiag, ld = A->ld;
-  PetscInt       i;
+  const PetscInt nd = A->ndiag;
+  PetscInt       rows = 0;
 
   PetscFunctionBegin;
   (void)be;
   (void)sweeps;
   (void)fwork;
   *zero_row = -1;
-  for (i = 0; i < n; i++) {
-    for (PetscInt g = 0; g < nd; g++) f[(size_t)g * ld + i] = EasIluEntry(i, g, n, nd, dmain, A->off, sub, A->val, f, ld);
-    if (EasIluBadPivot(f[(size_t)dmain * ld + i])) {
-      *zero_row = i;
-      break;
-    }
-  }
-  PetscCall(PetscLogFlops(2.0 * nd * (dmain + 1) * (double)i));
+#define EAS_ILU_FACTOR_CALL(ND) rows = EasIluFactorRows(ND, ((ND)-1) / 2, A, sub, f, zero_row)
+  if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
+    EAS_ND_DISPATCH(nd, EAS_ILU_FACTOR_CALL);
+  else
+    rows = EasIluFactorRows(nd, dmain, A, sub, f, zero_row);
+#undef EAS_ILU_FACTOR_CALL
+  PetscCall(PetscLogFlops(2.0 * nd * (dmain + 1) * (double)rows));
   PetscFunctionReturn(0);
 }
 
@@ -512,6 +530,54 @@ static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt
   const PetscInt *off = A->off;
   PetscInt        i;
 
+  if (DM >= 2 && ND - DM >= 3 && off[DM - 2] == -2 && off[DM - 1] == -1 && off[DM + 1] == 1 && off[DM + 2] == 2 && c1r - c0 >= 2) {
+    /* The ADR pattern (two species interleaved: offsets -2 -1 1 2 next to
+       the diagonal).  The interior rows carry the last two solved entries
+       in registers, and the backward rows subtract the far columns first
+       and the columns +2, +1 last: the row-to-row recurrence is then one
+       multiply-add (forward) or a multiply-add and the 1/u_ii multiply
+       (backward), instead of a store, a reload and (backward) every
+       multiply-add of the row.  Same sums as the rows of kernels/ilu.h
+       (the forward ones in the same order; the backward ones reordered,
+       so they agree to rounding). */
+    EasKScalar z1, z2;
+    for (i = 0; i < c0; i++) {
+      p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
+      z[i] = EasIluLowerRow(i, 1, DM, off, f, ld, p, z);
+    }
+    z1 = z[c0 - 1];
+    z2 = z[c0 - 2];
+    for (; i < c1r; i++) { /* y_i = x_i - sum_{j<i} l_ij y_j, the far columns first */
+      const EasKScalar pi = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
+      EasKScalar       s  = pi;
+      p[i]                = pi;
+      for (PetscInt d = 0; d < DM - 2; d++) s -= f[(size_t)d * ld + i] * z[i + off[d]];
+      s -= f[(size_t)(DM - 2) * ld + i] * z2;
+      s -= f[(size_t)(DM - 1) * ld + i] * z1;
+      z[i] = s;
+      z2   = z1;
+      z1   = s;
+    }
+    for (; i < n; i++) {
+      p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
+      z[i] = EasIluLowerRow(i, 1, DM, off, f, ld, p, z);
+    }
+    for (i = n - 1; i >= c1r; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, ld, z, z);
+    z1 = z[c1r];
+    z2 = z[c1r + 1];
+    for (; i >= c0; i--) { /* z_i = (y_i - sum_{j>i} u_ij z_j) / u_ii, the far columns first */
+      EasKScalar s = z[i];
+      for (PetscInt d = ND - 1; d > DM + 2; d--) s -= f[(size_t)d * ld + i] * z[i + off[d]];
+      s -= f[(size_t)(DM + 2) * ld + i] * z2;
+      s -= f[(size_t)(DM + 1) * ld + i] * z1;
+      s *= f[(size_t)DM * ld + i];
+      z[i] = s;
+      z2   = z1;
+      z1   = s;
+    }
+    for (; i >= 0; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, ld, z, z);
+    return;
+  }
   for (i = 0; i < n; i++) {
     p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
     z[i] = EasIluLowerRow(i, i < c0 || i >= c1r, DM, off, f, ld, p, z);

@@ -529,7 +529,7 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluInitialKernel(EasKInt n,
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluSweepKernel(EasKInt n, EasKInt nd, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKInt *sub, const EasKScalar *a, const EasKScalar *f, EasKScalar *fnew)
 {
   EAS_GRID_STRIDE(i, n)
-  for (EasKInt g = 0; g < nd; g++) fnew[(EasKIdx)g * ld + i] = EasIluEntry((EasKInt)i, g, n, nd, dmain, off, sub, a, f, ld);
+  for (EasKInt g = 0; g < nd; g++) fnew[(EasKIdx)g * ld + i] = EasIluEntry((EasKInt)i, g, 1, n, nd, dmain, off, sub, a, f, ld);
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluPivotKernel(EasKInt n, const EasKScalar *u, int *bad_row)

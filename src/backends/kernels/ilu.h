@@ -29,17 +29,18 @@
    the sums over the pattern's k = i+off[d] with off[d] < min(off[g], 0),
    u_kj stored at diagonal e = sub[g*nd + d] (off[e] = off[g] - off[d], -1
    when that offset is not in the pattern) of row k.  a: A's values, f: the
-   factor's current values.  Columns outside [0,n) give 0. */
-static inline EAS_HOST_DEVICE EasKScalar EasIluEntry(EasKInt i, EasKInt g, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKInt *sub, const EasKScalar *a, const EasKScalar *f, EasKInt ld)
+   factor's current values.  Columns outside [0,n) give 0.  guard 0: an
+   interior row (every column in [0,n)), the column tests compiled out. */
+static inline EAS_HOST_DEVICE EasKScalar EasIluEntry(EasKInt i, EasKInt g, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKInt *sub, const EasKScalar *a, const EasKScalar *f, EasKInt ld)
 {
   const EasKIdx j = (EasKIdx)i + off[g];
   EasKScalar    s;
-  if (j < 0 || j >= n) return 0.0;
+  if (guard && (j < 0 || j >= n)) return 0.0;
   s = a[(EasKIdx)g * ld + i];
   for (EasKInt d = 0; d < dmain && d < g; d++) {
     const EasKIdx k = (EasKIdx)i + off[d];
     const EasKInt e = sub[g * nd + d];
-    if (k < 0 || e < 0) continue;
+    if ((guard && k < 0) || e < 0) continue;
     s -= f[(EasKIdx)d * ld + i] * f[(EasKIdx)e * ld + k];
   }
   return g < dmain ? s * f[(EasKIdx)dmain * ld + j] : (g == dmain ? 1.0 / s : s);

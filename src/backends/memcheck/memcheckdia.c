@@ -269,7 +269,7 @@ PetscErrorCode EasIluFactor_Memcheck(EasBackend be, const EasDiaKernel *A, const
   for (PetscInt s = 0; s < sweeps; s++) {
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
     for (PetscInt i = 0; i < n; i++)
-      for (PetscInt g = 0; g < nd; g++) fwork[(size_t)g * ld + i] = EasIluEntry(i, g, n, nd, dmain, A->off, sub, A->val, f, ld);
+      for (PetscInt g = 0; g < nd; g++) fwork[(size_t)g * ld + i] = EasIluEntry(i, g, 1, n, nd, dmain, A->off, sub, A->val, f, ld);
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
     for (PetscInt i = 0; i < n; i++)
       for (PetscInt g = 0; g < nd; g++) f[(size_t)g * ld + i] = fwork[(size_t)g * ld + i];
