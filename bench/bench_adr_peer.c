@@ -205,7 +205,8 @@ int main(int argc, char **argv)
   /* time to the peer's accuracy: eas at a tighter rtol until its error is at most the peer's */
   m_rtol = rtol;
   m_sec  = ts_eas[reps / 2];
-  if (eas_err <= peer_err) m_err = eas_err;
+  if (eas_err <= peer_err)
+    m_err = eas_err;
   else if (match && type == EAS_ADR_TS_CVODE) {
     double e = eas_err, tm[16];
     for (int k = 0; k < 4 && m_err < 0; k++) {

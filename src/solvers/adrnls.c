@@ -53,8 +53,8 @@ typedef struct {
 
 /* CVODE's constants of its decision to call the linear solver's setup
    (cvode.c: DGMAX_LSETUP_DEFAULT, MSBP_DEFAULT) */
-#  define EAS_NLS_DGMAX  0.3
-#  define EAS_NLS_MSBP   20
+#  define EAS_NLS_DGMAX 0.3
+#  define EAS_NLS_MSBP 20
 
 static SUNNonlinearSolver_Type EasNLSGetType(SUNNonlinearSolver NLS)
 {
@@ -138,7 +138,7 @@ static PetscErrorCode EasNLSTest(EasAdr adr, PetscInt it, PetscInt *status, void
   PetscFunctionBegin;
   c->curiter = (int)it;
   c->niters++;
-  PetscCall(EasAdrStateSyncHost_Private(adr)); /* on a device: the state comes down for CVODE's test */
+  PetscCall(EasAdrStateSyncHost_Private(adr));                     /* on a device: the state comes down for CVODE's test */
   for (PetscInt i = 0; i < adr->n; i++) yc[i] = adr->x[i] - yp[i]; /* ycor = y - ypred */
   r = c->ctest(NLS, c->ycor, c->delta, c->tol, c->ewt, c->ctest_data);
   PetscCheck(r >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "CVODE's convergence test failed with %d", r);
@@ -191,20 +191,20 @@ static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N
   for (PetscInt i = 0; i < adr->n; i++) adr->xold[i] = yp[i] - rl1 * z1[i]; /* a = ypred - rl1 zn1 */
   adr->xold_synced = PETSC_FALSE;
   if (tcur != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, tcur));
-  adr->stage.t        = tcur;
-  adr->stage.gamma    = gamma;
-  adr->stage.max_it   = c->maxiters;
-  adr->stage.test     = EasNLSTest;
-  adr->stage.test_ctx = NLS;
+  adr->stage.t          = tcur;
+  adr->stage.gamma      = gamma;
+  adr->stage.max_it     = c->maxiters;
+  adr->stage.test       = EasNLSTest;
+  adr->stage.test_ctx   = NLS;
   adr->stage.ewt        = N_VGetArrayPointer(w);
   adr->stage.ewt_synced = PETSC_FALSE;
   adr->stage.wtol       = tol;
-  c->niters           = 0; /* SUNDIALS 6: the counts are of the latest solve (CVODE sums them) */
-  c->nconvfails       = 0;
-  c->ycor             = ycor;
-  c->ewt              = w;
-  c->ypred            = ypred;
-  c->tol              = tol;
+  c->niters             = 0; /* SUNDIALS 6: the counts are of the latest solve (CVODE sums them) */
+  c->nconvfails         = 0;
+  c->ycor               = ycor;
+  c->ewt                = w;
+  c->ypred              = ypred;
+  c->tol                = tol;
   /* modified Newton, as CVODE's own: the local Jacobians I - gamma f'_ll are
      rebuilt only when CVODE asks (a new step size ratio, a failure, every
      20 steps); a stage that fails with kept Jacobians is retried once with
@@ -225,8 +225,8 @@ static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N
   adr->stage.ewt       = NULL;
   *converged           = (PetscBool)(adr->reason > 0);
   if (!*converged) c->nconvfails++;
-  c->failed_last = (PetscBool)!*converged;
-  yc = N_VGetArrayPointer(ycor);
+  c->failed_last = (PetscBool) !*converged;
+  yc             = N_VGetArrayPointer(ycor);
   PetscCall(EasAdrStateSyncHost_Private(adr));
   for (PetscInt i = 0; i < adr->n; i++) yc[i] = adr->x[i] - yp[i];
   PetscFunctionReturn(0);

@@ -501,7 +501,7 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
 
 static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *A, const PetscInt *sub, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
 {
-  const PetscInt nd = A->ndiag;
+  const PetscInt nd   = A->ndiag;
   PetscInt       rows = 0;
 
   PetscFunctionBegin;
