@@ -22,16 +22,11 @@ static const char help[] = "bench_adr_peer: time to accuracy of the eas ADR solv
 
 #include <eas.h>
 #include <petscdmda.h>
+#include "bandwidth.h" /* EasBenchMedian */
 #if defined(EAS_HAVE_SUNDIALS)
 #  include "../tests/diurnal_peer.h"
 
 #  define NOUT 12
-
-static int CmpDouble(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 /* the peer's slabs gathered on rank 0 in natural ordering (they are contiguous natural ranges) */
 static PetscErrorCode GatherPeer(DiurnalPeer *p, const double *loc, double *all)
@@ -157,7 +152,7 @@ int main(int argc, char **argv)
   long int              ref_steps, peer_steps = 0;
   PetscBool             match = PETSC_TRUE;
   PetscReal             m_rtol, m_err = -1;
-  double                m_sec, e_prev = 0, t_prev = 0, t_interp;
+  double                m_sec, e_prev = 0, t_prev = 0, t_interp, t_eas, t_peer;
   EasAdrConvergedReason reason     = EAS_ADR_CONVERGED_ITERATING;
   char                  tsname[16] = "cvode";
   EasAdrTSType          type;
@@ -199,12 +194,12 @@ int main(int argc, char **argv)
   }
   PetscCallMPI(MPI_Bcast(&eas_err, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD));
   PetscCallMPI(MPI_Bcast(&peer_err, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD));
-  qsort(ts_eas, (size_t)reps, sizeof(double), CmpDouble);
-  qsort(ts_peer, (size_t)reps, sizeof(double), CmpDouble);
+  t_eas  = EasBenchMedian(reps, ts_eas);
+  t_peer = EasBenchMedian(reps, ts_peer);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# eas %s: %" PetscInt_FMT " steps%s; peer: %ld steps\n", tsname, eas_steps, type == EAS_ADR_TS_BEULER ? "" : " (CVODE)", peer_steps));
   /* time to the peer's accuracy: eas at a tighter rtol until its error is at most the peer's */
   m_rtol = rtol;
-  m_sec  = ts_eas[reps / 2];
+  m_sec  = t_eas;
   if (eas_err <= peer_err)
     m_err = eas_err;
   else if (match && type == EAS_ADR_TS_CVODE) {
@@ -219,17 +214,16 @@ int main(int argc, char **argv)
       }
       if (rank == 0) e = FieldError(nall, fe, ref);
       PetscCallMPI(MPI_Bcast(&e, 1, MPI_DOUBLE, 0, PETSC_COMM_WORLD));
-      qsort(tm, (size_t)reps, sizeof(double), CmpDouble);
-      m_sec = tm[reps / 2];
+      m_sec = EasBenchMedian(reps, tm);
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# eas at rtol %.3g: %" PetscInt_FMT " steps, %.4f s, error %.3e\n", (double)m_rtol, eas_steps, m_sec, e));
       if (e <= peer_err) m_err = e;
     }
   }
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_peer problem=diurnal grid=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks=%d eas_ts=%s eas_s=%.4f eas_err=%.3e peer=cvode_spgmr peer_s=%.4f peer_err=%.3e ratio=%.3f", nx, ny, nz, (int)size, type == EAS_ADR_TS_BEULER ? "beuler" : "cvode", ts_eas[reps / 2], eas_err, ts_peer[reps / 2], peer_err, ts_peer[reps / 2] / ts_eas[reps / 2]));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_peer problem=diurnal grid=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks=%d eas_ts=%s eas_s=%.4f eas_err=%.3e peer=cvode_spgmr peer_s=%.4f peer_err=%.3e ratio=%.3f", nx, ny, nz, (int)size, type == EAS_ADR_TS_BEULER ? "beuler" : "cvode", t_eas, eas_err, t_peer, peer_err, t_peer / t_eas));
   /* log t linear in log err between the last two runs, at err = peer_err (the first run's time where it already was as accurate) */
   t_interp = m_sec;
   if (m_err >= 0 && e_prev > peer_err && m_err < peer_err) t_interp = t_prev * PetscPowReal(m_sec / t_prev, PetscLogReal(peer_err / e_prev) / PetscLogReal(m_err / e_prev));
-  if (type == EAS_ADR_TS_CVODE && (match || m_err >= 0)) PetscCall(PetscPrintf(PETSC_COMM_WORLD, " matched_rtol=%.3g matched_s=%.4f matched_err=%.3e matched_ratio=%.3f interp_ratio=%.3f", (double)m_rtol, m_sec, m_err, m_err >= 0 ? ts_peer[reps / 2] / m_sec : 0.0, m_err >= 0 ? ts_peer[reps / 2] / t_interp : 0.0));
+  if (type == EAS_ADR_TS_CVODE && (match || m_err >= 0)) PetscCall(PetscPrintf(PETSC_COMM_WORLD, " matched_rtol=%.3g matched_s=%.4f matched_err=%.3e matched_ratio=%.3f interp_ratio=%.3f", (double)m_rtol, m_sec, m_err, m_err >= 0 ? t_peer / m_sec : 0.0, m_err >= 0 ? t_peer / t_interp : 0.0));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\n"));
   for (int o = 0; o < NOUT; o++) PetscCall(PetscFree3(ref[o], fe[o], fp[o]));
   PetscCall(EasFinalize());
