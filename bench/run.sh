@@ -78,11 +78,14 @@ awk '
 # async time to solution with injected latency on 2 and 4 ranks.
 if [ -x "$OBJDIR/bench/bench_adr" ]; then
   echo
-  echo "## ADR: bench_adr (1 rank vs PETSc SNES; 2 and 4 ranks sync vs async, latency 0, 100 us, 1 ms, full and inexact inner solves; medians of 5)"
+  echo "## ADR: bench_adr (1 rank vs PETSc SNES; 2 and 4 ranks sync vs async, latency 0, 100 us, 1 ms, full and inexact inner solves; medians of 5; ILU(0) vs PCILU at 48^3, medians of 3)"
   for np in 1 2 4; do
     out=$(OMP_NUM_THREADS=1 $MPIEXEC -n "$np" "$OBJDIR/bench/bench_adr" -n ${EAS_BENCH_ADR_N:-24} -steps 3 -delays 0,100,1000 -reps 5 -inner full,inexact 2>&1) || status=1
     echo "$out" | grep -E '^(BENCH|#)'
   done
+  # ILU(0) against PETSc's PCILU (issue 21 item 3): the sequential substitutions, one rank, one thread
+  out=$(OMP_NUM_THREADS=1 $MPIEXEC -n 1 "$OBJDIR/bench/bench_adr" -n ${EAS_BENCH_ILU_N:-48} -steps 1 -reps 3 -ew 0 -jacobian double -pcs ilu -eas_backend /cpu/serial 2>&1) || status=1
+  echo "$out" | grep -E '^(BENCH|#)'
 fi
 
 # ADR against its peer (issue 9): time to accuracy of eas (CVODE + the
