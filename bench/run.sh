@@ -135,6 +135,25 @@ if [ -x "$OBJDIR/bench/bench_gpu" ]; then
     echo "## GPU: no usable CUDA device here ($("$OBJDIR/examples/eas_info" -unavailable | grep '^/gpu/cuda' | sed 's|^/gpu/cuda: ||')); no GPU BENCH lines"
   fi
 fi
+# Energy to solution (issue 20 item 5): the ADR steps and the EBE CG on the
+# device, on all CPU cores and as -eas_backend auto chooses (the policies read
+# eas_calibrate's per-element times), time and energy labelled measured or
+# modelled, and whether auto chose the measured winner.  Without a device: the
+# CPU and auto only, at smaller sizes (this is the 2-core CI machine's case).
+if [ -x "$OBJDIR/bench/bench_energy" ]; then
+  echo
+  if "$OBJDIR/examples/eas_info" -features | grep -x cuda-device > /dev/null; then
+    en_adr=${EAS_BENCH_ENERGY_ADR_N:-96}; en_ebe=${EAS_BENCH_ENERGY_EBE_N:-32}
+  else
+    en_adr=${EAS_BENCH_ENERGY_ADR_N:-48}; en_ebe=${EAS_BENCH_ENERGY_EBE_N:-12}
+  fi
+  prof="$OBJDIR/bench/eas_profile.opts"
+  echo "## Energy to solution: bench_energy (ADR ${en_adr}^3, 3 steps; Q2 elasticity ${en_ebe}^3 CG; profile from eas_calibrate)"
+  "$OBJDIR/examples/eas_calibrate" -o "$prof" > /dev/null 2>&1 || status=1
+  out=$($MPIEXEC -n 1 "$OBJDIR/bench/bench_energy" -adr_n $en_adr -ebe_n $en_ebe -runs ${EAS_BENCH_ENERGY_RUNS:-3} -options_file "$prof" 2>&1) || status=1
+  echo "$out" | grep -E '^(BENCH|bench_energy)'
+  [ "$(echo "$out" | grep -c '^BENCH name=energy_auto')" = 2 ] || { echo "bench/run.sh: bench_energy gave no verdict lines" >&2; status=1; }
+fi
 # PETSc's own tutorials through the plug-in (issue 23, docs/petsc-plugin.md):
 # time per iteration of eas's solver against the plain PETSc run of the same
 # program, alternately, medians; on the GPU too where a device is usable.
