@@ -191,6 +191,15 @@ PETSC_EXTERN PetscErrorCode EasAdrSetDecomposition(EasAdr, PetscInt px, PetscInt
    coupling weights w_d above (NULL skips either; -1 on one rank, where there
    is nothing to decompose and they are not evaluated). */
 PETSC_EXTERN PetscErrorCode EasAdrGetDecomposition(EasAdr, PetscInt p[3], PetscReal w[3]);
+/* EasAdrSetOverlap - the overlap d >= 0 of the multisplitting (-adr_overlap,
+   default 0): each rank solves its box extended by d planes on every face
+   with a neighbour and keeps only its own points of the solution
+   (restricted additive Schwarz in the outer iteration; the halo carries
+   d + 1 planes).  Before EasAdrSetUp, which checks d + 1 planes per rank
+   across each cut.  Implicit Euler only: cvode refuses it. */
+PETSC_EXTERN PetscErrorCode EasAdrSetOverlap(EasAdr, PetscInt d);
+/* EasAdrGetOverlap - the overlap in planes. */
+PETSC_EXTERN PetscErrorCode EasAdrGetOverlap(EasAdr, PetscInt *d);
 /* EasAdrSetKspEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
    off): each local Newton step solves its linear system to a relative
    tolerance eta_k from the decrease of the rank's residual ||F_l||

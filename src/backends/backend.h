@@ -220,14 +220,16 @@ struct _EasBackendOps {
        (2 np) into buf (2 pack_start[6]), the halo's message layout;
      adr_pad: the padded state xg from x, the neighbours' planes ghost
        (2 pack_start[6]) and the Dirichlet values bval (2 fill_start[6]);
-     adr_update: the Newton update of the np points (EasAdrKUpdatePoint):
+       with an overlap (H->skip) also x's points on it, from ghost;
+     adr_update: the Newton update of the box's points (EasAdrKUpdatePoint;
+       with an overlap, of the own points only, EasAdrKUpdatePointOwn):
        x += c dinv y (dinv NULL: x += c y), y = the update when keep, ewt the
        stage's error weights or NULL; sums = the species' ||dx_s||^2,
        ||x_s||^2 and sum (dx ewt)^2, each summed in the order of the points
        (the host loop's order on the CPU backends: the same rounding). */
   PetscErrorCode (*adr_pack)(EasBackend, const EasAdrKHalo *, const PetscScalar *x, PetscScalar *buf);
-  PetscErrorCode (*adr_pad)(EasBackend, const EasAdrKHalo *, const PetscScalar *x, const PetscScalar *ghost, const PetscScalar *bval, PetscScalar *xg);
-  PetscErrorCode (*adr_update)(EasBackend, PetscInt np, PetscScalar c, const PetscScalar *dinv, PetscScalar *y, PetscScalar *x, const PetscScalar *ewt, PetscBool keep, PetscScalar sums[5]);
+  PetscErrorCode (*adr_pad)(EasBackend, const EasAdrKHalo *, PetscScalar *x, const PetscScalar *ghost, const PetscScalar *bval, PetscScalar *xg);
+  PetscErrorCode (*adr_update)(EasBackend, const EasAdrKHalo *, PetscScalar c, const PetscScalar *dinv, PetscScalar *y, PetscScalar *x, const PetscScalar *ewt, PetscBool keep, PetscScalar sums[5]);
   /* host staging buffers (optional; EasBackendHostAlloc falls back to
      PetscMalloc): host memory the backend copies from and to
      asynchronously (cudaMallocHost on CUDA: a copy from pageable memory is

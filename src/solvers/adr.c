@@ -335,6 +335,34 @@ PetscErrorCode EasAdrGetDecomposition(EasAdr adr, PetscInt p[3], PetscReal w[3])
 }
 
 /*@C
+  EasAdrSetOverlap - the overlap d of the multisplitting (-adr_overlap d,
+  default 0): each rank solves its box extended by d planes on every face
+  with a neighbour and keeps its own points of the solution (restricted
+  additive Schwarz in the outer iteration, docs/adr.md); the halo carries
+  d + 1 planes.  Before EasAdrSetUp, which checks that every rank has d + 1
+  planes across each cut.  Implicit Euler (beuler) only for now.
+@*/
+PetscErrorCode EasAdrSetOverlap(EasAdr adr, PetscInt d)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCall(EasAdrCheckNotSetUp_Private(adr, "EasAdrSetOverlap"));
+  PetscCheck(d >= 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetOverlap (-adr_overlap): %" PetscInt_FMT " is invalid: expected a number of planes >= 0", d);
+  adr->overlap = d;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetOverlap - the overlap in planes (EasAdrSetOverlap). @*/
+PetscErrorCode EasAdrGetOverlap(EasAdr adr, PetscInt *d)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscValidIntPointer(d, 2);
+  *d = adr->overlap;
+  PetscFunctionReturn(0);
+}
+
+/*@C
   EasAdrSetKspEW - Eisenstat-Walker inner tolerances on (-adr_ksp_ew) or off
   (default: every inner solve to -adr_ksp_rtol).  The forcing terms are
   PETSc's -snes_ksp_ew ones (msnewton.c, EasAdrEWForcing; docs/adr.md).
@@ -601,12 +629,12 @@ PetscErrorCode EasAdrGetLocalGrid(EasAdr adr, PetscInt *xs, PetscInt *ys, PetscI
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrGetLocalGrid"));
-  if (xs) *xs = adr->xs[0];
-  if (ys) *ys = adr->xs[1];
-  if (zs) *zs = adr->xs[2];
-  if (nxl) *nxl = adr->nl[0];
-  if (nyl) *nyl = adr->nl[1];
-  if (nzl) *nzl = adr->nl[2];
+  if (xs) *xs = adr->xso[0]; /* the own box: the rank's part of the global vector (an overlap's planes are solved, not owned) */
+  if (ys) *ys = adr->xso[1];
+  if (zs) *zs = adr->xso[2];
+  if (nxl) *nxl = adr->nlo[0];
+  if (nyl) *nyl = adr->nlo[1];
+  if (nzl) *nzl = adr->nlo[2];
   PetscFunctionReturn(0);
 }
 
@@ -615,8 +643,8 @@ PetscErrorCode EasAdrGetLocalPointCoordinates(EasAdr adr, PetscInt p, PetscReal 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrGetLocalPointCoordinates"));
-  PetscCheck(p >= 0 && p < adr->np, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasAdrGetLocalPointCoordinates: point %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", p, adr->np);
-  for (PetscInt d = 0; d < 3; d++) xyz[d] = adr->coords[3 * p + d];
+  PetscCheck(p >= 0 && p < adr->npo, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "EasAdrGetLocalPointCoordinates: point %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", p, adr->npo);
+  EasAdrCoordinates(adr, adr->xso[0] + p % adr->nlo[0], adr->xso[1] + (p / adr->nlo[0]) % adr->nlo[1], adr->xso[2] + p / (adr->nlo[0] * adr->nlo[1]), xyz);
   PetscFunctionReturn(0);
 }
 
@@ -626,8 +654,9 @@ PetscErrorCode EasAdrGetLocalSolution(EasAdr adr, const PetscScalar *x[], PetscI
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrGetLocalSolution"));
   PetscCall(EasAdrStateSyncHost_Private(adr));
-  *x = adr->x;
-  if (n) *n = adr->n;
+  if (adr->overlap) PetscCall(EasAdrOwnFromBox_Private(adr, adr->x, adr->xown)); /* the own points */
+  *x = adr->overlap ? adr->xown : adr->x;
+  if (n) *n = adr->no;
   PetscFunctionReturn(0);
 }
 
@@ -637,7 +666,7 @@ PetscErrorCode EasAdrCreateGlobalVec(EasAdr adr, Vec *X)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrCreateGlobalVec"));
-  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)adr), adr->n, PETSC_DETERMINE, X));
+  PetscCall(VecCreateMPI(PetscObjectComm((PetscObject)adr), adr->no, PETSC_DETERMINE, X));
   PetscCall(VecSetBlockSize(*X, 2));
   PetscFunctionReturn(0);
 }
@@ -648,7 +677,7 @@ PetscErrorCode EasAdrCheckVec_Private(EasAdr adr, Vec X, const char fn[])
 
   PetscFunctionBegin;
   PetscCall(VecGetLocalSize(X, &n));
-  PetscCheck(n == adr->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: the Vec has %" PetscInt_FMT " local entries, expected %" PetscInt_FMT " (use EasAdrCreateGlobalVec())", fn, n, adr->n);
+  PetscCheck(n == adr->no, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "%s: the Vec has %" PetscInt_FMT " local entries, expected %" PetscInt_FMT " (use EasAdrCreateGlobalVec())", fn, n, adr->no);
   PetscFunctionReturn(0);
 }
 
@@ -662,7 +691,7 @@ PetscErrorCode EasAdrGetSolution(EasAdr adr, Vec X)
   PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrGetSolution"));
   PetscCall(EasAdrStateSyncHost_Private(adr));
   PetscCall(VecGetArrayWrite(X, &xa));
-  PetscCall(PetscArraycpy(xa, adr->x, adr->n));
+  PetscCall(EasAdrOwnFromBox_Private(adr, adr->x, xa));
   PetscCall(VecRestoreArrayWrite(X, &xa));
   PetscFunctionReturn(0);
 }
@@ -676,7 +705,8 @@ PetscErrorCode EasAdrSetSolution(EasAdr adr, Vec X)
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrSetSolution"));
   PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrSetSolution"));
   PetscCall(VecGetArrayRead(X, &xa));
-  PetscCall(PetscArraycpy(adr->x, xa, adr->n));
+  PetscCall(EasAdrStateSyncHost_Private(adr)); /* with an overlap its points are kept (the next exchange renews them) */
+  PetscCall(EasAdrBoxFromOwn_Private(adr, xa, adr->x));
   PetscCall(VecRestoreArrayRead(X, &xa));
   PetscCall(EasAdrStateHostWritten_Private(adr));
   adr->ghosts_current = PETSC_FALSE; /* the neighbours' new state is not in the ghosts yet */
@@ -741,7 +771,8 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
   if (adr->mode == EAS_ADR_ASYNC) PetscCall(PetscViewerASCIIPrintf(viewer, "async: detection %s, timeout %g s, persistence %" PetscInt_FMT ", reception %s, iterate on ghosts moved > %g x rtol\n", adr->async_detect == EAS_DETECT_IALLREDUCE ? "iallreduce (2 rounds)" : "decentralized (tree election, 2 verification waves)", (double)adr->async_detect_timeout, adr->persist, adr->async_thread ? "thread" : "polling", (double)adr->async_halo_rtol));
   if (adr->delay_us > 0 || adr->jitter_us > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "fault injection: delay %g us + jitter U(0, %g) us, seed %" PetscInt_FMT "\n", (double)adr->delay_us, (double)adr->jitter_us, adr->comm_seed));
   if (adr->setupcalled) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "decomposition %d x %d x %d ranks (%s); rank 0 box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", adr->dims[0], adr->dims[1], adr->dims[2], adr->decomp[0] == PETSC_DECIDE ? "auto: least coupling cut" : "-adr_decomp", adr->nl[0], adr->nl[1], adr->nl[2]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "decomposition %d x %d x %d ranks (%s); rank 0 box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", adr->dims[0], adr->dims[1], adr->dims[2], adr->decomp[0] == PETSC_DECIDE ? "auto: least coupling cut" : "-adr_decomp", adr->nlo[0], adr->nlo[1], adr->nlo[2]));
+    if (adr->overlap) PetscCall(PetscViewerASCIIPrintf(viewer, "overlap %" PetscInt_FMT " planes per face with a neighbour (restricted additive Schwarz): rank 0 solves a %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " box, keeps its own points\n", adr->overlap, adr->nl[0], adr->nl[1], adr->nl[2]));
     if (adr->decomp_w[0] >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "coupling weights max dt (|V_d|/h_d + 2 K_d/h_d^2) at setup: x %.4g y %.4g z %.4g\n", (double)adr->decomp_w[0], (double)adr->decomp_w[1], (double)adr->decomp_w[2]));
     msg[0] = st.msgs_sent;
     msg[1] = st.msgs_recv;
@@ -812,6 +843,7 @@ PetscErrorCode EasAdrDestroy(EasAdr *adr)
   PetscCall(EasVecDestroy(&a->bval_v));
   PetscCall(EasVecDestroy(&a->ewt_v));
   for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(a->starts[d]));
+  PetscCall(PetscFree(a->xown));
   PetscCall(PetscFree(a->rank_rstart));
   if (a->cart != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&a->cart));
   PetscCall(PetscHeaderDestroy(adr));

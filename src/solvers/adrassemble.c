@@ -128,6 +128,7 @@ static void EasAdrKernelParams(EasAdr adr, PetscReal t, PetscReal dt, EasAdrKPar
   P->c3   = EAS_ADR_C3;
   P->q4   = q4;
   for (PetscInt f = 0; f < 6; f++) P->fold[f] = adr->nb[f] == MPI_PROC_NULL && adr->bc == EAS_ADR_BC_NEUMANN;
+  for (PetscInt f = 0; f < 6; f++) P->skip[f] = (EasKInt)adr->ov[f]; /* the residual's sums over own points */
   P->ycoupled = adr->N[1] > 1;
 }
 
@@ -299,6 +300,7 @@ PetscErrorCode EasAdrComputeFunction(EasAdr adr, PetscReal t, PetscReal dt, Vec 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrComputeFunction"));
+  PetscCall(EasAdrCheckNoOverlap_Private(adr, "EasAdrComputeFunction"));
   PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrComputeFunction"));
   if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
   PetscCall(VecGetArrayRead(X, &xa));
@@ -329,6 +331,7 @@ PetscErrorCode EasAdrComputeLocalJacobian(EasAdr adr, PetscReal t, PetscReal dt,
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscValidPointer(J, 5);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrComputeLocalJacobian"));
+  PetscCall(EasAdrCheckNoOverlap_Private(adr, "EasAdrComputeLocalJacobian"));
   PetscCheck(dt > 0 && !PetscIsInfOrNanReal(dt), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrComputeLocalJacobian: dt = %g, expected a time step > 0", (double)dt);
   if (X) {
     PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrComputeLocalJacobian"));
@@ -369,6 +372,7 @@ PetscErrorCode EasAdrCreateJacobianMat(EasAdr adr, Mat *J)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrCreateJacobianMat"));
+  PetscCall(EasAdrCheckNoOverlap_Private(adr, "EasAdrCreateJacobianMat"));
   PetscCall(MatCreateAIJ(PetscObjectComm((PetscObject)adr), adr->n, adr->n, PETSC_DETERMINE, PETSC_DETERMINE, 8, NULL, 6, NULL, J));
   PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
   PetscFunctionReturn(0);
@@ -401,6 +405,7 @@ PetscErrorCode EasAdrComputeJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrComputeJacobian"));
+  PetscCall(EasAdrCheckNoOverlap_Private(adr, "EasAdrComputeJacobian"));
   PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrComputeJacobian"));
   if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
   PetscCall(VecGetArrayRead(X, &xa));

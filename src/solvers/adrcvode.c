@@ -231,6 +231,9 @@ static PetscErrorCode EasAdrTSAdvance_CVode(EasAdr adr, PetscReal tout, PetscRea
 static PetscErrorCode EasAdrTSCreate_CVode(EasAdr adr)
 {
   PetscFunctionBegin;
+  /* CVODE's vectors are the own points; a stage's a, update and error weights
+     on an overlap are not mapped yet (docs/adr.md, "Overlap") */
+  PetscCheck(!adr->overlap, PetscObjectComm((PetscObject)adr), PETSC_ERR_SUP, "-adr_ts_type cvode does not support -adr_overlap %" PetscInt_FMT " (EasAdrSetOverlap) yet: use -adr_overlap 0 with cvode, or -adr_ts_type beuler", adr->overlap);
   adr->cv_reinit = PETSC_TRUE;
   PetscFunctionReturn(0);
 }

@@ -165,8 +165,13 @@ struct _p_EasAdr {
   MPI_Comm    cart;
   PetscMPIInt rank, size, dims[3], cc[3], nb[6];
   PetscInt   *starts[3];    /* starts[d][p], p = 0..dims[d] */
-  PetscInt    xs[3], nl[3]; /* this rank's first global index and size */
-  PetscInt    np, n;        /* local points, local unknowns (2 np) */
+  PetscInt    xs[3], nl[3]; /* the rank's box: first global index and size (its own box plus an overlap's planes) */
+  PetscInt    np, n;        /* the box's points and unknowns (2 np): the local arrays, the Jacobian, the inner solve */
+  PetscInt    overlap;      /* -adr_overlap d: the box extends the own box by d planes on every face with a neighbour */
+  PetscInt    ov[6];        /* those planes per face (d or 0) */
+  PetscInt    xso[3], nlo[3]; /* the rank's own box (its points of the global vector): first global index, size */
+  PetscInt    npo, no;        /* own points and unknowns (2 npo): the global vector's local part, CVODE's */
+  PetscScalar *xown;          /* with an overlap: the own points of x (EasAdrGetLocalSolution) */
   PetscInt    rstart;       /* first global row of this rank */
   PetscInt   *rank_rstart;  /* per rank */
   /* data (host) */
@@ -331,6 +336,16 @@ PETSC_INTERN PetscErrorCode EasAdrPackFaces_Private(EasAdr);
    planes last packed for it (halo send buffer): ||p_s - sent_s|| / ||p_s||
    (absolute when ||p_s|| = 0). */
 PETSC_INTERN PetscErrorCode EasAdrFaceChange_Private(EasAdr, PetscInt f, PetscReal ch[2]);
+/* With an overlap (adrstate.c): the box's array of 2 np from the own points'
+   array of 2 npo (the overlap's entries untouched), and back. */
+PETSC_INTERN PetscErrorCode EasAdrBoxFromOwn_Private(EasAdr, const PetscScalar *own, PetscScalar *box);
+PETSC_INTERN PetscErrorCode EasAdrOwnFromBox_Private(EasAdr, const PetscScalar *box, PetscScalar *own);
+/* With an overlap, the stage's a (adr->xold) on the overlap's planes: the
+   neighbours' values, by one synchronous exchange (restricted additive
+   Schwarz solves the box's rows of the global system). */
+PETSC_INTERN PetscErrorCode EasAdrStageOverlap_Private(EasAdr);
+/* Errors for a call that does not support -adr_overlap > 0 yet. */
+PETSC_INTERN PetscErrorCode EasAdrCheckNoOverlap_Private(EasAdr, const char fn[]);
 /* The same from a host array x (a user's Vec), and the padded state adr->xg on the host. */
 PETSC_INTERN PetscErrorCode EasAdrPackFacesHost_Private(EasAdr, const PetscScalar *x);
 PETSC_INTERN PetscErrorCode EasAdrFillPaddedHost_Private(EasAdr, const PetscScalar *x);

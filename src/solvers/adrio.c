@@ -51,7 +51,7 @@ PetscErrorCode EasAdrGetDM(EasAdr adr, DM *da)
     {
       PetscInt xs, ys, zs, xm, ym, zm;
       PetscCall(DMDAGetCorners(adr->da, &xs, &ys, &zs, &xm, &ym, &zm));
-      PetscCheck(xs == adr->xs[0] && ys == adr->xs[1] && zs == adr->xs[2] && xm == adr->nl[0] && ym == adr->nl[1] && zm == adr->nl[2], PETSC_COMM_SELF, PETSC_ERR_PLIB, "EasAdrGetDM: the DMDA's box of this rank differs from the solver's");
+      PetscCheck(xs == adr->xso[0] && ys == adr->xso[1] && zs == adr->xso[2] && xm == adr->nlo[0] && ym == adr->nlo[1] && zm == adr->nlo[2], PETSC_COMM_SELF, PETSC_ERR_PLIB, "EasAdrGetDM: the DMDA's box of this rank differs from the solver's");
     }
   }
   *da = adr->da;
@@ -169,7 +169,7 @@ static PetscErrorCode EasAdrMonitorPoints(EasAdr adr)
     const PetscInt *g    = adr->point_idx + 3 * q;
     PetscBool       mine = PETSC_TRUE;
     for (PetscInt d = 0; d < 3; d++)
-      if (g[d] < adr->xs[d] || g[d] >= adr->xs[d] + adr->nl[d]) mine = PETSC_FALSE;
+      if (g[d] < adr->xso[d] || g[d] >= adr->xso[d] + adr->nlo[d]) mine = PETSC_FALSE; /* its owner (an overlap's planes hold copies) */
     if (mine) {
       const PetscInt p = (g[0] - adr->xs[0]) + adr->nl[0] * ((g[1] - adr->xs[1]) + adr->nl[1] * (g[2] - adr->xs[2]));
       v[2 * q]         = PetscRealPart(adr->x[2 * p]);

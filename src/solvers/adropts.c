@@ -101,6 +101,11 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
       PetscCall(PetscOptionsString("-adr_decomp", "Ranks per direction: auto (cut the least coupling max dt(|V_d|/h_d + 2K_d/h_d^2), weakest axes first) or px,py,pz", "EasAdrSetDecomposition", def, str, sizeof(str), &flg));
       if (flg) PetscCall(EasAdrDecompositionFromString(adr, str));
     }
+    {
+      PetscInt d = adr->overlap;
+      PetscCall(PetscOptionsInt("-adr_overlap", "Planes of each neighbour's box the rank's solve adds (restricted additive Schwarz; 0: block Jacobi)", "EasAdrSetOverlap", d, &d, &flg));
+      if (flg) PetscCall(EasAdrSetOverlap(adr, d));
+    }
   }
   PetscCall(PetscOptionsBool("-adr_ksp_ew", "Eisenstat-Walker inner tolerances (PETSc's -snes_ksp_ew) instead of -adr_ksp_rtol", "EasAdrSetKspEW", adr->ew.use, &adr->ew.use, NULL));
   {

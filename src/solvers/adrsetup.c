@@ -200,6 +200,7 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     PetscInt chk;
     PetscCall(EasIntMul(comm, "ADR global unknowns 2*Nx*Ny*Nz", &chk, 2, adr->N[0], adr->N[1], adr->N[2]));
   }
+  PetscCheck(!adr->overlap || adr->ts_type == EAS_ADR_TS_BEULER, comm, PETSC_ERR_SUP, "-adr_ts_type cvode does not support -adr_overlap %" PetscInt_FMT " (EasAdrSetOverlap) yet: use -adr_overlap 0 with cvode, or -adr_ts_type beuler", adr->overlap);
   PetscCall(EasAdrDecompose_Private(adr, comm));
   PetscCallMPI(MPI_Cart_create(comm, 3, adr->dims, periods, 0, &adr->cart));
   PetscCallMPI(MPI_Comm_rank(adr->cart, &adr->rank));
@@ -208,9 +209,20 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     const PetscInt P = adr->dims[d], q = adr->N[d] / P, r = adr->N[d] % P;
     PetscCall(PetscMalloc1(P + 1, &adr->starts[d]));
     for (PetscInt p = 0; p <= P; p++) adr->starts[d][p] = p * q + PetscMin(p, r);
-    adr->xs[d] = adr->starts[d][adr->cc[d]];
-    adr->nl[d] = adr->starts[d][adr->cc[d] + 1] - adr->xs[d];
+    adr->xso[d] = adr->starts[d][adr->cc[d]];
+    adr->nlo[d] = adr->starts[d][adr->cc[d] + 1] - adr->xso[d];
     PetscCallMPI(MPI_Cart_shift(adr->cart, (int)d, 1, &adr->nb[2 * d], &adr->nb[2 * d + 1]));
+    /* -adr_overlap d: the box takes d planes of each neighbour (restricted
+       additive Schwarz, docs/adr.md); a neighbour sends them and one ghost
+       plane beyond, d + 1 of its own planes */
+    if (adr->overlap > 0 && adr->dims[d] > 1) {
+      PetscInt thin = PETSC_MAX_INT;
+      for (PetscInt p = 0; p < adr->dims[d]; p++) thin = PetscMin(thin, adr->starts[d][p + 1] - adr->starts[d][p]);
+      PetscCheck(thin >= adr->overlap + 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-adr_overlap %" PetscInt_FMT " (EasAdrSetOverlap): the thinnest rank's box has %" PetscInt_FMT " planes in %c, and an overlap of d planes needs d + 1 planes per rank there; expected -adr_overlap at most %" PetscInt_FMT ", fewer ranks in %c or a finer grid", adr->overlap, thin, (char)('x' + d), thin - 1, (char)('x' + d));
+    }
+    for (PetscInt s = 0; s < 2; s++) adr->ov[2 * d + s] = adr->nb[2 * d + s] != MPI_PROC_NULL ? adr->overlap : 0;
+    adr->xs[d] = adr->xso[d] - adr->ov[2 * d];
+    adr->nl[d] = adr->nlo[d] + adr->ov[2 * d] + adr->ov[2 * d + 1];
   }
   /* sizes checked (core/size.h; docs/design.md, Limits): the six transport
      weights are one backend vector of 6 np entries, the padded box is
@@ -220,11 +232,13 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     PetscCall(EasIntMul(adr->cart, "ADR transport weights per rank 6*nx*ny*nz", &chk, 6, adr->nl[0], adr->nl[1], adr->nl[2]));
     PetscCall(EasIntMul(adr->cart, "ADR padded box per rank 2*(nx+2)*(ny+2)*(nz+2)", &chk, 2, adr->nl[0] + 2, adr->nl[1] + 2, adr->nl[2] + 2));
   }
-  adr->np = adr->nl[0] * adr->nl[1] * adr->nl[2];
-  adr->n  = 2 * adr->np;
+  adr->np  = adr->nl[0] * adr->nl[1] * adr->nl[2];
+  adr->n   = 2 * adr->np;
+  adr->npo = adr->nlo[0] * adr->nlo[1] * adr->nlo[2];
+  adr->no  = 2 * adr->npo;
   PetscCall(PetscMalloc1(adr->size + 1, &adr->rank_rstart));
   PetscCall(PetscMalloc1(adr->size, &ns));
-  PetscCallMPI(MPI_Allgather(&adr->n, 1, MPIU_INT, ns, 1, MPIU_INT, adr->cart));
+  PetscCallMPI(MPI_Allgather(&adr->no, 1, MPIU_INT, ns, 1, MPIU_INT, adr->cart)); /* the global vector: own points */
   adr->rank_rstart[0] = 0;
   for (PetscMPIInt r = 0; r < adr->size; r++) adr->rank_rstart[r + 1] = adr->rank_rstart[r] + ns[r];
   adr->rstart = adr->rank_rstart[adr->rank];
@@ -240,8 +254,9 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
   for (PetscInt k = 0; k < adr->nl[2]; k++)
     for (PetscInt j = 0; j < adr->nl[1]; j++)
       for (PetscInt i = 0; i < adr->nl[0]; i++) EasAdrCoordinates(adr, adr->xs[0] + i, adr->xs[1] + j, adr->xs[2] + k, adr->coords + 3 * (i + adr->nl[0] * (j + adr->nl[1] * k)));
+  if (adr->overlap > 0) PetscCall(PetscMalloc1(PetscMax(adr->no, 1), &adr->xown));
   for (PetscInt f = 0; f < 6; f++) {
-    cnt[f] = 2 * EasAdrFaceDimA(adr, f) * EasAdrFaceDimB(adr, f);
+    cnt[f] = 2 * EasAdrFaceDimA(adr, f) * EasAdrFaceDimB(adr, f) * (adr->nb[f] != MPI_PROC_NULL ? adr->ov[f] + 1 : 1); /* with a neighbour: its d overlap planes and the ghost plane */
     if (adr->nb[f] == MPI_PROC_NULL && adr->bc == EAS_ADR_BC_DIRICHLET) PetscCall(PetscCalloc1(cnt[f], &adr->bval[f]));
   }
   PetscCall(EasHaloCreate(adr->cart, adr->nb, cnt, &adr->halo));

@@ -19,8 +19,16 @@
 
   The halo description the ops read (EasAdrKHalo) is built from the halo's
   message sizes (count[f] = 2 depth na nb): nothing here assumes one plane.
+
+  With an overlap (-adr_overlap d, restricted additive Schwarz: docs/adr.md)
+  the box is the rank's own box extended by d planes on every face with a
+  neighbour; a face's message holds the sender's d + 1 own planes next to
+  it: d fill the receiver's overlap (in x, by adr_pad: the neighbours'
+  latest values, which the update does not touch) and one its ghost plane.
 */
 #include "adrimpl.h"
+
+static void EasAdrGatherFaces(EasAdr, PetscScalar *, PetscScalar *);
 
 /* The kernels' halo description from the halo's message sizes. */
 static PetscErrorCode EasAdrHaloKernel(EasAdr adr, EasAdrKHalo *H)
@@ -34,15 +42,16 @@ static PetscErrorCode EasAdrHaloKernel(EasAdr adr, EasAdrKHalo *H)
   for (PetscInt f = 0; f < 6; f++) {
     const PetscInt plane = EasAdrFaceDimA(adr, f) * EasAdrFaceDimB(adr, f);
     PetscInt       depth = 0;
+    H->skip[f]           = (EasKInt)adr->ov[f];
     if (adr->nb[f] != MPI_PROC_NULL) {
       PetscCheck(plane > 0 && adr->halo->count[f] % (2 * plane) == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "halo face %" PetscInt_FMT ": %" PetscInt_FMT " scalars per message are not whole planes of 2 x %" PetscInt_FMT " points", f, adr->halo->count[f], plane);
       depth = adr->halo->count[f] / (2 * plane);
-      PetscCheck(depth <= H->pad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "halo face %" PetscInt_FMT ": %" PetscInt_FMT " planes per message, the padded state has %d", f, depth, (int)H->pad);
+      PetscCheck(depth == H->skip[f] + H->pad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "halo face %" PetscInt_FMT ": %" PetscInt_FMT " planes per message, the overlap and the padded state take %d", f, depth, (int)(H->skip[f] + H->pad));
     }
     H->depth[f]          = (EasKInt)depth;
     H->kind[f]           = depth ? EAS_ADRK_FACE_HALO : (adr->bc == EAS_ADR_BC_DIRICHLET ? EAS_ADRK_FACE_DIRICHLET : EAS_ADRK_FACE_MIRROR);
     H->pack_start[f + 1] = H->pack_start[f] + (EasKIdx)depth * plane;
-    H->fill_start[f + 1] = H->fill_start[f] + (EasKIdx)(depth ? depth : 1) * plane; /* one plane across a boundary of the domain */
+    H->fill_start[f + 1] = H->fill_start[f] + (EasKIdx)(depth ? depth - H->skip[f] : 1) * plane; /* the ghost planes: one across a boundary of the domain */
   }
   PetscFunctionReturn(0);
 }
@@ -213,6 +222,90 @@ PetscErrorCode EasAdrFaceChange_Private(EasAdr adr, PetscInt f, PetscReal ch[2])
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode EasAdrBoxFromOwn_Private(EasAdr adr, const PetscScalar *own, PetscScalar *box)
+{
+  PetscFunctionBegin;
+  if (!adr->overlap) PetscCall(PetscArraycpy(box, own, adr->n));
+  else
+    for (PetscInt k = 0; k < adr->nlo[2]; k++)
+      for (PetscInt j = 0; j < adr->nlo[1]; j++) {
+        const PetscInt o = adr->nlo[0] * (j + adr->nlo[1] * k), b = adr->ov[0] + adr->nl[0] * (j + adr->ov[2] + adr->nl[1] * (k + adr->ov[4]));
+        PetscCall(PetscArraycpy(box + 2 * b, own + 2 * o, 2 * adr->nlo[0]));
+      }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrOwnFromBox_Private(EasAdr adr, const PetscScalar *box, PetscScalar *own)
+{
+  PetscFunctionBegin;
+  if (!adr->overlap) PetscCall(PetscArraycpy(own, box, adr->n));
+  else
+    for (PetscInt k = 0; k < adr->nlo[2]; k++)
+      for (PetscInt j = 0; j < adr->nlo[1]; j++) {
+        const PetscInt o = adr->nlo[0] * (j + adr->nlo[1] * k), b = adr->ov[0] + adr->nl[0] * (j + adr->ov[2] + adr->nl[1] * (k + adr->ov[4]));
+        PetscCall(PetscArraycpy(own + 2 * o, box + 2 * b, 2 * adr->nlo[0]));
+      }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrCheckNoOverlap_Private(EasAdr adr, const char fn[])
+{
+  PetscFunctionBegin;
+  PetscCheck(adr->overlap == 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_SUP, "%s does not support -adr_overlap %" PetscInt_FMT " (EasAdrSetOverlap) yet: use -adr_overlap 0 for it", fn, adr->overlap);
+  PetscFunctionReturn(0);
+}
+
+/*
+  EasAdrStageOverlap_Private - the stage's a = adr->xold on the overlap's
+  planes from the neighbours (their own points): pack a's planes, one
+  synchronous exchange, adr_pad writes them into a (the padded state it
+  also fills is scratch here, refilled by the next assembly).  On a device
+  a stays there: only the planes cross the bus.  The ghosts then hold a's
+  planes, not the state's (ghosts_current = false).
+*/
+PetscErrorCode EasAdrStageOverlap_Private(EasAdr adr)
+{
+  PetscScalar       *a, *buf, *ghost, *xgd;
+  const PetscScalar *planes, *gd, *bd;
+
+  PetscFunctionBegin;
+  if (!adr->overlap || adr->hk.pack_start[6] == 0) PetscFunctionReturn(0);
+  if (!adr->device)
+    a = adr->xold;
+  else {
+    if (!adr->xold_synced) { /* the host's a is the current one: up once */
+      PetscScalar *va;
+      PetscCall(EasVecGetArrayWrite(adr->xold_v, &va));
+      PetscCall(PetscArraycpy(va, adr->xold, adr->n));
+      PetscCall(EasVecRestoreArrayWrite(adr->xold_v, &va));
+      adr->xold_synced = PETSC_TRUE;
+    }
+    PetscCall(EasVecGetBackendArray(adr->xold_v, &a));
+    adr->xold_stale = PETSC_TRUE; /* written here: the host copy is older */
+  }
+  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
+  PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
+  PetscCall(EasVecGetBackendArrayWrite(adr->planes_v, &buf));
+  PetscCall((*adr->be->ops->adr_pack)(adr->be, &adr->hk, a, buf));
+  adr->planes_current = PETSC_FALSE; /* they hold a's planes */
+  PetscCall(EasVecGetArrayRead(adr->planes_v, &planes));
+  for (PetscInt f = 0; f < 6; f++)
+    if (adr->nb[f] != MPI_PROC_NULL) PetscCall(PetscArraycpy(adr->halo->sendbuf[f], planes + 2 * adr->hk.pack_start[f], adr->halo->count[f]));
+  PetscCall(EasVecRestoreArrayRead(adr->planes_v, &planes));
+  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_TRUE));
+  PetscCall(EasVecGetArrayWrite(adr->ghosts_v, &ghost));
+  EasAdrGatherFaces(adr, ghost, NULL);
+  PetscCall(EasVecRestoreArrayWrite(adr->ghosts_v, &ghost));
+  PetscCall(EasVecGetBackendArrayRead(adr->ghosts_v, &gd));
+  PetscCall(EasVecGetBackendArrayRead(adr->bval_v, &bd));
+  PetscCall(EasVecGetBackendArrayWrite(adr->xg_v, &xgd));
+  PetscCall((*adr->be->ops->adr_pad)(adr->be, &adr->hk, a, gd, bd, xgd));
+  PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
+  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
+  adr->ghosts_current = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
 /* The host array ghost of the neighbours' planes (the halo's ghosts, at the
    pack offsets) and, when bval, the Dirichlet values (at the fill offsets). */
 static void EasAdrGatherFaces(EasAdr adr, PetscScalar *ghost, PetscScalar *bval)
@@ -240,17 +333,19 @@ PetscErrorCode EasAdrPackFacesHost_Private(EasAdr adr, const PetscScalar *x)
 }
 
 /* The padded state adr->xg on the host from host x and the current ghosts
-   (the backends' body, EasAdrKPadPoint). */
+   (the backends' body, EasAdrKPadPoint).  Its callers (a user's Vec, CVODE's
+   right-hand side) refuse an overlap, where the body would write x. */
 PetscErrorCode EasAdrFillPaddedHost_Private(EasAdr adr, const PetscScalar *x)
 {
   PetscScalar  *ghost, *bval;
   const EasKIdx n = (EasKIdx)adr->np + adr->hk.fill_start[6];
 
   PetscFunctionBegin;
+  PetscCall(EasAdrCheckNoOverlap_Private(adr, "EasAdrFillPaddedHost_Private"));
   PetscCall(EasVecGetArrayWrite(adr->ghosts_v, &ghost));
   PetscCall(EasVecGetArrayWrite(adr->bval_v, &bval));
   EasAdrGatherFaces(adr, ghost, bval);
-  for (EasKIdx t = 0; t < n; t++) EasAdrKPadPoint(t, &adr->hk, x, ghost, bval, adr->xg);
+  for (EasKIdx t = 0; t < n; t++) EasAdrKPadPoint(t, &adr->hk, (PetscScalar *)x, ghost, bval, adr->xg); /* no overlap: x only read */
   PetscCall(EasVecRestoreArrayWrite(adr->bval_v, &bval));
   PetscCall(EasVecRestoreArrayWrite(adr->ghosts_v, &ghost));
   PetscFunctionReturn(0);
@@ -274,7 +369,7 @@ PetscErrorCode EasAdrPadded_Private(EasAdr adr, const PetscScalar **xg)
   }
   PetscCall(EasVecGetBackendArrayRead(adr->ghosts_v, &gd));
   PetscCall(EasVecGetBackendArrayRead(adr->bval_v, &bd));
-  PetscCall(EasAdrStateBackend(adr, PETSC_FALSE, &x));
+  PetscCall(EasAdrStateBackend(adr, (PetscBool)(adr->overlap > 0), &x)); /* an overlap's points of x are the neighbours' (written by adr_pad) */
   PetscCall(EasVecGetBackendArrayWrite(adr->xg_v, &xgd));
   PetscCall((*adr->be->ops->adr_pad)(adr->be, &adr->hk, x, gd, bd, xgd));
   *xg = xgd;
@@ -310,7 +405,7 @@ PetscErrorCode EasAdrUpdate_Private(EasAdr adr, PetscBool keep, PetscReal s[4], 
   else
     PetscCall(EasVecGetBackendArrayRead(adr->dx, (const PetscScalar **)&y)); /* not written: keep = false */
   PetscCall(EasAdrStateBackend(adr, PETSC_TRUE, &x));
-  PetscCall((*adr->be->ops->adr_update)(adr->be, adr->np, adr->stage.dx_scale, dinv, y, x, ewt, keep, sums));
+  PetscCall((*adr->be->ops->adr_update)(adr->be, &adr->hk, adr->stage.dx_scale, dinv, y, x, ewt, keep, sums));
   for (PetscInt k = 0; k < 4; k++) s[k] = PetscRealPart(sums[k]);
   *ws = PetscRealPart(sums[4]);
   if (keep) {

@@ -426,7 +426,7 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
       version++;
       /* the vote: max_s ||dx_s|| / ||x_s|| <= rtol, or with the stage's weights
          the local weighted RMS norm of dx <= wtol */
-      rel  = adr->stage.ewt ? PetscSqrtReal(sums[6] / PetscMax(adr->n, 1)) / adr->stage.wtol * rtol : EasAdrRelative(sums);
+      rel  = adr->stage.ewt ? PetscSqrtReal(sums[6] / PetscMax(adr->no, 1)) / adr->stage.wtol * rtol : EasAdrRelative(sums);
       conv = (!fail && rel <= rtol) ? conv + 1 : 0;
     } else
       usleep(20); /* idle: leave the core to the other ranks */

@@ -684,7 +684,7 @@ static PetscErrorCode EasAdrPack_CPU(EasBackend be, const EasAdrKHalo *H, const 
 }
 
 /* The padded state: the box's points and every ghost plane, the shared body. */
-static PetscErrorCode EasAdrPad_CPU(EasBackend be, const EasAdrKHalo *H, const PetscScalar *x, const PetscScalar *ghost, const PetscScalar *bval, PetscScalar *xg)
+static PetscErrorCode EasAdrPad_CPU(EasBackend be, const EasAdrKHalo *H, PetscScalar *x, const PetscScalar *ghost, const PetscScalar *bval, PetscScalar *xg)
 {
   const EasKIdx n = (EasKIdx)H->nx * H->ny * H->nz + H->fill_start[6];
 
@@ -697,13 +697,18 @@ static PetscErrorCode EasAdrPad_CPU(EasBackend be, const EasAdrKHalo *H, const P
 /* The Newton update: one sequential pass, so that its sums have the order
    (and the rounding) of the points, which the convergence test and the
    iteration counts of the CPU runs depend on (docs/adr.md). */
-static PetscErrorCode EasAdrUpdate_CPU(EasBackend be, PetscInt np, PetscScalar c, const PetscScalar *dinv, PetscScalar *y, PetscScalar *x, const PetscScalar *ewt, PetscBool keep, PetscScalar sums[5])
+static PetscErrorCode EasAdrUpdate_CPU(EasBackend be, const EasAdrKHalo *H, PetscScalar c, const PetscScalar *dinv, PetscScalar *y, PetscScalar *x, const PetscScalar *ewt, PetscBool keep, PetscScalar sums[5])
 {
-  EasKScalar acc[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  EasKScalar    acc[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
+  const EasKIdx np     = (EasKIdx)H->nx * H->ny * H->nz;
+  const int     ov     = H->skip[0] || H->skip[1] || H->skip[2] || H->skip[3] || H->skip[4] || H->skip[5];
 
   PetscFunctionBegin;
   (void)be;
-  for (EasKIdx p = 0; p < np; p++) EasAdrKUpdatePoint(p, c, dinv, y, x, ewt, (int)keep, acc);
+  if (!ov)
+    for (EasKIdx p = 0; p < np; p++) EasAdrKUpdatePoint(p, c, dinv, y, x, ewt, (int)keep, acc);
+  else
+    for (EasKIdx p = 0; p < np; p++) EasAdrKUpdatePointOwn(p, EasAdrKOwnPoint(H, p), c, dinv, y, x, ewt, (int)keep, acc);
   for (int k = 0; k < 5; k++) sums[k] = acc[k];
   PetscCall(PetscLogFlops(8.0 * np));
   PetscFunctionReturn(0);

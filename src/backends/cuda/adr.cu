@@ -102,17 +102,17 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrPackKernel(EasAdrKHalo H
   EasAdrKPackPoint((EasKIdx)t, &H, x, buf);
 }
 
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrPadKernel(EasAdrKHalo H, EasKInt n, const EasKScalar *x, const EasKScalar *ghost, const EasKScalar *bval, EasKScalar *xg)
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrPadKernel(EasAdrKHalo H, EasKInt n, EasKScalar *x, const EasKScalar *ghost, const EasKScalar *bval, EasKScalar *xg)
 {
   EAS_GRID_STRIDE(t, n)
   EasAdrKPadPoint((EasKIdx)t, &H, x, ghost, bval, xg);
 }
 
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrUpdateKernel(EasKInt np, EasKScalar c, const EasKScalar *dinv, EasKScalar *y, EasKScalar *x, const EasKScalar *ewt, int keep, EasKScalar *partials)
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAdrUpdateKernel(EasAdrKHalo H, EasKInt np, EasKScalar c, const EasKScalar *dinv, EasKScalar *y, EasKScalar *x, const EasKScalar *ewt, int keep, EasKScalar *partials)
 {
   EasKScalar acc[5] = {0.0, 0.0, 0.0, 0.0, 0.0};
   EAS_GRID_STRIDE(p, np)
-  EasAdrKUpdatePoint((EasKIdx)p, c, dinv, y, x, ewt, keep, acc);
+  EasAdrKUpdatePointOwn((EasKIdx)p, EasAdrKOwnPoint(&H, (EasKIdx)p), c, dinv, y, x, ewt, keep, acc);
   EasBlockReduce<5>(acc, partials);
 }
 
@@ -133,7 +133,7 @@ PetscErrorCode EasAdrPack_CUDA(EasBackend be, const EasAdrKHalo *H, const PetscS
 
 /* The padded state from the state, the neighbours' planes and the
    Dirichlet values (one launch: the mirror reads the state, not xg). */
-PetscErrorCode EasAdrPad_CUDA(EasBackend be, const EasAdrKHalo *H, const PetscScalar *x, const PetscScalar *ghost, const PetscScalar *bval, PetscScalar *xg)
+PetscErrorCode EasAdrPad_CUDA(EasBackend be, const EasAdrKHalo *H, PetscScalar *x, const PetscScalar *ghost, const PetscScalar *bval, PetscScalar *xg)
 {
   EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
   const PetscInt64 n  = (PetscInt64)H->nx * H->ny * H->nz + H->fill_start[6];
@@ -150,16 +150,17 @@ PetscErrorCode EasAdrPad_CUDA(EasBackend be, const EasAdrKHalo *H, const PetscSc
 
 /* The Newton update and its five sums (a fixed number of blocks: the same
    sums on every run). */
-PetscErrorCode EasAdrUpdate_CUDA(EasBackend be, PetscInt np, PetscScalar c, const PetscScalar *dinv, PetscScalar *y, PetscScalar *x, const PetscScalar *ewt, PetscBool keep, PetscScalar sums[5])
+PetscErrorCode EasAdrUpdate_CUDA(EasBackend be, const EasAdrKHalo *H, PetscScalar c, const PetscScalar *dinv, PetscScalar *y, PetscScalar *x, const PetscScalar *ewt, PetscBool keep, PetscScalar sums[5])
 {
   EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  const PetscInt   np = (PetscInt)H->nx * H->ny * H->nz;
   const unsigned   nb = EasCudaBlocks(np, EAS_CUDA_MAX_RED_BLOCKS);
 
   PetscFunctionBegin;
   for (int k = 0; k < 5; k++) sums[k] = 0.0;
   if (np <= 0) PetscFunctionReturn(0);
   PetscCall(EasCudaTimerBegin(cu));
-  EasAdrUpdateKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>((EasKInt)np, c, dinv, y, x, ewt, keep ? 1 : 0, cu->d_partials);
+  EasAdrUpdateKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(*H, (EasKInt)np, c, dinv, y, x, ewt, keep ? 1 : 0, cu->d_partials);
   EasCheckLaunchCUDA();
   PetscCall(EasCudaReduceFinish(cu, nb, 5, EAS_CUDA_KIND_VEC, sums));
   PetscCall(EasLogGpuFlops(8.0 * np));

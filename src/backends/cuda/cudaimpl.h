@@ -202,5 +202,5 @@ PETSC_INTERN PetscErrorCode EasAdrFunction_CUDA(EasBackend, const EasAdrKParams 
 PETSC_INTERN PetscErrorCode EasAdrJacobian_CUDA(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscInt);
 PETSC_INTERN PetscErrorCode EasAdrJacobianJacobi_CUDA(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, float *, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode EasAdrPack_CUDA(EasBackend, const EasAdrKHalo *, const PetscScalar *, PetscScalar *);
-PETSC_INTERN PetscErrorCode EasAdrPad_CUDA(EasBackend, const EasAdrKHalo *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *);
-PETSC_INTERN PetscErrorCode EasAdrUpdate_CUDA(EasBackend, PetscInt, PetscScalar, const PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, PetscBool, PetscScalar[5]);
+PETSC_INTERN PetscErrorCode EasAdrPad_CUDA(EasBackend, const EasAdrKHalo *, PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasAdrUpdate_CUDA(EasBackend, const EasAdrKHalo *, PetscScalar, const PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, PetscBool, PetscScalar[5]);

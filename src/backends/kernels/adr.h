@@ -21,6 +21,7 @@ typedef struct {
   EasKScalar L[4];                 /* linear: R = L c (row-major) */
   EasKScalar q1c3, q2, q3, c3, q4; /* diurnal at the step's time: q1 c3, q2, q3(t), c3, q4(t) */
   int        fold[6];              /* face f (-x,+x,-y,+y,-z,+z) at the box edge is zero-flux: its weight goes to the opposite neighbour (else the coupling leaves the local block: halo or Dirichlet) */
+  EasKInt    skip[6];              /* -adr_overlap: the box's planes on face f that are a neighbour's points (0: none); the residual's sums count the rank's own points only */
   int        ycoupled;             /* 0: one y plane (2D), the Jacobian has 7 diagonals (no +-2nx) */
 } EasAdrKParams;
 
@@ -51,7 +52,8 @@ static inline EAS_HOST_DEVICE void EasAdrKReaction(const EasAdrKParams *P, EasKS
    write Rv, dRv at p; USER reads them.  Adds to acc[0] F_1 + F_2 + dR_11 +
    dR_22, a finiteness probe (NaN or Inf anywhere makes the sum so), and to
    acc[1], acc[2] the squares F_1^2, F_2^2 (the species norms of the
-   residual). */
+   residual) at the rank's own points (not on the planes of an overlap,
+   P->skip). */
 /* The point (i, j, k) of the box, p = i + nx (j + ny k): the CPU loops run
    over i, j, k (no division per point), the CUDA kernels over p
    (EasAdrKFunctionPoint below). */
@@ -63,6 +65,7 @@ static inline EAS_HOST_DEVICE void EasAdrKFunctionPointIJK(EasKInt i, EasKInt j,
   const EasKIdx sy = nx + 2, sz = (EasKIdx)(nx + 2) * (ny + 2);
   const EasKIdx Q      = (i + 1) + sy * (j + 1) + sz * (k + 1);
   const EasKIdx nbq[6] = {Q - 1, Q + 1, Q - sy, Q + sy, Q - sz, Q + sz};
+  const int     own    = i >= P->skip[0] && i < nx - P->skip[1] && j >= P->skip[2] && j < ny - P->skip[3] && k >= P->skip[4] && k < P->nz - P->skip[5];
   if (P->reaction != EAS_ADRK_REACTION_USER) EasAdrKReaction(P, xg[2 * Q], xg[2 * Q + 1], Rv + 2 * q, dRv + 4 * q);
   for (int s = 0; s < 2; s++) {
     const EasKScalar c  = xg[2 * Q + s];
@@ -70,7 +73,7 @@ static inline EAS_HOST_DEVICE void EasAdrKFunctionPointIJK(EasKInt i, EasKInt j,
     for (int f = 0; f < 6; f++) tr += w[f * np + q] * (xg[2 * nbq[f] + s] - c);
     F[2 * q + s] = xold[2 * q + s] - c + P->dt * (tr + Rv[2 * q + s]);
     acc[0] += F[2 * q + s] + dRv[4 * q + 3 * s];
-    acc[1 + s] += F[2 * q + s] * F[2 * q + s];
+    if (own) acc[1 + s] += F[2 * q + s] * F[2 * q + s];
   }
 }
 
@@ -311,6 +314,8 @@ enum { EAS_ADRK_FACE_HALO      = 0,
 typedef struct {
   EasKInt nx, ny, nz, pad;
   EasKInt depth[6];      /* planes per face message (0: no neighbour on that face) */
+  EasKInt skip[6];       /* -adr_overlap: the box's planes on face f that are the neighbour's points (restricted additive
+                            Schwarz: the box is the rank's own box extended by them); depth = skip + pad where a neighbour is */
   int     kind[6];       /* EAS_ADRK_FACE_*: how the ghost planes of face f are filled */
   EasKIdx pack_start[7]; /* cumulative face points of the packed planes; pack_start[6] in all */
   EasKIdx fill_start[7]; /* cumulative face points of the ghost planes; fill_start[6] in all */
@@ -348,14 +353,16 @@ static inline EAS_HOST_DEVICE void EasAdrKFaceIJK(int f, EasKInt a, EasKInt b, E
   ijk[d == 2 ? 1 : 2] = b;
 }
 
-/* Pack point t in [0, pack_start[6]): plane l of face f of the box's state x
-   (l planes in from the edge) into buf. */
+/* Pack point t in [0, pack_start[6]): plane l of face f of the rank's own
+   points in x (l planes in from the own box's edge: skip[f] + l from the
+   box's) into buf. */
 static inline EAS_HOST_DEVICE void EasAdrKPackPoint(EasKIdx t, const EasAdrKHalo *H, const EasKScalar *x, EasKScalar *buf)
 {
   const EasKInt n[3] = {H->nx, H->ny, H->nz};
   EasKInt       a, b, l, ijk[3];
   const int     f = EasAdrKFaceLocate(H, H->pack_start, t, &a, &b, &l);
   EasKIdx       p;
+  l += H->skip[f]; /* the rank's own planes: an overlap's are the neighbour's */
   EasAdrKFaceIJK(f, a, b, f % 2 ? n[f / 2] - 1 - l : l, ijk);
   p              = ijk[0] + (EasKIdx)n[0] * (ijk[1] + (EasKIdx)n[1] * ijk[2]);
   buf[2 * t]     = x[2 * p];
@@ -369,19 +376,41 @@ static inline EAS_HOST_DEVICE void EasAdrKPackPoint(EasKIdx t, const EasAdrKHalo
    the box's plane l + 1: the mirror of the first interior neighbour, Vialle
    et al. eq. 1.40 with a zero normal flux; in a box one plane thick that
    neighbour is the opposite ghost plane, and with zero flux on both sides,
-   as in 2D, the point itself, whose weights are zero).  Reads x, never xg:
-   the points are independent (one launch). */
-static inline EAS_HOST_DEVICE void EasAdrKPadPoint(EasKIdx t, const EasAdrKHalo *H, const EasKScalar *x, const EasKScalar *ghost, const EasKScalar *bval, EasKScalar *xg)
+   as in 2D, the point itself, whose weights are zero).  With an overlap
+   (skip), a box point on the planes of face f's overlap is the neighbour's:
+   its value comes from the neighbour's planes (plane l of the message is l
+   planes out from the own box's edge; the first face in the order -x, +x,
+   -y, ... where the point is in two overlaps, a corner) into xg and into
+   x (the restriction: the rank keeps its own points of its solution, the
+   others are the neighbours' latest), and a ghost plane l of such a face is
+   message plane skip + l.  Reads x only at points it does not write: the
+   points are independent (one launch). */
+static inline EAS_HOST_DEVICE void EasAdrKPadPoint(EasKIdx t, const EasAdrKHalo *H, EasKScalar *x, const EasKScalar *ghost, const EasKScalar *bval, EasKScalar *xg)
 {
   const EasKInt n[3] = {H->nx, H->ny, H->nz}, g = H->pad;
   const EasKIdx np = (EasKIdx)n[0] * n[1] * n[2], sy = n[0] + 2 * g, sz = (EasKIdx)sy * (n[1] + 2 * g);
   EasKInt       ijk[3];
   EasKIdx       Q, src = 0;
   if (t < np) {
+    int f = -1;
     ijk[0] = (EasKInt)(t % n[0]);
     ijk[1] = (EasKInt)((t / n[0]) % n[1]);
     ijk[2] = (EasKInt)(t / ((EasKIdx)n[0] * n[1]));
     Q      = (ijk[0] + g) + sy * (ijk[1] + g) + sz * (ijk[2] + g);
+    for (int e = 0; e < 6 && f < 0; e++) { /* in an overlap: the neighbour's point */
+      const int     d = e / 2;
+      const EasKInt l = e % 2 ? ijk[d] - (n[d] - H->skip[e]) : H->skip[e] - 1 - ijk[d];
+      if (H->skip[e] > 0 && l >= 0) {
+        EasKInt na, nb;
+        EasAdrKFaceDims(H, e, &na, &nb);
+        f   = e;
+        src = H->pack_start[e] + ijk[d == 0 ? 1 : 0] + (EasKIdx)na * (ijk[d == 2 ? 1 : 2] + (EasKIdx)nb * l);
+      }
+    }
+    if (f >= 0) {
+      x[2 * t]     = ghost[2 * src];
+      x[2 * t + 1] = ghost[2 * src + 1];
+    }
     xg[2 * Q]     = x[2 * t];
     xg[2 * Q + 1] = x[2 * t + 1];
     return;
@@ -410,7 +439,7 @@ static inline EAS_HOST_DEVICE void EasAdrKPadPoint(EasKIdx t, const EasAdrKHalo 
     }
     if (fs >= 0 && H->kind[fs] == EAS_ADRK_FACE_HALO) {
       from = ghost;
-      src  = H->pack_start[fs] + a + (EasKIdx)na * (b + (EasKIdx)nb * l);
+      src  = H->pack_start[fs] + a + (EasKIdx)na * (b + (EasKIdx)nb * (l + H->skip[fs]));
     } else if (fs >= 0) {
       from = bval;
       src  = H->fill_start[fs] + a + (EasKIdx)na * b;
@@ -437,4 +466,20 @@ static inline EAS_HOST_DEVICE void EasAdrKUpdatePoint(EasKIdx p, EasKScalar c, c
     if (ewt) acc[4] += d * d * ewt[i] * ewt[i];
     if (keep) y[i] = d;
   }
+}
+
+/* Whether box point p is the rank's own (not on the planes of an overlap). */
+static inline EAS_HOST_DEVICE int EasAdrKOwnPoint(const EasAdrKHalo *H, EasKIdx p)
+{
+  const EasKInt i = (EasKInt)(p % H->nx), j = (EasKInt)((p / H->nx) % H->ny), k = (EasKInt)(p / ((EasKIdx)H->nx * H->ny));
+  return i >= H->skip[0] && i < H->nx - H->skip[1] && j >= H->skip[2] && j < H->ny - H->skip[3] && k >= H->skip[4] && k < H->nz - H->skip[5];
+}
+
+/* With an overlap (restricted additive Schwarz) the update of a point that
+   is not the rank's own (own = 0) is dropped: x keeps the neighbour's value
+   there and the sums count own points only; keep: its y is 0. */
+static inline EAS_HOST_DEVICE void EasAdrKUpdatePointOwn(EasKIdx p, int own, EasKScalar c, const EasKScalar *dinv, EasKScalar *y, EasKScalar *x, const EasKScalar *ewt, int keep, EasKScalar acc[5])
+{
+  if (own) EasAdrKUpdatePoint(p, c, dinv, y, x, ewt, keep, acc);
+  else if (keep) y[2 * p] = y[2 * p + 1] = 0.0;
 }

@@ -61,7 +61,7 @@ PetscErrorCode EasAdrPack_Memcheck(EasBackend be, const EasAdrKHalo *H, const Pe
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EasAdrPad_Memcheck(EasBackend be, const EasAdrKHalo *H, const PetscScalar *x, const PetscScalar *ghost, const PetscScalar *bval, PetscScalar *xg)
+PetscErrorCode EasAdrPad_Memcheck(EasBackend be, const EasAdrKHalo *H, PetscScalar *x, const PetscScalar *ghost, const PetscScalar *bval, PetscScalar *xg)
 {
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
   const size_t         g  = (size_t)H->pad;
@@ -75,15 +75,16 @@ PetscErrorCode EasAdrPad_Memcheck(EasBackend be, const EasAdrKHalo *H, const Pet
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EasAdrUpdate_Memcheck(EasBackend be, PetscInt np, PetscScalar c, const PetscScalar *dinv, PetscScalar *y, PetscScalar *x, const PetscScalar *ewt, PetscBool keep, PetscScalar sums[5])
+PetscErrorCode EasAdrUpdate_Memcheck(EasBackend be, const EasAdrKHalo *H, PetscScalar c, const PetscScalar *dinv, PetscScalar *y, PetscScalar *x, const PetscScalar *ewt, PetscBool keep, PetscScalar sums[5])
 {
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  const size_t         np = (size_t)H->nx * H->ny * H->nz;
 
   PetscFunctionBegin;
   if (dinv) EasMcCheck("adr_update", "dinv", dinv, 2 * (size_t)np * EAS_SC);
   EasMcCheck("adr_update", "y", y, 2 * (size_t)np * EAS_SC);
   EasMcCheck("adr_update", "x", x, 2 * (size_t)np * EAS_SC);
   if (ewt) EasMcCheck("adr_update", "ewt", ewt, 2 * (size_t)np * EAS_SC);
-  PetscCall(mc->cpu.adr_update(be, np, c, dinv, y, x, ewt, keep, sums));
+  PetscCall(mc->cpu.adr_update(be, H, c, dinv, y, x, ewt, keep, sums));
   PetscFunctionReturn(0);
 }

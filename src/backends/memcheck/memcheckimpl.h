@@ -119,5 +119,5 @@ PETSC_INTERN PetscErrorCode EasAdrFunction_Memcheck(EasBackend, const EasAdrKPar
 PETSC_INTERN PetscErrorCode EasAdrJacobian_Memcheck(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscInt);
 PETSC_INTERN PetscErrorCode EasAdrJacobianJacobi_Memcheck(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, float *, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode EasAdrPack_Memcheck(EasBackend, const EasAdrKHalo *, const PetscScalar *, PetscScalar *);
-PETSC_INTERN PetscErrorCode EasAdrPad_Memcheck(EasBackend, const EasAdrKHalo *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *);
-PETSC_INTERN PetscErrorCode EasAdrUpdate_Memcheck(EasBackend, PetscInt, PetscScalar, const PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, PetscBool, PetscScalar[5]);
+PETSC_INTERN PetscErrorCode EasAdrPad_Memcheck(EasBackend, const EasAdrKHalo *, PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasAdrUpdate_Memcheck(EasBackend, const EasAdrKHalo *, PetscScalar, const PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, PetscBool, PetscScalar[5]);
