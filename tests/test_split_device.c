@@ -72,9 +72,9 @@ int main(int argc, char **argv)
   PetscCall(EasVecRestoreArray(x, &xa));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "Q1 Poisson %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " elements (%" PetscInt_FMT "), operator on %s\n", nx, nx, nz, nel, res));
   for (PetscInt s = 0; s < nlayers; s++) {
-    const PetscInt  k = layers[s], ncpu = k * nx * nx, L = (nx + 1) * (nx + 1) * (k + 1);
-    const PetscInt  reps = 3;
-    PetscLogDouble  h0, d0, h1, d1, per;
+    const PetscInt k = layers[s], ncpu = k * nx * nx, L = (nx + 1) * (nx + 1) * (k + 1);
+    const PetscInt reps = 3;
+    PetscLogDouble h0, d0, h1, d1, per;
     PetscCheck(k >= 1 && k < nz, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-layers: %" PetscInt_FMT " is invalid: expected 1 to nz-1 = %" PetscInt_FMT " element layers", k, nz - 1);
     PetscCall(EasEbeSetGpuShare(ebe, (PetscReal)(nel - ncpu) / nel));
     PetscCall(EasEbeSetSplitUnits(ebe, 2, units)); /* re-runs the split's setup: the new shares, the CPU unit's gather list */
@@ -144,6 +144,16 @@ int main(int argc, char **argv)
     # the device unit colour by colour (-ebe_deterministic), single-precision storage (the host units read the same floats)
     args: -eas_backend /cpu/memcheck -layers 3 -ebe_deterministic -ebe_storage single
     expect: CPU share 30\.0 % \(3 layers, 108 elements\): list by hand \(nx\+1\)\^2 \(k\+1\) = 196 dofs; bytes per apply 1568 down \+ 1568 up = 3136
+    expect: device split test passed
+  test:
+    suffix: cuda
+    backends: none
+    requires: cuda-device
+    # the same on /gpu/cuda: the bytes are the booked ones of the pinned copies on the second stream
+    args: -eas_backend /gpu/cuda -layers 1,2,4
+    expect: CPU share 10\.0 % .* bytes per apply 784 down \+ 784 up = 1568 \(2 x 8 x L = 1568\)
+    expect: CPU share 40\.0 % .* bytes per apply 1960 down \+ 1960 up = 3920 \(2 x 8 x L = 3920\)
+    expect_count: 3 split apply vs unsplit: relative difference <= 1e-14
     expect: device split test passed
   test:
     suffix: wrong_device_unit

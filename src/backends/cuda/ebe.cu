@@ -337,7 +337,7 @@ static PetscErrorCode EasEbeXferPair_CUDA(EasBackend_CUDA *cu, int *k)
 PetscErrorCode EasEbeGather_CUDA(EasBackend be, PetscInt n, const PetscInt *idx, const PetscScalar *x, PetscScalar *buf, PetscScalar *host)
 {
   EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
-  int              k = 0;
+  int              k  = 0;
 
   PetscFunctionBegin;
   PetscCall(EasXferBook_Shared(be, &cu->staging, "ebe_gather", host, n, PETSC_FALSE));
@@ -370,7 +370,7 @@ PetscErrorCode EasEbeGatherWait_CUDA(EasBackend be)
 PetscErrorCode EasEbeScatter_CUDA(EasBackend be, PetscInt n, const PetscInt *idx, const PetscScalar *host, PetscScalar *buf, PetscScalar *y)
 {
   EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
-  int              k = 0;
+  int              k  = 0;
 
   PetscFunctionBegin;
   PetscCall(EasXferBook_Shared(be, &cu->staging, "ebe_scatter", host, n, PETSC_TRUE));
