@@ -84,6 +84,24 @@ static PetscErrorCode CreateEbe(EasBackend be, PetscInt ne, PetscInt st, PetscBo
   PetscFunctionReturn(0);
 }
 
+/* Splits ebe over units u0 (device) and u1 (CPU) and balances the split
+   with solves cg solves of its iterations (b, x: the operator's vectors). */
+static PetscErrorCode BalanceSplit(EasEbe ebe, EasBackend u0, EasBackend u1, PetscInt its, PetscInt solves, EasVec b, EasVec x)
+{
+  EasBackend u[2] = {u0, u1};
+  EasKsp     ksp;
+
+  PetscFunctionBegin;
+  PetscCall(EasEbeSetSplitUnits(ebe, 2, u));
+  PetscCall(EasKspCreate(PETSC_COMM_SELF, &ksp));
+  PetscCall(EasKspSetType(ksp, EAS_CG));
+  PetscCall(EasKspSetOperatorEbe(ksp, ebe));
+  PetscCall(EasKspSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, its));
+  for (PetscInt s = 0; s < solves; s++) PetscCall(EasKspSolve(ksp, b, x));
+  PetscCall(EasKspDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   char        device[64] = "/gpu/cuda";
@@ -190,8 +208,7 @@ int main(int argc, char **argv)
   {
     EasEbe          eg, ec, es;
     EasVec          xg, yg, xc, yc, xs, ys, bs;
-    EasBackend      cpu, u[2];
-    EasKsp          ksp;
+    EasBackend      cpu;
     PetscInt        nel, nen, dof, nnodes, m;
     double          t_gpu = 0.0, t_cpu, t_split, t_copy, bytes, t_ideal;
     const PetscInt *sh;
@@ -235,14 +252,7 @@ int main(int argc, char **argv)
     PetscCall(EasBackendSetThreads(cpu, threads));
     PetscCall(CreateEbe(cpu, ebe_n, -1, PETSC_FALSE, &ec, &xc, &yc, NULL));
     PetscCall(CreateEbe(cpu, ebe_n, -1, PETSC_FALSE, &es, &xs, &ys, &bs));
-    u[0] = be;
-    u[1] = cpu;
-    PetscCall(EasEbeSetSplitUnits(es, 2, u));
-    PetscCall(EasKspCreate(PETSC_COMM_SELF, &ksp));
-    PetscCall(EasKspSetType(ksp, EAS_CG));
-    PetscCall(EasKspSetOperatorEbe(ksp, es));
-    PetscCall(EasKspSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, its));
-    for (PetscInt s = 0; s < split_solves; s++) PetscCall(EasKspSolve(ksp, bs, xs));
+    PetscCall(BalanceSplit(es, be, cpu, its, split_solves, bs, xs));
     PetscCall(EasVecSet(xs, 1.0));
     for (PetscInt r = 0; r < runs; r++) {
       PetscCall(TimeEbe(ec, cpu, xc, yc, reps, &tc[r]));
@@ -253,11 +263,10 @@ int main(int argc, char **argv)
     t_ideal = 1.0 / (1.0 / t_gpu + 1.0 / t_cpu); /* both units busy all the time, no cost of sharing */
     PetscCall(EasEbeSplitGetState(es, NULL, &sh, NULL, NULL));
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_split device=%s problem=elasticity order=2 n=%" PetscInt_FMT " units=gpu+cpu:%" PetscInt_FMT " shares=%" PetscInt_FMT "/%" PetscInt_FMT " decision=%s gpu_alone_ms=%.4f cpu_alone_ms=%.4f split_ms=%.4f speedup_vs_gpu=%.3f split_over_best=%.3f efficiency=%.3f\n", device, ebe_n, threads, sh[0], sh[1], sh[0] && sh[1] ? "split" : "declined", t_gpu * 1e3, t_cpu * 1e3, t_split * 1e3, t_gpu / t_split, t_split / PetscMin(t_gpu, t_cpu), t_ideal / t_split));
-    PetscCall(EasKspDestroy(&ksp));
     { /* the operator on the device (issue 20 item 4): its vectors stay there, the CPU unit gets its gather list only */
       EasEbe         ed;
       EasVec         xd, yd, bd;
-      EasBackend     ud[2];
+      EasBackend     ud;
       const char    *res;
       PetscLogDouble h0, d0, h1, d1;
       double         t_dsplit, t_best, t_ref, per;
@@ -266,14 +275,8 @@ int main(int argc, char **argv)
 
       PetscCall(CreateEbe(be, ebe_n, -1, PETSC_FALSE, &ed, &xd, &yd, &bd));
       PetscCall(EasBackendGetResource(be, &res));
-      PetscCall(EasBackendCreate(PETSC_COMM_SELF, res, &ud[0])); /* the device unit: the operator's backend */
-      ud[1] = cpu;
-      PetscCall(EasEbeSetSplitUnits(ed, 2, ud));
-      PetscCall(EasKspCreate(PETSC_COMM_SELF, &ksp));
-      PetscCall(EasKspSetType(ksp, EAS_CG));
-      PetscCall(EasKspSetOperatorEbe(ksp, ed));
-      PetscCall(EasKspSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, its));
-      for (PetscInt s = 0; s < split_solves; s++) PetscCall(EasKspSolve(ksp, bd, xd));
+      PetscCall(EasBackendCreate(PETSC_COMM_SELF, res, &ud)); /* the device unit: the operator's backend */
+      PetscCall(BalanceSplit(ed, ud, cpu, its, split_solves, bd, xd));
       PetscCall(EasVecSet(xd, 1.0));
       PetscCall(EasEbeMult(ed, xd, yd)); /* warm-up */
       PetscCall(EasBackendGetTransferBytes(be, &h0, &d0));
@@ -303,8 +306,7 @@ int main(int argc, char **argv)
       t_best = PetscMin(t_gpu, t_cpu);
       PetscCall(EasEbeSplitGetState(ed, NULL, &sh, NULL, NULL));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_split_device device=%s problem=elasticity order=2 n=%" PetscInt_FMT " units=gpu+cpu:%" PetscInt_FMT " shares=%" PetscInt_FMT "/%" PetscInt_FMT " decision=%s gpu_alone_ms=%.4f cpu_alone_ms=%.4f split_ms=%.4f split_over_best=%.3f bytes_per_apply=%.0f xfer_ref_ms=%.4f xfer_ref_GBs=%.2f\n", device, ebe_n, threads, sh[0], sh[1], sh[0] && sh[1] ? "split" : "split_declined", t_gpu * 1e3, t_cpu * 1e3, t_dsplit * 1e3, t_dsplit / t_best, per, t_ref * 1e3, t_ref > 0 ? per / t_ref * 1e-9 : 0.0));
-      PetscCall(EasKspDestroy(&ksp));
-      PetscCall(EasBackendDestroy(&ud[0]));
+      PetscCall(EasBackendDestroy(&ud));
       PetscCall(EasVecDestroy(&xd));
       PetscCall(EasVecDestroy(&yd));
       PetscCall(EasVecDestroy(&bd));
