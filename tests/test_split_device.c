@@ -7,6 +7,7 @@ static const char help[] = "The split with the operator on a device backend (iss
                            "  - the bytes crossing per apply, counted by the backend (EasBackendGetTransferBytes: /cpu/memcheck checks\n"
                            "    every copy it makes is booked), against 2 x 8 x L and nothing else;\n"
                            "  - y = A x of the split against the unsplit apply on the same backend (EasEbeMultAddRange), to 1e-14;\n"
+                           "with -ebe_deterministic, two split applies give the same bits (the scatter-add order is fixed);\n"
                            "then CG with the split against CG without it: the same iterations, the same solution to 1e-10.\n"
                            "  -nx <elements in x and y> -nz <elements in z> -layers <k1,k2,...: CPU shares in element layers>\n";
 
@@ -43,10 +44,12 @@ int main(int argc, char **argv)
   PetscScalar     *xa;
   PetscReal        rel;
   const char      *res;
+  PetscBool        det = PETSC_FALSE;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nx", &nx, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nz", &nz, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-ebe_deterministic", &det, NULL));
   {
     PetscInt  nl = 8;
     PetscBool flg;
@@ -87,6 +90,12 @@ int main(int argc, char **argv)
     per = (h1 - h0 + d1 - d0) / reps;
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "CPU share %4.1f %% (%" PetscInt_FMT " layers, %" PetscInt_FMT " elements): list by hand (nx+1)^2 (k+1) = %" PetscInt_FMT " dofs; bytes per apply %.0f down + %.0f up = %.0f (2 x 8 x L = %" PetscInt_FMT ")\n", 100.0 * ncpu / nel, k, ncpu, L, (d1 - d0) / reps, (h1 - h0) / reps, per, 16 * L));
     PetscCheck(per == 16.0 * L && d1 - d0 == h1 - h0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "bytes per apply %.0f (down %.0f, up %.0f), expected 2 x 8 x L = %" PetscInt_FMT, per, (d1 - d0) / reps, (h1 - h0) / reps, 16 * L);
+    if (det) { /* colour by colour on the device, a fixed scatter-add order: the same bits at every apply */
+      PetscCall(EasEbeMult(ebe, x, yref));
+      PetscCall(RelDiff(y, yref, n, &rel));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  two split applies: %s\n", rel == 0.0 ? "bitwise equal" : "differ"));
+      PetscCheck(rel == 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "two split applies differ by %g (relative) with -ebe_deterministic", (double)rel);
+    }
     PetscCall(EasVecSet(yref, 0.0));
     PetscCall(EasEbeMultAddRange(ebe, 0, nel, x, yref)); /* unsplit, on the operator's backend */
     PetscCall(RelDiff(y, yref, n, &rel));
@@ -144,6 +153,7 @@ int main(int argc, char **argv)
     # the device unit colour by colour (-ebe_deterministic), single-precision storage (the host units read the same floats)
     args: -eas_backend /cpu/memcheck -layers 3 -ebe_deterministic -ebe_storage single
     expect: CPU share 30\.0 % \(3 layers, 108 elements\): list by hand \(nx\+1\)\^2 \(k\+1\) = 196 dofs; bytes per apply 1568 down \+ 1568 up = 3136
+    expect: two split applies: bitwise equal
     expect: device split test passed
   test:
     suffix: cuda
@@ -154,6 +164,14 @@ int main(int argc, char **argv)
     expect: CPU share 10\.0 % .* bytes per apply 784 down \+ 784 up = 1568 \(2 x 8 x L = 1568\)
     expect: CPU share 40\.0 % .* bytes per apply 1960 down \+ 1960 up = 3920 \(2 x 8 x L = 3920\)
     expect_count: 3 split apply vs unsplit: relative difference <= 1e-14
+    expect: device split test passed
+  test:
+    suffix: cuda_deterministic
+    backends: none
+    requires: cuda-device
+    args: -eas_backend /gpu/cuda -layers 3 -ebe_deterministic
+    expect: bytes per apply 1568 down \+ 1568 up = 3136
+    expect: two split applies: bitwise equal
     expect: device split test passed
   test:
     suffix: wrong_device_unit
