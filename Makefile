@@ -309,14 +309,15 @@ demo: all
 # detections, the reception thread), a backend move, the EBE pipecg with the
 # async exchange, the fake NVML library (dlopen), the RAPL sampler thread, and
 # the energy policies (mode auto, backend auto, DVFS on a fake cpufreq tree,
-# the power budget, the split's measured efficiency).
+# the power budget, the split's measured efficiency, the split on a device
+# operator: its gather lists, staging buffers and scatter-adds).
 VGCMD = valgrind -q --num-callers=40 --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
      --suppressions=/usr/share/openmpi/openmpi-valgrind.supp --suppressions=tools/valgrind.supp
 VG = OMP_NUM_THREADS=1 $(VGCMD)
 VG_PROGS = examples/eas_info examples/adr3d examples/fem_pcg tests/test_cuda_host tests/test_bicgstab tests/test_dia tests/test_reasons \
      tests/test_dia_precision tests/test_ebe_storage tests/test_adr_ew tests/test_adr_precision tests/test_adr_policy \
      tests/test_energy_sensors tests/test_meter_sampler tests/test_adr_campaign tests/test_dvfs tests/test_split_measure \
-     tests/test_llc tests/libfake_nvml.so
+     tests/test_llc tests/test_split_device tests/test_split_gain tests/libfake_nvml.so
 valgrind-tree:
 	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 OBJDIR=build-vg CUDA=0 FORTRAN=0 OPT="-O2" $(addprefix build-vg/,$(VG_PROGS))
 valgrind: valgrind-tree
@@ -342,6 +343,8 @@ valgrind: valgrind-tree
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_n 6 -adr_steps 3 -eas_mode auto -eas_backend auto -eas_dvfs report -eas_dvfs_freqs 2000000,1000000 -eas_power_budget 150 -eas_power_budget_apply 0 -eas_threads 1 -eas_sensor model -adr_progress 0
 	$(VG) build-vg/tests/test_dvfs -case solve -dir /tmp/eas_vg_dvfs -eas_dvfs apply -eas_dvfs_warmup 3 -eas_sensor model -eas_energy_view -eas_threads 1
 	$(VG) build-vg/tests/test_split_measure -ebe_split_units /cpu:1,/cpu:1 -ebe_test_slowdown 1:2 -ebe_rebalance_interval 1000000
+	$(VG) build-vg/tests/test_split_device -eas_backend /cpu/memcheck -nx 4 -nz 5 -layers 1,2
+	$(VG) build-vg/tests/test_split_gain -n 3 -eas_backend /cpu/memcheck -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_rebalance_interval 5 -ebe_test_virtual_time 1e-4 -solves 2
 	$(VG) build-vg/tests/test_llc -case order
 	$(VG) build-vg/tests/test_llc -case machine
 	@echo "valgrind: no errors"

@@ -313,6 +313,16 @@ int main(int argc, char **argv)
     expect: mesh 1 solve 2: CONVERGED_RTOL
     expect: ^ +1 +6 +216 .* 14[0-4]/7[2-6] .*1\.00e-06/2\.00e-06 +0\.9[0-9]+
   test:
+    suffix: split_on_device
+    nsize: 2
+    backends: none
+    # the operator on /cpu/memcheck, its vectors kept there, a CPU unit with a gather list per rank (docs/ebe.md
+    # "Split on a device operator"), the exchange through the host copy: the unsplit run's iterations (22, 34, 46)
+    args: -eas_backend /cpu/memcheck -fem_n 4 -fem_problem poisson -fem_order 2 -ebe_split_units /cpu/memcheck,/cpu:1 -fem_monitor
+    expect: ^ +0 +4 +64 +729 +22 CONVERGED_RTOL
+    expect: ^ +1 +6 +216 +2197 +34 CONVERGED_RTOL
+    expect: ^ +2 +8 +512 +4913 +46 CONVERGED_RTOL
+  test:
     suffix: split_device
     nsize: 1 2
     backends: /cpu/openmp

@@ -5,6 +5,10 @@ static const char help[] = "The split's minimum gain (-ebe_split_min_gain, docs/
                            "Verdicts are decisive whatever the machine: two units can at best halve the time, so a 60 %% margin always\n"
                            "declines; with the default 5 %% the split declines only if one unit is ~19x slower than the other: a host unit\n"
                            "slowed 100x (-ebe_test_slowdown 1:100, its gain ~1 %%) declines, equal-speed units (gain ~30-50 %%) split.\n"
+                           "With the operator on a device (-eas_backend /cpu/memcheck: docs/ebe.md \"Split on a device operator\") only the\n"
+                           "CPU unit's gather list crosses, and the charge is the measured gather/scatter time per CPU element (~1e-8 s on\n"
+                           "memcheck): virtual unit times of 1e-13 s per element (CPU 10x slower) make it dominate by 10^4 (GPU alone),\n"
+                           "1e-4 s per element make it negligible by 10^3 (split): verdicts that survive a 10x change of the transfer.\n"
                            "  -view_trace -n <Q2 elements per direction> -solves <solves> -expect_units <1|2>: units holding elements at the end\n";
 
 #include <eas.h>
@@ -82,6 +86,27 @@ int main(int argc, char **argv)
     # transfer decided the verdict (EAS_TEST_THREADS=8 declined; issue 24)
     args: -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_rebalance_interval 5 -ebe_split_min_gain 0 -ebe_test_virtual_time 1e-4 -expect_units 2 -view_trace
     expect: min gain 0\.0 %, vector transfer [1-9]\.[0-9]+e-[0-9]+ s per apply
+    expect_count: 0 declined
+    expect: 2 units used
+    expect: split gain test passed
+  test:
+    suffix: device_xfer_dominates
+    backends: none
+    # the operator on /cpu/memcheck: the device unit is its backend; virtual unit times 1e-13 s (GPU) and 1e-12 s (CPU)
+    # per element, the gather/scatter charge measured (~1e-8 s per CPU element): the GPU alone, and the run says why
+    args: -eas_backend /cpu/memcheck -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_rebalance_interval 5 -ebe_test_virtual_time 1e-13 -ebe_test_slowdown 1:10 -expect_units 1 -view_trace
+    expect: split declined: predicted [0-9.e+-]+ ms vs best unit /cpu/memcheck alone [0-9.e+-]+ ms \(min gain 5\.0 %\)
+    expect: operator on /cpu/memcheck: device unit 0, gather lists of 0 dofs \(0 bytes per apply\)
+    expect: gather/scatter transfer [1-9]\.[0-9]+e-[0-9]+ s per CPU element
+    expect: shares 216 / 0
+    expect: split gain test passed
+  test:
+    suffix: device_cpu_fast
+    backends: none
+    # the same with virtual times of 1e-4 s per element on both units: the transfer is negligible, the split is kept;
+    # the CPU unit's 108 elements (3 layers of 6 x 6 Q2) touch 13 x 13 x 7 = 1183 nodes: 2 x 8 x 1183 bytes per apply
+    args: -eas_backend /cpu/memcheck -ebe_split_units /cpu/memcheck,/cpu:1 -ebe_rebalance_interval 5 -ebe_test_virtual_time 1e-4 -expect_units 2
+    expect: operator on /cpu/memcheck: device unit 0, gather lists of 1183 dofs \(18928 bytes per apply\)
     expect_count: 0 declined
     expect: 2 units used
     expect: split gain test passed

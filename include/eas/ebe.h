@@ -218,7 +218,10 @@ PETSC_EXTERN PetscErrorCode EasEbeDestroy(EasEbe *);
 /* EasEbeSetSplitUnits - the compute units sharing the local elements
    (docs/ebe.md): each is a backend (a CPU backend with its thread
    count is a group of threads; a device backend follows Lang-Rünger Alg. 2).
-   Needs a host-memory operator backend.  n = 0 removes the split. */
+   With the operator on a device backend its vectors stay there: exactly
+   one unit must be that backend (the device unit) and the CPU units get x
+   at their gather lists only (docs/ebe.md "Split on a device operator").
+   n = 0 removes the split. */
 PETSC_EXTERN PetscErrorCode EasEbeSetSplitUnits(EasEbe, PetscInt n, const EasBackend units[]);
 /* EasEbeSetSplitType - EAS_EBE_SPLIT_AUTO (default: the shares follow the
    measured per-element times) or EAS_EBE_SPLIT_FIXED (the shares of

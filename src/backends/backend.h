@@ -177,6 +177,27 @@ struct _EasBackendOps {
   PetscErrorCode (*pipecg_update)(EasBackend, PetscInt n, PetscInt nown, PetscScalar alpha, PetscScalar beta, const PetscScalar *dinv, PetscScalar *z, PetscScalar *q, PetscScalar *s, PetscScalar *p, PetscScalar *x, PetscScalar *r, PetscScalar *u, PetscScalar *w, PetscScalar *m, const PetscScalar *nv, PetscScalar dots[3]);
   PetscErrorCode (*ebe_unit_begin)(EasBackend, const EasEbeKernel *, PetscInt e0, PetscInt e1, PetscInt n, const PetscScalar *x_host, PetscScalar *x_dev, PetscScalar *y_dev, PetscScalar *y_host);
   PetscErrorCode (*ebe_unit_end)(EasBackend, PetscLogDouble *seconds);
+  /* The split with the operator on this backend (optional, device backends;
+     issue 20 item 4, docs/ebe.md "Split on a device operator"): a host unit
+     gets only x at its gather list idx (n distinct dofs, backend memory) and
+     returns its partial result for those dofs.  The copies run on a transfer
+     queue of their own (CUDA: a second stream), so the operator's queue
+     keeps computing the device unit's elements meanwhile; buf is backend
+     memory, host a staging buffer (host_alloc), n entries each.
+     ebe_gather: after the work queued so far, buf = x[idx] (kernels/ebe.h
+       EasEbeGatherEntry) and host = buf, on the transfer queue.
+     ebe_gather_wait: the host waits until every gather's copy has landed.
+     ebe_scatter: buf = host on the transfer queue; then, after that copy and
+       the work queued so far on the operator's queue (the device unit's
+       elements), y[idx] += buf (EasEbeScatterAddEntry) on the operator's
+       queue, in the order of the calls (a fixed order: the result does not
+       depend on timing).
+     ebe_xfer_time: waits for the transfers and returns the seconds the
+       gathers, scatter-adds and their copies took since the last call. */
+  PetscErrorCode (*ebe_gather)(EasBackend, PetscInt n, const PetscInt *idx, const PetscScalar *x, PetscScalar *buf, PetscScalar *host);
+  PetscErrorCode (*ebe_gather_wait)(EasBackend);
+  PetscErrorCode (*ebe_scatter)(EasBackend, PetscInt n, const PetscInt *idx, const PetscScalar *host, PetscScalar *buf, PetscScalar *y);
+  PetscErrorCode (*ebe_xfer_time)(EasBackend, PetscLogDouble *seconds);
   /* dia_jacobi (optional): right Jacobi from A's backend values, dinv = 1 /
      diag (entry dmain holds offset 0) and bval = the values of A D^{-1} (A's
      pattern and ld); *zero_row = the first row with a zero diagonal, or -1. */
@@ -293,7 +314,7 @@ PETSC_INTERN PetscErrorCode EasBackendInit_CPUSerial(EasBackend);
    module exports EAS_CUDA_MODULE_SYMBOL, a function returning this table;
    libeas refuses a table whose abi or structure sizes differ from its own (a
    module from another eas build). */
-#define EAS_CUDA_MODULE_ABI 4
+#define EAS_CUDA_MODULE_ABI 5
 #define EAS_CUDA_MODULE_SYMBOL "EasCudaModuleGet"
 #define EAS_CUDA_MODULE_NAME "libeas-cuda.so"
 typedef struct {

@@ -180,6 +180,26 @@ PetscErrorCode EasUnitEnd_Shared(EasBackend be, EasUnitState *st)
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode EasXferBook_Shared(EasBackend be, const EasMemRegistry *staging, const char op[], const PetscScalar *host, PetscInt n, PetscBool htod)
+{
+  const size_t bytes = (size_t)n * sizeof(PetscScalar);
+
+  PetscFunctionBegin;
+  PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%s: %s of %" PetscInt_FMT " entries", be->resource, op, n);
+  PetscCheck(EasMemRegistryContains(staging, host, bytes), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s: %s host buffer %p (%zu bytes) is not a host staging buffer (EasBackendHostAlloc): a copy with pageable memory is synchronous and would not overlap the device unit", be->resource, op, (const void *)host, bytes);
+  if (!n) PetscFunctionReturn(0);
+  if (htod) {
+    be->bytes_htod += (PetscLogDouble)bytes;
+    be->n_htod++;
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
+  } else {
+    be->bytes_dtoh += (PetscLogDouble)bytes;
+    be->n_dtoh++;
+    PetscCall(PetscLogGpuToCpu((PetscLogDouble)bytes));
+  }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasTimerRingPush(EasBackend be, EasTimerRing *r, PetscInt64 tag, PetscInt64 *ticket, PetscInt *slot)
 {
   PetscFunctionBegin;

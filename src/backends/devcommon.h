@@ -70,6 +70,13 @@ PETSC_EXTERN PetscErrorCode EasUnitBegin_Shared(EasBackend, EasUnitState *, cons
 /* Checks that a unit is in flight and marks it done. */
 PETSC_EXTERN PetscErrorCode EasUnitEnd_Shared(EasBackend, EasUnitState *);
 
+/* ---- the gathers and scatters of a split on a device operator (ops ebe_gather, ebe_scatter) */
+/* Checks host (n entries) is inside the backend's staging pool (a copy from
+   pageable memory is synchronous: it would not overlap the device unit) and
+   books the copy of n entries: device->host for a gather (htod false),
+   host->device for a scatter (htod true). */
+PETSC_EXTERN PetscErrorCode EasXferBook_Shared(EasBackend, const EasMemRegistry *staging, const char op[], const PetscScalar *host, PetscInt n, PetscBool htod);
+
 /* ---- timer marks (ops timer_record / timer_query) */
 #define EAS_TIMER_RING 4096 /* live marks at most (the energy meter resolves its own, at most 1024) */
 typedef struct {

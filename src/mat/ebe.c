@@ -355,11 +355,51 @@ static PetscErrorCode EasEbeInterleave_Private(EasEbe ebe)
 /* The storage the apply reads: chosen (symmetric when every element matrix
    is) unless set, then packed/converted on the host from the full matrices
    (symmetric: the upper triangle A[i][j], j >= i, as the rows are stored). */
-static PetscErrorCode EasEbeStorageSetUp_Private(EasEbe ebe)
+/* The values of storage ebe->storage in the host layout (one element's
+   values contiguous), from the full matrices ael: symmetric: upper
+   triangles packed by rows; single: floats; full: *p = NULL (ael itself).
+   Caller frees with PetscFree.  Used by the operator's SetUp and by the
+   split's host units on a device operator (ebesplitdev.c). */
+PetscErrorCode EasEbePackStorage_Private(EasEbe ebe, void **aels)
 {
   const PetscInt m = ebe->nen * ebe->dof, ms = m * (m + 1) / 2;
   const size_t   nel = (size_t)ebe->nel;
-  EasBackend     be  = ebe->be;
+
+  PetscFunctionBegin;
+  *aels = NULL;
+  switch (ebe->storage) {
+  case EAS_EBE_STORAGE_FULL:
+    break;
+  case EAS_EBE_STORAGE_SYMMETRIC: {
+    PetscScalar *p;
+    PetscCall(PetscMalloc1(PetscMax(nel * ms, 1), &p));
+    for (size_t e = 0; e < nel; e++)
+      for (PetscInt i = 0; i < m; i++)
+        for (PetscInt j = i; j < m; j++) p[e * ms + EasEbeSymRowStart(i, m) + (j - i)] = ebe->ael[(e * m + i) * m + j];
+    *aels = p;
+  } break;
+  case EAS_EBE_STORAGE_SINGLE: {
+    float *p;
+    PetscCall(PetscMalloc1(PetscMax(nel * m * m, 1), &p));
+    for (size_t k = 0; k < nel * m * m; k++) p[k] = (float)ebe->ael[k];
+    *aels = p;
+  } break;
+  default: {
+    float *p;
+    PetscCall(PetscMalloc1(PetscMax(nel * ms, 1), &p));
+    for (size_t e = 0; e < nel; e++)
+      for (PetscInt i = 0; i < m; i++)
+        for (PetscInt j = i; j < m; j++) p[e * ms + EasEbeSymRowStart(i, m) + (j - i)] = (float)ebe->ael[(e * m + i) * m + j];
+    *aels = p;
+  }
+  }
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode EasEbeStorageSetUp_Private(EasEbe ebe)
+{
+  const PetscInt m  = ebe->nen * ebe->dof;
+  EasBackend     be = ebe->be;
   PetscBool      sym = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -375,32 +415,7 @@ static PetscErrorCode EasEbeStorageSetUp_Private(EasEbe ebe)
   ebe->k.aels = NULL;
   PetscCall(PetscFree(ebe->aels));
   if (ebe->storage == EAS_EBE_STORAGE_FULL && ebe->k.lanes == 1) PetscFunctionReturn(0);
-  switch (ebe->storage) {
-  case EAS_EBE_STORAGE_FULL:
-    break; /* the device layout of the full matrices, below */
-  case EAS_EBE_STORAGE_SYMMETRIC: {
-    PetscScalar *p;
-    PetscCall(PetscMalloc1(PetscMax(nel * ms, 1), &p));
-    for (size_t e = 0; e < nel; e++)
-      for (PetscInt i = 0; i < m; i++)
-        for (PetscInt j = i; j < m; j++) p[e * ms + EasEbeSymRowStart(i, m) + (j - i)] = ebe->ael[(e * m + i) * m + j];
-    ebe->aels = p;
-  } break;
-  case EAS_EBE_STORAGE_SINGLE: {
-    float *p;
-    PetscCall(PetscMalloc1(PetscMax(nel * m * m, 1), &p));
-    for (size_t k = 0; k < nel * m * m; k++) p[k] = (float)ebe->ael[k];
-    ebe->aels = p;
-  } break;
-  default: {
-    float *p;
-    PetscCall(PetscMalloc1(PetscMax(nel * ms, 1), &p));
-    for (size_t e = 0; e < nel; e++)
-      for (PetscInt i = 0; i < m; i++)
-        for (PetscInt j = i; j < m; j++) p[e * ms + EasEbeSymRowStart(i, m) + (j - i)] = (float)ebe->ael[(e * m + i) * m + j];
-    ebe->aels = p;
-  }
-  }
+  PetscCall(EasEbePackStorage_Private(ebe, &ebe->aels)); /* full: NULL, the device layout of ael below */
   if (ebe->k.lanes > 1) PetscCall(EasEbeInterleave_Private(ebe)); /* the device layout, every storage */
   if (be->host_is_device)
     ebe->k.aels = ebe->aels;
@@ -476,8 +491,10 @@ PetscErrorCode EasEbeSetUp(EasEbe ebe)
     PetscCall(PetscMalloc1(PetscMax(nbuf[s], 1), &ebe->rbuf[s]));
   }
   ebe->setupcalled = PETSC_TRUE;
-  /* the split covers all local elements, or the interior ones in async mode */
-  if (ebe->mode == EAS_EBE_ASYNC)
+  /* the split covers all local elements, or the interior ones in async mode
+     (on a host backend: EasEbeMult's async path; a device operator's
+     exchange goes through the host copy after all elements) */
+  if (ebe->mode == EAS_EBE_ASYNC && be->host_is_device)
     PetscCall(EasEbeSplitSetUp_Private(ebe, ebe->ifc_e[0][1], ebe->ifc_e[1][0]));
   else
     PetscCall(EasEbeSplitSetUp_Private(ebe, 0, ebe->nel));

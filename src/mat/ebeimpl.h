@@ -70,6 +70,19 @@ typedef struct {
   PetscInt        ntrace, maxtrace, nmigrations;
   char            trace_file[PETSC_MAX_PATH_LEN];
   PetscBool       setup;
+  /* the split with the operator on a device backend (ebesplitdev.c; issue 20
+     item 4): x and y stay in the operator's memory, the device unit is the
+     operator's backend, a host unit gets x at its gather list only */
+  PetscBool     on_device;                    /* the operator's backend is not host memory */
+  PetscInt      dev_unit;                     /* the unit that computes on the operator's backend */
+  PetscInt      glen[EAS_EBE_MAXUNITS];       /* a host unit's gather list: its length (dofs) */
+  PetscInt     *gidx_dev[EAS_EBE_MAXUNITS];   /* the list in the operator's memory (ascending, distinct) */
+  PetscScalar  *gbuf_dev[EAS_EBE_MAXUNITS];   /* the gathered x, then the partial y, in the operator's memory */
+  PetscScalar  *gx_host[EAS_EBE_MAXUNITS];    /* pinned staging (EasBackendHostAlloc): the gathered x */
+  PetscScalar  *gy_host[EAS_EBE_MAXUNITS];    /* pinned staging: the unit's partial y for the list */
+  PetscInt     *lconn[EAS_EBE_MAXUNITS];      /* nel*nen: the unit's elements' nodes renumbered into its list */
+  EasEbeKernel  hk[EAS_EBE_MAXUNITS];         /* a host unit's kernel over its list */
+  void         *aels_host;                    /* host-layout values of a packed storage (EasEbePackStorage_Private) */
 } EasEbeSplit;
 
 struct _p_EasEbe {
@@ -136,6 +149,8 @@ PETSC_INTERN PetscErrorCode EasEbeExchangeEnd_Private(EasEbe, PetscScalar *a, Pe
 PETSC_INTERN PetscErrorCode EasEbeCheckVec_Private(EasEbe, EasVec v, const char *name);
 /* Point-block diagonal (nnodes*dof*dof, host, exchanged); caller frees. */
 PETSC_INTERN PetscErrorCode EasEbeGetPointBlockDiagonal_Private(EasEbe, PetscScalar **);
+/* The values of the operator's storage in the host layout (ebe.c; NULL for full); caller frees. */
+PETSC_INTERN PetscErrorCode EasEbePackStorage_Private(EasEbe, void **aels);
 /* Split (ebesplit.c). */
 PETSC_INTERN PetscErrorCode EasEbeSplitCreate_Private(EasEbe);
 PETSC_INTERN PetscErrorCode EasEbeSplitSetUp_Private(EasEbe, PetscInt e0, PetscInt e1);
@@ -143,6 +158,19 @@ PETSC_INTERN PetscErrorCode EasEbeSplitApply_Private(EasEbe, const PetscScalar *
 PETSC_INTERN PetscErrorCode EasEbeSplitSetFromOptions_Private(EasEbe, PetscOptionItems *);
 PETSC_INTERN PetscErrorCode EasEbeSplitView_Private(EasEbe, PetscViewer);
 PETSC_INTERN PetscErrorCode EasEbeSplitDestroy_Private(EasEbe);
+/* The split on a device operator (ebesplitdev.c): checks and the host units'
+   host-layout values (SetUp), the gather lists of the current shares
+   (rebuilt when they move), one apply on device arrays (t[u]: each unit's
+   seconds; *xfer: the transfer seconds per host element, < 0 when no host
+   unit had elements), and the buffers' release. */
+PETSC_INTERN PetscErrorCode EasEbeSplitDeviceSetUp_Private(EasEbe);
+PETSC_INTERN PetscErrorCode EasEbeSplitDeviceShares_Private(EasEbe);
+PETSC_INTERN PetscErrorCode EasEbeSplitDeviceApply_Private(EasEbe, const PetscScalar *x, PetscScalar *y, PetscReal t[], PetscReal *xfer);
+PETSC_INTERN PetscErrorCode EasEbeSplitDeviceFree_Private(EasEbe);
+/* Unit u's host part of an apply on kernel K (its elements, its threads, the
+   test slowdown's repeats unless the times are virtual), into y; the unit's
+   clock (plain C: runs inside the units' OpenMP team). */
+PETSC_INTERN double EasEbeSplitRunHostUnit_Private(EasEbe, PetscInt u, const EasEbeKernel *K, const PetscScalar *x, PetscScalar *y);
 /* Energy meter glue (ebemeter.c): registers the meter units (idempotent),
    Begin/End of a phase of the driver unit (no-ops without a meter), one
    trace row per Krylov iteration (collective; no-op without -eas_trace). */

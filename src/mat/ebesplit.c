@@ -8,6 +8,10 @@
   share are copied when the share changes, t_copy of eq. 14).  Unit u takes
   the contiguous elements [start_u, start_u + n_u) of the split range.
 
+  With the operator on a device backend, its vectors stay there and the
+  device unit is the operator's backend; a host unit gets only x at its
+  gather list and returns its partial result for those dofs (ebesplitdev.c).
+
   Each apply measures the wall time of every unit's part (CUDA events on a
   device) and its per-element time t_u = time / n_u.  Every
   -ebe_rebalance_interval applies, once the window holds -ebe_split_window
@@ -22,7 +26,8 @@
        alone by -ebe_split_min_gain: T_split <= (1 - g) min_u t_u N, with a
        host element charged t_x = T_x / n_host, T_x the measured crossing
        of the vectors per apply, n_host at the balanced shares (Lang-Rünger eq. 22 with t_el,cpu -> t_el,cpu + t_x;
-       docs/ebe.md); otherwise the best unit takes all elements and the
+       docs/ebe.md); with the operator on a device (ebesplitdev.c) only the gather lists cross, and t_x is the
+       measured gather/scatter and copy time per host element itself; otherwise the best unit takes all elements and the
        decision says why (steps 3-5 use the same charged host times);
     4. move only if amortized over the remaining applies (Ribeiro eqs.
        4.7-4.8, EasModelMigrationAmortized) and if the predicted gain
@@ -72,9 +77,12 @@ PetscErrorCode EasEbeSplitCreate_Private(EasEbe ebe)
   PetscFunctionReturn(0);
 }
 
-static PetscErrorCode EasEbeSplitFreeBuffers(EasEbeSplit *sp)
+static PetscErrorCode EasEbeSplitFreeBuffers(EasEbe ebe)
 {
+  EasEbeSplit *sp = ebe->split;
+
   PetscFunctionBegin;
+  PetscCall(EasEbeSplitDeviceFree_Private(ebe)); /* a device operator's gather lists */
   for (PetscInt u = 0; u < EAS_EBE_MAXUNITS; u++) {
     PetscCall(PetscFree(sp->sbuf[u]));
     if (sp->unit[u] && !sp->is_host[u]) {
@@ -106,7 +114,7 @@ PetscErrorCode EasEbeSplitDestroy_Private(EasEbe ebe)
   PetscFunctionBegin;
   if (!sp) PetscFunctionReturn(0);
   if (sp->trace_file[0] && sp->ntrace) PetscCall(EasEbeSplitDumpTrace(ebe, sp->trace_file));
-  PetscCall(EasEbeSplitFreeBuffers(sp));
+  PetscCall(EasEbeSplitFreeBuffers(ebe));
   for (PetscInt u = 0; u < sp->nunits; u++) PetscCall(EasBackendDestroy(&sp->unit[u]));
   PetscCall(PetscFree(sp->trace));
   PetscCall(PetscFree(ebe->split));
@@ -124,7 +132,7 @@ PetscErrorCode EasEbeSetSplitUnits(EasEbe ebe, PetscInt n, const EasBackend unit
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
   PetscCheck(n >= 0 && n <= EAS_EBE_MAXUNITS, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_OUTOFRANGE, "-ebe_split_units: %" PetscInt_FMT " units given, expected 0 to %d", n, EAS_EBE_MAXUNITS);
-  PetscCall(EasEbeSplitFreeBuffers(sp));
+  PetscCall(EasEbeSplitFreeBuffers(ebe));
   for (PetscInt u = 0; u < n; u++) PetscCall(PetscObjectReference((PetscObject)units[u]));
   for (PetscInt u = 0; u < sp->nunits; u++) PetscCall(EasBackendDestroy(&sp->unit[u]));
   for (PetscInt u = 0; u < n; u++) {
@@ -133,7 +141,7 @@ PetscErrorCode EasEbeSetSplitUnits(EasEbe ebe, PetscInt n, const EasBackend unit
   }
   sp->nunits = n;
   if (ebe->setupcalled) { /* re-run the split setup only */
-    if (ebe->mode == EAS_EBE_ASYNC)
+    if (ebe->mode == EAS_EBE_ASYNC && ebe->be->host_is_device) /* the range EasEbeSetUp gives the split */
       PetscCall(EasEbeSplitSetUp_Private(ebe, ebe->ifc_e[0][1], ebe->ifc_e[1][0]));
     else
       PetscCall(EasEbeSplitSetUp_Private(ebe, 0, ebe->nel));
@@ -302,6 +310,15 @@ static PetscErrorCode EasEbeSplitApplyShares(EasEbe ebe, const PetscInt shares[]
   PetscInt       s    = sp->e0;
 
   PetscFunctionBegin;
+  if (sp->on_device) { /* the device unit's elements are resident: only the host units' gather lists change */
+    for (PetscInt u = 0; u < sp->nunits; u++) {
+      sp->shares[u] = shares[u];
+      sp->start[u]  = s;
+      s += shares[u];
+    }
+    PetscCall(EasEbeSplitDeviceShares_Private(ebe));
+    PetscFunctionReturn(0);
+  }
   for (PetscInt u = 0; u < sp->nunits; u++) {
     sp->shares[u] = shares[u];
     sp->start[u]  = s;
@@ -355,17 +372,17 @@ PetscErrorCode EasEbeSplitSetUp_Private(EasEbe ebe, PetscInt e0, PetscInt e1)
 
   PetscFunctionBegin;
   if (!sp->nunits) PetscFunctionReturn(0);
-  PetscCheck(ebe->be->host_is_device, PetscObjectComm((PetscObject)ebe), PETSC_ERR_SUP, "-ebe_split_units needs an operator on a host-memory backend (/cpu or /cpu/serial), not %s: the units share its vectors", ebe->be->resource);
-  PetscCall(EasEbeSplitFreeBuffers(sp));
+  PetscCall(EasEbeSplitFreeBuffers(ebe));
   for (PetscInt u = 0; u < sp->nunits; u++) {
     if (sp->is_host[u])
       nhost++;
-    else
+    else if (ebe->be->host_is_device) /* a device unit beside a host operator (a device operator's is the operator's backend) */
       PetscCheck(sp->unit[u]->ops->ebe_unit_begin && sp->unit[u]->ops->ebe_unit_end, PETSC_COMM_SELF, PETSC_ERR_SUP, "Split unit %" PetscInt_FMT " (%s) cannot run asynchronously", u, sp->unit[u]->resource);
     maxth = PetscMax(maxth, sp->unit[u]->threads);
   }
   PetscCheck(nhost > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "-ebe_split_units: at least one CPU unit is needed (Lang-Rünger Alg. 2: the host thread computes CPU elements)");
   if (maxth > 1 && omp_get_max_active_levels() < 2) omp_set_max_active_levels(2); /* thread groups: nested teams */
+  if (!ebe->be->host_is_device) PetscCall(EasEbeSplitDeviceSetUp_Private(ebe)); /* x and y stay on the device: gather lists (ebesplitdev.c) */
   sp->e0 = e0;
   sp->e1 = e1;
   for (PetscInt u = 0; u < sp->nunits; u++) rate[u] = 1.0;
@@ -398,6 +415,24 @@ static void EasEbeApplyHostUnit(const EasEbeKernel *K, PetscInt e0, PetscInt e1,
   }
 }
 
+double EasEbeSplitRunHostUnit_Private(EasEbe ebe, PetscInt u, const EasEbeKernel *K, const PetscScalar *x, PetscScalar *y)
+{
+  EasEbeSplit   *sp = ebe->split;
+  const PetscInt e0 = sp->start[u], e1 = e0 + sp->shares[u];
+  const int      th = (int)sp->unit[u]->threads;
+  const double   t0 = EasSplitClock(sp->thread_clock);
+
+  EasEbeApplyHostUnit(K, e0, e1, x, y, th);
+  if (sp->slow[u] > 1.0 && sp->virtual_tel <= 0.0) { /* TEST ONLY: repeat the element work into a scratch output */
+    const PetscReal extra = sp->slow[u] - 1.0;
+    const PetscInt  full  = (PetscInt)extra;
+    const PetscInt  part  = (PetscInt)((extra - full) * (e1 - e0));
+    for (PetscInt r = 0; r < full; r++) EasEbeApplyHostUnit(K, e0, e1, x, sp->sbuf[u], th);
+    if (part > 0) EasEbeApplyHostUnit(K, e0, e0 + part, x, sp->sbuf[u], th);
+  }
+  return EasSplitClock(sp->thread_clock) - t0;
+}
+
 static PetscErrorCode EasEbeSplitRecord(EasEbeSplit *sp, EasEbeDecision *d)
 {
   PetscFunctionBegin;
@@ -426,7 +461,7 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&d, sizeof(d)));
-  { /* the transfer time per host element: median of the window's applies that split (kept when none did, e.g. after a decline) */
+  { /* the transfer time (host operator: per apply; device operator: per host element): median of the window's applies that split (kept when none did, e.g. after a decline) */
     PetscReal xs[64];
     PetscInt  nx = 0;
     for (PetscInt k = 0; k < W; k++)
@@ -462,7 +497,7 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
   /* step 2: Lang-Rünger eq. 23, t_el,copy < l t_el,cpu / p with t_el,cpu the
      time of one core: (parallel time per element of the CPU units) x p */
   for (PetscInt u = 0; u < U; u++) {
-    if (sp->is_host[u] || !include[u] || inv_host <= 0) continue;
+    if (sp->is_host[u] || !include[u] || inv_host <= 0 || sp->on_device) continue; /* a device operator's unit copies no elements */
     {
       const PetscInt  m     = ebe->nen * ebe->dof;
       const PetscReal tcopy = sp->t_copy_el[u] > 0 ? sp->t_copy_el[u] : (PetscReal)(m * m * 8) / 10e9; /* not yet measured: 10 GB/s */
@@ -512,7 +547,11 @@ static PetscErrorCode EasEbeSplitDecide(EasEbe ebe)
       if (nm == U && U > 1) {
         /* T_x per apply charged per element of the host share it buys: t_x = T_x / n_host at the balanced
            shares, a fixed point (a few sweeps; n_host -> 0 when the crossings cost more than they save) */
-        for (PetscInt it = 0; it < 8; it++) {
+        if (sp->on_device) { /* device operator: the measured gather/scatter time per host element (ebesplitdev.c), the lists ~ the shares */
+          xel = sp->t_xfer;
+          for (PetscInt u = 0; u < U; u++) rr[u] = sp->t_el[u] + (sp->is_host[u] ? xel : 0.0);
+        }
+        for (PetscInt it = 0; it < (sp->on_device ? 0 : 8); it++) {
           PetscInt nh = 0;
           PetscCall(EasModelBalancedShares(U, rr, N, sh2));
           for (PetscInt u = 0; u < U; u++)
@@ -610,21 +649,21 @@ record:
   PetscFunctionReturn(0);
 }
 
-/* y += A x over the split range on all units (host arrays): Alg. 2 of seed
-   001 generalised to U units. */
-PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscScalar *y)
+/* A host operator's apply (host arrays): Alg. 2 of seed 001 generalised to
+   U units; t[u] each unit's seconds, *xfer the vectors' crossing time of an
+   apply with a device and a host share (whole vectors cross, whatever the
+   shares), else -1. */
+static PetscErrorCode EasEbeSplitApplyHost(EasEbe ebe, const PetscScalar *x, PetscScalar *y, PetscReal t[], PetscReal *xfer)
 {
   EasEbeSplit    *sp = ebe->split;
   const PetscInt  U = sp->nunits, n              = ebe->nnodes * ebe->dof;
   PetscInt        hostu[EAS_EBE_MAXUNITS], nhost = 0, first = -1;
-  PetscReal       t[EAS_EBE_MAXUNITS];
   PetscErrorCode  merr[EAS_EBE_MAXUNITS] = {0};
   const PetscBool metered                = (PetscBool)(ebe->meter && ebe->nmunits >= U);
   double          txfer = 0.0, tx0; /* the vectors' crossings between the units, measured where they happen (host side) */
   PetscBool       devshare = PETSC_FALSE, hostshare = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(EAS_EbeSplit, ebe, 0, 0, 0));
   for (PetscInt u = 0; u < U; u++) {
     t[u] = 0.0;
     if (sp->is_host[u]) {
@@ -654,32 +693,20 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
 #pragma omp parallel num_threads((int)nhost)
   for (PetscInt h = omp_get_thread_num(); h < nhost; h += omp_get_num_threads()) {
     const PetscInt u  = hostu[h];
-    const PetscInt e0 = sp->start[u], e1 = e0 + sp->shares[u];
-    const int      th = (int)sp->unit[u]->threads;
     PetscScalar   *yo = (u == first) ? y : sp->ybuf[u];
-    double         t0;
 
     if (metered) { /* the meter is not thread-safe: one thread at a time */
 #pragma omp critical(eas_ebe_meter)
       merr[u] = EasEnergyMeterBegin(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u]);
     }
-    t0 = EasSplitClock(sp->thread_clock);
     if (u != first)
       for (PetscInt i = sp->lo[u]; i < sp->hi[u]; i++) yo[i] = 0.0;
-    EasEbeApplyHostUnit(&ebe->k, e0, e1, x, yo, th);
-    if (sp->slow[u] > 1.0 && sp->virtual_tel <= 0.0) { /* TEST ONLY: repeat the element work into a scratch output */
-      const PetscReal extra = sp->slow[u] - 1.0;
-      const PetscInt  full  = (PetscInt)extra;
-      const PetscInt  part  = (PetscInt)((extra - full) * (e1 - e0));
-      for (PetscInt r = 0; r < full; r++) EasEbeApplyHostUnit(&ebe->k, e0, e1, x, sp->sbuf[u], th);
-      if (part > 0) EasEbeApplyHostUnit(&ebe->k, e0, e0 + part, x, sp->sbuf[u], th);
-    }
-    t[u] = EasSplitClock(sp->thread_clock) - t0;
+    t[u] = (PetscReal)EasEbeSplitRunHostUnit_Private(ebe, u, &ebe->k, x, yo);
     if (metered && !merr[u]) {
-#pragma omp          critical(eas_ebe_meter)
-      merr[u] = EasEnergyMeterEnd(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], (PetscReal)(e1 - e0));
-             }
-           }
+#pragma omp critical(eas_ebe_meter)
+      merr[u] = EasEnergyMeterEnd(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], (PetscReal)sp->shares[u]);
+    }
+  }
   for (PetscInt u = 0; u < U; u++) PetscCall(merr[u]);
   for (PetscInt u = 0; u < U; u++) {
     PetscLogDouble sec;
@@ -688,6 +715,34 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
     if (metered) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], (PetscReal)sp->shares[u])); /* includes the x/y copies */
     t[u] = sec;
   }
+  /* sum the private outputs */
+  for (PetscInt u = 0; u < U; u++) {
+    if (sp->is_host[u] && sp->shares[u]) hostshare = PETSC_TRUE;
+    if (u == first || !sp->shares[u]) continue;
+    tx0 = omp_get_wtime();
+#pragma omp parallel for schedule(static) num_threads((int)ebe->be->threads)
+    for (PetscInt i = sp->lo[u]; i < sp->hi[u]; i++) y[i] += sp->ybuf[u][i];
+    if (!sp->is_host[u]) txfer += omp_get_wtime() - tx0; /* a device unit's result joins the host's */
+  }
+  PetscCall(PetscLogFlops(2.0 * ebe->nen * ebe->dof * ebe->nen * ebe->dof * (sp->e1 - sp->e0)));
+  *xfer = (devshare && hostshare) ? (PetscReal)txfer : -1.0; /* per apply: whole vectors cross, whatever the shares; only applies that really split */
+  PetscFunctionReturn(0);
+}
+
+/* y += A x over the split range on all units: the host operator's apply
+   (host arrays) or the device operator's (device arrays, ebesplitdev.c),
+   then the measurements and, every -ebe_rebalance_interval applies, a
+   decision. */
+PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscScalar *y)
+{
+  EasEbeSplit   *sp = ebe->split;
+  const PetscInt U  = sp->nunits;
+  PetscReal      t[EAS_EBE_MAXUNITS], xfer;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(EAS_EbeSplit, ebe, 0, 0, 0));
+  if (sp->on_device) PetscCall(EasEbeSplitDeviceApply_Private(ebe, x, y, t, &xfer));
+  else PetscCall(EasEbeSplitApplyHost(ebe, x, y, t, &xfer));
   if (sp->virtual_tel > 0.0) /* TEST ONLY: deterministic unit times (device units' too), with a reproducible jitter; the transfers stay measured */
     for (PetscInt u = 0; u < U; u++) {
       double r01;
@@ -695,39 +750,28 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
       r01     = (double)(sp->lcg >> 11) / 9007199254740992.0;
       t[u]    = sp->virtual_tel * sp->slow[u] * sp->shares[u] * (1.0 + sp->virtual_noise * (2.0 * r01 - 1.0));
     }
-           /* sum the private outputs */
-           for (PetscInt u = 0; u < U; u++) {
-             if (sp->is_host[u] && sp->shares[u]) hostshare = PETSC_TRUE;
-             if (u == first || !sp->shares[u]) continue;
-             tx0 = omp_get_wtime();
-#pragma omp parallel for schedule(static) num_threads((int)ebe->be->threads)
-    for (PetscInt i = sp->lo[u]; i < sp->hi[u]; i++) y[i] += sp->ybuf[u][i];
-    if (!sp->is_host[u]) txfer += omp_get_wtime() - tx0; /* a device unit's result joins the host's */
-  }
-  PetscCall(PetscLogFlops(2.0 * ebe->nen * ebe->dof * ebe->nen * ebe->dof * (sp->e1 - sp->e0)));
-           /* measurements: one window slot per apply */
-           {
-             const PetscInt slot = sp->nsamples % sp->window;
-             for (PetscInt u = 0; u < U; u++) {
-               const PetscReal tu      = t[u] * sp->spike[u];
-               sp->spike[u]            = 1.0;
-               sp->t_unit[u]           = tu;
-               sp->t_raw[u]            = sp->shares[u] ? tu / sp->shares[u] : 0.0;
-               sp->busy[slot * U + u]  = tu;
-               sp->count[slot * U + u] = sp->shares[u];
+  { /* measurements: one window slot per apply */
+    const PetscInt slot = sp->nsamples % sp->window;
+    for (PetscInt u = 0; u < U; u++) {
+      const PetscReal tu      = t[u] * sp->spike[u];
+      sp->spike[u]            = 1.0;
+      sp->t_unit[u]           = tu;
+      sp->t_raw[u]            = sp->shares[u] ? tu / sp->shares[u] : 0.0;
+      sp->busy[slot * U + u]  = tu;
+      sp->count[slot * U + u] = sp->shares[u];
     }
-             sp->xfer[slot] = (devshare && hostshare) ? (PetscReal)txfer : -1.0; /* per apply: today whole vectors cross, whatever the shares; only applies that really split */
-             sp->nsamples++;
-           }
-           sp->napplies++;
-           sp->applies_this_solve++;
-           sp->since++;
-           PetscCall(PetscLogEventEnd(EAS_EbeSplit, ebe, 0, 0, 0));
-           if (sp->since >= sp->interval && sp->nsamples >= PetscMin(sp->window, sp->interval)) {
-             sp->since = 0;
-             PetscCall(EasEbeSplitDecide(ebe));
-           }
-           PetscFunctionReturn(0);
+    sp->xfer[slot] = xfer; /* host operator: per apply; device operator: per host element */
+    sp->nsamples++;
+  }
+  sp->napplies++;
+  sp->applies_this_solve++;
+  sp->since++;
+  PetscCall(PetscLogEventEnd(EAS_EbeSplit, ebe, 0, 0, 0));
+  if (sp->since >= sp->interval && sp->nsamples >= PetscMin(sp->window, sp->interval)) {
+    sp->since = 0;
+    PetscCall(EasEbeSplitDecide(ebe));
+  }
+  PetscFunctionReturn(0);
 }
 
 PetscErrorCode EasEbeSplitSolveBegin_Private(EasEbe ebe)
@@ -829,7 +873,12 @@ PetscErrorCode EasEbeSplitView_Private(EasEbe ebe, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "split: %s over %" PetscInt_FMT " units, rebalance every %" PetscInt_FMT " applies, median window %" PetscInt_FMT ", tol %g, damping %g; %" PetscInt_FMT " decisions, %" PetscInt_FMT " moves\n", EasEbeSplitTypes[sp->type], sp->nunits, sp->interval, sp->window, (double)sp->tol, (double)sp->damping, sp->ntrace, sp->nmigrations));
   for (PetscInt u = 0; u < sp->nunits; u++)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  unit %" PetscInt_FMT ": %s x %" PetscInt_FMT " threads, %" PetscInt_FMT " elements, t_el %.3e s%s\n", u, sp->unit[u]->resource, sp->unit[u]->threads, sp->shares[u], (double)sp->t_el[u], sp->slow[u] > 1 ? " (test slowdown)" : ""));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  min gain %.1f %%, vector transfer %.3e s per apply\n", 100.0 * (double)sp->min_gain, (double)sp->t_xfer));
+  if (sp->on_device) {
+    PetscInt L = 0;
+    for (PetscInt u = 0; u < sp->nunits; u++) L += sp->glen[u];
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  operator on %s: device unit %" PetscInt_FMT ", gather lists of %" PetscInt_FMT " dofs (%.0f bytes per apply)\n", ebe->be->resource, sp->dev_unit, L, 2.0 * sizeof(PetscScalar) * L));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  min gain %.1f %%, gather/scatter transfer %.3e s per CPU element\n", 100.0 * (double)sp->min_gain, (double)sp->t_xfer));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  min gain %.1f %%, vector transfer %.3e s per apply\n", 100.0 * (double)sp->min_gain, (double)sp->t_xfer));
   if (sp->ntrace) PetscCall(PetscViewerASCIIPrintf(viewer, "  last decision: %s\n", sp->trace[sp->ntrace - 1].why));
   PetscFunctionReturn(0);
 }
@@ -879,26 +928,6 @@ PetscErrorCode EasEbeSplitDumpTrace(EasEbe ebe, const char path[])
   PetscFunctionReturn(0);
 }
 
-/* Unit u's part of an apply, as EasEbeSplitApply_Private runs it (its
-   elements, its threads, its redundant work), into y; the unit's clock. */
-static double EasEbeSplitRunHostUnit(EasEbe ebe, PetscInt u, const PetscScalar *x, PetscScalar *y)
-{
-  EasEbeSplit   *sp = ebe->split;
-  const PetscInt e0 = sp->start[u], e1 = e0 + sp->shares[u];
-  const int      th = (int)sp->unit[u]->threads;
-  double         t0 = EasSplitClock(sp->thread_clock);
-
-  EasEbeApplyHostUnit(&ebe->k, e0, e1, x, y, th);
-  if (sp->slow[u] > 1.0) {
-    const PetscReal extra = sp->slow[u] - 1.0;
-    const PetscInt  full  = (PetscInt)extra;
-    const PetscInt  part  = (PetscInt)((extra - full) * (e1 - e0));
-    for (PetscInt r = 0; r < full; r++) EasEbeApplyHostUnit(&ebe->k, e0, e1, x, sp->sbuf[u], th);
-    if (part > 0) EasEbeApplyHostUnit(&ebe->k, e0, e0 + part, x, sp->sbuf[u], th);
-  }
-  return EasSplitClock(sp->thread_clock) - t0;
-}
-
 static int EasCompareDouble(const void *a, const void *b)
 {
   const double x = *(const double *)a, y = *(const double *)b;
@@ -939,7 +968,7 @@ PetscErrorCode EasEbeSplitMeasureEfficiency(EasEbe ebe, EasVec xv, EasVec yv, Pe
   for (PetscInt r = 0; r < reps; r++) { /* interleaved: alone, alone, ..., together */
     for (PetscInt u = 0; u < U; u++) {
       /* unit u's own team of threads (nested teams are enabled at set-up, so in the split apply it has the same team), the other units idle: no idle thread spins on a core */
-      const double t   = EasEbeSplitRunHostUnit(ebe, u, x, scratch);
+      const double t   = EasEbeSplitRunHostUnit_Private(ebe, u, &ebe->k, x, scratch);
       ta[u * reps + r] = t;
     }
     PetscCall(EasEbeSplitApply_Private(ebe, x, y)); /* together */

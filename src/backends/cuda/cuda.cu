@@ -262,6 +262,7 @@ static PetscErrorCode EasBackendDestroy_CUDA(EasBackend be)
   for (int k = 0; k < EAS_TIMER_RING; k++)
     if (cu->timer_ev_created[k]) EasCallCUDA(cudaEventDestroy(cu->timer_ev[k]));
   if (cu->anchor_created) EasCallCUDA(cudaEventDestroy(cu->anchor_ev));
+  PetscCall(EasEbeXferDestroy_CUDA(cu)); /* the split's transfer stream and events */
   if (cu->sparse_created) EasCallCUSPARSE(cusparseDestroy(cu->sparse));
   if (cu->d_partials) EasCallCUDA(cudaFree(cu->d_partials));
   if (cu->d_result) EasCallCUDA(cudaFree(cu->d_result));
@@ -435,6 +436,10 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
   be->ops->pipecg_update       = EasPipeCgUpdate_CUDA;
   be->ops->ebe_unit_begin      = EasEbeUnitBegin_CUDA;
   be->ops->ebe_unit_end        = EasEbeUnitEnd_CUDA;
+  be->ops->ebe_gather          = EasEbeGather_CUDA;
+  be->ops->ebe_gather_wait     = EasEbeGatherWait_CUDA;
+  be->ops->ebe_scatter         = EasEbeScatter_CUDA;
+  be->ops->ebe_xfer_time       = EasEbeXferTime_CUDA;
   be->ops->host_alloc          = EasHostAlloc_CUDA;
   be->ops->host_free           = EasHostFree_CUDA;
   be->ops->timer_record        = EasTimerRecord_CUDA;

@@ -45,6 +45,7 @@
 #  define EasLogGpuFlops(n) PetscLogFlops(n)
 #endif
 
+#define EAS_CUDA_XPAIRS 32 /* timing event pairs of the split's transfers (3 per host unit and apply) */
 #define EAS_CUDA_BLOCK 256             /* threads per block, a power of two */
 #define EAS_CUDA_MAX_RED_BLOCKS 1024   /* blocks of a reduction kernel (fixed: deterministic sums) */
 #define EAS_CUDA_MAX_BLOCKS (1u << 20) /* grid cap of the element-wise kernels (grid-stride loops: nothing skipped) */
@@ -88,6 +89,17 @@ typedef struct {
   PetscBool      unit_ev_created;
   EasUnitState   unit;    /* begin/end sequencing (devcommon.c, shared with /cpu/memcheck) */
   EasMemRegistry staging; /* pinned host staging buffers (host_alloc: cudaMallocHost) */
+  /* the split on this operator (ops ebe_gather ...): a transfer stream of
+     its own, so the gathers' and scatters' copies overlap the device unit's
+     kernels on stream; the events ordering the two streams; timing pairs
+     around each gather, copy and scatter-add (summed by ebe_xfer_time) */
+  cudaStream_t xstream;
+  PetscBool    xstream_created;
+  cudaEvent_t  xev_ready, xev_gathered, xev_copied;
+  cudaEvent_t  xt_start[EAS_CUDA_XPAIRS], xt_stop[EAS_CUDA_XPAIRS];
+  PetscBool    xev_created;
+  int          nxpairs;   /* pairs recorded since the last collection */
+  double       xfer_ms;   /* collected milliseconds since the last ebe_xfer_time */
   /* timer marks (timer_record/query): an event per ring slot, created at its
      first use; their times are taken from an anchor event whose host-clock
      time is known (recorded on the idle stream at init, renewed at a
@@ -197,6 +209,11 @@ PETSC_INTERN PetscErrorCode EasCgUpdate_CUDA(EasBackend, PetscInt, PetscInt, Pet
 PETSC_INTERN PetscErrorCode EasPipeCgUpdate_CUDA(EasBackend, PetscInt, PetscInt, PetscScalar, PetscScalar, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, PetscScalar[3]);
 PETSC_INTERN PetscErrorCode EasEbeUnitBegin_CUDA(EasBackend, const EasEbeKernel *, PetscInt, PetscInt, PetscInt, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode EasEbeUnitEnd_CUDA(EasBackend, PetscLogDouble *);
+PETSC_INTERN PetscErrorCode EasEbeGather_CUDA(EasBackend, PetscInt, const PetscInt *, const PetscScalar *, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasEbeGatherWait_CUDA(EasBackend);
+PETSC_INTERN PetscErrorCode EasEbeScatter_CUDA(EasBackend, PetscInt, const PetscInt *, const PetscScalar *, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasEbeXferTime_CUDA(EasBackend, PetscLogDouble *);
+PETSC_INTERN PetscErrorCode EasEbeXferDestroy_CUDA(EasBackend_CUDA *);
 /* ADR assembly (adr.cu) */
 PETSC_INTERN PetscErrorCode EasAdrFunction_CUDA(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar[3]);
 PETSC_INTERN PetscErrorCode EasAdrJacobian_CUDA(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscInt);

@@ -254,3 +254,149 @@ PetscErrorCode EasEbeUnitEnd_CUDA(EasBackend be, PetscLogDouble *seconds)
   *seconds = 1e-3 * (PetscLogDouble)ms;
   PetscFunctionReturn(0);
 }
+
+/* ------------------------------------------------------------------ the split on the device operator */
+
+/* Gather and scatter-add over a host unit's list (kernels/ebe.h): one
+   thread per entry; the list's entries are distinct, so no atomics. */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeGatherKernel(EasKInt n, const EasKInt *__restrict__ idx, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ buf)
+{
+  EAS_GRID_STRIDE(i, n)
+  EasEbeGatherEntry((EasKInt)i, idx, x, buf);
+}
+
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeScatterAddKernel(EasKInt n, const EasKInt *__restrict__ idx, const EasKScalar *__restrict__ buf, EasKScalar *__restrict__ y)
+{
+  EAS_GRID_STRIDE(i, n)
+  EasEbeScatterAddEntry((EasKInt)i, idx, buf, y);
+}
+
+/* The transfer stream and its events, created at the first gather. */
+static PetscErrorCode EasEbeXferCreate_CUDA(EasBackend_CUDA *cu)
+{
+  PetscFunctionBegin;
+  if (cu->xev_created) PetscFunctionReturn(0);
+  EasCallCUDA(cudaStreamCreateWithFlags(&cu->xstream, cudaStreamNonBlocking));
+  cu->xstream_created = PETSC_TRUE;
+  EasCallCUDA(cudaEventCreateWithFlags(&cu->xev_ready, cudaEventDisableTiming));
+  EasCallCUDA(cudaEventCreateWithFlags(&cu->xev_gathered, cudaEventDisableTiming));
+  EasCallCUDA(cudaEventCreateWithFlags(&cu->xev_copied, cudaEventDisableTiming));
+  for (int k = 0; k < EAS_CUDA_XPAIRS; k++) {
+    EasCallCUDA(cudaEventCreate(&cu->xt_start[k]));
+    EasCallCUDA(cudaEventCreate(&cu->xt_stop[k]));
+  }
+  cu->xev_created = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeXferDestroy_CUDA(EasBackend_CUDA *cu)
+{
+  PetscFunctionBegin;
+  if (cu->xstream_created) EasCallCUDA(cudaStreamSynchronize(cu->xstream));
+  if (cu->xev_created) {
+    EasCallCUDA(cudaEventDestroy(cu->xev_ready));
+    EasCallCUDA(cudaEventDestroy(cu->xev_gathered));
+    EasCallCUDA(cudaEventDestroy(cu->xev_copied));
+    for (int k = 0; k < EAS_CUDA_XPAIRS; k++) {
+      EasCallCUDA(cudaEventDestroy(cu->xt_start[k]));
+      EasCallCUDA(cudaEventDestroy(cu->xt_stop[k]));
+    }
+    cu->xev_created = PETSC_FALSE;
+  }
+  if (cu->xstream_created) EasCallCUDA(cudaStreamDestroy(cu->xstream));
+  cu->xstream_created = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+/* Adds the recorded pairs' times to xfer_ms (waits for them). */
+static PetscErrorCode EasEbeXferCollect_CUDA(EasBackend_CUDA *cu)
+{
+  PetscFunctionBegin;
+  for (int k = 0; k < cu->nxpairs; k++) {
+    float ms = 0.0f;
+    EasCallCUDA(cudaEventSynchronize(cu->xt_stop[k]));
+    EasCallCUDA(cudaEventElapsedTime(&ms, cu->xt_start[k], cu->xt_stop[k]));
+    cu->xfer_ms += (double)ms;
+  }
+  cu->nxpairs = 0;
+  PetscFunctionReturn(0);
+}
+
+/* The next timing pair (collects the pool when it is full). */
+static PetscErrorCode EasEbeXferPair_CUDA(EasBackend_CUDA *cu, int *k)
+{
+  PetscFunctionBegin;
+  if (cu->nxpairs == EAS_CUDA_XPAIRS) PetscCall(EasEbeXferCollect_CUDA(cu));
+  *k = cu->nxpairs++;
+  PetscFunctionReturn(0);
+}
+
+/* x is ready once the work queued on stream is: the transfer stream waits
+   for that, gathers the list and copies it into the pinned buffer; stream
+   goes on with the device unit's elements meanwhile. */
+PetscErrorCode EasEbeGather_CUDA(EasBackend be, PetscInt n, const PetscInt *idx, const PetscScalar *x, PetscScalar *buf, PetscScalar *host)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  int              k  = 0;
+
+  PetscFunctionBegin;
+  PetscCall(EasXferBook_Shared(be, &cu->staging, "ebe_gather", host, n, PETSC_FALSE));
+  if (!n) PetscFunctionReturn(0);
+  PetscCall(EasEbeXferCreate_CUDA(cu));
+  PetscCall(EasEbeXferPair_CUDA(cu, &k));
+  EasCallCUDA(cudaEventRecord(cu->xev_ready, cu->stream));
+  EasCallCUDA(cudaStreamWaitEvent(cu->xstream, cu->xev_ready, 0));
+  EasCallCUDA(cudaEventRecord(cu->xt_start[k], cu->xstream));
+  EasEbeGatherKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->xstream>>>(n, idx, x, buf);
+  EasCheckLaunchCUDA();
+  EasCallCUDA(cudaMemcpyAsync(host, buf, (size_t)n * sizeof(PetscScalar), cudaMemcpyDeviceToHost, cu->xstream));
+  EasCallCUDA(cudaEventRecord(cu->xt_stop[k], cu->xstream));
+  EasCallCUDA(cudaEventRecord(cu->xev_gathered, cu->xstream));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeGatherWait_CUDA(EasBackend be)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (cu->xev_created) EasCallCUDA(cudaEventSynchronize(cu->xev_gathered));
+  PetscFunctionReturn(0);
+}
+
+/* The partial result up on the transfer stream; the scatter-add on stream
+   after the device unit's elements (stream order) and after the copy (an
+   event), so the scatter-adds run in the order of the calls. */
+PetscErrorCode EasEbeScatter_CUDA(EasBackend be, PetscInt n, const PetscInt *idx, const PetscScalar *host, PetscScalar *buf, PetscScalar *y)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+  int              k  = 0;
+
+  PetscFunctionBegin;
+  PetscCall(EasXferBook_Shared(be, &cu->staging, "ebe_scatter", host, n, PETSC_TRUE));
+  if (!n) PetscFunctionReturn(0);
+  PetscCall(EasEbeXferCreate_CUDA(cu));
+  PetscCall(EasEbeXferPair_CUDA(cu, &k));
+  EasCallCUDA(cudaEventRecord(cu->xt_start[k], cu->xstream));
+  EasCallCUDA(cudaMemcpyAsync(buf, host, (size_t)n * sizeof(PetscScalar), cudaMemcpyHostToDevice, cu->xstream));
+  EasCallCUDA(cudaEventRecord(cu->xt_stop[k], cu->xstream));
+  EasCallCUDA(cudaEventRecord(cu->xev_copied, cu->xstream));
+  EasCallCUDA(cudaStreamWaitEvent(cu->stream, cu->xev_copied, 0));
+  PetscCall(EasEbeXferPair_CUDA(cu, &k));
+  EasCallCUDA(cudaEventRecord(cu->xt_start[k], cu->stream));
+  EasEbeScatterAddKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, idx, buf, y);
+  EasCheckLaunchCUDA();
+  EasCallCUDA(cudaEventRecord(cu->xt_stop[k], cu->stream));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeXferTime_CUDA(EasBackend be, PetscLogDouble *seconds)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  PetscCall(EasEbeXferCollect_CUDA(cu));
+  *seconds    = 1e-3 * (PetscLogDouble)cu->xfer_ms;
+  cu->xfer_ms = 0.0;
+  PetscFunctionReturn(0);
+}

@@ -318,3 +318,19 @@ static inline EAS_HOST_DEVICE void EasBlockMultEntry(EasKInt b, EasKInt bs, cons
     y[(EasKIdx)b * bs + k] = s;
   }
 }
+
+/* The split with the operator on a device (issue 20 item 4, docs/ebe.md
+   "Split on a device operator"): a host unit's gather list idx holds the
+   distinct dofs its elements touch, ascending.  Entry i of the gather: buf
+   = x at the list; entry i of the scatter-add: the unit's partial result
+   back into y.  The list's entries are distinct, so the scatter-add needs
+   no atomics and its result does not depend on the order of the entries. */
+static inline EAS_HOST_DEVICE void EasEbeGatherEntry(EasKInt i, const EasKInt *idx, const EasKScalar *x, EasKScalar *buf)
+{
+  buf[i] = x[idx[i]];
+}
+
+static inline EAS_HOST_DEVICE void EasEbeScatterAddEntry(EasKInt i, const EasKInt *idx, const EasKScalar *buf, EasKScalar *y)
+{
+  y[idx[i]] += buf[i];
+}

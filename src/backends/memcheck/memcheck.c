@@ -375,6 +375,10 @@ PetscErrorCode EasBackendInit_Memcheck(EasBackend be)
   be->ops->adr_pack            = EasAdrPack_Memcheck;
   be->ops->adr_pad             = EasAdrPad_Memcheck;
   be->ops->adr_update          = EasAdrUpdate_Memcheck;
+  be->ops->ebe_gather          = EasEbeGather_Memcheck;
+  be->ops->ebe_gather_wait     = EasEbeGatherWait_Memcheck;
+  be->ops->ebe_scatter         = EasEbeScatter_Memcheck;
+  be->ops->ebe_xfer_time       = EasEbeXferTime_Memcheck;
   be->ops->host_alloc          = EasHostAlloc_Memcheck;
   be->ops->host_free           = EasHostFree_Memcheck;
   be->ops->mark_stale          = EasMarkStale_Memcheck;

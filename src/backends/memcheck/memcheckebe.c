@@ -245,3 +245,75 @@ PetscErrorCode EasMemcheckGetUnitInterval(EasBackend be, double *t0, double *t1)
   *t1 = mc->t1;
   PetscFunctionReturn(0);
 }
+
+/* ------------------------------------------------------------------ the split on the device operator */
+
+/* The gathers and scatter-adds of a host unit's list (backend.h ebe_gather
+   ...), as the CUDA backend's transfer stream runs them: the shared bodies
+   (kernels/ebe.h) over the list, then the copy, each at once on the calling
+   thread (an emulation: the figures are not PCIe's), counted exactly and
+   timed on the host clock.  The ordering CUDA needs is checked: a scatter
+   (which reuses the staging buffers) only after the host waited for the
+   gathers' copies. */
+PetscErrorCode EasEbeGather_Memcheck(EasBackend be, PetscInt n, const PetscInt *idx, const PetscScalar *x, PetscScalar *buf, PetscScalar *host)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  double               t0;
+
+  PetscFunctionBegin;
+  PetscCall(EasXferBook_Shared(be, &mc->staging, "ebe_gather", host, n, PETSC_FALSE));
+  if (!n) PetscFunctionReturn(0);
+  EasMcCheck("ebe_gather", "idx", idx, (size_t)n * EAS_IN);
+  EasMcCheck("ebe_gather", "buf", buf, (size_t)n * EAS_SC);
+  EasMcCheck("ebe_gather", "x", x, EAS_SC); /* its length is the operator's: the list's entries are checked by the split's setup */
+  t0 = EasMemcheckClock();
+  for (PetscInt i = 0; i < n; i++) EasEbeGatherEntry(i, idx, x, buf);
+  memcpy(host, buf, (size_t)n * EAS_SC);
+  mc->xfer_t += EasMemcheckClock() - t0;
+  mc->ncopies_dtoh++;
+  mc->raw_dtoh += (PetscLogDouble)n * EAS_SC;
+  mc->gather_pending = PETSC_TRUE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeGatherWait_Memcheck(EasBackend be)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  EasMemcheckSyncPoint(be);
+  mc->gather_pending = PETSC_FALSE;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeScatter_Memcheck(EasBackend be, PetscInt n, const PetscInt *idx, const PetscScalar *host, PetscScalar *buf, PetscScalar *y)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+  double               t0;
+
+  PetscFunctionBegin;
+  PetscCheck(!mc->gather_pending, PETSC_COMM_SELF, PETSC_ERR_ORDER, "/cpu/memcheck: ebe_scatter while a gather's copy may be in flight: call ebe_gather_wait first (the host computes from the gathered values)");
+  PetscCall(EasXferBook_Shared(be, &mc->staging, "ebe_scatter", host, n, PETSC_TRUE));
+  if (!n) PetscFunctionReturn(0);
+  EasMcCheck("ebe_scatter", "idx", idx, (size_t)n * EAS_IN);
+  EasMcCheck("ebe_scatter", "buf", buf, (size_t)n * EAS_SC);
+  EasMcCheck("ebe_scatter", "y", y, EAS_SC);
+  t0 = EasMemcheckClock();
+  memcpy(buf, host, (size_t)n * EAS_SC);
+  for (PetscInt i = 0; i < n; i++) EasEbeScatterAddEntry(i, idx, buf, y);
+  mc->xfer_t += EasMemcheckClock() - t0;
+  mc->ncopies_htod++;
+  mc->raw_htod += (PetscLogDouble)n * EAS_SC;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasEbeXferTime_Memcheck(EasBackend be, PetscLogDouble *seconds)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  EasMemcheckSyncPoint(be);
+  *seconds   = (PetscLogDouble)mc->xfer_t;
+  mc->xfer_t = 0.0;
+  PetscFunctionReturn(0);
+}

@@ -47,6 +47,10 @@ typedef struct {
      next point where CUDA would synchronize (nsync counts them) */
   EasTimerRing timers;
   PetscInt64   nsync;
+  /* the gathers and scatters of a split on the device operator (ops
+     ebe_gather ...): run at once, with the transfer queue's ordering checked */
+  PetscBool gather_pending; /* a gather's copy the host has not waited for (ebe_gather_wait) */
+  double    xfer_t;         /* seconds of gathers and scatters since the last ebe_xfer_time */
 } EasBackend_Memcheck;
 
 /* An op that returns host values (a reduction, a device-to-host copy, the
@@ -114,6 +118,10 @@ PETSC_INTERN PetscErrorCode EasCgUpdate_Memcheck(EasBackend, PetscInt, PetscInt,
 PETSC_INTERN PetscErrorCode EasPipeCgUpdate_Memcheck(EasBackend, PetscInt, PetscInt, PetscScalar, PetscScalar, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscScalar *, PetscScalar[3]);
 PETSC_INTERN PetscErrorCode EasEbeUnitBegin_Memcheck(EasBackend, const EasEbeKernel *, PetscInt, PetscInt, PetscInt, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode EasEbeUnitEnd_Memcheck(EasBackend, PetscLogDouble *);
+PETSC_INTERN PetscErrorCode EasEbeGather_Memcheck(EasBackend, PetscInt, const PetscInt *, const PetscScalar *, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasEbeGatherWait_Memcheck(EasBackend);
+PETSC_INTERN PetscErrorCode EasEbeScatter_Memcheck(EasBackend, PetscInt, const PetscInt *, const PetscScalar *, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasEbeXferTime_Memcheck(EasBackend, PetscLogDouble *);
 /* ADR assembly (memcheckadr.c) */
 PETSC_INTERN PetscErrorCode EasAdrFunction_Memcheck(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar[3]);
 PETSC_INTERN PetscErrorCode EasAdrJacobian_Memcheck(EasBackend, const EasAdrKParams *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscInt);
