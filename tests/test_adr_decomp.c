@@ -85,6 +85,6 @@ int main(int argc, char **argv)
     nsize: 2
     backends: /cpu/serial
     requires: sundials
-    args: -n 8 -tfinal 3600 -adr_decomp 2,1,1 -ratio_max 1.0
+    args: -n 8 -tfinal 3600 -adr_decomp 2,1,1 -adr_overlap 0 -ratio_max 1.0
     expect_error: 2 ranks take [0-9.]+ outer iterations per CVODE stage, [0-9.]+ x the [0-9.]+ of one rank: more than 1\.? x
 TEST*/

@@ -192,11 +192,11 @@ PETSC_EXTERN PetscErrorCode EasAdrSetDecomposition(EasAdr, PetscInt px, PetscInt
    is nothing to decompose and they are not evaluated). */
 PETSC_EXTERN PetscErrorCode EasAdrGetDecomposition(EasAdr, PetscInt p[3], PetscReal w[3]);
 /* EasAdrSetOverlap - the overlap d >= 0 of the multisplitting (-adr_overlap,
-   default 0): each rank solves its box extended by d planes on every face
+   default 1): each rank solves its box extended by d planes on every face
    with a neighbour and keeps only its own points of the solution
    (restricted additive Schwarz in the outer iteration; the halo carries
-   d + 1 planes).  Before EasAdrSetUp, which checks d + 1 planes per rank
-   across each cut.  Implicit Euler only: cvode refuses it. */
+   d + 1 planes; 0: block Jacobi).  Before EasAdrSetUp, which checks d + 1
+   planes per rank across each cut. */
 PETSC_EXTERN PetscErrorCode EasAdrSetOverlap(EasAdr, PetscInt d);
 /* EasAdrGetOverlap - the overlap in planes. */
 PETSC_EXTERN PetscErrorCode EasAdrGetOverlap(EasAdr, PetscInt *d);

@@ -71,6 +71,7 @@ PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
   adr->N[0] = adr->N[1] = adr->N[2] = 16;
   adr->newton_rtol                  = 1e-8;
   adr->newton_max_it                = 50;
+  adr->overlap_opt                  = 1; /* docs/adr.md "Overlap": the measured default */
   /* Eisenstat-Walker: PETSc's defaults (SNESKSPSetParametersEW) */
   adr->ew.use               = PETSC_FALSE;
   adr->ew.version           = 2;
@@ -336,11 +337,11 @@ PetscErrorCode EasAdrGetDecomposition(EasAdr adr, PetscInt p[3], PetscReal w[3])
 
 /*@C
   EasAdrSetOverlap - the overlap d of the multisplitting (-adr_overlap d,
-  default 0): each rank solves its box extended by d planes on every face
+  default 1): each rank solves its box extended by d planes on every face
   with a neighbour and keeps its own points of the solution (restricted
   additive Schwarz in the outer iteration, docs/adr.md); the halo carries
-  d + 1 planes.  Before EasAdrSetUp, which checks that every rank has d + 1
-  planes across each cut.  Implicit Euler (beuler) only for now.
+  d + 1 planes; 0 is block Jacobi.  Before EasAdrSetUp, which checks that
+  every rank has d + 1 planes across each cut.
 @*/
 PetscErrorCode EasAdrSetOverlap(EasAdr adr, PetscInt d)
 {
@@ -348,7 +349,7 @@ PetscErrorCode EasAdrSetOverlap(EasAdr adr, PetscInt d)
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckNotSetUp_Private(adr, "EasAdrSetOverlap"));
   PetscCheck(d >= 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetOverlap (-adr_overlap): %" PetscInt_FMT " is invalid: expected a number of planes >= 0", d);
-  adr->overlap = d;
+  adr->overlap_opt = d;
   PetscFunctionReturn(0);
 }
 
@@ -358,7 +359,7 @@ PetscErrorCode EasAdrGetOverlap(EasAdr adr, PetscInt *d)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscValidIntPointer(d, 2);
-  *d = adr->overlap;
+  *d = adr->overlap_opt;
   PetscFunctionReturn(0);
 }
 
@@ -844,6 +845,7 @@ PetscErrorCode EasAdrDestroy(EasAdr *adr)
   PetscCall(EasVecDestroy(&a->ewt_v));
   for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(a->starts[d]));
   PetscCall(PetscFree(a->xown));
+  PetscCall(PetscFree4(a->bx, a->bxo, a->bf, a->bewt));
   PetscCall(PetscFree(a->rank_rstart));
   if (a->cart != MPI_COMM_NULL) PetscCallMPI(MPI_Comm_free(&a->cart));
   PetscCall(PetscHeaderDestroy(adr));

@@ -300,15 +300,20 @@ PetscErrorCode EasAdrComputeFunction(EasAdr adr, PetscReal t, PetscReal dt, Vec 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrComputeFunction"));
-  PetscCall(EasAdrCheckNoOverlap_Private(adr, "EasAdrComputeFunction"));
   PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrComputeFunction"));
   if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
   PetscCall(VecGetArrayRead(X, &xa));
   PetscCall(VecGetArrayRead(Xold, &xo));
   PetscCall(VecGetArrayWrite(F, &fa));
-  PetscCall(EasAdrPackFacesHost_Private(adr, xa));
-  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
-  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xo, xa, fa, &bad));
+  if (!adr->overlap) {
+    PetscCall(EasAdrBoxFromOwnHalo_Private(adr, xa, (PetscScalar *)xa, PETSC_FALSE)); /* the box is the own box: no copy, x only read */
+    PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xo, xa, fa, &bad));
+  } else { /* the rows of the own points, computed on the box: x_old and x there with the neighbours' planes */
+    PetscCall(EasAdrBoxFromOwnHalo_Private(adr, xo, adr->bxo, PETSC_FALSE));
+    PetscCall(EasAdrBoxFromOwnHalo_Private(adr, xa, adr->bx, PETSC_FALSE));
+    PetscCall(EasAdrLocalFunction_Private(adr, t, dt, adr->bxo, adr->bx, adr->bf, &bad));
+    PetscCall(EasAdrOwnFromBox_Private(adr, adr->bf, fa));
+  }
   PetscCall(VecRestoreArrayWrite(F, &fa));
   PetscCall(VecRestoreArrayRead(Xold, &xo));
   PetscCall(VecRestoreArrayRead(X, &xa));
@@ -331,20 +336,23 @@ PetscErrorCode EasAdrComputeLocalJacobian(EasAdr adr, PetscReal t, PetscReal dt,
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscValidPointer(J, 5);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrComputeLocalJacobian"));
-  PetscCall(EasAdrCheckNoOverlap_Private(adr, "EasAdrComputeLocalJacobian"));
   PetscCheck(dt > 0 && !PetscIsInfOrNanReal(dt), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrComputeLocalJacobian: dt = %g, expected a time step > 0", (double)dt);
+  if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
   if (X) {
+    const PetscScalar *xv;
     PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrComputeLocalJacobian"));
-    PetscCall(VecGetArrayRead(X, &xa));
-  } else {
+    PetscCall(VecGetArrayRead(X, &xv));
+    xa = adr->overlap ? adr->bx : xv; /* the box's values of X */
+    PetscCall(EasAdrBoxFromOwnHalo_Private(adr, xv, (PetscScalar *)xa, PETSC_FALSE));
+    PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR/dc at X */
+    PetscCall(VecRestoreArrayRead(X, &xv));
+  } else { /* the current solution: the box's state, refreshed on the overlap */
     PetscCall(EasAdrStateSyncHost_Private(adr));
     xa = adr->x;
+    PetscCall(EasAdrBoxFromOwnHalo_Private(adr, xa, adr->x, PETSC_FALSE));
+    if (adr->overlap) PetscCall(EasAdrStateHostWritten_Private(adr)); /* the overlap's planes were written */
+    PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR/dc at X */
   }
-  if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
-  PetscCall(EasAdrPackFacesHost_Private(adr, xa));
-  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
-  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR/dc at X */
-  if (X) PetscCall(VecRestoreArrayRead(X, &xa));
   PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_FP, "EasAdrComputeLocalJacobian: the function or the reaction Jacobian is NaN or Inf at t = %g", (double)t);
   PetscCall(PetscLogEventBegin(EAS_AdrJacobian, adr, 0, 0, 0));
   {
@@ -372,23 +380,29 @@ PetscErrorCode EasAdrCreateJacobianMat(EasAdr adr, Mat *J)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrCreateJacobianMat"));
-  PetscCall(EasAdrCheckNoOverlap_Private(adr, "EasAdrCreateJacobianMat"));
-  PetscCall(MatCreateAIJ(PetscObjectComm((PetscObject)adr), adr->n, adr->n, PETSC_DETERMINE, PETSC_DETERMINE, 8, NULL, 6, NULL, J));
+  PetscCall(MatCreateAIJ(PetscObjectComm((PetscObject)adr), adr->no, adr->no, PETSC_DETERMINE, PETSC_DETERMINE, 8, NULL, 6, NULL, J));
   PetscCall(MatSetOption(*J, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
   PetscFunctionReturn(0);
 }
 
-/* global row of (i,j,k) + the step across face f into the neighbour's box */
-static PetscInt EasAdrHaloColumn(EasAdr adr, PetscInt f, PetscInt i, PetscInt j, PetscInt k, PetscInt s)
+/* The global row of species s at global grid point g: its owner's first
+   row and the point's place in the owner's own box. */
+static PetscErrorCode EasAdrGlobalRow(EasAdr adr, const PetscInt g[3], PetscInt s, PetscInt *row)
 {
-  const PetscInt d    = f / 2;
-  PetscMPIInt    c[3] = {adr->cc[0], adr->cc[1], adr->cc[2]}, r;
-  PetscInt       n[3], ijk[3] = {i, j, k};
-  c[d] += (f % 2) ? 1 : -1;
-  MPI_Cart_rank(adr->cart, c, &r);
-  for (PetscInt e = 0; e < 3; e++) n[e] = adr->starts[e][c[e] + 1] - adr->starts[e][c[e]];
-  ijk[d] = (f % 2) ? 0 : n[d] - 1;
-  return adr->rank_rstart[r] + 2 * (ijk[0] + n[0] * (ijk[1] + n[1] * ijk[2])) + s;
+  PetscMPIInt c[3], r;
+  PetscInt    lo[3], n[3];
+
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscMPIInt p = 0;
+    while (p + 1 < adr->dims[d] && g[d] >= adr->starts[d][p + 1]) p++;
+    c[d]  = p;
+    lo[d] = adr->starts[d][p];
+    n[d]  = adr->starts[d][p + 1] - lo[d];
+  }
+  PetscCallMPI(MPI_Cart_rank(adr->cart, c, &r));
+  *row = adr->rank_rstart[r] + 2 * ((g[0] - lo[0]) + n[0] * ((g[1] - lo[1]) + n[1] * (g[2] - lo[2]))) + s;
+  PetscFunctionReturn(0);
 }
 
 /*@C
@@ -397,48 +411,50 @@ static PetscInt EasAdrHaloColumn(EasAdr adr, PetscInt f, PetscInt i, PetscInt j,
 @*/
 PetscErrorCode EasAdrComputeJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec X, Mat J)
 {
-  const PetscInt     nx = adr->nl[0], ny = adr->nl[1], nz = adr->nl[2];
+  const PetscInt     nx = adr->nl[0], ny = adr->nl[1];
   const PetscScalar *xa;
+  const PetscScalar *xb;
   PetscBool          bad;
   EasAdrKParams      P;
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCall(EasAdrCheckSetUp_Private(adr, "EasAdrComputeJacobian"));
-  PetscCall(EasAdrCheckNoOverlap_Private(adr, "EasAdrComputeJacobian"));
   PetscCall(EasAdrCheckVec_Private(adr, X, "EasAdrComputeJacobian"));
   if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
   PetscCall(VecGetArrayRead(X, &xa));
-  PetscCall(EasAdrPackFacesHost_Private(adr, xa));
-  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_FALSE));
-  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xa, xa, adr->F, &bad)); /* for dR */
+  xb = adr->overlap ? adr->bx : xa; /* X on the box */
+  PetscCall(EasAdrBoxFromOwnHalo_Private(adr, xa, (PetscScalar *)xb, PETSC_FALSE));
+  PetscCall(EasAdrLocalFunction_Private(adr, t, dt, xb, xb, adr->F, &bad)); /* for dR */
   PetscCall(VecRestoreArrayRead(X, &xa));
   PetscCall(MatZeroEntries(J));
   EasAdrKernelParams(adr, t, dt, &P);
-  for (PetscInt k = 0; k < nz; k++)
-    for (PetscInt j = 0; j < ny; j++)
-      for (PetscInt i = 0; i < nx; i++) {
-        const PetscInt p = i + nx * (j + ny * k), step[6] = {-1, 1, -nx, nx, -nx * ny, nx * ny};
+  /* the rows of the own points (with an overlap, inside the box); a coupling
+     to a point outside the own box is a column of its owner */
+  for (PetscInt k = 0; k < adr->nlo[2]; k++)
+    for (PetscInt j = 0; j < adr->nlo[1]; j++)
+      for (PetscInt i = 0; i < adr->nlo[0]; i++) {
+        const PetscInt p = (i + adr->ov[0]) + nx * ((j + adr->ov[2]) + ny * (k + adr->ov[4])), po = i + adr->nlo[0] * (j + adr->nlo[1] * k);
+        const PetscInt g[3] = {adr->xso[0] + i, adr->xso[1] + j, adr->xso[2] + k};
         PetscScalar    eff[6], wsum;
         PetscBool      halo[6];
         const int      out = EasAdrKLocalWeights(p, &P, adr->w[0], eff, &wsum); /* the DIA kernels' body */
         for (PetscInt f = 0; f < 6; f++) halo[f] = (PetscBool)((out >> f & 1) && adr->nb[f] != MPI_PROC_NULL);
         for (PetscInt s = 0; s < 2; s++) {
-          PetscInt    row = adr->rstart + 2 * p + s, cols[9], nc = 0;
+          PetscInt    row = adr->rstart + 2 * po + s, cols[9], nc = 0;
           PetscScalar v[9];
           /* F' = -I + dt f' (Vialle et al. eq. 1.45) */
           cols[nc] = row;
           v[nc++]  = -1.0 - dt * wsum + dt * adr->dRv[4 * p + 3 * s];
-          cols[nc] = adr->rstart + 2 * p + (1 - s);
+          cols[nc] = adr->rstart + 2 * po + (1 - s);
           v[nc++]  = dt * adr->dRv[4 * p + (s == 0 ? 1 : 2)];
           for (PetscInt f = 0; f < 6; f++) {
-            if (eff[f] != 0) {
-              cols[nc] = adr->rstart + 2 * (p + step[f]) + s;
-              v[nc++]  = dt * eff[f];
-            } else if (halo[f]) {
-              cols[nc] = EasAdrHaloColumn(adr, f, i, j, k, s);
-              v[nc++]  = dt * adr->w[f][p];
-            }
+            const PetscScalar wf = eff[f] != 0 ? eff[f] : (halo[f] ? adr->w[f][p] : 0);
+            PetscInt          gn[3] = {g[0], g[1], g[2]};
+            if (wf == 0) continue;
+            gn[f / 2] += (f % 2) ? 1 : -1;
+            PetscCall(EasAdrGlobalRow(adr, gn, s, &cols[nc]));
+            v[nc++] = dt * wf;
           }
           PetscCall(MatSetValues(J, 1, &row, nc, cols, v, ADD_VALUES));
         }

@@ -21,16 +21,20 @@
    body with x_old = y and dt = 1 (collective: CVODE calls it on every rank). */
 static PetscErrorCode EasAdrCVodeRHS_Private(EasAdr adr, PetscReal t, const PetscScalar *y, PetscScalar *ydot, PetscBool *bad)
 {
+  const PetscScalar *yb = adr->overlap ? adr->bx : y; /* y on the box: the own points, the neighbours' on an overlap */
+
   PetscFunctionBegin;
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
-  PetscCall(EasAdrPackFacesHost_Private(adr, y));
-  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_TRUE));
+  PetscCall(EasAdrBoxFromOwnHalo_Private(adr, y, (PetscScalar *)yb, PETSC_TRUE));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
   if (t != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, t));
-  PetscCall(EasAdrLocalFunction_Private(adr, t, 1.0, y, y, ydot, bad));
+  if (!adr->overlap) PetscCall(EasAdrLocalFunction_Private(adr, t, 1.0, y, y, ydot, bad));
+  else {
+    PetscCall(EasAdrLocalFunction_Private(adr, t, 1.0, yb, yb, adr->bf, bad));
+    PetscCall(EasAdrOwnFromBox_Private(adr, adr->bf, ydot));
+  }
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->np));
-  adr->ghosts_current = PETSC_FALSE; /* they hold y, not the state */
   PetscFunctionReturn(0);
 }
 
@@ -77,11 +81,11 @@ static PetscErrorCode EasAdrCVodeSetUp(EasAdr adr)
     MPI_Comm           comm = adr->cart;
     EasCallCVODE(SUNContext_Create((void *)&comm, &ctx));
     adr->cv_ctx = ctx;
-    y           = N_VNew_Parallel(adr->cart, (sunindextype)adr->n, (sunindextype)(2 * adr->N[0] * adr->N[1] * adr->N[2]), ctx);
+    y           = N_VNew_Parallel(adr->cart, (sunindextype)adr->no, (sunindextype)(2 * adr->N[0] * adr->N[1] * adr->N[2]), ctx); /* the own points */
     PetscCheck(y, PETSC_COMM_SELF, PETSC_ERR_MEM, "N_VNew_Parallel failed");
     adr->cv_y = y;
     PetscCall(EasAdrStateSyncHost_Private(adr));
-    PetscCall(PetscArraycpy(N_VGetArrayPointer(y), adr->x, adr->n));
+    PetscCall(EasAdrOwnFromBox_Private(adr, adr->x, N_VGetArrayPointer(y)));
     cv = CVodeCreate(CV_BDF, ctx);
     PetscCheck(cv, PETSC_COMM_SELF, PETSC_ERR_MEM, "CVodeCreate failed");
     adr->cv_mem = cv;
@@ -100,7 +104,7 @@ static PetscErrorCode EasAdrCVodeSetUp(EasAdr adr)
   } else if (adr->cv_reinit) {
     N_Vector y = (N_Vector)adr->cv_y;
     PetscCall(EasAdrStateSyncHost_Private(adr));
-    PetscCall(PetscArraycpy(N_VGetArrayPointer(y), adr->x, adr->n));
+    PetscCall(EasAdrOwnFromBox_Private(adr, adr->x, N_VGetArrayPointer(y)));
     EasCallCVODE(CVodeReInit(adr->cv_mem, adr->t, y));
     adr->cv_reinit = PETSC_FALSE;
   }
@@ -145,7 +149,8 @@ static PetscErrorCode EasAdrCVodeAdvance(EasAdr adr, PetscReal tout, PetscBool o
   flag = CVode(adr->cv_mem, tout, y, &tret, one_step ? CV_ONE_STEP : CV_NORMAL);
   PetscCall(adr->cv_error); /* a PETSc error inside CVODE's callbacks */
   if (flag >= 0) {
-    PetscCall(PetscArraycpy(adr->x, N_VGetArrayPointer(y), adr->n));
+    PetscCall(EasAdrStateSyncHost_Private(adr)); /* an overlap's points stay (the next exchange renews them) */
+    PetscCall(EasAdrBoxFromOwn_Private(adr, N_VGetArrayPointer(y), adr->x));
     PetscCall(EasAdrStateHostWritten_Private(adr));
     adr->t      = tret;
     adr->reason = adr->mode == EAS_ADR_ASYNC && adr->size > 1 ? EAS_ADR_CONVERGED_ASYNC : EAS_ADR_CONVERGED_DX;
@@ -153,7 +158,7 @@ static PetscErrorCode EasAdrCVodeAdvance(EasAdr adr, PetscReal tout, PetscBool o
     adr->reason = EAS_ADR_DIVERGED_TS;
     PetscCall(PetscInfo(adr, "CVODE failed with %d at t = %g: %s\n", flag, (double)tret, adr->cv_msg));
     PetscCall(EasAdrStateSyncHost_Private(adr));
-    PetscCall(PetscArraycpy(N_VGetArrayPointer(y), adr->x, adr->n));
+    PetscCall(EasAdrOwnFromBox_Private(adr, adr->x, N_VGetArrayPointer(y)));
     adr->cv_reinit = PETSC_TRUE; /* restart from the last state it returned */
   }
   adr->ghosts_current = PETSC_FALSE;
@@ -231,9 +236,6 @@ static PetscErrorCode EasAdrTSAdvance_CVode(EasAdr adr, PetscReal tout, PetscRea
 static PetscErrorCode EasAdrTSCreate_CVode(EasAdr adr)
 {
   PetscFunctionBegin;
-  /* CVODE's vectors are the own points; a stage's a, update and error weights
-     on an overlap are not mapped yet (docs/adr.md, "Overlap") */
-  PetscCheck(!adr->overlap, PetscObjectComm((PetscObject)adr), PETSC_ERR_SUP, "-adr_ts_type cvode does not support -adr_overlap %" PetscInt_FMT " (EasAdrSetOverlap) yet: use -adr_overlap 0 with cvode, or -adr_ts_type beuler", adr->overlap);
   adr->cv_reinit = PETSC_TRUE;
   PetscFunctionReturn(0);
 }

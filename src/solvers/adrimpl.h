@@ -167,11 +167,13 @@ struct _p_EasAdr {
   PetscInt   *starts[3];    /* starts[d][p], p = 0..dims[d] */
   PetscInt    xs[3], nl[3]; /* the rank's box: first global index and size (its own box plus an overlap's planes) */
   PetscInt    np, n;        /* the box's points and unknowns (2 np): the local arrays, the Jacobian, the inner solve */
-  PetscInt    overlap;      /* -adr_overlap d: the box extends the own box by d planes on every face with a neighbour */
+  PetscInt    overlap_opt;  /* -adr_overlap d (EasAdrSetOverlap; default 1) */
+  PetscInt    overlap;      /* at setup: d on several ranks, else 0; the box extends the own box by d planes on every face with a neighbour */
   PetscInt    ov[6];        /* those planes per face (d or 0) */
   PetscInt    xso[3], nlo[3]; /* the rank's own box (its points of the global vector): first global index, size */
   PetscInt    npo, no;        /* own points and unknowns (2 npo): the global vector's local part, CVODE's */
   PetscScalar *xown;          /* with an overlap: the own points of x (EasAdrGetLocalSolution) */
+  PetscScalar *bx, *bxo, *bf, *bewt; /* with an overlap: box-sized host scratch for a user's or CVODE's own-point vectors (x, x_old, F) and CVODE's error weights */
   PetscInt    rstart;       /* first global row of this rank */
   PetscInt   *rank_rstart;  /* per rank */
   /* data (host) */
@@ -344,8 +346,10 @@ PETSC_INTERN PetscErrorCode EasAdrOwnFromBox_Private(EasAdr, const PetscScalar *
    neighbours' values, by one synchronous exchange (restricted additive
    Schwarz solves the box's rows of the global system). */
 PETSC_INTERN PetscErrorCode EasAdrStageOverlap_Private(EasAdr);
-/* Errors for a call that does not support -adr_overlap > 0 yet. */
-PETSC_INTERN PetscErrorCode EasAdrCheckNoOverlap_Private(EasAdr, const char fn[]);
+/* A global vector's own points as the box's array with the neighbours'
+   values on the overlap (one synchronous exchange) and its padded state in
+   adr->xg; box may be own without an overlap. */
+PETSC_INTERN PetscErrorCode EasAdrBoxFromOwnHalo_Private(EasAdr, const PetscScalar *own, PetscScalar *box, PetscBool with_faults);
 /* The same from a host array x (a user's Vec), and the padded state adr->xg on the host. */
 PETSC_INTERN PetscErrorCode EasAdrPackFacesHost_Private(EasAdr, const PetscScalar *x);
 PETSC_INTERN PetscErrorCode EasAdrFillPaddedHost_Private(EasAdr, const PetscScalar *x);

@@ -138,8 +138,9 @@ static PetscErrorCode EasNLSTest(EasAdr adr, PetscInt it, PetscInt *status, void
   PetscFunctionBegin;
   c->curiter = (int)it;
   c->niters++;
-  PetscCall(EasAdrStateSyncHost_Private(adr));                     /* on a device: the state comes down for CVODE's test */
-  for (PetscInt i = 0; i < adr->n; i++) yc[i] = adr->x[i] - yp[i]; /* ycor = y - ypred */
+  PetscCall(EasAdrStateSyncHost_Private(adr)); /* on a device: the state comes down for CVODE's test */
+  PetscCall(EasAdrOwnFromBox_Private(adr, adr->x, yc));
+  for (PetscInt i = 0; i < adr->no; i++) yc[i] -= yp[i]; /* ycor = y - ypred (own points) */
   r = c->ctest(NLS, c->ycor, c->delta, c->tol, c->ewt, c->ctest_data);
   PetscCheck(r >= 0, PETSC_COMM_SELF, PETSC_ERR_LIB, "CVODE's convergence test failed with %d", r);
   *status = r == SUN_NLS_SUCCESS ? 1 : (r == SUN_NLS_CONTINUE ? 0 : -1);
@@ -188,8 +189,15 @@ static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N
   yp  = N_VGetArrayPointer(ypred);
   z1  = N_VGetArrayPointer(zn1);
   y0p = N_VGetArrayPointer(y0);
-  for (PetscInt i = 0; i < adr->n; i++) adr->xold[i] = yp[i] - rl1 * z1[i]; /* a = ypred - rl1 zn1 */
+  if (!adr->overlap)
+    for (PetscInt i = 0; i < adr->n; i++) adr->xold[i] = yp[i] - rl1 * z1[i]; /* a = ypred - rl1 zn1 */
+  else {
+    for (PetscInt i = 0; i < adr->no; i++) adr->xown[i] = yp[i] - rl1 * z1[i];
+    PetscCall(EasAdrBoxFromOwn_Private(adr, adr->xown, adr->xold));
+  }
   adr->xold_synced = PETSC_FALSE;
+  adr->xold_stale  = PETSC_FALSE;
+  PetscCall(EasAdrStageOverlap_Private(adr)); /* -adr_overlap: a on the overlap is the neighbours' (one exchange) */
   if (tcur != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, tcur));
   adr->stage.t          = tcur;
   adr->stage.gamma      = gamma;
@@ -197,6 +205,10 @@ static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N
   adr->stage.test       = EasNLSTest;
   adr->stage.test_ctx   = NLS;
   adr->stage.ewt        = N_VGetArrayPointer(w);
+  if (adr->overlap) { /* the update reads the weights on the box: the own points' (the overlap's are not summed) */
+    PetscCall(EasAdrBoxFromOwn_Private(adr, N_VGetArrayPointer(w), adr->bewt));
+    adr->stage.ewt = adr->bewt;
+  }
   adr->stage.ewt_synced = PETSC_FALSE;
   adr->stage.wtol       = tol;
   c->niters             = 0; /* SUNDIALS 6: the counts are of the latest solve (CVODE sums them) */
@@ -211,7 +223,13 @@ static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N
      fresh ones before CVODE is told */
   for (PetscInt attempt = 0; attempt < 2; attempt++) {
     adr->stage.reuse_jac = (PetscBool)(adr->ts_reuse_jac && !setup && attempt == 0);
-    for (PetscInt i = 0; i < adr->n; i++) adr->x[i] = yp[i] + y0p[i]; /* the initial guess ypred + ycor0 */
+    if (!adr->overlap)
+      for (PetscInt i = 0; i < adr->n; i++) adr->x[i] = yp[i] + y0p[i]; /* the initial guess ypred + ycor0 */
+    else { /* own points; the overlap's come with the first exchange */
+      PetscCall(EasAdrStateSyncHost_Private(adr));
+      for (PetscInt i = 0; i < adr->no; i++) adr->xown[i] = yp[i] + y0p[i];
+      PetscCall(EasAdrBoxFromOwn_Private(adr, adr->xown, adr->x));
+    }
     PetscCall(EasAdrStateHostWritten_Private(adr));
     c->curiter = 0;
     if (adr->mode == EAS_ADR_ASYNC && adr->size > 1)
@@ -228,7 +246,8 @@ static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N
   c->failed_last = (PetscBool) !*converged;
   yc             = N_VGetArrayPointer(ycor);
   PetscCall(EasAdrStateSyncHost_Private(adr));
-  for (PetscInt i = 0; i < adr->n; i++) yc[i] = adr->x[i] - yp[i];
+  PetscCall(EasAdrOwnFromBox_Private(adr, adr->x, yc));
+  for (PetscInt i = 0; i < adr->no; i++) yc[i] -= yp[i];
   PetscFunctionReturn(0);
 }
 
@@ -249,7 +268,7 @@ static int EasNLSSolve(SUNNonlinearSolver NLS, N_Vector y0, N_Vector ycor, N_Vec
 }
 
 /* EasAdrNLSCreate_Private - the multisplitting Newton as a SUNNonlinearSolver
-   on the solver's state (adr->n local entries of the global vector). */
+   on the solver's state (adr->no local entries of the global vector: the own points). */
 PetscErrorCode EasAdrNLSCreate_Private(EasAdr adr, void *sunctx, void **nls_out)
 {
   SUNNonlinearSolver NLS;
@@ -272,8 +291,8 @@ PetscErrorCode EasAdrNLSCreate_Private(EasAdr adr, void *sunctx, void **nls_out)
   NLS->ops->getnumiters     = EasNLSGetNumIters;
   NLS->ops->getcuriter      = EasNLSGetCurIter;
   NLS->ops->getnumconvfails = EasNLSGetNumConvFails;
-  PetscCall(PetscMalloc1(PetscMax(adr->n, 1), &adr->stage.dx_host));
-  c->delta = N_VMake_Parallel(adr->cart, (sunindextype)adr->n, (sunindextype)(2 * adr->N[0] * adr->N[1] * adr->N[2]), adr->stage.dx_host, (SUNContext)sunctx);
+  PetscCall(PetscMalloc1(PetscMax(adr->no, 1), &adr->stage.dx_host)); /* the update at the own points (CVODE's vector) */
+  c->delta = N_VMake_Parallel(adr->cart, (sunindextype)adr->no, (sunindextype)(2 * adr->N[0] * adr->N[1] * adr->N[2]), adr->stage.dx_host, (SUNContext)sunctx);
   PetscCheck(c->delta, PETSC_COMM_SELF, PETSC_ERR_MEM, "N_VMake_Parallel failed");
   *nls_out = NLS;
   PetscFunctionReturn(0);

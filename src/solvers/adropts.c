@@ -102,7 +102,7 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
       if (flg) PetscCall(EasAdrDecompositionFromString(adr, str));
     }
     {
-      PetscInt d = adr->overlap;
+      PetscInt d = adr->overlap_opt;
       PetscCall(PetscOptionsInt("-adr_overlap", "Planes of each neighbour's box the rank's solve adds (restricted additive Schwarz; 0: block Jacobi)", "EasAdrSetOverlap", d, &d, &flg));
       if (flg) PetscCall(EasAdrSetOverlap(adr, d));
     }

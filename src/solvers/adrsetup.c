@@ -200,11 +200,11 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
     PetscInt chk;
     PetscCall(EasIntMul(comm, "ADR global unknowns 2*Nx*Ny*Nz", &chk, 2, adr->N[0], adr->N[1], adr->N[2]));
   }
-  PetscCheck(!adr->overlap || adr->ts_type == EAS_ADR_TS_BEULER, comm, PETSC_ERR_SUP, "-adr_ts_type cvode does not support -adr_overlap %" PetscInt_FMT " (EasAdrSetOverlap) yet: use -adr_overlap 0 with cvode, or -adr_ts_type beuler", adr->overlap);
   PetscCall(EasAdrDecompose_Private(adr, comm));
   PetscCallMPI(MPI_Cart_create(comm, 3, adr->dims, periods, 0, &adr->cart));
   PetscCallMPI(MPI_Comm_rank(adr->cart, &adr->rank));
   PetscCallMPI(MPI_Cart_coords(adr->cart, adr->rank, 3, adr->cc));
+  adr->overlap = adr->size > 1 ? adr->overlap_opt : 0; /* one rank: nothing to overlap */
   for (PetscInt d = 0; d < 3; d++) {
     const PetscInt P = adr->dims[d], q = adr->N[d] / P, r = adr->N[d] % P;
     PetscCall(PetscMalloc1(P + 1, &adr->starts[d]));
@@ -254,7 +254,10 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
   for (PetscInt k = 0; k < adr->nl[2]; k++)
     for (PetscInt j = 0; j < adr->nl[1]; j++)
       for (PetscInt i = 0; i < adr->nl[0]; i++) EasAdrCoordinates(adr, adr->xs[0] + i, adr->xs[1] + j, adr->xs[2] + k, adr->coords + 3 * (i + adr->nl[0] * (j + adr->nl[1] * k)));
-  if (adr->overlap > 0) PetscCall(PetscMalloc1(PetscMax(adr->no, 1), &adr->xown));
+  if (adr->overlap > 0) {
+    PetscCall(PetscMalloc1(PetscMax(adr->no, 1), &adr->xown));
+    PetscCall(PetscCalloc4(adr->n, &adr->bx, adr->n, &adr->bxo, adr->n, &adr->bf, adr->n, &adr->bewt));
+  }
   for (PetscInt f = 0; f < 6; f++) {
     cnt[f] = 2 * EasAdrFaceDimA(adr, f) * EasAdrFaceDimB(adr, f) * (adr->nb[f] != MPI_PROC_NULL ? adr->ov[f] + 1 : 1); /* with a neighbour: its d overlap planes and the ghost plane */
     if (adr->nb[f] == MPI_PROC_NULL && adr->bc == EAS_ADR_BC_DIRICHLET) PetscCall(PetscCalloc1(cnt[f], &adr->bval[f]));

@@ -248,10 +248,18 @@ PetscErrorCode EasAdrOwnFromBox_Private(EasAdr adr, const PetscScalar *box, Pets
   PetscFunctionReturn(0);
 }
 
-PetscErrorCode EasAdrCheckNoOverlap_Private(EasAdr adr, const char fn[])
+/* A global vector's own points (own) as the box's array (box, 2 np): its
+   own points, the neighbours' on the overlap (one synchronous exchange of
+   planes; the ghosts then hold this vector's) and, with an overlap, the
+   padded state adr->xg of it.  Without an overlap box may be own (no copy). */
+PetscErrorCode EasAdrBoxFromOwnHalo_Private(EasAdr adr, const PetscScalar *own, PetscScalar *box, PetscBool with_faults)
 {
   PetscFunctionBegin;
-  PetscCheck(adr->overlap == 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_SUP, "%s does not support -adr_overlap %" PetscInt_FMT " (EasAdrSetOverlap) yet: use -adr_overlap 0 for it", fn, adr->overlap);
+  if (box != own) PetscCall(EasAdrBoxFromOwn_Private(adr, own, box));
+  PetscCall(EasAdrPackFacesHost_Private(adr, box));
+  PetscCall(EasHaloExchangeSync(adr->halo, with_faults));
+  if (adr->overlap) PetscCall(EasAdrFillPaddedHost_Private(adr, box)); /* the overlap's planes into box (without one, the residual's caller fills xg) */
+  adr->ghosts_current = PETSC_FALSE; /* they hold this vector's planes, not the state's */
   PetscFunctionReturn(0);
 }
 
@@ -333,19 +341,19 @@ PetscErrorCode EasAdrPackFacesHost_Private(EasAdr adr, const PetscScalar *x)
 }
 
 /* The padded state adr->xg on the host from host x and the current ghosts
-   (the backends' body, EasAdrKPadPoint).  Its callers (a user's Vec, CVODE's
-   right-hand side) refuse an overlap, where the body would write x. */
+   (the backends' body, EasAdrKPadPoint); with an overlap the body writes the
+   neighbours' planes into x too (its callers pass box scratch then,
+   EasAdrBoxFromOwnHalo_Private; without one x is only read). */
 PetscErrorCode EasAdrFillPaddedHost_Private(EasAdr adr, const PetscScalar *x)
 {
   PetscScalar  *ghost, *bval;
   const EasKIdx n = (EasKIdx)adr->np + adr->hk.fill_start[6];
 
   PetscFunctionBegin;
-  PetscCall(EasAdrCheckNoOverlap_Private(adr, "EasAdrFillPaddedHost_Private"));
   PetscCall(EasVecGetArrayWrite(adr->ghosts_v, &ghost));
   PetscCall(EasVecGetArrayWrite(adr->bval_v, &bval));
   EasAdrGatherFaces(adr, ghost, bval);
-  for (EasKIdx t = 0; t < n; t++) EasAdrKPadPoint(t, &adr->hk, (PetscScalar *)x, ghost, bval, adr->xg); /* no overlap: x only read */
+  for (EasKIdx t = 0; t < n; t++) EasAdrKPadPoint(t, &adr->hk, (PetscScalar *)x, ghost, bval, adr->xg); /* writes x only on an overlap */
   PetscCall(EasVecRestoreArrayWrite(adr->bval_v, &bval));
   PetscCall(EasVecRestoreArrayWrite(adr->ghosts_v, &ghost));
   PetscFunctionReturn(0);
@@ -411,7 +419,7 @@ PetscErrorCode EasAdrUpdate_Private(EasAdr adr, PetscBool keep, PetscReal s[4], 
   if (keep) {
     const PetscScalar *d;
     PetscCall(EasVecGetArrayRead(adr->dx, &d));
-    PetscCall(PetscArraycpy(adr->stage.dx_host, d, adr->n));
+    PetscCall(EasAdrOwnFromBox_Private(adr, d, adr->stage.dx_host)); /* the own points' (CVODE's vector) */
     PetscCall(EasVecRestoreArrayRead(adr->dx, &d));
   }
   PetscFunctionReturn(0);
