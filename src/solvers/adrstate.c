@@ -222,29 +222,36 @@ PetscErrorCode EasAdrFaceChange_Private(EasAdr adr, PetscInt f, PetscReal ch[2])
   PetscFunctionReturn(0);
 }
 
+/* The own points between an own-point array and the box's array, row by
+   row of the own box (to_box: own -> box, else box -> own). */
+static PetscErrorCode EasAdrCopyOwnRows(EasAdr adr, PetscScalar *own, PetscScalar *box, PetscBool to_box)
+{
+  PetscFunctionBegin;
+  if (!adr->overlap) { /* the box is the own box */
+    if (to_box) PetscCall(PetscArraycpy(box, own, adr->n));
+    else PetscCall(PetscArraycpy(own, box, adr->n));
+    PetscFunctionReturn(0);
+  }
+  for (PetscInt k = 0; k < adr->nlo[2]; k++)
+    for (PetscInt j = 0; j < adr->nlo[1]; j++) {
+      const PetscInt o = adr->nlo[0] * (j + adr->nlo[1] * k), b = adr->ov[0] + adr->nl[0] * (j + adr->ov[2] + adr->nl[1] * (k + adr->ov[4]));
+      if (to_box) PetscCall(PetscArraycpy(box + 2 * b, own + 2 * o, 2 * adr->nlo[0]));
+      else PetscCall(PetscArraycpy(own + 2 * o, box + 2 * b, 2 * adr->nlo[0]));
+    }
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasAdrBoxFromOwn_Private(EasAdr adr, const PetscScalar *own, PetscScalar *box)
 {
   PetscFunctionBegin;
-  if (!adr->overlap) PetscCall(PetscArraycpy(box, own, adr->n));
-  else
-    for (PetscInt k = 0; k < adr->nlo[2]; k++)
-      for (PetscInt j = 0; j < adr->nlo[1]; j++) {
-        const PetscInt o = adr->nlo[0] * (j + adr->nlo[1] * k), b = adr->ov[0] + adr->nl[0] * (j + adr->ov[2] + adr->nl[1] * (k + adr->ov[4]));
-        PetscCall(PetscArraycpy(box + 2 * b, own + 2 * o, 2 * adr->nlo[0]));
-      }
+  PetscCall(EasAdrCopyOwnRows(adr, (PetscScalar *)own, box, PETSC_TRUE)); /* own only read */
   PetscFunctionReturn(0);
 }
 
 PetscErrorCode EasAdrOwnFromBox_Private(EasAdr adr, const PetscScalar *box, PetscScalar *own)
 {
   PetscFunctionBegin;
-  if (!adr->overlap) PetscCall(PetscArraycpy(own, box, adr->n));
-  else
-    for (PetscInt k = 0; k < adr->nlo[2]; k++)
-      for (PetscInt j = 0; j < adr->nlo[1]; j++) {
-        const PetscInt o = adr->nlo[0] * (j + adr->nlo[1] * k), b = adr->ov[0] + adr->nl[0] * (j + adr->ov[2] + adr->nl[1] * (k + adr->ov[4]));
-        PetscCall(PetscArraycpy(own + 2 * o, box + 2 * b, 2 * adr->nlo[0]));
-      }
+  PetscCall(EasAdrCopyOwnRows(adr, own, (PetscScalar *)box, PETSC_FALSE)); /* box only read */
   PetscFunctionReturn(0);
 }
 

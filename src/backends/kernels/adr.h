@@ -398,9 +398,11 @@ static inline EAS_HOST_DEVICE void EasAdrKPadPoint(EasKIdx t, const EasAdrKHalo 
     ijk[2] = (EasKInt)(t / ((EasKIdx)n[0] * n[1]));
     Q      = (ijk[0] + g) + sy * (ijk[1] + g) + sz * (ijk[2] + g);
     for (int e = 0; e < 6 && f < 0; e++) { /* in an overlap: the neighbour's point */
-      const int     d = e / 2;
-      const EasKInt l = e % 2 ? ijk[d] - (n[d] - H->skip[e]) : H->skip[e] - 1 - ijk[d];
-      if (H->skip[e] > 0 && l >= 0) {
+      const int d = e / 2;
+      EasKInt   l;
+      if (!H->skip[e]) continue; /* no overlap on this face (always without one) */
+      l = e % 2 ? ijk[d] - (n[d] - H->skip[e]) : H->skip[e] - 1 - ijk[d];
+      if (l >= 0) {
         EasKInt na, nb;
         EasAdrKFaceDims(H, e, &na, &nb);
         f   = e;
