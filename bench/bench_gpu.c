@@ -12,6 +12,8 @@ static const char help[] = "GPU benchmarks of eas on /gpu/cuda, each against a r
                            "  -reps <k>          products per timing (default 20)\n"
                            "  -runs <r>          timings per quantity, median reported (default 5)\n"
                            "  -ebe_n <n>         EBE mesh: n^3 Q2 elasticity elements (default 16)\n"
+                           "  -ebe <bool>        the EBE lines (default true; false: the DIA lines only)\n"
+                           "  -ebe_apply_n <n>   the apply lines' mesh, if another (default -ebe_n; the splits stay on -ebe_n)\n"
                            "  -threads <t>       OpenMP threads of the CPU unit of the split (default 2)\n"
                            "  -split_solves <k>  cg solves that balance the split before it is timed (default 10)\n"
                            "  -eas_cuda_spmv native|cusparse  the DIA kernel (a backend option)\n"
@@ -66,9 +68,21 @@ static PetscErrorCode TimeEbe(EasEbe ebe, EasBackend be, EasVec x, EasVec y, Pet
   PetscFunctionReturn(0);
 }
 
+/* The device kernels the apply lines compare (EasEbeSetDeviceLayout,
+   EasEbeSetWarpRows); the first is the default. */
+static const struct {
+  const char        *name;
+  EasEbeDeviceLayout layout;
+  PetscInt           rows;
+} KERNELS[] = {
+    {"warp", EAS_EBE_DEVICE_LAYOUT_WARP, 4},
+    {"warp8", EAS_EBE_DEVICE_LAYOUT_WARP, 8},
+    {"lanes", EAS_EBE_DEVICE_LAYOUT_LANES, 4}};
+
 /* An EBE operator on be: Q2 elasticity on ne^3 elements, x = 1; storage
-   st (< 0: the default) and -ebe_deterministic det. */
-static PetscErrorCode CreateEbe(EasBackend be, PetscInt ne, PetscInt st, PetscBool det, EasEbe *ebe, EasVec *x, EasVec *y, EasVec *b)
+   st (< 0: the default), -ebe_deterministic det and the device kernel kern
+   (an index of KERNELS). */
+static PetscErrorCode CreateEbeKernel(EasBackend be, PetscInt ne, PetscInt st, PetscBool det, PetscInt kern, EasEbe *ebe, EasVec *x, EasVec *y, EasVec *b)
 {
   PetscFunctionBegin;
   PetscCall(EasEbeCreate(PETSC_COMM_SELF, ebe));
@@ -76,11 +90,21 @@ static PetscErrorCode CreateEbe(EasBackend be, PetscInt ne, PetscInt st, PetscBo
   PetscCall(EasEbeSetFromMesh(*ebe, EAS_EBE_ELASTICITY, 2, ne, ne, ne));
   if (st >= 0) PetscCall(EasEbeSetStorage(*ebe, (EasEbeStorage)st));
   PetscCall(EasEbeSetDeterministic(*ebe, det));
+  PetscCall(EasEbeSetDeviceLayout(*ebe, KERNELS[kern].layout));
+  PetscCall(EasEbeSetWarpRows(*ebe, KERNELS[kern].rows));
   PetscCall(EasEbeSetUp(*ebe));
   PetscCall(EasEbeCreateVecs(*ebe, x, y));
   if (b) PetscCall(EasEbeCreateVecs(*ebe, b, NULL));
   PetscCall(EasVecSet(*x, 1.0));
   if (b) PetscCall(EasVecSet(*b, 1.0));
+  PetscFunctionReturn(0);
+}
+
+/* The same with the default device kernel. */
+static PetscErrorCode CreateEbe(EasBackend be, PetscInt ne, PetscInt st, PetscBool det, EasEbe *ebe, EasVec *x, EasVec *y, EasVec *b)
+{
+  PetscFunctionBegin;
+  PetscCall(CreateEbeKernel(be, ne, st, det, 0, ebe, x, y, b));
   PetscFunctionReturn(0);
 }
 
@@ -105,8 +129,8 @@ static PetscErrorCode BalanceSplit(EasEbe ebe, EasBackend u0, EasBackend u1, Pet
 int main(int argc, char **argv)
 {
   char        device[64] = "/gpu/cuda";
-  PetscInt    n = 128, its = 50, reps = 20, runs = 5, ebe_n = 16, threads = 2, split_solves = 10;
-  PetscBool   ok;
+  PetscInt    n = 128, its = 50, reps = 20, runs = 5, ebe_n = 16, ebe_apply_n = -1, threads = 2, split_solves = 10;
+  PetscBool   ok, do_ebe = PETSC_TRUE;
   const char *why;
   EasBackend  be;
   double     *tv, *tc;
@@ -118,11 +142,14 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-reps", "products per timing", NULL, reps, &reps, NULL));
   PetscCall(PetscOptionsInt("-runs", "timings per quantity (median)", NULL, runs, &runs, NULL));
   PetscCall(PetscOptionsInt("-ebe_n", "EBE mesh: n^3 Q2 elasticity elements", NULL, ebe_n, &ebe_n, NULL));
+  PetscCall(PetscOptionsBool("-ebe", "The EBE lines (apply and splits); false: the DIA lines only", NULL, do_ebe, &do_ebe, NULL));
+  PetscCall(PetscOptionsInt("-ebe_apply_n", "The apply lines' mesh, if another than -ebe_n", NULL, ebe_apply_n, &ebe_apply_n, NULL));
   PetscCall(PetscOptionsInt("-threads", "OpenMP threads of the CPU unit of the split", NULL, threads, &threads, NULL));
   PetscCall(PetscOptionsInt("-split_solves", "cg solves balancing the split before it is timed", NULL, split_solves, &split_solves, NULL));
   PetscCall(PetscOptionsString("-device", "Backend measured (a CPU backend: the same code on the host)", NULL, device, device, sizeof(device), NULL));
   PetscOptionsEnd();
-  PetscCheck(n >= 2 && its >= 1 && reps >= 1 && runs >= 1 && ebe_n >= 1 && threads >= 1 && split_solves >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "bench_gpu: expected -n >= 2, -its, -reps, -runs, -ebe_n, -threads >= 1 and -split_solves >= 0");
+  if (ebe_apply_n < 0) ebe_apply_n = ebe_n;
+  PetscCheck(n >= 2 && its >= 1 && reps >= 1 && runs >= 1 && ebe_n >= 1 && ebe_apply_n >= 1 && threads >= 1 && split_solves >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "bench_gpu: expected -n >= 2, -its, -reps, -runs, -ebe_n, -ebe_apply_n, -threads >= 1 and -split_solves >= 0");
 
   PetscCall(EasBackendIsAvailable(device, &ok, &why));
   if (!ok) {
@@ -205,7 +232,7 @@ int main(int argc, char **argv)
   }
 
   /* EBE apply on the GPU vs the copy, and the CPU+GPU split vs each unit alone */
-  {
+  if (do_ebe) {
     EasEbe          eg, ec, es;
     EasVec          xg, yg, xc, yc, xs, ys, bs;
     EasBackend      cpu;
@@ -214,39 +241,54 @@ int main(int argc, char **argv)
     const PetscInt *sh;
 
     /* every storage, atomic and colour by colour, each against a copy of
-       its own byte count (the copy's vectors hold bytes/16 entries) */
-    for (PetscInt s = EAS_EBE_STORAGE_FULL; s <= EAS_EBE_STORAGE_SYMMETRIC_SINGLE; s++)
-      for (int det = 0; det < 2; det++) {
-        EasVec   cx, cy;
-        PetscInt ncopy;
-        double   t_apply, gbs_apply, gbs_copy;
-        PetscCall(CreateEbe(be, ebe_n, s, (PetscBool)det, &eg, &xg, &yg, NULL));
-        PetscCall(EasEbeGetSizes(eg, &nel, &nen, &dof, &nnodes, NULL));
-        m     = nen * dof;
-        bytes = (double)nel * (EasEbeStorageBytes((EasEbeStorage)s, m) + 4.0 * nen + 8.0 * m + 16.0 * m); /* the storage's values (the padding of the device layout is not read), connectivity, x gathered, y read and written */
-        ncopy = (PetscInt)(bytes / 16.0 + 0.5);
-        PetscCall(EasVecCreate(be, ncopy, &cx));
-        PetscCall(EasVecDuplicate(cx, &cy));
-        PetscCall(EasVecSet(cx, 1.0));
-        PetscCall(EasVecCopy(cx, cy));     /* warm-up */
-        PetscCall(EasEbeMult(eg, xg, yg)); /* warm-up */
-        for (PetscInt r = 0; r < runs; r++) {
-          PetscCall(TimeEbe(eg, be, xg, yg, reps, &tv[r]));
-          PetscCall(TimeCopy(be, cx, cy, reps, &tc[r]));
+       its own byte count (the copy's vectors hold bytes/16 entries), with
+       the default kernel; on a device the other kernels of KERNELS on the
+       symmetric atomic apply (the verdict's), lanes on the full one too */
+    PetscBool host;
+    PetscCall(EasBackendIsHost(be, &host));
+    for (PetscInt kern = 0; kern < (host ? 1 : (PetscInt)PETSC_STATIC_ARRAY_LENGTH(KERNELS)); kern++)
+      for (PetscInt s = EAS_EBE_STORAGE_FULL; s <= EAS_EBE_STORAGE_SYMMETRIC_SINGLE; s++)
+        for (int det = 0; det < 2; det++) {
+          EasVec   cx, cy;
+          PetscInt ncopy;
+          double   t_apply, gbs_apply, gbs_copy;
+          if (kern > 0 && (det || (s != EAS_EBE_STORAGE_SYMMETRIC && (kern > 1 || s != EAS_EBE_STORAGE_FULL)))) continue; /* the other kernels: symmetric atomic (and lanes: full atomic) */
+          PetscCall(CreateEbeKernel(be, ebe_apply_n, s, (PetscBool)det, kern, &eg, &xg, &yg, NULL));
+          PetscCall(EasEbeGetSizes(eg, &nel, &nen, &dof, &nnodes, NULL));
+          m     = nen * dof;
+          bytes = (double)nel * (EasEbeStorageBytes((EasEbeStorage)s, m) + 4.0 * nen + 8.0 * m + 16.0 * m); /* the storage's values (the padding of the device layout is not read), connectivity, x gathered, y read and written */
+          ncopy = (PetscInt)(bytes / 16.0 + 0.5);
+          PetscCall(EasVecCreate(be, ncopy, &cx));
+          PetscCall(EasVecDuplicate(cx, &cy));
+          PetscCall(EasVecSet(cx, 1.0));
+          PetscCall(EasVecCopy(cx, cy));     /* warm-up */
+          PetscCall(EasEbeMult(eg, xg, yg)); /* warm-up */
+          for (PetscInt r = 0; r < runs; r++) {
+            PetscCall(TimeEbe(eg, be, xg, yg, reps, &tv[r]));
+            PetscCall(TimeCopy(be, cx, cy, reps, &tc[r]));
+          }
+          t_apply   = EasBenchMedian(runs, tv);
+          t_copy    = EasBenchMedian(runs, tc);
+          gbs_apply = bytes / t_apply * 1e-9;
+          gbs_copy  = 16.0 * ncopy / t_copy * 1e-9;
+          PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_apply device=%s kernel=%s default=%s problem=elasticity order=2 n=%" PetscInt_FMT " storage=%s deterministic=%s elements=%" PetscInt_FMT " bytes=%.0f apply_ms=%.4f apply_GBs=%.2f copy_bytes=%.0f copy_GBs=%.2f ratio_copy=%.3f\n", device, host ? "host" : KERNELS[kern].name, kern == 0 ? "yes" : "no", ebe_apply_n, EasEbeStorages[s], det ? "yes" : "no", nel, bytes, t_apply * 1e3, gbs_apply, 16.0 * ncopy, gbs_copy, gbs_apply / gbs_copy));
+          PetscCall(EasVecDestroy(&cx));
+          PetscCall(EasVecDestroy(&cy));
+          if (kern == 0 && s == EAS_EBE_STORAGE_SYMMETRIC && !det) t_gpu = t_apply; /* the GPU unit alone: the default storage of these symmetric elements, the default scatter */
+          PetscCall(EasVecDestroy(&xg));
+          PetscCall(EasVecDestroy(&yg));
+          PetscCall(EasEbeDestroy(&eg));
         }
-        t_apply   = EasBenchMedian(runs, tv);
-        t_copy    = EasBenchMedian(runs, tc);
-        gbs_apply = bytes / t_apply * 1e-9;
-        gbs_copy  = 16.0 * ncopy / t_copy * 1e-9;
-        PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_apply device=%s problem=elasticity order=2 n=%" PetscInt_FMT " storage=%s deterministic=%s elements=%" PetscInt_FMT " bytes=%.0f apply_ms=%.4f apply_GBs=%.2f copy_bytes=%.0f copy_GBs=%.2f ratio_copy=%.3f\n", device, ebe_n, EasEbeStorages[s], det ? "yes" : "no", nel, bytes, t_apply * 1e3, gbs_apply, 16.0 * ncopy, gbs_copy, gbs_apply / gbs_copy));
-        PetscCall(EasVecDestroy(&cx));
-        PetscCall(EasVecDestroy(&cy));
-        if (s == EAS_EBE_STORAGE_SYMMETRIC && !det) t_gpu = t_apply; /* the GPU unit alone: the default storage of these symmetric elements, the default scatter */
-        PetscCall(EasVecDestroy(&xg));
-        PetscCall(EasVecDestroy(&yg));
-        PetscCall(EasEbeDestroy(&eg));
-      }
 
+    if (ebe_apply_n != ebe_n) { /* the GPU unit alone on the splits' mesh */
+      PetscCall(CreateEbe(be, ebe_n, -1, PETSC_FALSE, &eg, &xg, &yg, NULL));
+      PetscCall(EasEbeMult(eg, xg, yg)); /* warm-up */
+      for (PetscInt r = 0; r < runs; r++) PetscCall(TimeEbe(eg, be, xg, yg, reps, &tv[r]));
+      t_gpu = EasBenchMedian(runs, tv);
+      PetscCall(EasVecDestroy(&xg));
+      PetscCall(EasVecDestroy(&yg));
+      PetscCall(EasEbeDestroy(&eg));
+    }
     /* the CPU unit alone, the split after cg solves balanced it (Lang-Rünger Alg. 2: ebe_unit_begin/end) */
     PetscCall(EasBackendCreate(PETSC_COMM_SELF, "/cpu", &cpu));
     PetscCall(EasBackendSetThreads(cpu, threads));
@@ -340,7 +382,7 @@ int main(int argc, char **argv)
     args: -device /cpu/serial -n 8 -its 3 -runs 1 -reps 2 -ebe_n 2 -threads 1 -split_solves 2
     expect: BENCH name=gpu_dia_spmv device=/cpu/serial mode=native n=8 rows=1024 ndiag=9 .* ratio_copy=[0-9.]+
     expect: BENCH name=gpu_bicgstab device=/cpu/serial .* ratio_bound=[0-9.]+
-    expect: BENCH name=gpu_ebe_apply device=/cpu/serial .* storage=symmetric deterministic=no elements=8
+    expect: BENCH name=gpu_ebe_apply device=/cpu/serial kernel=host default=yes .* storage=symmetric deterministic=no elements=8
     expect_count: 8 BENCH name=gpu_ebe_apply
     expect: BENCH name=gpu_ebe_split device=/cpu/serial .* shares=[0-9]+/[0-9]+ decision=(split|declined) .* split_over_best=[0-9.]+ efficiency=[0-9.]+
   test:
@@ -348,8 +390,10 @@ int main(int argc, char **argv)
     backends: none
     args: -device /cpu/memcheck -n 8 -its 3 -runs 1 -reps 2 -ebe_n 2 -threads 1 -split_solves 2
     expect: BENCH name=gpu_bicgstab device=/cpu/memcheck .* ratio_bound=[0-9.]+
-    expect: BENCH name=gpu_ebe_apply device=/cpu/memcheck .* storage=symmetric_single deterministic=yes elements=8
-    expect_count: 8 BENCH name=gpu_ebe_apply device=/cpu/memcheck .* ratio_copy=[0-9.]+
+    expect: BENCH name=gpu_ebe_apply device=/cpu/memcheck kernel=warp default=yes .* storage=symmetric_single deterministic=yes elements=8
+    expect: BENCH name=gpu_ebe_apply device=/cpu/memcheck kernel=lanes default=no .* storage=symmetric deterministic=no elements=8
+    expect: BENCH name=gpu_ebe_apply device=/cpu/memcheck kernel=warp8 default=no .* storage=symmetric deterministic=no elements=8
+    expect_count: 11 BENCH name=gpu_ebe_apply device=/cpu/memcheck .* ratio_copy=[0-9.]+
     expect: BENCH name=gpu_ebe_split device=/cpu/memcheck .* shares=[0-9]+/[0-9]+ .* efficiency=[0-9.]+
     # the operator on memcheck: the split or split_declined, its bytes counted (the times are an emulation's)
     expect: BENCH name=gpu_ebe_split_device device=/cpu/memcheck .* decision=(split|split_declined) .* split_over_best=[0-9.]+ bytes_per_apply=[0-9]+ xfer_ref_ms=[0-9.]+
@@ -367,7 +411,14 @@ int main(int argc, char **argv)
     suffix: smoke_cusparse
     backends: none
     requires: cuda-device
-    args: -n 16 -its 5 -runs 1 -reps 2 -ebe_n 3 -split_solves 2 -eas_cuda_spmv cusparse
+    args: -n 16 -its 5 -runs 1 -reps 2 -ebe false -eas_cuda_spmv cusparse
     expect: BENCH name=gpu_dia_spmv device=/gpu/cuda mode=cusparse
     expect: BENCH name=gpu_bicgstab device=/gpu/cuda mode=cusparse
+    expect_count: 0 BENCH name=gpu_ebe
+  test:
+    suffix: dia_only
+    backends: none
+    args: -device /cpu/serial -n 8 -its 3 -runs 1 -reps 1 -ebe false
+    expect: BENCH name=gpu_bicgstab device=/cpu/serial
+    expect_count: 0 BENCH name=gpu_ebe
 TEST*/

@@ -100,6 +100,16 @@ int main(int argc, char **argv)
     args: -case none -ebe_storage double
     expect_error: Unknown option double for -ebe_storage. Available options: full symmetric single symmetric_single
   test:
+    suffix: warp_rows_bad
+    backends: none
+    args: -case none -ebe_warp_rows 6
+    expect_error: -ebe_warp_rows 6 is invalid: expected 4 or 8
+  test:
+    suffix: device_layout_bad
+    backends: none
+    args: -case none -ebe_device_layout block
+    expect_error: Unknown option block for -ebe_device_layout. Available options: warp lanes
+  test:
     suffix: nonsym_pipecg
     backends: none
     args: -case nonsym -ksp_type pipecg

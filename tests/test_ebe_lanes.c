@@ -1,7 +1,8 @@
-static const char help[] = "The device layout of the EBE operator (docs/ebe.md \"Device layout\").  Kind of check: the\n"
+static const char help[] = "The device kernels of the EBE operator (docs/ebe.md \"Device kernels\": -ebe_device_layout\n"
+                           "warp|lanes, -ebe_warp_rows).  Kind of check: the\n"
                            "CPU loop (another code path: the host layout, one element after the other).  On the\n"
                            "backend under test (-eas_backend /cpu/memcheck: the CUDA kernel's body run in a loop over\n"
-                           "(block, thread) of the CUDA grid; /gpu/cuda: the kernel) EasEbeMult in every storage, with\n"
+                           "(block, thread) or over the lanes of a warp's groups; /gpu/cuda: the kernel) EasEbeMult in every storage, with\n"
                            "the atomic one-launch scatter and with -ebe_deterministic (colour by colour), must give the\n"
                            "result of the same operator on /cpu/serial to 1e-14 relative (max norm), and two\n"
                            "deterministic applies the same bits.  Not the CPU loop's bits: the host bodies' SIMD sums\n"
@@ -140,13 +141,32 @@ int main(int argc, char **argv)
     nsize: 1 2
     backends: /cpu/memcheck
     args: -problem elasticity -order 2 -n 3
-    expect: device layout: elements interleaved in batches of 32; scatter atomic
+    expect: device layout: warp, 32 lanes per element, element values contiguous, 4 rows in flight; scatter atomic
+    expect: device layout matches the CPU loop \(8 checks\)
+  test:
+    suffix: q2_elasticity_lanes
+    backends: /cpu/memcheck
+    args: -problem elasticity -order 2 -n 3 -ebe_device_layout lanes
+    expect: device layout: lanes, a thread per element, elements interleaved in batches of 32; scatter atomic
+    expect: device layout matches the CPU loop \(8 checks\)
+  test:
+    suffix: q1_elasticity
+    backends: /cpu/memcheck
+    args: -problem elasticity -order 1 -n 4 -ebe_warp_rows 8
+    expect: device layout: warp, 32 lanes per element, element values contiguous, 8 rows in flight
     expect: device layout matches the CPU loop \(8 checks\)
   test:
     suffix: q1_poisson_async
     nsize: 2
     backends: /cpu/memcheck
     args: -problem poisson -order 1 -n 5 -ebe_mode async
+    expect: device layout: warp, 8 lanes per element
+    expect: device layout matches the CPU loop \(8 checks\)
+  test:
+    suffix: q1_poisson_lanes
+    backends: /cpu/memcheck
+    args: -problem poisson -order 1 -n 5 -ebe_device_layout lanes
+    expect: device layout: lanes
     expect: device layout matches the CPU loop \(8 checks\)
   test:
     suffix: gpu
@@ -154,5 +174,20 @@ int main(int argc, char **argv)
     backends: /gpu/cuda
     requires: cuda-device
     args: -problem elasticity -order 2 -n 6
+    expect: device layout matches the CPU loop \(8 checks\)
+  test:
+    suffix: gpu_lanes
+    nsize: 1
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -problem elasticity -order 2 -n 6 -ebe_device_layout lanes
+    expect: device layout matches the CPU loop \(8 checks\)
+  test:
+    suffix: gpu_q1
+    nsize: 1
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -problem poisson -order 1 -n 7 -ebe_warp_rows 8
+    expect: device layout: warp, 8 lanes per element
     expect: device layout matches the CPU loop \(8 checks\)
 TEST*/

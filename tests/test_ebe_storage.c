@@ -91,16 +91,19 @@ int main(int argc, char **argv)
     PetscReal       err, ref;
     PetscInt        its;
     PetscCall(Build(prob, order, n, s, &ebe));
-    if (!host) { /* device backends: SetUp uploads the storage's values in the device layout (nel padded to batches of EAS_EBE_LANES; the full storage too) besides the full matrices, npad x (m^2 or m(m+1)/2) x (8 or 4) bytes, so each storage copies that minus full's */
-      PetscLogDouble htod, extra;
-      PetscInt       nel, nen, dof, m, npad;
-      EasBackend     bs;
+    if (!host) { /* device backends: SetUp uploads the storage's values besides the full matrices.  Layout lanes: nel padded to batches of EAS_EBE_LANES (the full storage too), npad x (m^2 or m(m+1)/2) x (8 or 4) bytes, so each storage copies that minus full's; layout warp (the host layout): nel x the storage's bytes, and the full storage reads the full matrices (nothing more) */
+      PetscLogDouble     htod, extra, vb;
+      PetscInt           nel, nen, dof, m, npad;
+      EasBackend         bs;
+      EasEbeDeviceLayout lay;
       PetscCall(EasEbeGetBackend(ebe, &bs));
       PetscCall(EasBackendGetTransferBytes(bs, &htod, NULL));
       PetscCall(EasEbeGetSizes(ebe, &nel, &nen, &dof, NULL, NULL));
+      PetscCall(EasEbeGetDeviceLayout(ebe, &lay));
       m     = nen * dof;
+      vb    = (s == EAS_EBE_STORAGE_SYMMETRIC || s == EAS_EBE_STORAGE_SYMMETRIC_SINGLE ? 0.5 * m * (m + 1) : (double)m * m) * (s == EAS_EBE_STORAGE_SINGLE || s == EAS_EBE_STORAGE_SYMMETRIC_SINGLE ? 4.0 : 8.0);
       npad  = (nel + EAS_EBE_LANES - 1) / EAS_EBE_LANES * EAS_EBE_LANES;
-      extra = (PetscLogDouble)npad * ((s == EAS_EBE_STORAGE_SYMMETRIC || s == EAS_EBE_STORAGE_SYMMETRIC_SINGLE ? 0.5 * m * (m + 1) : (double)m * m) * (s == EAS_EBE_STORAGE_SINGLE || s == EAS_EBE_STORAGE_SYMMETRIC_SINGLE ? 4.0 : 8.0) - 8.0 * m * m);
+      extra = lay == EAS_EBE_DEVICE_LAYOUT_LANES ? (PetscLogDouble)npad * (vb - 8.0 * m * m) : (s == EAS_EBE_STORAGE_FULL ? 0.0 : (PetscLogDouble)nel * vb);
       if (s == EAS_EBE_STORAGE_FULL) htod_full = htod;
       PetscCheck(htod - htod_full == extra, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-ebe_storage %s: SetUp copied %.0f bytes to the backend, full storage %.0f: expected %.0f more", EasEbeStorages[s], (double)htod, (double)htod_full, (double)extra);
     }

@@ -159,10 +159,29 @@ PETSC_EXTERN PetscErrorCode EasEbeSetStorage(EasEbe, EasEbeStorage);
    colour (reproducible sums) instead of one launch with atomics.  Before
    EasEbeSetUp. */
 PETSC_EXTERN PetscErrorCode EasEbeSetDeterministic(EasEbe, PetscBool);
+/* The kernel a device backend applies the operator with
+   (-ebe_device_layout; docs/ebe.md "Device kernels"): WARP, a group of
+   lanes of a warp per element on the host layout (each row of an element
+   matrix read in one coalesced slice); LANES, one thread per element on
+   values interleaved in batches of 32 elements.  Host backends ignore it. */
+typedef enum {
+  EAS_EBE_DEVICE_LAYOUT_WARP,
+  EAS_EBE_DEVICE_LAYOUT_LANES
+} EasEbeDeviceLayout;
+PETSC_EXTERN const char *const EasEbeDeviceLayouts[];
+/* EasEbeSetDeviceLayout - -ebe_device_layout warp|lanes (default warp).
+   Before EasEbeSetUp. */
+PETSC_EXTERN PetscErrorCode EasEbeSetDeviceLayout(EasEbe, EasEbeDeviceLayout);
+/* EasEbeSetWarpRows - -ebe_warp_rows 4|8: rows the device's warp kernel
+   loads before their sums (default 4).  Before EasEbeSetUp. */
+PETSC_EXTERN PetscErrorCode EasEbeSetWarpRows(EasEbe, PetscInt);
+/* EasEbeGetDeviceLayout - the device kernel's layout (set or default). */
+PETSC_EXTERN PetscErrorCode EasEbeGetDeviceLayout(EasEbe, EasEbeDeviceLayout *);
 /* EasEbeGetStorage - the storage (after SetUp: the one chosen). */
 PETSC_EXTERN PetscErrorCode EasEbeGetStorage(EasEbe, EasEbeStorage *);
 /* EasEbeSetFromOptions - -ebe_mode sync|async, -ebe_storage
-   full|symmetric|single|symmetric_single, -ebe_view, and the split
+   full|symmetric|single|symmetric_single, -ebe_deterministic,
+   -ebe_device_layout warp|lanes, -ebe_warp_rows 4|8, -ebe_view, and the split
    options: -ebe_split_units <res[:threads],...>, -ebe_split auto|fixed,
    -ebe_gpu_share <r in [0,1]>, -ebe_rebalance_interval <k>,
    -ebe_split_window <w>, -ebe_split_tol <t>, -ebe_split_damping <d>,

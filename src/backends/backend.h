@@ -44,11 +44,13 @@ typedef struct {
   const void        *aels;    /* symmetric: nel*m(m+1)/2 doubles (upper triangles packed by rows);
                                  single: nel*m*m floats; symmetric_single: nel*m(m+1)/2 floats;
                                  backend memory */
-  PetscInt        lanes;         /* layout of aels: 1, the host layout (element values contiguous);
-                                    EAS_EBE_LANES, the device layout (EasEbeLaneBase, every storage,
-                                    full included) */
-  PetscBool       deterministic; /* device layout: colour by colour (-ebe_deterministic), else one
-                                    launch with an atomic scatter */
+  PetscInt lanes;             /* layout of aels: 1, the host layout (element values contiguous;
+                                 on a device the warp kernel); EAS_EBE_LANES, the lanes layout
+                                 (EasEbeLaneBase, every storage, full included) */
+  PetscBool deterministic;    /* device: colour by colour (-ebe_deterministic), else one launch
+                                 with an atomic scatter */
+  PetscInt warp_rows;         /* the device's warp kernel (lanes 1): rows loaded before their
+                                 sums, 4 or 8 (-ebe_warp_rows) */
   PetscInt        ncolors;
   const PetscInt *color_ptr;       /* ncolors+1, host */
   const PetscInt *color_elem;      /* nel, backend memory */
@@ -287,8 +289,8 @@ struct _p_EasBackend {
                                the SpMV reads it), not the recomputing CUDA kernels */
   PetscBool ilu_iterative;  /* ilu_factor/ilu_apply are the parallel fixed-point iterations (Chow
                                and Patel), not the exact sequential factor and substitutions */
-  PetscInt       threads;   /* CPU backends */
-  PetscInt       ebe_lanes; /* the layout of an EBE operator's values on this backend (EasEbeKernel
+  PetscInt threads;         /* CPU backends */
+  PetscInt ebe_lanes;       /* the layout of an EBE operator's values on this backend (EasEbeKernel
                                lanes): 1, or EAS_EBE_LANES on the devices (CUDA, and /cpu/memcheck,
                                which runs the CUDA kernel's body) */
   PetscLogDouble bytes_htod, bytes_dtoh;
@@ -318,9 +320,9 @@ PETSC_INTERN PetscErrorCode EasBackendInit_CPUSerial(EasBackend);
 #define EAS_CUDA_MODULE_SYMBOL "EasCudaModuleGet"
 #define EAS_CUDA_MODULE_NAME "libeas-cuda.so"
 typedef struct {
-  int         abi;                                                   /* EAS_CUDA_MODULE_ABI */
+  int         abi;                                                              /* EAS_CUDA_MODULE_ABI */
   size_t      size_backend, size_ops, size_dia, size_ebe, size_adrk, size_adrh; /* sizeof of the shared structures */
-  const char *build;                                                 /* what the module was built with (CUDA version, architectures) */
+  const char *build;                                                            /* what the module was built with (CUDA version, architectures) */
   /* available: whether a device can be used, without creating a context; why
      is a static string ("no CUDA device (...)") when not. */
   PetscErrorCode (*available)(PetscBool *avail, const char **why);

@@ -49,6 +49,7 @@ PetscErrorCode EasEbeCreate(MPI_Comm comm, EasEbe *ebe)
   PetscCall(PetscObjectGetNewTag((PetscObject)e, &e->tag)); /* no cross-match with another operator's or the user's messages */
   e->nbr[0] = e->nbr[1] = MPI_PROC_NULL;
   e->mode               = EAS_EBE_SYNC;
+  e->warp_rows          = 4;
   PetscCall(EasEbeSplitCreate_Private(e));
   *ebe = e;
   PetscFunctionReturn(0);
@@ -247,6 +248,18 @@ PetscErrorCode EasEbeSetFromOptions(EasEbe ebe)
     PetscCall(PetscOptionsBool("-ebe_deterministic", "Device apply colour by colour (bitwise reproducible sums) instead of one launch with an atomic scatter", "EasEbeSetDeterministic", det, &det, &flg));
     if (flg) PetscCall(EasEbeSetDeterministic(ebe, det));
   }
+  {
+    PetscEnum lay = (PetscEnum)ebe->device_layout;
+    PetscBool flg = PETSC_FALSE;
+    PetscCall(PetscOptionsEnum("-ebe_device_layout", "Device kernel: warp (a group of lanes per element, rows read coalesced) or lanes (a thread per element, values interleaved by 32 elements)", "EasEbeSetDeviceLayout", EasEbeDeviceLayouts, lay, &lay, &flg));
+    if (flg) PetscCall(EasEbeSetDeviceLayout(ebe, (EasEbeDeviceLayout)lay));
+  }
+  {
+    PetscInt  wr  = ebe->warp_rows;
+    PetscBool flg = PETSC_FALSE;
+    PetscCall(PetscOptionsInt("-ebe_warp_rows", "Device warp kernel: rows of an element matrix loaded before their sums, 4 or 8 (loads in flight against registers)", "EasEbeSetWarpRows", wr, &wr, &flg));
+    if (flg) PetscCall(EasEbeSetWarpRows(ebe, wr));
+  }
   PetscCall(PetscOptionsEnum("-ebe_mode", "Interface exchange: sync (blocking) or async (overlapped with interior elements)", "EasEbeSetMode", EasEbeModes, (PetscEnum)ebe->mode, (PetscEnum *)&ebe->mode, NULL));
   PetscCall(EasEbeSplitSetFromOptions_Private(ebe, PetscOptionsObject));
   {
@@ -300,6 +313,57 @@ PetscErrorCode EasEbeSetDeterministic(EasEbe ebe, PetscBool det)
   PetscFunctionReturn(0);
 }
 
+const char *const EasEbeDeviceLayouts[] = {"warp", "lanes", "EasEbeDeviceLayout", "EAS_EBE_DEVICE_LAYOUT_", NULL};
+
+/*@C
+  EasEbeSetDeviceLayout - -ebe_device_layout: the kernel a device backend
+  applies the operator with.  warp (the default): a group of lanes of a
+  warp per element (32 lanes; 8 for element orders m <= 8), on the host layout
+  (an element's values contiguous): each row of the element matrix is read
+  by the group in one coalesced slice, x_el and y_el in the lanes'
+  registers, each row's dot a sum over the group.  lanes: one thread per
+  element, the values interleaved in batches of 32 elements (every value
+  one coalesced load of the warp, but x_el and y_el in each thread's local
+  memory).  docs/ebe.md "Device kernels" has the measurements.  Host
+  backends ignore it.  Before EasEbeSetUp.  Errors: not a layout; after
+  SetUp.
+@*/
+PetscErrorCode EasEbeSetDeviceLayout(EasEbe ebe, EasEbeDeviceLayout lay)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCheck(lay == EAS_EBE_DEVICE_LAYOUT_WARP || lay == EAS_EBE_DEVICE_LAYOUT_LANES, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_OUTOFRANGE, "-ebe_device_layout %d is invalid: expected warp or lanes", (int)lay);
+  PetscCheck(!ebe->setupcalled, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ORDER, "-ebe_device_layout / EasEbeSetDeviceLayout() must come before EasEbeSetUp()");
+  ebe->device_layout = lay;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEbeSetWarpRows - -ebe_warp_rows 4|8: rows of an element matrix the
+  device's warp kernel loads before it sums them (loads in flight per
+  group, against registers per thread and so warps per multiprocessor).
+  Default 4.  Before EasEbeSetUp.  Errors: not 4 or 8; after SetUp.
+@*/
+PetscErrorCode EasEbeSetWarpRows(EasEbe ebe, PetscInt rows)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscCheck(rows == 4 || rows == 8, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_OUTOFRANGE, "-ebe_warp_rows %" PetscInt_FMT " is invalid: expected 4 or 8", rows);
+  PetscCheck(!ebe->setupcalled, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ORDER, "-ebe_warp_rows / EasEbeSetWarpRows() must come before EasEbeSetUp()");
+  ebe->warp_rows = rows;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasEbeGetDeviceLayout - the device kernel's layout (set, or the default warp). @*/
+PetscErrorCode EasEbeGetDeviceLayout(EasEbe ebe, EasEbeDeviceLayout *lay)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  PetscValidPointer(lay, 2);
+  *lay = ebe->device_layout;
+  PetscFunctionReturn(0);
+}
+
 /*@C EasEbeGetStorage - the element storage (after SetUp: the one chosen). @*/
 PetscErrorCode EasEbeGetStorage(EasEbe ebe, EasEbeStorage *st)
 {
@@ -337,7 +401,7 @@ static PetscErrorCode EasEbeIsSymmetric_Private(EasEbe ebe, PetscReal rtol, Pets
 static PetscErrorCode EasEbeInterleave_Private(EasEbe ebe)
 {
   const PetscInt m = ebe->nen * ebe->dof, L = ebe->k.lanes;
-  const size_t   vb = (ebe->storage == EAS_EBE_STORAGE_SINGLE || ebe->storage == EAS_EBE_STORAGE_SYMMETRIC_SINGLE) ? sizeof(float) : sizeof(PetscScalar);
+  const size_t   vb    = (ebe->storage == EAS_EBE_STORAGE_SINGLE || ebe->storage == EAS_EBE_STORAGE_SYMMETRIC_SINGLE) ? sizeof(float) : sizeof(PetscScalar);
   const size_t   nv    = (size_t)(EasEbeStorageBytes(ebe->storage, m) / (double)vb);
   const size_t   bytes = (size_t)EasEbeLayoutBytes(ebe->storage, m, ebe->nel, L);
   const char    *src   = ebe->storage == EAS_EBE_STORAGE_FULL ? (const char *)ebe->ael : (const char *)ebe->aels;
@@ -398,8 +462,8 @@ PetscErrorCode EasEbePackStorage_Private(EasEbe ebe, void **aels)
 
 static PetscErrorCode EasEbeStorageSetUp_Private(EasEbe ebe)
 {
-  const PetscInt m  = ebe->nen * ebe->dof;
-  EasBackend     be = ebe->be;
+  const PetscInt m   = ebe->nen * ebe->dof;
+  EasBackend     be  = ebe->be;
   PetscBool      sym = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -409,13 +473,14 @@ static PetscErrorCode EasEbeStorageSetUp_Private(EasEbe ebe)
   else if (ebe->storage == EAS_EBE_STORAGE_SYMMETRIC || ebe->storage == EAS_EBE_STORAGE_SYMMETRIC_SINGLE)
     PetscCheck(sym, PetscObjectComm((PetscObject)ebe), PETSC_ERR_ARG_WRONG, "-ebe_storage %s needs symmetric element matrices (to 1e-12 relative); use full or single", EasEbeStorages[ebe->storage]);
   ebe->k.storage       = ebe->storage;
-  ebe->k.lanes         = be->ebe_lanes > 1 ? be->ebe_lanes : 1;
+  ebe->k.lanes         = (be->ebe_lanes > 1 && ebe->device_layout == EAS_EBE_DEVICE_LAYOUT_LANES) ? be->ebe_lanes : 1; /* warp: the host layout */
   ebe->k.deterministic = ebe->deterministic;
+  ebe->k.warp_rows     = ebe->warp_rows;
   if (!be->host_is_device && ebe->k.aels) PetscCall((*be->ops->free)(be, (void *)ebe->k.aels));
   ebe->k.aels = NULL;
   PetscCall(PetscFree(ebe->aels));
   if (ebe->storage == EAS_EBE_STORAGE_FULL && ebe->k.lanes == 1) PetscFunctionReturn(0);
-  PetscCall(EasEbePackStorage_Private(ebe, &ebe->aels)); /* full: NULL, the device layout of ael below */
+  PetscCall(EasEbePackStorage_Private(ebe, &ebe->aels));          /* full: NULL, the device layout of ael below */
   if (ebe->k.lanes > 1) PetscCall(EasEbeInterleave_Private(ebe)); /* the device layout, every storage */
   if (be->host_is_device)
     ebe->k.aels = ebe->aels;
@@ -800,7 +865,13 @@ PetscErrorCode EasEbeView(EasEbe ebe, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "elements (rank 0): %" PetscInt_FMT ", %" PetscInt_FMT " nodes x %" PetscInt_FMT " dof (%" PetscInt_FMT "x%" PetscInt_FMT " element matrices), %" PetscInt_FMT " colours\n", ebe->nel, ebe->nen, ebe->dof, ebe->nen * ebe->dof, ebe->nen * ebe->dof, ebe->ncolors));
   PetscCall(PetscViewerASCIIPrintf(viewer, "nodes (rank 0): %" PetscInt_FMT " local, %" PetscInt_FMT " owned; global %" PetscInt_FMT "; interface exchange %s\n", ebe->nnodes, ebe->nowned, ebe->nglobal_nodes, EasEbeModes[ebe->mode]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "element storage the apply reads: %s%s\n", EasEbeStorages[ebe->storage], ebe->setupcalled ? "" : (ebe->storage_set ? " (set)" : " (chosen at setup: symmetric when every element matrix is)")));
-  if (ebe->setupcalled && ebe->k.lanes > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "device layout: elements interleaved in batches of %" PetscInt_FMT "; scatter %s\n", ebe->k.lanes, ebe->k.deterministic ? "colour by colour (-ebe_deterministic)" : "atomic, one launch per apply"));
+  if (ebe->setupcalled && ebe->be->ebe_lanes > 1) {
+    const char *scatter = ebe->k.deterministic ? "colour by colour (-ebe_deterministic)" : "atomic, one launch per apply";
+    if (ebe->k.lanes > 1)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "device layout: lanes, a thread per element, elements interleaved in batches of %" PetscInt_FMT "; scatter %s\n", ebe->k.lanes, scatter));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "device layout: warp, %d lanes per element, element values contiguous, %" PetscInt_FMT " rows in flight; scatter %s\n", (int)EasEbeWarpWidth((EasKInt)(ebe->nen * ebe->dof)), ebe->k.warp_rows, scatter));
+  }
   PetscCall(EasEbeSplitView_Private(ebe, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));
   PetscFunctionReturn(0);

@@ -59,9 +59,9 @@ typedef struct {
   PetscReal          remaining; /* < 0: applies of the last solve */
   PetscInt           e0, e1;    /* element range split */
   /* measurements */
-  PetscReal      *busy;  /* window x nunits */
-  PetscInt       *count; /* window x nunits */
-  PetscReal      *xfer;  /* window: host-side vector transfer time of an apply with a device and a host share (< 0: none) */
+  PetscReal      *busy;   /* window x nunits */
+  PetscInt       *count;  /* window x nunits */
+  PetscReal      *xfer;   /* window: host-side vector transfer time of an apply with a device and a host share (< 0: none) */
   PetscReal       t_xfer; /* its median */
   PetscInt        nsamples, napplies, since;
   PetscReal       t_el[EAS_EBE_MAXUNITS], t_unit[EAS_EBE_MAXUNITS], t_raw[EAS_EBE_MAXUNITS];
@@ -73,16 +73,16 @@ typedef struct {
   /* the split with the operator on a device backend (ebesplitdev.c; issue 20
      item 4): x and y stay in the operator's memory, the device unit is the
      operator's backend, a host unit gets x at its gather list only */
-  PetscBool     on_device;                    /* the operator's backend is not host memory */
-  PetscInt      dev_unit;                     /* the unit that computes on the operator's backend */
-  PetscInt      glen[EAS_EBE_MAXUNITS];       /* a host unit's gather list: its length (dofs) */
-  PetscInt     *gidx_dev[EAS_EBE_MAXUNITS];   /* the list in the operator's memory (ascending, distinct) */
-  PetscScalar  *gbuf_dev[EAS_EBE_MAXUNITS];   /* the gathered x, then the partial y, in the operator's memory */
-  PetscScalar  *gx_host[EAS_EBE_MAXUNITS];    /* pinned staging (EasBackendHostAlloc): the gathered x */
-  PetscScalar  *gy_host[EAS_EBE_MAXUNITS];    /* pinned staging: the unit's partial y for the list */
-  PetscInt     *lconn[EAS_EBE_MAXUNITS];      /* nel*nen: the unit's elements' nodes renumbered into its list */
-  EasEbeKernel  hk[EAS_EBE_MAXUNITS];         /* a host unit's kernel over its list */
-  void         *aels_host;                    /* host-layout values of a packed storage (EasEbePackStorage_Private) */
+  PetscBool    on_device;                  /* the operator's backend is not host memory */
+  PetscInt     dev_unit;                   /* the unit that computes on the operator's backend */
+  PetscInt     glen[EAS_EBE_MAXUNITS];     /* a host unit's gather list: its length (dofs) */
+  PetscInt    *gidx_dev[EAS_EBE_MAXUNITS]; /* the list in the operator's memory (ascending, distinct) */
+  PetscScalar *gbuf_dev[EAS_EBE_MAXUNITS]; /* the gathered x, then the partial y, in the operator's memory */
+  PetscScalar *gx_host[EAS_EBE_MAXUNITS];  /* pinned staging (EasBackendHostAlloc): the gathered x */
+  PetscScalar *gy_host[EAS_EBE_MAXUNITS];  /* pinned staging: the unit's partial y for the list */
+  PetscInt    *lconn[EAS_EBE_MAXUNITS];    /* nel*nen: the unit's elements' nodes renumbered into its list */
+  EasEbeKernel hk[EAS_EBE_MAXUNITS];       /* a host unit's kernel over its list */
+  void        *aels_host;                  /* host-layout values of a packed storage (EasEbePackStorage_Private) */
 } EasEbeSplit;
 
 struct _p_EasEbe {
@@ -118,13 +118,15 @@ struct _p_EasEbe {
   /* -ebe_storage: requested (storage_set) or chosen at SetUp; aels the host
      copy of the packed/float values (k.aels on host backends; device
      backends get it uploaded to k.aels at SetUp and the host copy freed) */
-  EasEbeStorage storage;
-  PetscBool     storage_set;
-  PetscBool     deterministic; /* -ebe_deterministic (EasEbeSetDeterministic) */
-  void         *aels;
-  PetscBool     setupcalled;
-  EasEbeSplit  *split;
-  EasVec        scratch; /* for the test slowdown */
+  EasEbeStorage      storage;
+  PetscBool          storage_set;
+  PetscBool          deterministic; /* -ebe_deterministic (EasEbeSetDeterministic) */
+  EasEbeDeviceLayout device_layout; /* -ebe_device_layout (EasEbeSetDeviceLayout) */
+  PetscInt           warp_rows;     /* -ebe_warp_rows (EasEbeSetWarpRows) */
+  void              *aels;
+  PetscBool          setupcalled;
+  EasEbeSplit       *split;
+  EasVec             scratch; /* for the test slowdown */
   /* energy meter (optional, ebemeter.c): meter unit of each split
      unit (munit[0] = the operator's backend without a split), the driver
      unit (host thread: exchanges, reductions, vector work), trace state */

@@ -13,16 +13,59 @@
 
 /* ------------------------------------------------------------------ EBE and CG */
 
-/* The host layout (a split's device unit): one thread per element of a
-   colour slice, the shared body (kernels.h
-   EasEbeElementApplyStorage) of the storage ST (-ebe_storage: a template
-   constant, so the dispatch folds); elements of a colour share no node, so
-   the scatter needs no atomics. */
-template <int ST>
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasEbeApplyKernel(EasKInt k0, EasKInt k1, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, const EasKInt *__restrict__ conn, const EasKScalar *__restrict__ ael, const void *__restrict__ aels, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
+/* The warp kernel (kernels/ebe.h "warp kernel"; -ebe_device_layout warp,
+   the default, and a split's device unit): the host layout, a group of G
+   lanes per element, each row of A_el read by the whole group in one
+   coalesced slice.  WR rows (K->warp_rows, -ebe_warp_rows) are loaded
+   before their sums, so that a group has that many loads in flight while
+   the shuffles of the sums wait.  The loop over groups is uniform over a warp (its first
+   group's index), so every lane takes part in the shuffles; the groups
+   past ngroups compute zeros and scatter nothing.  ATOMIC: the groups
+   apply the elements k0 + w with an atomic scatter (one launch); else
+   color_elem[k0 + w] of one colour's slice, plain sums.  /cpu/memcheck runs
+   the same pieces with a loop over the lanes (memcheckebe.c). */
+template <int ST, int ATOMIC, int WR>
+__global__ void __launch_bounds__(EAS_EBE_BLOCK) EasEbeApplyWarpKernel(EasKIdx ngroups, EasKInt k0, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, const EasKInt *__restrict__ conn, const void *__restrict__ vals, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
 {
-  EAS_GRID_STRIDE(j, k1 - k0)
-  EasEbeElementApplyStorage(color_elem[k0 + (EasKInt)j], -1, nen, dof, conn, ST, ael, aels, x, y); /* no prefetch: the next element is another thread's */
+  constexpr int      SYM  = (ST == EAS_EBE_ST_SYMMETRIC || ST == EAS_EBE_ST_SYMMETRIC_SINGLE);
+  constexpr int      F32  = (ST == EAS_EBE_ST_SINGLE || ST == EAS_EBE_ST_SYMMETRIC_SINGLE);
+  constexpr unsigned FULL = 0xffffffffu;
+  const EasKInt      m = nen * dof, G = EasEbeWarpWidth(m);
+  const EasKIdx      nv     = SYM ? (EasKIdx)m * (m + 1) / 2 : (EasKIdx)m * m;
+  const EasKInt      g      = (EasKInt)(threadIdx.x % (unsigned)G);
+  const EasKIdx      stride = (EasKIdx)blockDim.x * gridDim.x / G; /* groups of the grid */
+
+  for (EasKIdx w = ((EasKIdx)blockIdx.x * blockDim.x + threadIdx.x) / G; w - (EasKIdx)((threadIdx.x % 32u) / (unsigned)G) < ngroups; w += stride) {
+    const int      active = w < ngroups;
+    const EasKInt  e      = active ? EasEbeWarpElement(w, ATOMIC, k0, color_elem) : EasEbeWarpElement(0, ATOMIC, k0, color_elem);
+    const EasKInt *c      = conn + (EasKIdx)e * nen;
+    EasKScalar     xr[EAS_EBE_WSLOTS], yr[EAS_EBE_WSLOTS];
+
+    EasEbeWarpGather(g, G, m, dof, c, x, xr, yr); /* o2el */
+    for (EasKInt i0 = 0; i0 < m; i0 += WR) {
+      EasKScalar a[WR][EAS_EBE_WSLOTS], p[WR];
+#pragma unroll
+      for (int r = 0; r < WR; r++) {
+        if (F32)
+          EasEbeWarpLoad_F(g, G, i0 + r, m, SYM, (const float *)vals + (EasKIdx)e * nv, a[r]);
+        else
+          EasEbeWarpLoad(g, G, i0 + r, m, SYM, (const EasKScalar *)vals + (EasKIdx)e * nv, a[r]);
+      }
+#pragma unroll
+      for (int r = 0; r < WR; r++) { /* s_i = sum_j A_ij x_j (the lane's columns); y_j += A_ij x_i, j > i */
+        const EasKInt    i  = i0 + r;
+        const EasKScalar xi = __shfl_sync(FULL, EasEbeWarpSlot(xr, i / G), i % G, G);
+        p[r]                = EasEbeWarpUse(g, G, i, SYM, a[r], xi, xr, yr);
+      }
+      for (int o = 16; o > 0; o >>= 1) /* the group's sums: the xor butterfly (EasEbeWarpSumHost) */
+        if (o < G)
+#pragma unroll
+          for (int r = 0; r < WR; r++) p[r] += __shfl_xor_sync(FULL, p[r], o);
+#pragma unroll
+      for (int r = 0; r < WR; r++) EasEbeWarpOwnerAdd(g, G, i0 + r, p[r], yr); /* y_i += s_i */
+    }
+    if (active) EasEbeWarpScatter(g, G, m, dof, c, yr, ATOMIC, y); /* el2o */
+  }
 }
 
 /* The device layout (kernels.h EasEbeLaneBase: elements interleaved by
@@ -95,15 +138,36 @@ static void EasEbeLaunchLanes_CUDA(EasBackend_CUDA *cu, const EasEbeKernel *K, P
   EasEbeApplyLanesKernel<ST, ATOMIC><<<EasLaunchBlocks((int64_t)n, EAS_EBE_BLOCK, EAS_EBE_MAX_BLOCKS), EAS_EBE_BLOCK, 0, cu->stream>>>(n, k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->aels, x, y);
 }
 
-/* The element kernels of [e0,e1) of storage ST on the stream: in the device
-   layout one atomic launch, or one per colour (-ebe_deterministic); in the
-   host layout (a split's unit) one thread per element, colour by colour. */
+/* One launch of the warp kernel over [k0,k1) (atomic: elements, else
+   positions of a colour's list): a group of EasEbeWarpWidth(m) lanes per
+   element. */
+template <int ST, int ATOMIC>
+static void EasEbeLaunchWarp_CUDA(EasBackend_CUDA *cu, const EasEbeKernel *K, PetscInt k0, PetscInt k1, const PetscScalar *x, PetscScalar *y)
+{
+  const EasKIdx  ngroups = k1 - k0;
+  const EasKInt  G       = EasEbeWarpWidth(K->nen * K->dof);
+  const void    *vals    = ST == EAS_EBE_ST_FULL ? (const void *)K->ael : K->aels;
+  const unsigned nb      = EasLaunchBlocks((int64_t)ngroups * G, EAS_EBE_BLOCK, EAS_EBE_MAX_BLOCKS);
+  if (ngroups <= 0) return;
+  if (K->warp_rows == 8)
+    EasEbeApplyWarpKernel<ST, ATOMIC, 8><<<nb, EAS_EBE_BLOCK, 0, cu->stream>>>(ngroups, k0, K->color_elem, K->nen, K->dof, K->conn, vals, x, y);
+  else
+    EasEbeApplyWarpKernel<ST, ATOMIC, 4><<<nb, EAS_EBE_BLOCK, 0, cu->stream>>>(ngroups, k0, K->color_elem, K->nen, K->dof, K->conn, vals, x, y);
+}
+
+/* The element kernels of [e0,e1) of storage ST on the stream: one atomic
+   launch, or one per colour (-ebe_deterministic); the warp kernel on the
+   host layout (K->lanes = 1: -ebe_device_layout warp, and a split's
+   unit), or the thread-per-element kernel on the lanes layout. */
 template <int ST>
 static PetscErrorCode EasEbeLaunchStorage_CUDA(EasBackend_CUDA *cu, const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y)
 {
   PetscFunctionBegin;
-  if (K->lanes > 1 && !K->deterministic) {
-    EasEbeLaunchLanes_CUDA<ST, 1>(cu, K, e0, e1, x, y);
+  if (!K->deterministic) {
+    if (K->lanes > 1)
+      EasEbeLaunchLanes_CUDA<ST, 1>(cu, K, e0, e1, x, y);
+    else
+      EasEbeLaunchWarp_CUDA<ST, 1>(cu, K, e0, e1, x, y);
     EasCheckLaunchCUDA();
     PetscFunctionReturn(0);
   }
@@ -111,8 +175,10 @@ static PetscErrorCode EasEbeLaunchStorage_CUDA(EasBackend_CUDA *cu, const EasEbe
     PetscInt k0, k1;
     EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
     if (k1 <= k0) continue;
-    if (K->lanes > 1) EasEbeLaunchLanes_CUDA<ST, 0>(cu, K, k0, k1, x, y);
-    else EasEbeApplyKernel<ST><<<EasCudaBlocks(k1 - k0, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(k0, k1, K->color_elem, K->nen, K->dof, K->conn, K->ael, K->aels, x, y);
+    if (K->lanes > 1)
+      EasEbeLaunchLanes_CUDA<ST, 0>(cu, K, k0, k1, x, y);
+    else
+      EasEbeLaunchWarp_CUDA<ST, 0>(cu, K, k0, k1, x, y);
     EasCheckLaunchCUDA();
   }
   PetscFunctionReturn(0);

@@ -156,7 +156,7 @@ static inline EAS_HOST_DEVICE EasKIdx EasEbeSymRowStart(EasKInt i, EasKInt m)
       EasKScalar       s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0; /* zero starts: gcc keeps the SIMD sums in registers (others spilled them) */                                                                                         \
       EAS_SIMD_SUM4                                                                                                                                                                                                                  \
       for (EasKInt j = i + 4; j < m; j++) {                                                                                                                                                                                          \
-        const EasKIdx jl = (EasKIdx)j * LS;                                                                                                                                                                                          \
+        const EasKIdx    jl = (EasKIdx)j * LS;                                                                                                                                                                                       \
         const EasKScalar b0 = (EasKScalar)r0[jl], b1 = (EasKScalar)r1[jl], b2 = (EasKScalar)r2[jl], b3 = (EasKScalar)r3[jl], xj = xe[j];                                                                                             \
         s0 += b0 * xj;                                                                                                                                                                                                               \
         s1 += b1 * xj;                                                                                                                                                                                                               \
@@ -164,7 +164,7 @@ static inline EAS_HOST_DEVICE EasKIdx EasEbeSymRowStart(EasKInt i, EasKInt m)
         s3 += b3 * xj;                                                                                                                                                                                                               \
         ye[j] += b0 * x0 + b1 * x1 + b2 * x2 + b3 * x3;                                                                                                                                                                              \
       }                                                                                                                                                                                                                              \
-      ye[i] += s0 + (EasKScalar)r0[(EasKIdx)(i) * LS] * x0 + (EasKScalar)r0[(EasKIdx)(i + 1) * LS] * x1 + (EasKScalar)r0[(EasKIdx)(i + 2) * LS] * x2 + (EasKScalar)r0[(EasKIdx)(i + 3) * LS] * x3;                                   \
+      ye[i] += s0 + (EasKScalar)r0[(EasKIdx)(i)*LS] * x0 + (EasKScalar)r0[(EasKIdx)(i + 1) * LS] * x1 + (EasKScalar)r0[(EasKIdx)(i + 2) * LS] * x2 + (EasKScalar)r0[(EasKIdx)(i + 3) * LS] * x3;                                     \
       ye[i + 1] += s1 + (EasKScalar)r0[(EasKIdx)(i + 1) * LS] * x0 + (EasKScalar)r1[(EasKIdx)(i + 1) * LS] * x1 + (EasKScalar)r1[(EasKIdx)(i + 2) * LS] * x2 + (EasKScalar)r1[(EasKIdx)(i + 3) * LS] * x3;                           \
       ye[i + 2] += s2 + (EasKScalar)r0[(EasKIdx)(i + 2) * LS] * x0 + (EasKScalar)r1[(EasKIdx)(i + 2) * LS] * x1 + (EasKScalar)r2[(EasKIdx)(i + 2) * LS] * x2 + (EasKScalar)r2[(EasKIdx)(i + 3) * LS] * x3;                           \
       ye[i + 3] += s3 + (EasKScalar)r0[(EasKIdx)(i + 3) * LS] * x0 + (EasKScalar)r1[(EasKIdx)(i + 3) * LS] * x1 + (EasKScalar)r2[(EasKIdx)(i + 3) * LS] * x2 + (EasKScalar)r3[(EasKIdx)(i + 3) * LS] * x3;                           \
@@ -234,20 +234,28 @@ static inline EAS_HOST_DEVICE void EasEbeElementApplyLanes(EasKInt e, EasKInt ne
 {
   switch (storage) {
   case EAS_EBE_ST_SYMMETRIC:
-    if (atomic) EasEbeElementApplySym_LA(e, nen, dof, conn, (const EasKScalar *)vals, x, y, NULL);
-    else EasEbeElementApplySym_L(e, nen, dof, conn, (const EasKScalar *)vals, x, y, NULL);
+    if (atomic)
+      EasEbeElementApplySym_LA(e, nen, dof, conn, (const EasKScalar *)vals, x, y, NULL);
+    else
+      EasEbeElementApplySym_L(e, nen, dof, conn, (const EasKScalar *)vals, x, y, NULL);
     break;
   case EAS_EBE_ST_SINGLE:
-    if (atomic) EasEbeElementApply_LFA(e, nen, dof, conn, (const float *)vals, x, y, NULL);
-    else EasEbeElementApply_LF(e, nen, dof, conn, (const float *)vals, x, y, NULL);
+    if (atomic)
+      EasEbeElementApply_LFA(e, nen, dof, conn, (const float *)vals, x, y, NULL);
+    else
+      EasEbeElementApply_LF(e, nen, dof, conn, (const float *)vals, x, y, NULL);
     break;
   case EAS_EBE_ST_SYMMETRIC_SINGLE:
-    if (atomic) EasEbeElementApplySym_LFA(e, nen, dof, conn, (const float *)vals, x, y, NULL);
-    else EasEbeElementApplySym_LF(e, nen, dof, conn, (const float *)vals, x, y, NULL);
+    if (atomic)
+      EasEbeElementApplySym_LFA(e, nen, dof, conn, (const float *)vals, x, y, NULL);
+    else
+      EasEbeElementApplySym_LF(e, nen, dof, conn, (const float *)vals, x, y, NULL);
     break;
   default:
-    if (atomic) EasEbeElementApply_LA(e, nen, dof, conn, (const EasKScalar *)vals, x, y, NULL);
-    else EasEbeElementApply_L(e, nen, dof, conn, (const EasKScalar *)vals, x, y, NULL);
+    if (atomic)
+      EasEbeElementApply_LA(e, nen, dof, conn, (const EasKScalar *)vals, x, y, NULL);
+    else
+      EasEbeElementApply_L(e, nen, dof, conn, (const EasKScalar *)vals, x, y, NULL);
   }
 }
 
@@ -287,6 +295,120 @@ static inline EAS_HOST_DEVICE void EasEbeApplyThread(EasKIdx gid, int atomic, Ea
 static inline EAS_HOST_DEVICE EasKIdx EasEbeApplyThreads(int atomic, EasKInt k0, EasKInt k1)
 {
   return k1 <= k0 ? 0 : (EasKIdx)k1 - k0 + (atomic ? k0 % EAS_EBE_LANES : 0);
+}
+
+/* The warp kernel (-ebe_device_layout warp, the default on a device;
+   docs/ebe.md "Device kernels"): a group of G lanes of a warp applies one
+   element, on the host layout (element values contiguous, symmetric rows
+   packed).  G = EasEbeWarpWidth(m): 32, or 8 for m <= 8 (Q1 scalar
+   elements: 4 elements a warp).  Lane g of a group holds the
+   entries v = g + G t (t < EAS_EBE_WSLOTS) of x_el and y_el in registers.
+   Row i of A_el is read by the whole group, lane g reading the columns
+   j = g + G t: consecutive lanes read consecutive addresses, one coalesced
+   load per slice of a row (the thread-per-element kernels each read their
+   own matrix: 32 scattered streams a warp, docs/ebe.md).  Row i's dot
+   sum_j A_ij x_j is a sum over the group (shuffles on the device,
+   EasEbeWarpSumHost on the host); the symmetric storage also adds
+   A_ij x_i to y_j (j > i) in the lane that owns j, so each stored value is
+   read once and used twice (Lang-Rünger Alg. 1, y_el = A_el x_el).  The
+   pieces below are the kernel's whole arithmetic: ebe.cu strings them with
+   shuffles, /cpu/memcheck with a loop over the lanes. */
+#define EAS_EBE_WARP 32
+#define EAS_EBE_WSLOTS ((EAS_EBE_MAXM + EAS_EBE_WARP - 1) / EAS_EBE_WARP) /* 3: m <= 81 */
+
+static inline EAS_HOST_DEVICE EasKInt EasEbeWarpWidth(EasKInt m)
+{
+  return m > 8 ? 32 : 8;
+}
+
+/* Element applied by group w of a launch over [k0,k1): atomic, element
+   k0 + w; colours, color_elem[k0 + w]. */
+static inline EAS_HOST_DEVICE EasKInt EasEbeWarpElement(EasKIdx w, int atomic, EasKInt k0, const EasKInt *color_elem)
+{
+  return atomic ? (EasKInt)(k0 + w) : color_elem[k0 + w];
+}
+
+/* o2el for lane g: xr[t] = x_el[g + G t] (0 past m); yr = 0. */
+static inline EAS_HOST_DEVICE void EasEbeWarpGather(EasKInt g, EasKInt G, EasKInt m, EasKInt dof, const EasKInt *c, const EasKScalar *x, EasKScalar *xr, EasKScalar *yr)
+{
+  for (int t = 0; t < EAS_EBE_WSLOTS; t++) {
+    const EasKInt v = g + G * t;
+    xr[t]           = v < m ? x[(EasKIdx)c[v / dof] * dof + v % dof] : 0.0;
+    yr[t]           = 0.0;
+  }
+}
+
+/* Slot t of a lane's registers, t uniform over the group (selects, so that
+   the registers are not spilled to an indexed local array). */
+static inline EAS_HOST_DEVICE EasKScalar EasEbeWarpSlot(const EasKScalar *r, EasKInt t)
+{
+  return t == 0 ? r[0] : (t == 1 ? r[1] : r[2]);
+}
+
+/* Offset of row i of an element's values: full, i m; symmetric, the packed
+   row's start shifted so that entry j of the row is at offset + j. */
+static inline EAS_HOST_DEVICE EasKIdx EasEbeWarpRowOffset(EasKInt i, EasKInt m, int sym)
+{
+  return sym ? EasEbeSymRowStart(i, m) - i : (EasKIdx)i * m;
+}
+
+/* Lane g's values of row i (0 where the lane has no column of the row, or
+   past the last row): a[t] = A_el[i][g + G t]. */
+#define EAS_EBE_WARP_LOAD(SUF, VT)                                                                                                        \
+  static inline EAS_HOST_DEVICE void EasEbeWarpLoad##SUF(EasKInt g, EasKInt G, EasKInt i, EasKInt m, int sym, const VT *A, EasKScalar *a) \
+  {                                                                                                                                       \
+    const VT *row = A + EasEbeWarpRowOffset(i, m, sym);                                                                                   \
+    for (int t = 0; t < EAS_EBE_WSLOTS; t++) {                                                                                            \
+      const EasKInt j = g + G * t;                                                                                                        \
+      a[t]            = (i < m && j < m && (!sym || j >= i)) ? (EasKScalar)row[j] : 0.0;                                                  \
+    }                                                                                                                                     \
+  }
+EAS_EBE_WARP_LOAD(, EasKScalar)
+EAS_EBE_WARP_LOAD(_F, float)
+
+/* Lane g's part of row i: returns sum_t a[t] xr[t] (its share of the row's
+   dot); symmetric, y_j += A_ij x_i for its columns j > i. */
+static inline EAS_HOST_DEVICE EasKScalar EasEbeWarpUse(EasKInt g, EasKInt G, EasKInt i, int sym, const EasKScalar *a, EasKScalar xi, const EasKScalar *xr, EasKScalar *yr)
+{
+  EasKScalar p = 0.0;
+  for (int t = 0; t < EAS_EBE_WSLOTS; t++) {
+    p += a[t] * xr[t];
+    if (sym && g + G * t > i) yr[t] += a[t] * xi;
+  }
+  return p;
+}
+
+/* The row's dot s (the group's sum) into y_i, in the lane that owns i. */
+static inline EAS_HOST_DEVICE void EasEbeWarpOwnerAdd(EasKInt g, EasKInt G, EasKInt i, EasKScalar s, EasKScalar *yr)
+{
+  for (int t = 0; t < EAS_EBE_WSLOTS; t++)
+    if (g + G * t == i) yr[t] += s;
+}
+
+/* el2o for lane g: y[node, k] += y_el[g + G t]; atomic where the groups of
+   a launch may share nodes. */
+static inline EAS_HOST_DEVICE void EasEbeWarpScatter(EasKInt g, EasKInt G, EasKInt m, EasKInt dof, const EasKInt *c, const EasKScalar *yr, int atomic, EasKScalar *y)
+{
+  for (int t = 0; t < EAS_EBE_WSLOTS; t++) {
+    const EasKInt v = g + G * t;
+    if (v >= m) continue;
+    if (atomic)
+      EasKAtomicAdd(&y[(EasKIdx)c[v / dof] * dof + v % dof], yr[t]);
+    else
+      EasKAdd(&y[(EasKIdx)c[v / dof] * dof + v % dof], yr[t]);
+  }
+}
+
+/* The device's group sum, on the host: the xor butterfly of the shuffles
+   (__shfl_xor_sync, offsets G/2 .. 1), in place; every lane ends with the
+   same bits (a + b = b + a), as on the device. */
+static inline void EasEbeWarpSumHost(EasKInt G, EasKScalar *p)
+{
+  EasKScalar q[EAS_EBE_WARP];
+  for (EasKInt o = G / 2; o > 0; o /= 2) {
+    for (EasKInt l = 0; l < G; l++) q[l] = p[l] + p[l ^ o];
+    for (EasKInt l = 0; l < G; l++) p[l] = q[l];
+  }
 }
 
 /* Element e's contribution to the (point-block) diagonal: bs = 1 adds

@@ -26,14 +26,14 @@ static double EasMemcheckClock(void)
    colour's launch runs them in order. */
 static void EasMemcheckEbeLaunch(const EasEbeKernel *K, int atomic, PetscInt k0, PetscInt k1, const PetscScalar *x, PetscScalar *y, int threads)
 {
-  const EasKIdx   n      = EasEbeApplyThreads(atomic, k0, k1);
-  const unsigned  nb     = EasLaunchBlocks((int64_t)n, EAS_EBE_BLOCK, EAS_EBE_MAX_BLOCKS);
-  const EasKIdx   stride = (EasKIdx)nb * EAS_EBE_BLOCK;
-  const EasKInt  *cel    = K->color_elem;
-  const EasKInt  *conn   = K->conn;
-  const void     *vals   = K->aels;
-  const EasKInt   nen = K->nen, dof = K->dof;
-  const int       st = (int)K->storage;
+  const EasKIdx  n      = EasEbeApplyThreads(atomic, k0, k1);
+  const unsigned nb     = EasLaunchBlocks((int64_t)n, EAS_EBE_BLOCK, EAS_EBE_MAX_BLOCKS);
+  const EasKIdx  stride = (EasKIdx)nb * EAS_EBE_BLOCK;
+  const EasKInt *cel    = K->color_elem;
+  const EasKInt *conn   = K->conn;
+  const void    *vals   = K->aels;
+  const EasKInt  nen = K->nen, dof = K->dof;
+  const int      st = (int)K->storage;
 
 #pragma omp parallel for num_threads(atomic ? threads : 1) schedule(dynamic)
   for (unsigned b = 0; b < nb; b++)
@@ -41,30 +41,85 @@ static void EasMemcheckEbeLaunch(const EasEbeKernel *K, int atomic, PetscInt k0,
       for (EasKIdx gid = (EasKIdx)b * EAS_EBE_BLOCK + t; gid < n; gid += stride) EasEbeApplyThread(gid, atomic, k0, k1, cel, nen, dof, conn, st, vals, x, y);
 }
 
-/* The device layout (K->lanes > 1) is applied as the CUDA backend does:
-   one atomic launch over [e0,e1), or with -ebe_deterministic one launch per
-   colour; the host layout (a split's unit) by the CPU loop. */
+/* Group w of a launch of the CUDA warp kernel (ebe.cu
+   EasEbeApplyWarpKernel), run on the host: the kernel's pieces
+   (kernels/ebe.h "warp kernel") with a loop over the G lanes of the group
+   where the device runs them at once, and EasEbeWarpSumHost where it
+   shuffles.  Row by row: the device loads EAS_EBE_WROWS rows before their
+   sums, which changes no sum's order, so the results are the device's
+   bits up to the order of the atomic scatter. */
+static void EasMemcheckEbeWarpGroup(const EasEbeKernel *K, EasKIdx w, int atomic, EasKInt k0, const PetscScalar *x, PetscScalar *y)
+{
+  const int      st  = (int)K->storage;
+  const int      sym = st == EAS_EBE_ST_SYMMETRIC || st == EAS_EBE_ST_SYMMETRIC_SINGLE, f32 = st == EAS_EBE_ST_SINGLE || st == EAS_EBE_ST_SYMMETRIC_SINGLE;
+  const EasKInt  nen = K->nen, dof = K->dof, m = nen * dof, G = EasEbeWarpWidth(m);
+  const EasKIdx  nv   = sym ? (EasKIdx)m * (m + 1) / 2 : (EasKIdx)m * m;
+  const EasKInt  e    = EasEbeWarpElement(w, atomic, k0, K->color_elem);
+  const EasKInt *c    = K->conn + (EasKIdx)e * nen;
+  const void    *vals = st == EAS_EBE_ST_FULL ? (const void *)K->ael : K->aels;
+  EasKScalar     xr[EAS_EBE_WARP][EAS_EBE_WSLOTS], yr[EAS_EBE_WARP][EAS_EBE_WSLOTS], a[EAS_EBE_WSLOTS], p[EAS_EBE_WARP];
+
+  for (EasKInt g = 0; g < G; g++) EasEbeWarpGather(g, G, m, dof, c, x, xr[g], yr[g]); /* o2el */
+  for (EasKInt i = 0; i < m; i++) {
+    const EasKScalar xi = xr[i % G][i / G]; /* the device's __shfl_sync */
+    for (EasKInt g = 0; g < G; g++) {
+      if (f32)
+        EasEbeWarpLoad_F(g, G, i, m, sym, (const float *)vals + (EasKIdx)e * nv, a);
+      else
+        EasEbeWarpLoad(g, G, i, m, sym, (const EasKScalar *)vals + (EasKIdx)e * nv, a);
+      p[g] = EasEbeWarpUse(g, G, i, sym, a, xi, xr[g], yr[g]);
+    }
+    EasEbeWarpSumHost(G, p);
+    for (EasKInt g = 0; g < G; g++) EasEbeWarpOwnerAdd(g, G, i, p[g], yr[g]);
+  }
+  for (EasKInt g = 0; g < G; g++) EasEbeWarpScatter(g, G, m, dof, c, yr[g], atomic, y); /* el2o */
+}
+
+/* One launch of the warp kernel over [k0,k1): the groups of an atomic
+   launch on the backend's threads at once (the scatter's atomic sums race,
+   as on the device), a colour's in order. */
+static void EasMemcheckEbeWarpLaunch(const EasEbeKernel *K, int atomic, PetscInt k0, PetscInt k1, const PetscScalar *x, PetscScalar *y, int threads)
+{
+#pragma omp parallel for num_threads(atomic ? threads : 1) schedule(dynamic, 16)
+  for (PetscInt w = 0; w < k1 - k0; w++) EasMemcheckEbeWarpGroup(K, (EasKIdx)w, atomic, (EasKInt)k0, x, y);
+}
+
+/* The element range [e0,e1) as the CUDA backend applies it: one atomic
+   launch, or with -ebe_deterministic one per colour; the warp kernel on the
+   host layout (lanes 1), the thread-per-element kernel on the lanes
+   layout.  threads: the atomic launches' host threads. */
+static void EasMemcheckEbeApplyRange(const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y, int threads)
+{
+  if (!K->deterministic) {
+    if (K->lanes > 1)
+      EasMemcheckEbeLaunch(K, 1, e0, e1, x, y, threads);
+    else
+      EasMemcheckEbeWarpLaunch(K, 1, e0, e1, x, y, threads);
+    return;
+  }
+  for (PetscInt c = 0; c < K->ncolors; c++) {
+    PetscInt k0, k1;
+    EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
+    if (k1 <= k0) continue;
+    if (K->lanes > 1)
+      EasMemcheckEbeLaunch(K, 0, k0, k1, x, y, 1);
+    else
+      EasMemcheckEbeWarpLaunch(K, 0, k0, k1, x, y, 1);
+  }
+}
+
+/* The operator's elements as the CUDA backend applies them
+   (EasMemcheckEbeApplyRange), after the checks. */
 PetscErrorCode EasEbeApply_Memcheck(EasBackend be, const EasEbeKernel *K, PetscInt e0, PetscInt e1, const PetscScalar *x, PetscScalar *y)
 {
-  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
-  const size_t         n  = (size_t)K->nnodes * K->dof;
+  const size_t n = (size_t)K->nnodes * K->dof;
 
   PetscFunctionBegin;
   PetscCall(EasMemcheckCheckEbe(be, "ebe_apply", K, PETSC_TRUE));
   EasMcCheck("ebe_apply", "x", x, n * EAS_SC);
   EasMcCheck("ebe_apply", "y", y, n * EAS_SC);
-  if (K->lanes <= 1) {
-    PetscCall(mc->cpu.ebe_apply(be, K, e0, e1, x, y));
-    PetscFunctionReturn(0);
-  }
-  PetscCheck(K->lanes == EAS_EBE_LANES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "/cpu/memcheck: ebe_apply: layout of %" PetscInt_FMT " lanes, the kernels' is %d", K->lanes, EAS_EBE_LANES);
-  if (!K->deterministic) EasMemcheckEbeLaunch(K, 1, e0, e1, x, y, (int)PetscMax(be->threads, 1));
-  else
-    for (PetscInt c = 0; c < K->ncolors; c++) {
-      PetscInt k0, k1;
-      EasEbeColorSlice(K, c, e0, e1, &k0, &k1);
-      if (k1 > k0) EasMemcheckEbeLaunch(K, 0, k0, k1, x, y, 1);
-    }
+  PetscCheck(K->lanes == 1 || K->lanes == EAS_EBE_LANES, PETSC_COMM_SELF, PETSC_ERR_PLIB, "/cpu/memcheck: ebe_apply: layout of %" PetscInt_FMT " lanes, the kernels' are 1 (warp) and %d", K->lanes, EAS_EBE_LANES);
+  EasMemcheckEbeApplyRange(K, e0, e1, x, y, (int)PetscMax(be->threads, 1));
   PetscFunctionReturn(0);
 }
 
@@ -132,8 +187,8 @@ PetscErrorCode EasPipeCgUpdate_Memcheck(EasBackend be, PetscInt n, PetscInt nown
 
 /* ------------------------------------------------------------------ the asynchronous unit (worker thread) */
 
-/* The unit's work, as a device stream would do it: x up, y = 0, the element
-   bodies of [e0,e1) colour by colour, y down.  Plain C on the worker (no
+/* The unit's work, as a device stream would do it: x up, y = 0, the
+   device's kernel over [e0,e1), y down.  Plain C on the worker (no
    PETSc calls: PETSc is not thread-safe). */
 static void EasMemcheckRunJob(EasBackend_Memcheck *mc)
 {
@@ -143,11 +198,7 @@ static void EasMemcheckRunJob(EasBackend_Memcheck *mc)
   mc->t0 = EasMemcheckClock();
   memcpy(j->x_dev, j->x_host, (size_t)j->n * sizeof(PetscScalar));
   for (PetscInt i = 0; i < j->n; i++) j->y_dev[i] = 0.0;
-  for (PetscInt c = 0; c < K->ncolors; c++) {
-    PetscInt k0, k1;
-    EasEbeColorSlice(K, c, j->e0, j->e1, &k0, &k1);
-    for (PetscInt k = k0; k < k1; k++) EasEbeElementApplyStored(K, k, k1, j->x_dev, j->y_dev); /* the storage's body (-ebe_storage) */
-  }
+  EasMemcheckEbeApplyRange(K, j->e0, j->e1, j->x_dev, j->y_dev, 1); /* the device's kernel, one host thread */
   memcpy(j->y_host, j->y_dev, (size_t)j->n * sizeof(PetscScalar));
   mc->t1 = EasMemcheckClock();
 }
