@@ -25,7 +25,8 @@
 #                             !FEATURE: only where it is not listed; several,
 #                             space-separated: all must hold.  Features: sundials,
 #                             cuda (the CUDA module loads), cuda-device (a usable
-#                             CUDA device: the GPU cases and their no-device twins))
+#                             CUDA device: the GPU cases and their no-device twins),
+#                             petsc-dev (pkg-config finds PETSc: programs compile))
 #   TEST*/
 #
 # Each test runs with -malloc_debug -malloc_dump and fails if memory leaks.
@@ -123,6 +124,10 @@ INFO=$OBJDIR/examples/eas_info
 AVAILABLE=$("$INFO" -available 2>/dev/null) || { echo "run.sh: $INFO failed; build first (make check)" >&2; exit 1; }
 UNAVAILABLE=$("$INFO" -unavailable 2>/dev/null)
 FEATURES=$("$INFO" -features 2>/dev/null)
+# petsc-dev: PETSc's headers and pkg-config file, for the tests that compile a
+# user's program (a GPU machine running a packed build has PETSc's libraries only)
+pkg-config --exists PETSc 2> /dev/null && FEATURES="$FEATURES
+petsc-dev"
 if [ -n "$UNAVAILABLE" ]; then
   echo "$UNAVAILABLE" | sed 's/^/# skipped backend: /'
 fi

@@ -193,6 +193,7 @@ r"""
   test:
     suffix: deprecated
     backends: none
+    requires: petsc-dev
     args: -case deprecated
     expect: ^old names compile: exit 0
     expect_count: 6 : warns to use [A-Za-z]+: True; expands to [A-Za-z]+: True

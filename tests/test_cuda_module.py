@@ -68,7 +68,9 @@ def main():
         for f in ("libeas.so.0.1.0",):
             shutil.copy2(os.path.join(lib, f), tmp)
         os.symlink("libeas.so.0.1.0", os.path.join(tmp, "libeas.so.0"))
-        env = dict(os.environ, LD_LIBRARY_PATH=tmp + (":" + os.environ["LD_LIBRARY_PATH"] if os.environ.get("LD_LIBRARY_PATH") else ""), OMP_NUM_THREADS="1")
+        # the caller's path without the directories that hold the module (a GPU machine's run puts the build's lib there)
+        keep = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d and not os.path.exists(os.path.join(d, "libeas-cuda.so"))]
+        env = dict(os.environ, LD_LIBRARY_PATH=":".join([tmp] + keep), OMP_NUM_THREADS="1")
         env.pop("EAS_CUDA_MODULE", None)
         rc, out = run([info, "-unavailable"], env)
         want = "/gpu/cuda: CUDA module not loaded (libeas-cuda.so;"

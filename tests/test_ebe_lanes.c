@@ -188,6 +188,6 @@ int main(int argc, char **argv)
     backends: /gpu/cuda
     requires: cuda-device
     args: -problem poisson -order 1 -n 7 -ebe_warp_rows 8
-    expect: device layout: warp, 8 lanes per element
+    expect: device layout: warp, 8 lanes per element, element values contiguous, 4 rows in flight
     expect: device layout matches the CPU loop \(8 checks\)
 TEST*/

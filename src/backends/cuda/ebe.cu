@@ -16,30 +16,35 @@
 /* The warp kernel (kernels/ebe.h "warp kernel"; -ebe_device_layout warp,
    the default, and a split's device unit): the host layout, a group of G
    lanes per element, each row of A_el read by the whole group in one
-   coalesced slice.  WR rows (K->warp_rows, -ebe_warp_rows) are loaded
-   before their sums, so that a group has that many loads in flight while
+   coalesced slice.  G (the group's width, EasEbeWarpWidth) and WR, the
+   rows (K->warp_rows, -ebe_warp_rows) loaded before their sums, are
+   template constants (the row loop's divisions are shifts); the rows'
+   offsets are walked, not recomputed.  WR rows are loaded before their sums, so that a group has that many loads in flight while
    the shuffles of the sums wait.  The loop over groups is uniform over a warp (its first
    group's index), so every lane takes part in the shuffles; the groups
    past ngroups compute zeros and scatter nothing.  ATOMIC: the groups
    apply the elements k0 + w with an atomic scatter (one launch); else
    color_elem[k0 + w] of one colour's slice, plain sums.  /cpu/memcheck runs
    the same pieces with a loop over the lanes (memcheckebe.c). */
-template <int ST, int ATOMIC, int WR>
+template <int ST, int ATOMIC, int WR, int G>
 __global__ void __launch_bounds__(EAS_EBE_BLOCK) EasEbeApplyWarpKernel(EasKIdx ngroups, EasKInt k0, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, const EasKInt *__restrict__ conn, const void *__restrict__ vals, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
 {
-  constexpr int      SYM  = (ST == EAS_EBE_ST_SYMMETRIC || ST == EAS_EBE_ST_SYMMETRIC_SINGLE);
-  constexpr int      F32  = (ST == EAS_EBE_ST_SINGLE || ST == EAS_EBE_ST_SYMMETRIC_SINGLE);
-  constexpr unsigned FULL = 0xffffffffu;
-  const EasKInt      m = nen * dof, G = EasEbeWarpWidth(m);
+  constexpr int      SYM    = (ST == EAS_EBE_ST_SYMMETRIC || ST == EAS_EBE_ST_SYMMETRIC_SINGLE);
+  constexpr int      F32    = (ST == EAS_EBE_ST_SINGLE || ST == EAS_EBE_ST_SYMMETRIC_SINGLE);
+  constexpr unsigned FULL   = 0xffffffffu;
+  const EasKInt      m      = nen * dof;
   const EasKIdx      nv     = SYM ? (EasKIdx)m * (m + 1) / 2 : (EasKIdx)m * m;
-  const EasKInt      g      = (EasKInt)(threadIdx.x % (unsigned)G);
+  const EasKInt      g      = (EasKInt)(threadIdx.x % G);
   const EasKIdx      stride = (EasKIdx)blockDim.x * gridDim.x / G; /* groups of the grid */
 
-  for (EasKIdx w = ((EasKIdx)blockIdx.x * blockDim.x + threadIdx.x) / G; w - (EasKIdx)((threadIdx.x % 32u) / (unsigned)G) < ngroups; w += stride) {
+  for (EasKIdx w = ((EasKIdx)blockIdx.x * blockDim.x + threadIdx.x) / G; w - (EasKIdx)((threadIdx.x % 32u) / G) < ngroups; w += stride) {
     const int      active = w < ngroups;
     const EasKInt  e      = active ? EasEbeWarpElement(w, ATOMIC, k0, color_elem) : EasEbeWarpElement(0, ATOMIC, k0, color_elem);
     const EasKInt *c      = conn + (EasKIdx)e * nen;
+    const double  *Ad     = (const double *)vals + (EasKIdx)e * nv;
+    const float   *Af     = (const float *)vals + (EasKIdx)e * nv;
     EasKScalar     xr[EAS_EBE_WSLOTS], yr[EAS_EBE_WSLOTS];
+    EasKInt        off = 0; /* the next row's offset (EasEbeWarpRowOffset(0) = 0), walked by EasEbeWarpRowStep */
 
     EasEbeWarpGather(g, G, m, dof, c, x, xr, yr); /* o2el */
     for (EasKInt i0 = 0; i0 < m; i0 += WR) {
@@ -47,9 +52,10 @@ __global__ void __launch_bounds__(EAS_EBE_BLOCK) EasEbeApplyWarpKernel(EasKIdx n
 #pragma unroll
       for (int r = 0; r < WR; r++) {
         if (F32)
-          EasEbeWarpLoad_F(g, G, i0 + r, m, SYM, (const float *)vals + (EasKIdx)e * nv, a[r]);
+          EasEbeWarpLoad_F(g, G, i0 + r, m, SYM, Af + off, a[r]);
         else
-          EasEbeWarpLoad(g, G, i0 + r, m, SYM, (const EasKScalar *)vals + (EasKIdx)e * nv, a[r]);
+          EasEbeWarpLoad(g, G, i0 + r, m, SYM, Ad + off, a[r]);
+        off += EasEbeWarpRowStep(i0 + r, m, SYM);
       }
 #pragma unroll
       for (int r = 0; r < WR; r++) { /* s_i = sum_j A_ij x_j (the lane's columns); y_j += A_ij x_i, j > i */
@@ -57,10 +63,10 @@ __global__ void __launch_bounds__(EAS_EBE_BLOCK) EasEbeApplyWarpKernel(EasKIdx n
         const EasKScalar xi = __shfl_sync(FULL, EasEbeWarpSlot(xr, i / G), i % G, G);
         p[r]                = EasEbeWarpUse(g, G, i, SYM, a[r], xi, xr, yr);
       }
-      for (int o = 16; o > 0; o >>= 1) /* the group's sums: the xor butterfly (EasEbeWarpSumHost) */
-        if (o < G)
 #pragma unroll
-          for (int r = 0; r < WR; r++) p[r] += __shfl_xor_sync(FULL, p[r], o);
+      for (int o = G / 2; o > 0; o >>= 1) /* the group's sums: the xor butterfly (EasEbeWarpSumHost) */
+#pragma unroll
+        for (int r = 0; r < WR; r++) p[r] += __shfl_xor_sync(FULL, p[r], o);
 #pragma unroll
       for (int r = 0; r < WR; r++) EasEbeWarpOwnerAdd(g, G, i0 + r, p[r], yr); /* y_i += s_i */
     }
@@ -149,10 +155,13 @@ static void EasEbeLaunchWarp_CUDA(EasBackend_CUDA *cu, const EasEbeKernel *K, Pe
   const void    *vals    = ST == EAS_EBE_ST_FULL ? (const void *)K->ael : K->aels;
   const unsigned nb      = EasLaunchBlocks((int64_t)ngroups * G, EAS_EBE_BLOCK, EAS_EBE_MAX_BLOCKS);
   if (ngroups <= 0) return;
-  if (K->warp_rows == 8)
-    EasEbeApplyWarpKernel<ST, ATOMIC, 8><<<nb, EAS_EBE_BLOCK, 0, cu->stream>>>(ngroups, k0, K->color_elem, K->nen, K->dof, K->conn, vals, x, y);
+  /* the group width and the rows in flight as template constants: the row loop's divisions by G become shifts */
+  if (G == 32 && K->warp_rows == 8)
+    EasEbeApplyWarpKernel<ST, ATOMIC, 8, 32><<<nb, EAS_EBE_BLOCK, 0, cu->stream>>>(ngroups, k0, K->color_elem, K->nen, K->dof, K->conn, vals, x, y);
+  else if (G == 32)
+    EasEbeApplyWarpKernel<ST, ATOMIC, 4, 32><<<nb, EAS_EBE_BLOCK, 0, cu->stream>>>(ngroups, k0, K->color_elem, K->nen, K->dof, K->conn, vals, x, y);
   else
-    EasEbeApplyWarpKernel<ST, ATOMIC, 4><<<nb, EAS_EBE_BLOCK, 0, cu->stream>>>(ngroups, k0, K->color_elem, K->nen, K->dof, K->conn, vals, x, y);
+    EasEbeApplyWarpKernel<ST, ATOMIC, 4, 8><<<nb, EAS_EBE_BLOCK, 0, cu->stream>>>(ngroups, k0, K->color_elem, K->nen, K->dof, K->conn, vals, x, y); /* m <= 8: two groups of 4 rows */
 }
 
 /* The element kernels of [e0,e1) of storage ST on the stream: one atomic

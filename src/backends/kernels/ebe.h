@@ -347,21 +347,43 @@ static inline EAS_HOST_DEVICE EasKScalar EasEbeWarpSlot(const EasKScalar *r, Eas
 
 /* Offset of row i of an element's values: full, i m; symmetric, the packed
    row's start shifted so that entry j of the row is at offset + j. */
-static inline EAS_HOST_DEVICE EasKIdx EasEbeWarpRowOffset(EasKInt i, EasKInt m, int sym)
+/* Offset of row i in an element's values (m <= 81: 32-bit): full, i m;
+   symmetric, the packed row's start shifted so that entry j of the row is
+   at offset + j.  The kernels walk the rows with EasEbeWarpRowStep, the
+   difference to the next row's offset (full m, symmetric m - i - 1: row i
+   holds m - i values), so that no row pays a multiplication. */
+static inline EAS_HOST_DEVICE EasKInt EasEbeWarpRowOffset(EasKInt i, EasKInt m, int sym)
 {
-  return sym ? EasEbeSymRowStart(i, m) - i : (EasKIdx)i * m;
+  return sym ? (EasKInt)(EasEbeSymRowStart(i, m) - i) : i * m;
+}
+static inline EAS_HOST_DEVICE EasKInt EasEbeWarpRowStep(EasKInt i, EasKInt m, int sym)
+{
+  return sym ? m - i - 1 : m;
 }
 
-/* Lane g's values of row i (0 where the lane has no column of the row, or
-   past the last row): a[t] = A_el[i][g + G t]. */
-#define EAS_EBE_WARP_LOAD(SUF, VT)                                                                                                        \
-  static inline EAS_HOST_DEVICE void EasEbeWarpLoad##SUF(EasKInt g, EasKInt G, EasKInt i, EasKInt m, int sym, const VT *A, EasKScalar *a) \
-  {                                                                                                                                       \
-    const VT *row = A + EasEbeWarpRowOffset(i, m, sym);                                                                                   \
-    for (int t = 0; t < EAS_EBE_WSLOTS; t++) {                                                                                            \
-      const EasKInt j = g + G * t;                                                                                                        \
-      a[t]            = (i < m && j < m && (!sym || j >= i)) ? (EasKScalar)row[j] : 0.0;                                                  \
-    }                                                                                                                                     \
+/* Slot t of row i holds no value of any lane: symmetric rows start at
+   column i, so slot t (columns G t .. G t + G - 1) is empty once
+   i >= G (t + 1).  Uniform over the group: the kernels skip the slot's
+   load and arithmetic (a[t] = 0, which adds nothing). */
+static inline EAS_HOST_DEVICE int EasEbeWarpSlotEmpty(EasKInt G, EasKInt t, EasKInt i, int sym)
+{
+  return sym && i >= G * (t + 1);
+}
+
+/* Lane g's values of row i, row = the element's values + the row's offset
+   (0 where the lane has no column of the row, or past the last row):
+   a[t] = A_el[i][g + G t]. */
+#define EAS_EBE_WARP_LOAD(SUF, VT)                                                                                                          \
+  static inline EAS_HOST_DEVICE void EasEbeWarpLoad##SUF(EasKInt g, EasKInt G, EasKInt i, EasKInt m, int sym, const VT *row, EasKScalar *a) \
+  {                                                                                                                                         \
+    for (int t = 0; t < EAS_EBE_WSLOTS; t++) {                                                                                              \
+      const EasKInt j = g + G * t;                                                                                                          \
+      if (EasEbeWarpSlotEmpty(G, t, i, sym) || i >= m) {                                                                                    \
+        a[t] = 0.0;                                                                                                                         \
+        continue;                                                                                                                           \
+      }                                                                                                                                     \
+      a[t] = (j < m && (!sym || j >= i)) ? (EasKScalar)row[j] : 0.0;                                                                        \
+    }                                                                                                                                       \
   }
 EAS_EBE_WARP_LOAD(, EasKScalar)
 EAS_EBE_WARP_LOAD(_F, float)
@@ -372,6 +394,7 @@ static inline EAS_HOST_DEVICE EasKScalar EasEbeWarpUse(EasKInt g, EasKInt G, Eas
 {
   EasKScalar p = 0.0;
   for (int t = 0; t < EAS_EBE_WSLOTS; t++) {
+    if (EasEbeWarpSlotEmpty(G, t, i, sym)) continue;
     p += a[t] * xr[t];
     if (sym && g + G * t > i) yr[t] += a[t] * xi;
   }

@@ -58,15 +58,16 @@ static void EasMemcheckEbeWarpGroup(const EasEbeKernel *K, EasKIdx w, int atomic
   const EasKInt *c    = K->conn + (EasKIdx)e * nen;
   const void    *vals = st == EAS_EBE_ST_FULL ? (const void *)K->ael : K->aels;
   EasKScalar     xr[EAS_EBE_WARP][EAS_EBE_WSLOTS], yr[EAS_EBE_WARP][EAS_EBE_WSLOTS], a[EAS_EBE_WSLOTS], p[EAS_EBE_WARP];
+  EasKInt        off = 0; /* row i's offset, walked as the device walks it */
 
   for (EasKInt g = 0; g < G; g++) EasEbeWarpGather(g, G, m, dof, c, x, xr[g], yr[g]); /* o2el */
-  for (EasKInt i = 0; i < m; i++) {
+  for (EasKInt i = 0; i < m; off += EasEbeWarpRowStep(i, m, sym), i++) {
     const EasKScalar xi = xr[i % G][i / G]; /* the device's __shfl_sync */
     for (EasKInt g = 0; g < G; g++) {
       if (f32)
-        EasEbeWarpLoad_F(g, G, i, m, sym, (const float *)vals + (EasKIdx)e * nv, a);
+        EasEbeWarpLoad_F(g, G, i, m, sym, (const float *)vals + (EasKIdx)e * nv + off, a);
       else
-        EasEbeWarpLoad(g, G, i, m, sym, (const EasKScalar *)vals + (EasKIdx)e * nv, a);
+        EasEbeWarpLoad(g, G, i, m, sym, (const EasKScalar *)vals + (EasKIdx)e * nv + off, a);
       p[g] = EasEbeWarpUse(g, G, i, sym, a, xi, xr[g], yr[g]);
     }
     EasEbeWarpSumHost(G, p);
