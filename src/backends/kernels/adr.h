@@ -369,6 +369,27 @@ static inline EAS_HOST_DEVICE void EasAdrKPackPoint(EasKIdx t, const EasAdrKHalo
   buf[2 * t + 1] = x[2 * p + 1];
 }
 
+/* Whether box point ijk is on the planes of an overlap (a neighbour's
+   point: the first face in the order -x, +x, -y, ... whose overlap holds
+   it, a corner's), and then where its value is in the neighbours' planes
+   (*src, at the pack offsets: plane l of the message is l planes out from
+   the own box's edge). */
+static inline EAS_HOST_DEVICE int EasAdrKOverlapSource(const EasAdrKHalo *H, const EasKInt ijk[3], EasKIdx *src)
+{
+  const EasKInt n[3] = {H->nx, H->ny, H->nz};
+  for (int e = 0; e < 6; e++) {
+    const int d = e / 2;
+    EasKInt   l, na, nb;
+    if (!H->skip[e]) continue; /* no overlap on this face (always without one) */
+    l = e % 2 ? ijk[d] - (n[d] - H->skip[e]) : H->skip[e] - 1 - ijk[d];
+    if (l < 0) continue;
+    EasAdrKFaceDims(H, e, &na, &nb);
+    *src = H->pack_start[e] + ijk[d == 0 ? 1 : 0] + (EasKIdx)na * (ijk[d == 2 ? 1 : 2] + (EasKIdx)nb * l);
+    return 1;
+  }
+  return 0;
+}
+
 /* The padded state xg at point t in [0, np + fill_start[6]): the box's
    points first (from x), then the ghost planes: a neighbour's (its packed
    planes in ghost, at the pack offsets), the Dirichlet values bval, or for
@@ -383,8 +404,13 @@ static inline EAS_HOST_DEVICE void EasAdrKPackPoint(EasKIdx t, const EasAdrKHalo
    -y, ... where the point is in two overlaps, a corner) into xg and into
    x (the restriction: the rank keeps its own points of its solution, the
    others are the neighbours' latest), and a ghost plane l of such a face is
-   message plane skip + l.  Reads x only at points it does not write: the
-   points are independent (one launch). */
+   message plane skip + l.  Reads x only at points no point of the launch
+   writes (a zero-flux mirror of a point on an overlap's planes reads that
+   point's value from ghost, as the point does): the points are independent
+   (one launch).  Before this, the mirrors at the edges where an overlap
+   meets a closed boundary read x while the launch wrote it: a race, which
+   changed the outer iterations with the thread count (issue 21, found on
+   an H200: 9 against PCASM's 7). */
 static inline EAS_HOST_DEVICE void EasAdrKPadPoint(EasKIdx t, const EasAdrKHalo *H, EasKScalar *x, const EasKScalar *ghost, const EasKScalar *bval, EasKScalar *xg)
 {
   const EasKInt n[3] = {H->nx, H->ny, H->nz}, g = H->pad;
@@ -392,24 +418,11 @@ static inline EAS_HOST_DEVICE void EasAdrKPadPoint(EasKIdx t, const EasAdrKHalo 
   EasKInt       ijk[3];
   EasKIdx       Q, src = 0;
   if (t < np) {
-    int f = -1;
     ijk[0] = (EasKInt)(t % n[0]);
     ijk[1] = (EasKInt)((t / n[0]) % n[1]);
     ijk[2] = (EasKInt)(t / ((EasKIdx)n[0] * n[1]));
     Q      = (ijk[0] + g) + sy * (ijk[1] + g) + sz * (ijk[2] + g);
-    for (int e = 0; e < 6 && f < 0; e++) { /* in an overlap: the neighbour's point */
-      const int d = e / 2;
-      EasKInt   l;
-      if (!H->skip[e]) continue; /* no overlap on this face (always without one) */
-      l = e % 2 ? ijk[d] - (n[d] - H->skip[e]) : H->skip[e] - 1 - ijk[d];
-      if (l >= 0) {
-        EasKInt na, nb;
-        EasAdrKFaceDims(H, e, &na, &nb);
-        f   = e;
-        src = H->pack_start[e] + ijk[d == 0 ? 1 : 0] + (EasKIdx)na * (ijk[d == 2 ? 1 : 2] + (EasKIdx)nb * l);
-      }
-    }
-    if (f >= 0) {
+    if (EasAdrKOverlapSource(H, ijk, &src)) { /* in an overlap: the neighbour's point */
       x[2 * t]     = ghost[2 * src];
       x[2 * t + 1] = ghost[2 * src + 1];
     }
@@ -435,8 +448,12 @@ static inline EAS_HOST_DEVICE void EasAdrKPadPoint(EasKIdx t, const EasAdrKHalo 
         fs = -2; /* one plane closed on both sides: its own value (zero flux both ways) */
       if (fs < 0) {
         ijk[d] = fs == -1 ? m : 0;
-        from   = x;
-        src    = ijk[0] + (EasKIdx)n[0] * (ijk[1] + (EasKIdx)n[1] * ijk[2]);
+        if (EasAdrKOverlapSource(H, ijk, &src))
+          from = ghost; /* the mirrored point is on an overlap's planes: the value the launch writes there (reading x would race with that write) */
+        else {
+          from = x;
+          src  = ijk[0] + (EasKIdx)n[0] * (ijk[1] + (EasKIdx)n[1] * ijk[2]);
+        }
       }
     }
     if (fs >= 0 && H->kind[fs] == EAS_ADRK_FACE_HALO) {
