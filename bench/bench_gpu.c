@@ -26,9 +26,13 @@ static const char help[] = "GPU benchmarks of eas on /gpu/cuda, each against a r
     eas DIA SpMV           8 ndiag + 16 B per row
     eas BiCGStab           EAS_BCGS_BYTES_PER_ROW(ndiag) per row and iteration (the fused bound)
     EBE apply              the storage's values (8 m^2 full, 4 m(m+1) symmetric, 4 m^2 single,
-                           2 m(m+1) symmetric_single) + 4 nen + 8 m + 16 m B per element; its copy
-                           reference moves the same number of bytes (issue 20: it was measured on
-                           the mesh's vectors, a smaller size, and flattered the ratio)
+                           2 m(m+1) symmetric_single) + 4 nen B per element + 24 B per dof (x read,
+                           y read and written once: the compulsory traffic); its copy reference
+                           moves the same number of bytes (issue 20: it was measured on the mesh's
+                           vectors, a smaller size, and flattered the ratio).  bytes_elem counts the
+                           gathers and scatters per element too (8 m + 16 m B), as the figures
+                           before 2026-11-27 did: mostly cache traffic (the full storage read at
+                           1.02 x a copy with it on an H200)
   Every timing ends with EasBackendSynchronize, so it covers the kernels, not
   only their launch.  The reference of each ratio (the copy) is measured in
   the same process, interleaved with the quantity, medians of -runs.
@@ -237,7 +241,7 @@ int main(int argc, char **argv)
     EasVec          xg, yg, xc, yc, xs, ys, bs;
     EasBackend      cpu;
     PetscInt        nel, nen, dof, nnodes, m;
-    double          t_gpu = 0.0, t_cpu, t_split, t_copy, bytes, t_ideal;
+    double          t_gpu = 0.0, t_cpu, t_split, t_copy, bytes, bytes_elem, t_ideal;
     const PetscInt *sh;
 
     /* every storage, atomic and colour by colour, each against a copy of
@@ -255,9 +259,14 @@ int main(int argc, char **argv)
           if (kern > 0 && (det || (s != EAS_EBE_STORAGE_SYMMETRIC && (kern > 1 || s != EAS_EBE_STORAGE_FULL)))) continue; /* the other kernels: symmetric atomic (and lanes: full atomic) */
           PetscCall(CreateEbeKernel(be, ebe_apply_n, s, (PetscBool)det, kern, &eg, &xg, &yg, NULL));
           PetscCall(EasEbeGetSizes(eg, &nel, &nen, &dof, &nnodes, NULL));
-          m     = nen * dof;
-          bytes = (double)nel * (EasEbeStorageBytes((EasEbeStorage)s, m) + 4.0 * nen + 8.0 * m + 16.0 * m); /* the storage's values (the padding of the device layout is not read), connectivity, x gathered, y read and written */
-          ncopy = (PetscInt)(bytes / 16.0 + 0.5);
+          m = nen * dof;
+          /* the bytes that must cross the memory bus: the storage's values (the padding of the device layout is not
+             read) and the connectivity once per element, x read and y read and written once per dof.  The per-element
+             gathers and scatters (8 m + 16 m B per element) come from the cache for the most part: counted with
+             them, the full storage read at 1.02 x a copy on an H200 (bytes_elem, ratio_copy_elem: the count before) */
+          bytes      = (double)nel * (EasEbeStorageBytes((EasEbeStorage)s, m) + 4.0 * nen) + 24.0 * nnodes * dof;
+          bytes_elem = (double)nel * (EasEbeStorageBytes((EasEbeStorage)s, m) + 4.0 * nen + 8.0 * m + 16.0 * m);
+          ncopy      = (PetscInt)(bytes / 16.0 + 0.5);
           PetscCall(EasVecCreate(be, ncopy, &cx));
           PetscCall(EasVecDuplicate(cx, &cy));
           PetscCall(EasVecSet(cx, 1.0));
@@ -271,7 +280,7 @@ int main(int argc, char **argv)
           t_copy    = EasBenchMedian(runs, tc);
           gbs_apply = bytes / t_apply * 1e-9;
           gbs_copy  = 16.0 * ncopy / t_copy * 1e-9;
-          PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_apply device=%s kernel=%s default=%s problem=elasticity order=2 n=%" PetscInt_FMT " storage=%s deterministic=%s elements=%" PetscInt_FMT " bytes=%.0f apply_ms=%.4f apply_GBs=%.2f copy_bytes=%.0f copy_GBs=%.2f ratio_copy=%.3f\n", device, host ? "host" : KERNELS[kern].name, kern == 0 ? "yes" : "no", ebe_apply_n, EasEbeStorages[s], det ? "yes" : "no", nel, bytes, t_apply * 1e3, gbs_apply, 16.0 * ncopy, gbs_copy, gbs_apply / gbs_copy));
+          PetscCall(PetscPrintf(PETSC_COMM_SELF, "BENCH name=gpu_ebe_apply device=%s kernel=%s default=%s problem=elasticity order=2 n=%" PetscInt_FMT " storage=%s deterministic=%s elements=%" PetscInt_FMT " bytes=%.0f apply_ms=%.4f apply_GBs=%.2f copy_bytes=%.0f copy_GBs=%.2f ratio_copy=%.3f bytes_elem=%.0f ratio_copy_elem=%.3f\n", device, host ? "host" : KERNELS[kern].name, kern == 0 ? "yes" : "no", ebe_apply_n, EasEbeStorages[s], det ? "yes" : "no", nel, bytes, t_apply * 1e3, gbs_apply, 16.0 * ncopy, gbs_copy, gbs_apply / gbs_copy, bytes_elem, bytes_elem / t_apply * 1e-9 / gbs_copy));
           PetscCall(EasVecDestroy(&cx));
           PetscCall(EasVecDestroy(&cy));
           if (kern == 0 && s == EAS_EBE_STORAGE_SYMMETRIC && !det) t_gpu = t_apply; /* the GPU unit alone: the default storage of these symmetric elements, the default scatter */

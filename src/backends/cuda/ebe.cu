@@ -27,7 +27,7 @@
    color_elem[k0 + w] of one colour's slice, plain sums.  /cpu/memcheck runs
    the same pieces with a loop over the lanes (memcheckebe.c). */
 template <int ST, int ATOMIC, int WR, int G>
-__global__ void __launch_bounds__(EAS_EBE_BLOCK) EasEbeApplyWarpKernel(EasKIdx ngroups, EasKInt k0, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, const EasKInt *__restrict__ conn, const void *__restrict__ vals, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
+__global__ void __launch_bounds__(EAS_EBE_WARP_BLOCK) EasEbeApplyWarpKernel(EasKIdx ngroups, EasKInt k0, const EasKInt *__restrict__ color_elem, EasKInt nen, EasKInt dof, const EasKInt *__restrict__ conn, const void *__restrict__ vals, const EasKScalar *__restrict__ x, EasKScalar *__restrict__ y)
 {
   constexpr int      SYM    = (ST == EAS_EBE_ST_SYMMETRIC || ST == EAS_EBE_ST_SYMMETRIC_SINGLE);
   constexpr int      F32    = (ST == EAS_EBE_ST_SINGLE || ST == EAS_EBE_ST_SYMMETRIC_SINGLE);
@@ -153,15 +153,15 @@ static void EasEbeLaunchWarp_CUDA(EasBackend_CUDA *cu, const EasEbeKernel *K, Pe
   const EasKIdx  ngroups = k1 - k0;
   const EasKInt  G       = EasEbeWarpWidth(K->nen * K->dof);
   const void    *vals    = ST == EAS_EBE_ST_FULL ? (const void *)K->ael : K->aels;
-  const unsigned nb      = EasLaunchBlocks((int64_t)ngroups * G, EAS_EBE_BLOCK, EAS_EBE_MAX_BLOCKS);
+  const unsigned nb      = EasLaunchBlocks((int64_t)ngroups * G, EAS_EBE_WARP_BLOCK, EAS_EBE_MAX_BLOCKS);
   if (ngroups <= 0) return;
   /* the group width and the rows in flight as template constants: the row loop's divisions by G become shifts */
   if (G == 32 && K->warp_rows == 8)
-    EasEbeApplyWarpKernel<ST, ATOMIC, 8, 32><<<nb, EAS_EBE_BLOCK, 0, cu->stream>>>(ngroups, k0, K->color_elem, K->nen, K->dof, K->conn, vals, x, y);
+    EasEbeApplyWarpKernel<ST, ATOMIC, 8, 32><<<nb, EAS_EBE_WARP_BLOCK, 0, cu->stream>>>(ngroups, k0, K->color_elem, K->nen, K->dof, K->conn, vals, x, y);
   else if (G == 32)
-    EasEbeApplyWarpKernel<ST, ATOMIC, 4, 32><<<nb, EAS_EBE_BLOCK, 0, cu->stream>>>(ngroups, k0, K->color_elem, K->nen, K->dof, K->conn, vals, x, y);
+    EasEbeApplyWarpKernel<ST, ATOMIC, 4, 32><<<nb, EAS_EBE_WARP_BLOCK, 0, cu->stream>>>(ngroups, k0, K->color_elem, K->nen, K->dof, K->conn, vals, x, y);
   else
-    EasEbeApplyWarpKernel<ST, ATOMIC, 4, 8><<<nb, EAS_EBE_BLOCK, 0, cu->stream>>>(ngroups, k0, K->color_elem, K->nen, K->dof, K->conn, vals, x, y); /* m <= 8: two groups of 4 rows */
+    EasEbeApplyWarpKernel<ST, ATOMIC, 4, 8><<<nb, EAS_EBE_WARP_BLOCK, 0, cu->stream>>>(ngroups, k0, K->color_elem, K->nen, K->dof, K->conn, vals, x, y); /* m <= 8: two groups of 4 rows */
 }
 
 /* The element kernels of [e0,e1) of storage ST on the stream: one atomic

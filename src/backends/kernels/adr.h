@@ -347,8 +347,8 @@ static inline EAS_HOST_DEVICE int EasAdrKFaceLocate(const EasAdrKHalo *H, const 
 /* (i, j, k) of face point (a, b) at coordinate c along the face's normal. */
 static inline EAS_HOST_DEVICE void EasAdrKFaceIJK(int f, EasKInt a, EasKInt b, EasKInt c, EasKInt ijk[3])
 {
-  const int d = f / 2;
-  ijk[d]      = c;
+  const int d         = f / 2;
+  ijk[d]              = c;
   ijk[d == 0 ? 1 : 0] = a;
   ijk[d == 2 ? 1 : 2] = b;
 }
@@ -431,16 +431,17 @@ static inline EAS_HOST_DEVICE void EasAdrKPadPoint(EasKIdx t, const EasAdrKHalo 
     return;
   }
   {
-    EasKInt   a, b, l, na, nb;
-    const int f = EasAdrKFaceLocate(H, H->fill_start, t - np, &a, &b, &l), d = f / 2, side = f % 2;
+    EasKInt           a, b, l, na, nb;
+    const int         f = EasAdrKFaceLocate(H, H->fill_start, t - np, &a, &b, &l), d = f / 2, side = f % 2;
     const EasKScalar *from = x;
     EasAdrKFaceDims(H, f, &na, &nb);
     EasAdrKFaceIJK(f, a, b, side ? n[d] + l : -1 - l, ijk);
-    Q = (ijk[0] + g) + sy * (ijk[1] + g) + sz * (ijk[2] + g);
+    Q      = (ijk[0] + g) + sy * (ijk[1] + g) + sz * (ijk[2] + g);
     int fs = f; /* the face whose data fills this ghost point */
     if (H->kind[f] == EAS_ADRK_FACE_MIRROR) {
       const EasKInt m = side ? n[d] - 2 - l : 1 + l;
-      if (m >= 0 && m < n[d]) fs = -1; /* the mirrored point is in the box */
+      if (m >= 0 && m < n[d])
+        fs = -1; /* the mirrored point is in the box */
       else if (H->kind[f ^ 1] != EAS_ADRK_FACE_MIRROR) {
         fs = f ^ 1; /* a box of one plane: the mirror is the opposite ghost plane */
         l  = m < 0 ? -1 - m : m - n[d];
@@ -499,6 +500,8 @@ static inline EAS_HOST_DEVICE int EasAdrKOwnPoint(const EasAdrKHalo *H, EasKIdx 
    there and the sums count own points only; keep: its y is 0. */
 static inline EAS_HOST_DEVICE void EasAdrKUpdatePointOwn(EasKIdx p, int own, EasKScalar c, const EasKScalar *dinv, EasKScalar *y, EasKScalar *x, const EasKScalar *ewt, int keep, EasKScalar acc[5])
 {
-  if (own) EasAdrKUpdatePoint(p, c, dinv, y, x, ewt, keep, acc);
-  else if (keep) y[2 * p] = y[2 * p + 1] = 0.0;
+  if (own)
+    EasAdrKUpdatePoint(p, c, dinv, y, x, ewt, keep, acc);
+  else if (keep)
+    y[2 * p] = y[2 * p + 1] = 0.0;
 }

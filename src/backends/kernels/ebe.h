@@ -314,6 +314,7 @@ static inline EAS_HOST_DEVICE EasKIdx EasEbeApplyThreads(int atomic, EasKInt k0,
    pieces below are the kernel's whole arithmetic: ebe.cu strings them with
    shuffles, /cpu/memcheck with a loop over the lanes. */
 #define EAS_EBE_WARP 32
+#define EAS_EBE_WARP_BLOCK 128                                            /* threads per block: 4 warps, so that the register allocation leaves no more idle than a warp (67 registers: 7 blocks, 28 warps per multiprocessor; 256: 3 blocks, 24) */
 #define EAS_EBE_WSLOTS ((EAS_EBE_MAXM + EAS_EBE_WARP - 1) / EAS_EBE_WARP) /* 3: m <= 81 */
 
 static inline EAS_HOST_DEVICE EasKInt EasEbeWarpWidth(EasKInt m)
