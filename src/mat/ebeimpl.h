@@ -153,6 +153,7 @@ PETSC_INTERN PetscErrorCode EasEbeCheckVec_Private(EasEbe, EasVec v, const char 
 PETSC_INTERN PetscErrorCode EasEbeGetPointBlockDiagonal_Private(EasEbe, PetscScalar **);
 /* The values of the operator's storage in the host layout (ebe.c; NULL for full); caller frees. */
 PETSC_INTERN PetscErrorCode EasEbePackStorage_Private(EasEbe, void **aels);
+PETSC_INTERN PetscErrorCode EasEbeStorageSetUp_Private(EasEbe); /* ebestorage.c: the storage the apply reads, in the backend's layout, uploaded */
 /* Split (ebesplit.c). */
 PETSC_INTERN PetscErrorCode EasEbeSplitCreate_Private(EasEbe);
 PETSC_INTERN PetscErrorCode EasEbeSplitSetUp_Private(EasEbe, PetscInt e0, PetscInt e1);
