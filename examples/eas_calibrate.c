@@ -13,6 +13,31 @@ static const char help[] = "eas_calibrate: small generic benchmarks (Vialle et a
 
 #include <eas.h>
 
+/* The "adr" gallery matrix of grid n on backend res, and x = 1, y. */
+static PetscErrorCode DiaOpen(const char res[], PetscInt n, EasBackend *be, EasDia *A, EasVec *x, EasVec *y)
+{
+  PetscFunctionBegin;
+  PetscCall(EasBackendCreate(PETSC_COMM_SELF, res, be));
+  PetscCall(EasBackendSetFromOptions(*be));
+  PetscCall(EasDiaCreate(PETSC_COMM_SELF, A));
+  PetscCall(EasDiaSetBackend(*A, *be));
+  PetscCall(EasDiaSetFromGallery(*A, "adr", n));
+  PetscCall(EasDiaSetUp(*A));
+  PetscCall(EasDiaCreateVecs(*A, x, y));
+  PetscCall(EasVecSet(*x, 1.0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DiaClose(EasBackend *be, EasDia *A, EasVec *x, EasVec *y)
+{
+  PetscFunctionBegin;
+  PetscCall(EasVecDestroy(x));
+  PetscCall(EasVecDestroy(y));
+  PetscCall(EasDiaDestroy(A));
+  PetscCall(EasBackendDestroy(be));
+  PetscFunctionReturn(0);
+}
+
 /* Best-of-3 time of reps SpMVs on backend res; t_el = time per row. */
 static PetscErrorCode TimeDia(const char res[], PetscInt n, PetscInt reps, PetscReal *t_el, PetscReal *t_el_copy)
 {
@@ -23,15 +48,8 @@ static PetscErrorCode TimeDia(const char res[], PetscInt n, PetscInt reps, Petsc
   PetscReal  best = PETSC_MAX_REAL;
 
   PetscFunctionBegin;
-  PetscCall(EasBackendCreate(PETSC_COMM_SELF, res, &be));
-  PetscCall(EasBackendSetFromOptions(be));
-  PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
-  PetscCall(EasDiaSetBackend(A, be));
-  PetscCall(EasDiaSetFromGallery(A, "adr", n));
-  PetscCall(EasDiaSetUp(A));
+  PetscCall(DiaOpen(res, n, &be, &A, &x, &y));
   PetscCall(EasDiaGetSize(A, &nrows, &ndiag));
-  PetscCall(EasDiaCreateVecs(A, &x, &y));
-  PetscCall(EasVecSet(x, 1.0));
   PetscCall(EasDiaMult(A, x, y)); /* warm-up */
   for (int k = 0; k < 3; k++) {
     PetscLogDouble t0, t1;
@@ -60,10 +78,7 @@ static PetscErrorCode TimeDia(const char res[], PetscInt n, PetscInt reps, Petsc
     /* a row of the matrix and of x: (ndiag + 1) doubles, at the measured copy speed */
     if (htod1 > htod0) *t_el_copy = (PetscReal)(t1 - t0) / (htod1 - htod0) * 8.0 * (ndiag + 1);
   }
-  PetscCall(EasVecDestroy(&x));
-  PetscCall(EasVecDestroy(&y));
-  PetscCall(EasDiaDestroy(&A));
-  PetscCall(EasBackendDestroy(&be));
+  PetscCall(DiaClose(&be, &A, &x, &y));
   PetscFunctionReturn(0);
 }
 
@@ -122,14 +137,7 @@ static PetscErrorCode SensorPower(EasSensor s, const char res[], PetscInt n, Pet
   PetscCall(EasSensorGetNumDomains(s, &nd));
   PetscCall(PetscMalloc2(nd, &E0, nd, &E1));
   if (res) {
-    PetscCall(EasBackendCreate(PETSC_COMM_SELF, res, &be));
-    PetscCall(EasBackendSetFromOptions(be));
-    PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
-    PetscCall(EasDiaSetBackend(A, be));
-    PetscCall(EasDiaSetFromGallery(A, "adr", n));
-    PetscCall(EasDiaSetUp(A));
-    PetscCall(EasDiaCreateVecs(A, &x, &y));
-    PetscCall(EasVecSet(x, 1.0));
+    PetscCall(DiaOpen(res, n, &be, &A, &x, &y));
     PetscCall(EasDiaMult(A, x, y)); /* warm-up: uploads and first kernels before the first read */
     PetscCall(EasBackendSynchronize(be));
   }
@@ -153,10 +161,7 @@ static PetscErrorCode SensorPower(EasSensor s, const char res[], PetscInt n, Pet
     P[kind] += t1 > t0 ? (E1[d] - E0[d]) / (PetscReal)(t1 - t0) : 0;
   }
   PetscCall(PetscFree2(E0, E1));
-  PetscCall(EasVecDestroy(&x));
-  PetscCall(EasVecDestroy(&y));
-  PetscCall(EasDiaDestroy(&A));
-  PetscCall(EasBackendDestroy(&be));
+  PetscCall(DiaClose(&be, &A, &x, &y));
   PetscFunctionReturn(0);
 }
 

@@ -191,6 +191,28 @@ static PetscErrorCode CaseReads(void)
   PetscFunctionReturn(0);
 }
 
+/* Starts m and runs unit u: compute for Wc s (busy, spinning, or asleep), an unphased gap (te0, te1: its
+   ends), an exchange of We s asleep; stops m, prints its report and returns its summary. */
+static PetscErrorCode ComputeGapExchange(EasEnergyMeter m, PetscInt u, PetscBool spin, PetscReal Wc, PetscReal gap, PetscReal We, double *te0, double *te1, EasEnergySummary *S)
+{
+  PetscFunctionBegin;
+  PetscCall(EasEnergyMeterStart(m));
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
+  if (spin) Spin(Wc);
+  else PetscCall(PetscSleep(Wc));
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 1));
+  *te0 = Now();
+  PetscCall(PetscSleep(gap));
+  *te1 = Now();
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_EXCHANGE, u));
+  PetscCall(PetscSleep(We));
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_EXCHANGE, u, 0));
+  PetscCall(EasEnergyMeterStop(m));
+  PetscCall(EasEnergyMeterGetSummary(m, S));
+  PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_SELF));
+  PetscFunctionReturn(0);
+}
+
 /* The fake's power steps from P1 to P2 in the gap between two phases. */
 static PetscErrorCode CaseStep(void)
 {
@@ -210,19 +232,7 @@ static PetscErrorCode CaseStep(void)
   PetscCall(NvmlMeter(&m, lib));
   PetscCall(EasEnergyMeterAddUnit(m, "gpu0", EAS_UNIT_GPU, &u));
   ts = Now(); /* before nvmlInit_v2 (in Start): the step is at or after ts + SWITCH_AT */
-  PetscCall(EasEnergyMeterStart(m));
-  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
-  PetscCall(PetscSleep(W));
-  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 1));
-  te0 = Now();
-  PetscCall(PetscSleep(gap));
-  te1 = Now();
-  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_EXCHANGE, u));
-  PetscCall(PetscSleep(W));
-  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_EXCHANGE, u, 0));
-  PetscCall(EasEnergyMeterStop(m));
-  PetscCall(EasEnergyMeterGetSummary(m, &S));
-  PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(ComputeGapExchange(m, u, PETSC_FALSE, W, gap, W, &te0, &te1, &S));
   PetscCall(EasEnergyMeterGetProfile(m, &prof));
   PetscCall(EasEnergyMeterDestroy(&m));
   /* no RAPL: each row adds the model's CPU and DRAM, idle (the only unit is the GPU): (cpu_idle + dram) x its time */
@@ -255,23 +265,14 @@ static PetscErrorCode CaseMixed(void)
   EasPowerProfile  prof;
   PetscInt         u;
   PetscReal        bc, be, Ehand, Ec, Pc;
+  double           te0, te1;
 
   PetscFunctionBegin;
   PetscCall(FakeNvmlPath(lib, sizeof(lib)));
   PetscCheck(setenv("FAKE_NVML_MODE", "energy", 1) == 0 && setenv("FAKE_NVML_POWER", "120", 1) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "setenv failed");
   PetscCall(NvmlMeter(&m, lib));
   PetscCall(EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &u));
-  PetscCall(EasEnergyMeterStart(m));
-  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
-  Spin(Wc);
-  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 1));
-  PetscCall(PetscSleep(gap));
-  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_EXCHANGE, u));
-  PetscCall(PetscSleep(We));
-  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_EXCHANGE, u, 0));
-  PetscCall(EasEnergyMeterStop(m));
-  PetscCall(EasEnergyMeterGetSummary(m, &S));
-  PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(ComputeGapExchange(m, u, PETSC_TRUE, Wc, gap, We, &te0, &te1, &S));
   PetscCall(EasEnergyMeterGetProfile(m, &prof));
   PetscCall(EasEnergyMeterGetPhase(m, EAS_PHASE_COMPUTE, u, &bc, NULL, NULL));
   PetscCall(EasEnergyMeterGetPhase(m, EAS_PHASE_EXCHANGE, u, &be, NULL, NULL));
