@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     PetscCall(EasAdrGetMode(adr, &mode, &automatic));
     PetscCall(EasAdrGetModeAutoInfo(adr, &ai));
     if (automatic && ai.decided && ai.rule == EAS_ADR_AUTO_FRONTIER && size > 1)
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mode auto (Vialle et al. eqs. 1.49-1.50, criterion %s): sync trial step T=%.4g s, Pbar=%.4g W; async trial step T=%.4g s, Pbar=%.4g W (%s); alpha = T_sync/T_async = %.4g %s frontier %.4g -> %s\n", EasCriterions[ai.criterion], (double)ai.T[0], (double)ai.P[0], (double)ai.T[1], (double)ai.P[1], ai.Emeasured ? "measured" : "modelled", (double)ai.alpha, ai.alpha > ai.frontier ? ">" : "<=", (double)ai.frontier, ai.mode == EAS_ADR_ASYNC ? "async" : "sync"));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mode auto (Vialle et al. eqs. 1.49-1.50, criterion %s): sync trial step T=%.4g s, Pbar=%.4g W; async trial step T=%.4g s, Pbar=%.4g W (%s); alpha = T_sync/T_async = %.4g %s frontier %.4g -> %s\n", EasCriterions[ai.criterion], (double)ai.T[0], (double)ai.P[0], (double)ai.T[1], (double)ai.P[1], ai.Emeasured ? (ai.Emixed ? "measured+modelled" : "measured") : "modelled", (double)ai.alpha, ai.alpha > ai.frontier ? ">" : "<=", (double)ai.frontier, ai.mode == EAS_ADR_ASYNC ? "async" : "sync"));
     else if (automatic && ai.decided)
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  mode auto (%s): exchange share of the first step %.3g, threshold %.3g -> %s\n", size > 1 ? "threshold rule" : "one rank", (double)ai.share, (double)ai.threshold, ai.mode == EAS_ADR_ASYNC ? "async" : "sync"));
   }
