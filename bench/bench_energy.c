@@ -2,7 +2,7 @@ static const char help[] = "Energy to solution, GPU against the CPU cores and ag
                            "the ADR solver (diurnal problem, implicit Euler, default step) and the EBE CG (Q2 elasticity,\n"
                            "manufactured solution), each run on the device, on the CPU cores, and on the backend the\n"
                            "energy policies choose (-eas_backend auto), metered from SetUp to the end of the solve; the\n"
-                           "time and energy of each run (labelled measured or modelled, as the meter says), the measured\n"
+                           "time and energy of each run (labelled measured, modelled or mixed, as the meter says), the measured\n"
                            "winner for -eas_criterion, and whether auto chose it.  Medians of -runs.\n"
                            "  -adr_n <n>         ADR grid n^3 (default 96)\n"
                            "  -steps <s>         ADR time steps per run (default 3)\n"
@@ -26,11 +26,14 @@ static const char help[] = "Energy to solution, GPU against the CPU cores and ag
   it in this process measured).  The run's figures are its meter's
   summary (EasEnergyMeterGetSummary) after EasEnergyMeterStop: the
   SetUp (uploads included), the solve; energy "measured" where the
-  sensors (NVML, RAPL) cover the run, else the model (Vialle et al.
-  eq. 1.16).  The winner is measured, not predicted: the least of T, E,
-  E T or E T^2 over the device and CPU runs; auto matches when it chose
-  that backend, or when its own run is within 5 % of the winner's value
-  (a hybrid split that does as well).
+  sensors (NVML, RAPL) cover the run, "modelled" without sensors (Vialle
+  et al. eq. 1.16), "mixed" where they cover some kinds only: measured for
+  those, the model for the others (modelled_part=cpu+dram without RAPL,
+  gpu for a device run without NVML; docs/energy.md, "Mixed").  The
+  winner is measured, not predicted: the least of T, E, E T or E T^2
+  over the device and CPU runs; auto matches when it chose that backend,
+  or when its own run is within 5 % of the winner's value (a hybrid split
+  that does as well).
 */
 #include <eas.h>
 #include <eas/adr.h>
@@ -38,9 +41,31 @@ static const char help[] = "Energy to solution, GPU against the CPU cores and ag
 #include <omp.h>
 #include "bandwidth.h" /* EasBenchMedian */
 
+/* Where a run's energy comes from (EasEnergySummary: measured, modelled_cpu, modelled_gpu). */
+typedef struct {
+  PetscBool measured, mcpu, mgpu;
+} Source;
+
+/* Of several runs: measured only if all were, a kind modelled if it was in any. */
+static void SourceMerge(Source *a, const Source *b)
+{
+  a->measured = (PetscBool)(a->measured && b->measured);
+  a->mcpu     = (PetscBool)(a->mcpu || b->mcpu);
+  a->mgpu     = (PetscBool)(a->mgpu || b->mgpu);
+}
+
+/* The BENCH fields: energy=measured|modelled|mixed modelled_part=none|cpu+dram|gpu|cpu+dram+gpu|all */
+static void SourceLabels(const Source *s, const char **energy, const char **part)
+{
+  const PetscBool mixed = (PetscBool)(s->measured && (s->mcpu || s->mgpu));
+  *energy               = !s->measured ? "modelled" : (mixed ? "mixed" : "measured");
+  *part                 = !s->measured ? "all" : (!mixed ? "none" : (s->mcpu ? (s->mgpu ? "cpu+dram+gpu" : "cpu+dram") : "gpu"));
+}
+
 typedef struct {
   double    T, E; /* medians over the runs */
-  PetscBool measured, ran;
+  Source    src;  /* merged over the runs */
+  PetscBool ran;
   char      chosen[64]; /* the backend (auto: what the policies chose, "hybrid" for the EBE split) */
   char      kind[8];    /* cpu, gpu (a device backend) or hybrid */
   PetscInt  threads;    /* the OpenMP threads of the (host part of the) backend */
@@ -77,7 +102,7 @@ static PetscErrorCode AutoOff(void)
 }
 
 /* The run's meter figures: time and energy from SetUp to the end of the solve. */
-static PetscErrorCode MeterFigures(EasEnergyMeter m, double *T, double *E, PetscBool *measured)
+static PetscErrorCode MeterFigures(EasEnergyMeter m, double *T, double *E, Source *src)
 {
   EasEnergySummary S;
 
@@ -86,7 +111,9 @@ static PetscErrorCode MeterFigures(EasEnergyMeter m, double *T, double *E, Petsc
   PetscCall(EasEnergyMeterGetSummary(m, &S));
   *T        = S.time;
   *E        = S.energy;
-  *measured = S.measured;
+  src->measured = S.measured;
+  src->mcpu     = S.modelled_cpu;
+  src->mgpu     = S.modelled_gpu;
   PetscFunctionReturn(0);
 }
 
@@ -106,7 +133,7 @@ static PetscErrorCode Describe(EasBackend used, PetscBool hybrid, Run *r)
 }
 
 /* One ADR run on be (NULL: -eas_backend auto). */
-static PetscErrorCode RunAdr(EasBackend be, PetscInt n, PetscInt steps, double *T, double *E, PetscBool *measured, Run *r)
+static PetscErrorCode RunAdr(EasBackend be, PetscInt n, PetscInt steps, double *T, double *E, Source *src, Run *r)
 {
   EasAdr                adr;
   EasBackend            used;
@@ -125,7 +152,7 @@ static PetscErrorCode RunAdr(EasBackend be, PetscInt n, PetscInt steps, double *
   if (!be) PetscCall(AutoOff());
   PetscCall(EasAdrSolve(adr, PETSC_DEFAULT));
   PetscCall(EasAdrGetEnergyMeter(adr, &m));
-  PetscCall(MeterFigures(m, T, E, measured));
+  PetscCall(MeterFigures(m, T, E, src));
   PetscCall(EasAdrGetConvergedReason(adr, &reason));
   PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "bench_energy: the ADR run did not converge (%s)", EasAdrConvergedReasonName(reason));
   PetscCall(EasAdrGetStats(adr, &st));
@@ -137,7 +164,7 @@ static PetscErrorCode RunAdr(EasBackend be, PetscInt n, PetscInt steps, double *
 }
 
 /* One EBE CG run on be (NULL: -eas_backend auto). */
-static PetscErrorCode RunEbe(EasBackend be, PetscInt n, PetscReal rtol, double *T, double *E, PetscBool *measured, Run *r)
+static PetscErrorCode RunEbe(EasBackend be, PetscInt n, PetscReal rtol, double *T, double *E, Source *src, Run *r)
 {
   EasEbe             ebe;
   EasKsp             ksp;
@@ -168,7 +195,7 @@ static PetscErrorCode RunEbe(EasBackend be, PetscInt n, PetscReal rtol, double *
   PetscCall(EasKspSetOperatorEbe(ksp, ebe));
   PetscCall(EasKspSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 100000));
   PetscCall(EasKspSolve(ksp, b, x));
-  PetscCall(MeterFigures(m, T, E, measured));
+  PetscCall(MeterFigures(m, T, E, src));
   PetscCall(EasKspGetConvergedReason(ksp, &reason));
   PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "bench_energy: the EBE CG did not converge (%s)", KSPConvergedReasons[reason]);
   PetscCall(EasKspGetIterationNumber(ksp, &r->its));
@@ -189,16 +216,17 @@ static PetscErrorCode Measure(PetscInt problem, EasBackend be, PetscInt size, Pe
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(runs, &Tv, runs, &Ev));
-  r->measured = PETSC_TRUE;
+  r->src.measured = PETSC_TRUE;
+  r->src.mcpu = r->src.mgpu = PETSC_FALSE;
   for (PetscInt k = -warmup; k < runs; k++) { /* k < 0: warm-up runs (first touch, first kernels), not counted */
-    PetscBool meas = PETSC_FALSE;
+    Source    src  = {PETSC_FALSE, PETSC_FALSE, PETSC_FALSE};
     double    T = 0, E = 0;
-    if (problem == 0) PetscCall(RunAdr(be, size, steps, &T, &E, &meas, r));
-    else PetscCall(RunEbe(be, size, rtol, &T, &E, &meas, r));
+    if (problem == 0) PetscCall(RunAdr(be, size, steps, &T, &E, &src, r));
+    else PetscCall(RunEbe(be, size, rtol, &T, &E, &src, r));
     if (k < 0) continue;
     Tv[k]       = T;
     Ev[k]       = E;
-    r->measured = (PetscBool)(r->measured && meas);
+    SourceMerge(&r->src, &src);
   }
   r->T   = EasBenchMedian(runs, Tv);
   r->E   = EasBenchMedian(runs, Ev);
@@ -250,8 +278,9 @@ int main(int argc, char **argv)
     Run         rg = {0}, rc = {0}, ra = {0};
     PetscInt    size = problem == 0 ? adr_n : ebe_n;
     double      vg, vc, va, vbest;
-    const char *winner;
+    const char *winner, *all_energy, *all_part;
     PetscBool   match;
+    Source      all;
 
     {
       char *hit;
@@ -265,9 +294,15 @@ int main(int argc, char **argv)
     for (PetscInt k = 0; k < 3; k++) {
       const Run  *r    = k == 0 ? &rg : (k == 1 ? &rc : &ra);
       const char *unit = k == 0 ? "gpu" : (k == 1 ? "cpu" : "auto");
+      const char *energy, *part;
       if (!r->ran) continue;
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=energy_to_solution problem=%s n=%" PetscInt_FMT " run=%s backend=%s kind=%s threads=%" PetscInt_FMT " its=%" PetscInt_FMT " time_s=%.4f energy_J=%.4g energy=%s power_W=%.4g\n", pname, size, unit, r->chosen, r->kind, r->threads, r->its, r->T, r->E, r->measured ? "measured" : "modelled", r->T > 0 ? r->E / r->T : 0.0));
+      SourceLabels(&r->src, &energy, &part);
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=energy_to_solution problem=%s n=%" PetscInt_FMT " run=%s backend=%s kind=%s threads=%" PetscInt_FMT " its=%" PetscInt_FMT " time_s=%.4f energy_J=%.4g energy=%s modelled_part=%s power_W=%.4g\n", pname, size, unit, r->chosen, r->kind, r->threads, r->its, r->T, r->E, energy, part, r->T > 0 ? r->E / r->T : 0.0));
     }
+    all = rc.src;
+    SourceMerge(&all, &ra.src);
+    if (rg.ran) SourceMerge(&all, &rg.src);
+    SourceLabels(&all, &all_energy, &all_part);
     vc     = Criterion(crit, rc.T, rc.E);
     vg     = rg.ran ? Criterion(crit, rg.T, rg.E) : PETSC_MAX_REAL;
     va     = Criterion(crit, ra.T, ra.E);
@@ -275,7 +310,7 @@ int main(int argc, char **argv)
     vbest  = PetscMin(vg, vc);
     PetscCall(PetscStrcmp(winner, ra.kind, &match));
     match = (PetscBool)(match || va <= 1.05 * vbest);
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=energy_auto problem=%s n=%" PetscInt_FMT " criterion=%s gpu_over_cpu=%.3f winner=%s auto_chose=%s auto_backend=%s auto_over_best=%.3f auto_matches=%s energy=%s\n", pname, size, EasCriterions[crit], rg.ran ? vg / vc : -1.0, winner, ra.kind, ra.chosen, va / vbest, match ? "yes" : "no", rg.measured && rc.measured && ra.measured ? "measured" : "modelled"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=energy_auto problem=%s n=%" PetscInt_FMT " criterion=%s gpu_over_cpu=%.3f winner=%s auto_chose=%s auto_backend=%s auto_over_best=%.3f auto_matches=%s energy=%s modelled_part=%s\n", pname, size, EasCriterions[crit], rg.ran ? vg / vc : -1.0, winner, ra.kind, ra.chosen, va / vbest, match ? "yes" : "no", all_energy, all_part));
   }
   PetscCall(EasBackendDestroy(&cpu));
   PetscCall(EasBackendDestroy(&gpu));
@@ -290,10 +325,17 @@ int main(int argc, char **argv)
     requires: !cuda-device
     args: -adr_n 8 -steps 1 -ebe_n 2 -runs 1 -threads 1
     expect: bench_energy: /gpu/cuda is not usable here
-    expect: BENCH name=energy_to_solution problem=adr n=8 run=cpu backend=/cpu\S* kind=cpu threads=1 its=[1-9][0-9]* time_s=[0-9.]+ energy_J=[0-9.e+-]+ energy=(measured|modelled)
+    expect: BENCH name=energy_to_solution problem=adr n=8 run=cpu backend=/cpu\S* kind=cpu threads=1 its=[1-9][0-9]* time_s=[0-9.]+ energy_J=[0-9.e+-]+ energy=(measured|modelled|mixed) modelled_part=(none|all|cpu\+dram|cpu\+dram\+gpu|gpu) 
     expect: BENCH name=energy_auto problem=adr n=8 criterion=energy gpu_over_cpu=-1.000 winner=cpu auto_chose=cpu .* auto_matches=yes
     expect: BENCH name=energy_auto problem=ebe n=2 criterion=energy gpu_over_cpu=-1.000 winner=cpu auto_chose=cpu .* auto_matches=yes
     expect_count: 4 BENCH name=energy_to_solution
+  test:
+    suffix: nvml_fake
+    backends: none
+    requires: !cuda-device
+    args: -adr_n 8 -steps 1 -ebe_n 2 -runs 1 -warmup 0 -threads 1 -problems adr -eas_sensor nvml -eas_nvml_library @OBJDIR@/tests/libfake_nvml.so
+    expect: BENCH name=energy_to_solution problem=adr n=8 run=cpu .* energy=mixed modelled_part=cpu\+dram power_W=
+    expect: BENCH name=energy_auto problem=adr .* auto_matches=yes energy=mixed modelled_part=cpu\+dram$
   test:
     suffix: memcheck
     backends: none

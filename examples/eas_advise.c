@@ -31,7 +31,7 @@ static const char help[] = "eas_advise: predicted time, energy and EDP of the co
 
 typedef struct {
   PetscReal T, Tcomp, Tcomm, E; /* the measured window total (s), its compute and exchange phases (s), energy (J) */
-  PetscBool Emeasured;
+  char      Esource[24]; /* EasEnergySummaryGetSource: measured, modelled or measured+modelled (a copy: RunOnOne broadcasts the bytes) */
   PetscInt  windows, ranks, threads;
   PetscReal W;            /* the counted work of the slowest rank: ADR rows x (BiCGStab + Newton iterations), EBE elements x cg iterations */
   PetscReal outer, inner; /* ADR: Newton and BiCGStab iterations of the slowest rank (max over ranks) */
@@ -130,7 +130,11 @@ static PetscErrorCode Run(MPI_Comm comm, PetscInt threads, EasAdrMode mode, Meas
   m->Tcomp     = (S1.phase_time[EAS_PHASE_SETUP] - S0.phase_time[EAS_PHASE_SETUP]) + (S1.phase_time[EAS_PHASE_COMPUTE] - S0.phase_time[EAS_PHASE_COMPUTE]) + (S1.phase_time[EAS_PHASE_TRANSFER] - S0.phase_time[EAS_PHASE_TRANSFER]);
   m->Tcomm     = S1.phase_time[EAS_PHASE_EXCHANGE] - S0.phase_time[EAS_PHASE_EXCHANGE];
   m->E         = S1.energy - S0.energy;
-  m->Emeasured = S1.measured;
+  {
+    const char *src;
+    PetscCall(EasEnergySummaryGetSource(&S1, &src));
+    PetscCall(PetscStrncpy(m->Esource, src, sizeof(m->Esource)));
+  }
   m->ranks     = size;
   m->threads   = threads;
   PetscFunctionReturn(0);
@@ -352,15 +356,15 @@ int main(int argc, char **argv)
 
   /* the measured runs */
   PetscCall(RunOnOne(1, &base));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eas_advise: %s, measured on 1 rank x 1 thread: %" PetscInt_FMT " %s in %.4g s (compute %.4g s, exchange %.4g s), %.4g J (%s)\n", driver, base.windows, isadr ? "steps" : "cg iterations", (double)base.T, (double)base.Tcomp, (double)base.Tcomm, (double)base.E, base.Emeasured ? "measured" : "modelled"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eas_advise: %s, measured on 1 rank x 1 thread: %" PetscInt_FMT " %s in %.4g s (compute %.4g s, exchange %.4g s), %.4g J (%s)\n", driver, base.windows, isadr ? "steps" : "cg iterations", (double)base.T, (double)base.Tcomp, (double)base.Tcomm, (double)base.E, base.Esource));
   if (size > 1) {
     PetscCall(Run(PETSC_COMM_WORLD, 1, EAS_ADR_SYNC, &par[0]));
     pars = &par[0];
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eas_advise: measured on %d ranks x 1 thread (sync): %.4g s (compute %.4g s, exchange %.4g s), %.4g J (%s)\n", size, (double)par[0].T, (double)par[0].Tcomp, (double)par[0].Tcomm, (double)par[0].E, par[0].Emeasured ? "measured" : "modelled"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eas_advise: measured on %d ranks x 1 thread (sync): %.4g s (compute %.4g s, exchange %.4g s), %.4g J (%s)\n", size, (double)par[0].T, (double)par[0].Tcomp, (double)par[0].Tcomm, (double)par[0].E, par[0].Esource));
     if (isadr) {
       PetscCall(Run(PETSC_COMM_WORLD, 1, EAS_ADR_ASYNC, &par[1]));
       para = &par[1];
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eas_advise: measured on %d ranks x 1 thread (async): %.4g s (compute %.4g s, exchange %.4g s), %.4g J (%s)\n", size, (double)par[1].T, (double)par[1].Tcomp, (double)par[1].Tcomm, (double)par[1].E, par[1].Emeasured ? "measured" : "modelled"));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eas_advise: measured on %d ranks x 1 thread (async): %.4g s (compute %.4g s, exchange %.4g s), %.4g J (%s)\n", size, (double)par[1].T, (double)par[1].Tcomp, (double)par[1].Tcomm, (double)par[1].E, par[1].Esource));
     }
   }
 
@@ -440,7 +444,7 @@ int main(int argc, char **argv)
     PetscInt nm = 0;
     if (cores >= 2) PetscCall(RunOnOne(2, &m[nm++]));
     if (size > 1) m[nm++] = par[0];
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\neas_advise: predicted against measured (the base is 1 rank x 1 thread; energy %s)\n", base.Emeasured ? "measured" : "modelled from the measured busy times"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\neas_advise: predicted against measured (the base is 1 rank x 1 thread; energy %s)\n", strcmp(base.Esource, "modelled") ? base.Esource : "modelled from the measured busy times"));
     for (PetscInt i = 0; i < nm; i++) {
       Config c = {m[i].ranks, m[i].threads, 0, PETSC_FALSE, 0, 0, 0, PETSC_FALSE};
       if (m[i].ranks == 1)

@@ -1,8 +1,10 @@
 static const char help[] = "eas_calibrate: small generic benchmarks (Vialle et al. sec. 1.5.2) that write a power profile.\n"
                            "On each available backend it measures the per-element (per-row) time of the DIA SpMV on the\n"
                            "\"adr\" gallery matrix and the per-element time of the EBE apply (Q1 Poisson mesh); where an\n"
-                           "energy sensor exists it measures the idle power (sleeping) and the full power (SpMV loop).\n"
-                           "Without a sensor the powers come from -eas_power_* or the built-in default profile (the papers' tables, docs/energy.md).\n"
+                           "energy sensor exists it measures the idle power (sleeping) and the full power (SpMV loop) of the kinds its domains\n"
+                           "cover: RAPL the CPU package and DRAM (SpMV on /cpu), NVML the GPU (SpMV on /gpu/cuda, where usable).  The\n"
+                           "powers no sensor measures come from -eas_power_* or the built-in default profile (the papers' tables,\n"
+                           "docs/energy.md).  Sensors: -eas_rapl_root <dir>, -eas_nvml_library <lib> (EasSensorSetFromOptions).\n"
                            "  -n <24>          ADR grid (2 n^3 rows)\n"
                            "  -ebe_n <12>      EBE mesh (n^3 Q1 elements), 0 to skip\n"
                            "  -reps <20>       SpMV/EBE repetitions per timing (best of 3 timings)\n"
@@ -10,6 +12,31 @@ static const char help[] = "eas_calibrate: small generic benchmarks (Vialle et a
                            "  -o <file>        profile to write (default eas_profile.opts); use it with -options_file\n\n";
 
 #include <eas.h>
+
+/* The "adr" gallery matrix of grid n on backend res, and x = 1, y. */
+static PetscErrorCode DiaOpen(const char res[], PetscInt n, EasBackend *be, EasDia *A, EasVec *x, EasVec *y)
+{
+  PetscFunctionBegin;
+  PetscCall(EasBackendCreate(PETSC_COMM_SELF, res, be));
+  PetscCall(EasBackendSetFromOptions(*be));
+  PetscCall(EasDiaCreate(PETSC_COMM_SELF, A));
+  PetscCall(EasDiaSetBackend(*A, *be));
+  PetscCall(EasDiaSetFromGallery(*A, "adr", n));
+  PetscCall(EasDiaSetUp(*A));
+  PetscCall(EasDiaCreateVecs(*A, x, y));
+  PetscCall(EasVecSet(*x, 1.0));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode DiaClose(EasBackend *be, EasDia *A, EasVec *x, EasVec *y)
+{
+  PetscFunctionBegin;
+  PetscCall(EasVecDestroy(x));
+  PetscCall(EasVecDestroy(y));
+  PetscCall(EasDiaDestroy(A));
+  PetscCall(EasBackendDestroy(be));
+  PetscFunctionReturn(0);
+}
 
 /* Best-of-3 time of reps SpMVs on backend res; t_el = time per row. */
 static PetscErrorCode TimeDia(const char res[], PetscInt n, PetscInt reps, PetscReal *t_el, PetscReal *t_el_copy)
@@ -21,15 +48,8 @@ static PetscErrorCode TimeDia(const char res[], PetscInt n, PetscInt reps, Petsc
   PetscReal  best = PETSC_MAX_REAL;
 
   PetscFunctionBegin;
-  PetscCall(EasBackendCreate(PETSC_COMM_SELF, res, &be));
-  PetscCall(EasBackendSetFromOptions(be));
-  PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
-  PetscCall(EasDiaSetBackend(A, be));
-  PetscCall(EasDiaSetFromGallery(A, "adr", n));
-  PetscCall(EasDiaSetUp(A));
+  PetscCall(DiaOpen(res, n, &be, &A, &x, &y));
   PetscCall(EasDiaGetSize(A, &nrows, &ndiag));
-  PetscCall(EasDiaCreateVecs(A, &x, &y));
-  PetscCall(EasVecSet(x, 1.0));
   PetscCall(EasDiaMult(A, x, y)); /* warm-up */
   for (int k = 0; k < 3; k++) {
     PetscLogDouble t0, t1;
@@ -58,10 +78,7 @@ static PetscErrorCode TimeDia(const char res[], PetscInt n, PetscInt reps, Petsc
     /* a row of the matrix and of x: (ndiag + 1) doubles, at the measured copy speed */
     if (htod1 > htod0) *t_el_copy = (PetscReal)(t1 - t0) / (htod1 - htod0) * 8.0 * (ndiag + 1);
   }
-  PetscCall(EasVecDestroy(&x));
-  PetscCall(EasVecDestroy(&y));
-  PetscCall(EasDiaDestroy(&A));
-  PetscCall(EasBackendDestroy(&be));
+  PetscCall(DiaClose(&be, &A, &x, &y));
   PetscFunctionReturn(0);
 }
 
@@ -102,31 +119,135 @@ static PetscErrorCode TimeEbe(const char res[], PetscInt n, PetscInt reps, Petsc
   PetscFunctionReturn(0);
 }
 
-/* Average measured power over `secs` of sleeping (idle) or of SpMVs (full),
-   with the meter m (its sensors are probed once). */
-static PetscErrorCode MeasurePower(EasEnergyMeter m, PetscInt u, PetscBool full, PetscInt n, PetscReal secs, PetscReal *P, PetscBool *measured)
+/* Average power (W) by domain kind of sensor s over secs of sleeping (res NULL) or of DIA SpMVs on backend res:
+   P[EAS_DOMAIN_PACKAGE] and P[EAS_DOMAIN_DRAM] summed over the sockets, P[EAS_DOMAIN_GPU] the first GPU
+   alone (the profile's gpu powers are one GPU's; eas uses device 0).  The reads bracket the work only: the
+   backend and the matrix are set up before, the device synchronized before the last read. */
+static PetscErrorCode SensorPower(EasSensor s, const char res[], PetscInt n, PetscReal secs, PetscReal P[3])
 {
-  EasEnergySummary S;
+  EasBackend     be = NULL;
+  EasDia         A  = NULL;
+  EasVec         x = NULL, y = NULL;
+  PetscInt       nd;
+  PetscReal     *E0, *E1;
+  PetscLogDouble t0, t1, start, now;
+  PetscBool      gpu_seen = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(EasEnergyMeterStart(m));
-  if (!full)
-    PetscCall(PetscSleep(secs));
-  else {
-    PetscLogDouble t0, t;
-    PetscReal      tel, tcopy;
-    PetscCall(PetscTime(&t0));
-    PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
-    do {
-      PetscCall(TimeDia("/cpu", n, 5, &tel, &tcopy));
-      PetscCall(PetscTime(&t));
-    } while (t - t0 < secs);
-    PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 0));
+  PetscCall(EasSensorGetNumDomains(s, &nd));
+  PetscCall(PetscMalloc2(nd, &E0, nd, &E1));
+  if (res) {
+    PetscCall(DiaOpen(res, n, &be, &A, &x, &y));
+    PetscCall(EasDiaMult(A, x, y)); /* warm-up: uploads and first kernels before the first read */
+    PetscCall(EasBackendSynchronize(be));
   }
-  PetscCall(EasEnergyMeterStop(m));
-  PetscCall(EasEnergyMeterGetSummary(m, &S));
-  *P        = S.power;
-  *measured = S.measured;
+  PetscCall(EasSensorRead(s, &t0, E0));
+  if (!res) PetscCall(PetscSleep(secs));
+  else {
+    PetscCall(PetscTime(&start));
+    do {
+      for (int k = 0; k < 10; k++) PetscCall(EasDiaMult(A, x, y));
+      PetscCall(EasBackendSynchronize(be));
+      PetscCall(PetscTime(&now));
+    } while (now - start < secs);
+  }
+  PetscCall(EasSensorRead(s, &t1, E1));
+  P[0] = P[1] = P[2] = 0;
+  for (PetscInt d = 0; d < nd; d++) {
+    EasDomainKind kind;
+    PetscCall(EasSensorGetDomain(s, d, NULL, &kind));
+    if (kind == EAS_DOMAIN_GPU && gpu_seen) continue;
+    if (kind == EAS_DOMAIN_GPU) gpu_seen = PETSC_TRUE;
+    P[kind] += t1 > t0 ? (E1[d] - E0[d]) / (PetscReal)(t1 - t0) : 0;
+  }
+  PetscCall(PetscFree2(E0, E1));
+  PetscCall(DiaClose(&be, &A, &x, &y));
+  PetscFunctionReturn(0);
+}
+
+/* A sensor of type set up from the options (-eas_rapl_root, -eas_nvml_library); NULL with why when it is unavailable. */
+static PetscErrorCode SensorOpen(const char type[], EasSensor *s, char why[], size_t len)
+{
+  PetscBool   avail;
+  const char *w;
+
+  PetscFunctionBegin;
+  PetscCall(EasSensorCreate(PETSC_COMM_SELF, s));
+  PetscCall(EasSensorSetType(*s, type));
+  PetscCall(EasSensorSetFromOptions(*s));
+  PetscCall(EasSensorSetUp(*s));
+  PetscCall(EasSensorIsAvailable(*s, &avail, &w));
+  if (!avail) {
+    PetscCall(PetscStrncpy(why, w, len));
+    PetscCall(EasSensorDestroy(s));
+  }
+  PetscFunctionReturn(0);
+}
+
+/* A measured full power below the idle one is kept (a real measurement, noisy), with a warning line. */
+static PetscErrorCode WarnFullBelowIdle(const char sensor[], const char kind[], PetscReal idle, PetscReal full, char comment[], size_t len)
+{
+  char line[512];
+
+  PetscFunctionBegin;
+  if (full >= idle) PetscFunctionReturn(0);
+  PetscCall(PetscSNPrintf(line, sizeof(line), "warning (%s): the %s's measured full power %.4g W is below its idle power %.4g W (noise, or a load that did not reach it: a longer -power_time); both kept, and -eas_power_profile refuses full < idle until one is edited\n", sensor, kind, (double)full, (double)idle));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s", line));
+  PetscCall(PetscStrlcat(comment, "# ", len));
+  PetscCall(PetscStrlcat(comment, line, len));
+  PetscFunctionReturn(0);
+}
+
+/* The powers each sensor measures replace the profile's: RAPL (package, dram) over a sleep and over the
+   CPU SpMV loop -> cpu_idle, cpu_full, dram; NVML (the first GPU) over a sleep and over an SpMV loop on
+   /gpu/cuda -> gpu_idle, gpu_full (only where /gpu/cuda is usable).  The lines printed and the profile's
+   comments say which sensor gave which field. */
+static PetscErrorCode MeasurePowers(PetscInt n, PetscReal secs, PetscBool gpu_usable, PetscBool dflt, EasPowerProfile *prof, char comment[], size_t len)
+{
+  const char *from = dflt ? "the built-in default profile (share/eas/default_profile.opts: Vialle et al. Table 1.1, Lang-Runger Table 2)" : "the -eas_power_* options";
+  EasSensor   s;
+  char        why[512], line[1024];
+  PetscReal   Pi[3], Pf[3];
+
+  PetscFunctionBegin;
+  PetscCall(SensorOpen(EAS_SENSOR_RAPL, &s, why, sizeof(why)));
+  if (s) {
+    PetscInt  nd;
+    PetscBool dram = PETSC_FALSE;
+    PetscCall(EasSensorGetNumDomains(s, &nd));
+    for (PetscInt d = 0; d < nd; d++) {
+      EasDomainKind kind;
+      PetscCall(EasSensorGetDomain(s, d, NULL, &kind));
+      if (kind == EAS_DOMAIN_DRAM) dram = PETSC_TRUE;
+    }
+    PetscCall(SensorPower(s, NULL, n, secs, Pi));
+    PetscCall(SensorPower(s, "/cpu", n, secs, Pf));
+    PetscCall(EasSensorDestroy(&s));
+    prof->cpu_idle = Pi[EAS_DOMAIN_PACKAGE];
+    prof->cpu_full = Pf[EAS_DOMAIN_PACKAGE];
+    if (dram) prof->dram = Pf[EAS_DOMAIN_DRAM]; /* the model's constant DRAM power: its power under the SpMV load */
+    if (dram) PetscCall(PetscSNPrintf(line, sizeof(line), "measured power (rapl): cpu idle %.4g W, full %.4g W, dram %.4g W (idle %.4g W)\n", (double)Pi[EAS_DOMAIN_PACKAGE], (double)Pf[EAS_DOMAIN_PACKAGE], (double)Pf[EAS_DOMAIN_DRAM], (double)Pi[EAS_DOMAIN_DRAM]));
+    else PetscCall(PetscSNPrintf(line, sizeof(line), "measured power (rapl): cpu idle %.4g W, full %.4g W; no dram domain: dram %.4g W from %s\n", (double)Pi[EAS_DOMAIN_PACKAGE], (double)Pf[EAS_DOMAIN_PACKAGE], (double)prof->dram, from));
+  } else PetscCall(PetscSNPrintf(line, sizeof(line), "no RAPL (%s): cpu and dram powers from %s\n", why, from));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s", line));
+  PetscCall(PetscStrlcat(comment, "# ", len));
+  PetscCall(PetscStrlcat(comment, line, len));
+  PetscCall(WarnFullBelowIdle("rapl", "cpu", prof->cpu_idle, prof->cpu_full, comment, len));
+
+  PetscCall(SensorOpen(EAS_SENSOR_NVML, &s, why, sizeof(why)));
+  if (s && gpu_usable) {
+    PetscCall(SensorPower(s, NULL, n, secs, Pi));
+    PetscCall(SensorPower(s, "/gpu/cuda", n, secs, Pf));
+    prof->gpu_idle = Pi[EAS_DOMAIN_GPU];
+    prof->gpu_full = Pf[EAS_DOMAIN_GPU];
+    PetscCall(PetscSNPrintf(line, sizeof(line), "measured power (nvml): gpu idle %.4g W, full %.4g W\n", (double)Pi[EAS_DOMAIN_GPU], (double)Pf[EAS_DOMAIN_GPU]));
+  } else if (s) PetscCall(PetscSNPrintf(line, sizeof(line), "NVML present but /gpu/cuda unusable: the gpu powers stay the profile's, from %s\n", from));
+  else PetscCall(PetscSNPrintf(line, sizeof(line), "no NVML (%s): gpu powers from %s\n", why, from));
+  PetscCall(EasSensorDestroy(&s));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s", line));
+  PetscCall(PetscStrlcat(comment, "# ", len));
+  PetscCall(PetscStrlcat(comment, line, len));
+  PetscCall(WarnFullBelowIdle("nvml", "gpu", prof->gpu_idle, prof->gpu_full, comment, len));
   PetscFunctionReturn(0);
 }
 
@@ -134,9 +255,9 @@ int main(int argc, char **argv)
 {
   const char     *names[] = {"/cpu/openmp", "/cpu/serial", "/gpu/cuda"};
   PetscInt        n = 24, ebe_n = 12, reps = 20, node, nnodes;
-  PetscReal       secs = 1.0, tel[3] = {0, 0, 0}, tcopy[3] = {0, 0, 0}, tebe[3] = {0, 0, 0}, Pidle, Pfull;
-  PetscBool       avail[3], midle = PETSC_FALSE, mfull = PETSC_FALSE, dflt;
-  char            out[PETSC_MAX_PATH_LEN] = "eas_profile.opts", comment[4096], line[512];
+  PetscReal       secs = 1.0, tel[3] = {0, 0, 0}, tcopy[3] = {0, 0, 0}, tebe[3] = {0, 0, 0};
+  PetscBool       avail[3], dflt;
+  char            out[PETSC_MAX_PATH_LEN] = "eas_profile.opts", comment[8192], line[512];
   EasPowerProfile prof;
   PetscMPIInt     rank;
 
@@ -171,28 +292,8 @@ int main(int argc, char **argv)
     PetscCall(PetscSNPrintf(line, sizeof(line), "# %s: DIA SpMV %.6g s/row, EBE %.6g s/element\n", names[b], (double)tel[b], (double)tebe[b]));
     PetscCall(PetscStrlcat(comment, line, sizeof(comment)));
   }
-  /* powers: measured where a sensor exists */
-  {
-    EasEnergyMeter m;
-    PetscInt       u;
-    PetscCall(EasEnergyMeterCreate(PETSC_COMM_SELF, &m));
-    PetscCall(EasEnergyMeterSetFromOptions(m));
-    PetscCall(EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &u));
-    PetscCall(MeasurePower(m, u, PETSC_FALSE, n, secs, &Pidle, &midle));
-    PetscCall(MeasurePower(m, u, PETSC_TRUE, n, secs, &Pfull, &mfull));
-    PetscCall(EasEnergyMeterDestroy(&m));
-  }
-  if (midle && mfull) {
-    /* RAPL gives package + dram; the profile keeps dram at its value and the rest for the CPU */
-    prof.cpu_idle = PetscMax(0.0, Pidle - prof.dram);
-    prof.cpu_full = PetscMax(prof.cpu_idle, Pfull - prof.dram);
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "measured power: idle %.4g W, full (SpMV) %.4g W\n", (double)Pidle, (double)Pfull));
-    PetscCall(PetscSNPrintf(line, sizeof(line), "# measured: idle %.6g W, full %.6g W (sensor package+dram)\n", (double)Pidle, (double)Pfull));
-  } else {
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "no energy sensor: powers %s\n", dflt ? "from the built-in default profile (share/eas/default_profile.opts: Vialle et al. Table 1.1, Lang-Runger Table 2)" : "from the -eas_power_* options"));
-    PetscCall(PetscSNPrintf(line, sizeof(line), "# no energy sensor: powers %s\n", dflt ? "from the default profile (Vialle et al. Table 1.1 means, Lang-Runger Table 2 dram)" : "from the -eas_power_* options"));
-  }
-  PetscCall(PetscStrlcat(comment, line, sizeof(comment)));
+  /* powers: measured by each sensor for the kinds of its domains, the profile's for the rest */
+  PetscCall(MeasurePowers(n, secs, avail[2], dflt, &prof, comment, sizeof(comment)));
   if (rank == 0) {
     FILE *fp;
     PetscCall(PetscFOpen(PETSC_COMM_SELF, out, "w", &fp));
@@ -220,7 +321,8 @@ int main(int argc, char **argv)
     backends: none
     args: -n 10 -ebe_n 4 -reps 4 -power_time 0.05 -o @TMP@/eas_calibrate_test.opts
     expect: ^/cpu/openmp +DIA SpMV .* s/row .*EBE apply .* s/element
-    expect: (no energy sensor: powers from the built-in default profile|measured power)
+    expect: (no RAPL .*: cpu and dram powers from the built-in default profile|measured power \(rapl\))
+    expect: (no NVML .*: gpu powers from the built-in default profile|NVML present but /gpu/cuda unusable|measured power \(nvml\))
     expect: profile written to @TMP@/eas_calibrate_test.opts
   test:
     suffix: small_nogpu
@@ -228,6 +330,14 @@ int main(int argc, char **argv)
     requires: !cuda-device
     args: -n 10 -ebe_n 4 -reps 4 -power_time 0.05 -o @TMP@/eas_calibrate_test_nogpu.opts
     expect: ^/gpu/cuda +skipped: (no CUDA device|CUDA module not loaded)
+  test:
+    suffix: nvml_fake_nogpu
+    backends: none
+    requires: !cuda-device
+    args: -n 8 -ebe_n 0 -reps 2 -power_time 0.05 -eas_rapl_root @TMP@ -eas_nvml_library @OBJDIR@/tests/libfake_nvml.so -o @TMP@/p.opts
+    expect: ^no RAPL \(.*\): cpu and dram powers from the built-in default profile
+    expect: ^NVML present but /gpu/cuda unusable: the gpu powers stay the profile's, from the built-in default profile
+    expect_count: 0 ^measured power
   test:
     suffix: small_gpu
     backends: none

@@ -44,6 +44,8 @@
 # "@TMP@" in args and expect lines is replaced by a directory of the run's
 # own (removed after it; also its TMPDIR): tests that write files do not
 # meet each other, in parallel or from another user's run.
+# "@OBJDIR@" in args is replaced by the object directory's absolute path
+# (e.g. @OBJDIR@/tests/libfake_nvml.so, the fake NVML built with the tests).
 # The last line is "N passed, N failed", after the list of the failed tests.
 #
 # Parallel runs, threads and cores (-j N, make check JOBS=N; docs/tests.md):
@@ -115,6 +117,7 @@ FULL_MATRIX=${EAS_TEST_FULL_MATRIX:-0}
 PYTHON=${EAS_PYTHON:-/usr/bin/python3}
 ROOT=${EAS_TEST_ROOT:-$(cd "$(dirname "$0")/.." && pwd)} # EAS_TEST_ROOT: the runner's self-test
 LOGDIR=$OBJDIR/testlogs
+OBJDIR_ABS=$(cd "$OBJDIR" && pwd) || exit 1
 mkdir -p "$LOGDIR"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/eas_run_XXXXXX") || exit 1 # the reports of running tests, their @TMP@ directories
 trap 'rm -rf "$WORK"' EXIT
@@ -206,6 +209,7 @@ run_one() { # id name exe np be args expects experr counts threads
   [ "$be" != "-" ] && beopt="-eas_backend $be"
   mkdir -p "$tmp"
   args=${args//@TMP@/$tmp}
+  args=${args//@OBJDIR@/$OBJDIR_ABS}
   expects=${expects//@TMP@/$tmp}
   experr=${experr//@TMP@/$tmp}
   t0=${EPOCHREALTIME/[.,]/}

@@ -435,7 +435,7 @@ int main(int argc, char **argv)
     args: -case solve -dir @TMP@/dvfs -eas_dvfs apply -eas_dvfs_warmup 3 -eas_sensor model -eas_energy_view
     expect: ^eas: -eas_dvfs apply: EPSA \(Fanfakh\) over 1 rank\(s\), per iteration
     expect: ^eas: -eas_dvfs apply: [1-9][0-9]* core\(s\) set through scaling_setspeed \(userspace governor\); restored at the end
-    expect: DVFS \(EPSA, Fanfakh\): S_opt [0-9.e+-]+; predicted saving [0-9.e+-]+ J .*measured saving n/a \(no energy sensor
+    expect: DVFS \(EPSA, Fanfakh\): S_opt [0-9.e+-]+; predicted saving [0-9.e+-]+ J .*measured saving n/a \(no sensor of the CPU's energy, RAPL
     expect: ^after the solve: scaling_setspeed back to 1800000
   test:
     suffix: budget

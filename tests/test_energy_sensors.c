@@ -368,7 +368,9 @@ static PetscErrorCode CaseNvmlFake(const char mode[], PetscReal P)
   {
     EasEnergyMeter   m;
     EasEnergySummary S;
+    EasPowerProfile  prof;
     PetscInt         u;
+    PetscReal        Pm;
     PetscCall(PetscOptionsSetValue(NULL, "-eas_nvml_library", lib));
     PetscCall(EasEnergyMeterCreate(PETSC_COMM_SELF, &m));
     PetscCall(EasEnergyMeterSetFromOptions(m));
@@ -384,15 +386,18 @@ static PetscErrorCode CaseNvmlFake(const char mode[], PetscReal P)
     PetscCall(EasEnergyMeterStop(m));
     PetscCall(EasEnergyMeterGetSummary(m, &S));
     PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_SELF));
+    PetscCall(EasEnergyMeterGetProfile(m, &prof));
+    Pm = prof.cpu_idle + prof.dram; /* no RAPL: the model adds the idle CPU and DRAM (Vialle et al. eq. 1.16; one rank, the GPU unit alone busy) */
     if (isinitfail || isnodev) {
       PetscCheck(!S.valid, PETSC_COMM_SELF, PETSC_ERR_PLIB, "-eas_sensor nvml without NVML: the figures must be n/a");
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "  meter: -eas_sensor nvml unavailable, figures n/a\n"));
       nchecks++;
     } else {
       PetscCheck(S.measured && S.phase_measured[EAS_PHASE_COMPUTE] && !S.phase_apportioned[EAS_PHASE_COMPUTE] && S.phase_apportioned[EAS_PHASE_EXCHANGE], PETSC_COMM_SELF, PETSC_ERR_PLIB, "expected a measured total and compute phase and an apportioned 10 ms exchange (measured %d %d, apportioned %d %d)", (int)S.measured, (int)S.phase_measured[EAS_PHASE_COMPUTE], (int)S.phase_apportioned[EAS_PHASE_COMPUTE], (int)S.phase_apportioned[EAS_PHASE_EXCHANGE]);
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  meter: compute %g J over %g s, P x W = %g J; total %g J over %g s, P x T = %g J; the %g s exchange is apportioned (update period 0.1 s)\n", (double)S.phase_energy[EAS_PHASE_COMPUTE], (double)S.phase_time[EAS_PHASE_COMPUTE], (double)(P * S.phase_time[EAS_PHASE_COMPUTE]), (double)S.energy, (double)S.time, (double)(P * S.time), (double)S.phase_time[EAS_PHASE_EXCHANGE]));
-      CHECK_CLOSE(S.phase_energy[EAS_PHASE_COMPUTE] / (P * S.phase_time[EAS_PHASE_COMPUTE]), 1, tol_meter, "measured compute phase / (P x its wall time)");
-      CHECK_CLOSE(S.energy / (P * S.time), 1, tol_meter, "measured total / (P x T) (closure)");
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "  meter: compute %g J over %g s, P x W = %g J; total %g J over %g s, P x T = %g J, each with the model's idle CPU and DRAM (%g W); the %g s exchange is apportioned (update period 0.1 s)\n", (double)S.phase_energy[EAS_PHASE_COMPUTE], (double)S.phase_time[EAS_PHASE_COMPUTE], (double)(P * S.phase_time[EAS_PHASE_COMPUTE]), (double)S.energy, (double)S.time, (double)(P * S.time), (double)Pm, (double)S.phase_time[EAS_PHASE_EXCHANGE]));
+      CHECK_CLOSE(S.modelled_energy / (Pm * S.time), 1, 1e-9, "the model's part / ((cpu_idle + dram) x T) (CPU and DRAM modelled, no RAPL)");
+      CHECK_CLOSE((S.phase_energy[EAS_PHASE_COMPUTE] - Pm * S.phase_time[EAS_PHASE_COMPUTE]) / (P * S.phase_time[EAS_PHASE_COMPUTE]), 1, tol_meter, "measured compute phase (less the model's part) / (P x its wall time)");
+      CHECK_CLOSE((S.energy - S.modelled_energy) / (P * S.time), 1, tol_meter, "measured total (less the model's part) / (P x T) (closure)");
       CHECK_CLOSE((PetscReal)S.reads_caller, 0, 0, "sensor reads on the solver's thread");
     }
     PetscCall(EasEnergyMeterDestroy(&m));
@@ -542,20 +547,21 @@ int main(int argc, char **argv)
     expect: sensor nvml: available \(total energy counter\)
     expect: energy counter difference \(J\) vs P x elapsed
     expect: sensor nvml, profile default
-    expect: ^compute .* measured$
-    expect: ^exchange .* apportioned$
-    expect: ^total .* measured$
+    expect: ^compute .* measured\+modelled$
+    expect: ^exchange .* apportioned\+modelled$
+    expect: ^total .* measured\+modelled$
+    expect: ^source of the energies: measured \(nvml: gpu\) \+ modelled \(cpu, dram: no RAPL\)$
     expect: ^sensor reads: [0-9]+ on the sampler thread\(s\), 0 on the solver's thread
-    expect: case nvml_fake: 6 checks passed
+    expect: case nvml_fake: 7 checks passed
   test:
     suffix: nvml_fake_power
     backends: none
     args: -case nvml_fake -fake_mode power -fake_power 87.5
     expect: sensor nvml: available \(power samples, trapezoid rule\)
     expect: trapezoid-integrated energy \(J\) vs P x elapsed
-    expect: ^compute .* measured$
-    expect: ^exchange .* apportioned$
-    expect: case nvml_fake: 6 checks passed
+    expect: ^compute .* measured\+modelled$
+    expect: ^exchange .* apportioned\+modelled$
+    expect: case nvml_fake: 7 checks passed
   test:
     suffix: nvml_fake_initfail
     backends: none

@@ -3,7 +3,8 @@ static const char help[] = "The energy meter on its sensors' sampler threads (is
                            "and the unphased row add up to the energy the fake hardware counted (closure within 1 %);\n"
                            "energy lands in the phase that ran at each power; RAPL on a fake powercap tree the test\n"
                            "writes at a constant power; the sampler threads are joined at destroy.\n"
-                           "  -case reads|step|rapl\n"
+                           "  -case reads|step|rapl|mixed (NVML alone on a CPU run: the GPU measured, the CPU and DRAM modelled)\n"
+                           "  -gpu_unit (rapl: an idle GPU unit too, its board modelled)\n"
                            "  -phases <n> (reads: Begin/End pairs of each unit), -spin_us <us> (the GPU unit's busy time in each),\n"
                            "  -delay_ms <ms> (the fake NVML's read delay),\n"
                            "  -reads_file <path> (FAKE_NVML_READS: the fake's own count of its reads)\n";
@@ -26,6 +27,14 @@ static const char help[] = "The energy meter on its sensors' sampler threads (is
   - step: the fake's power steps from P1 to P2 in an unphased gap between a
     compute and an exchange phase (FAKE_NVML_POWER2, FAKE_NVML_SWITCH_AT):
     each phase's energy / its wall time is its own power within 1 %.
+  - mixed (NVML alone, a CPU unit): the total is the fake's P x T (within 1 %)
+    plus the model's CPU and DRAM energy, T (cpu_idle + dram) + busy
+    (cpu_full - cpu_idle) by hand from the -eas_power_* options (to 1e-9:
+    the same times, the arithmetic of Vialle et al. eq. 1.16 done here), and
+    the compute row less its model part is P within 1 %; labels
+    measured+modelled.  rapl -gpu_unit: an idle GPU unit, no NVML: the
+    model's part is T gpu_idle to 1e-9.  step: each row less the model's
+    idle CPU and DRAM.
   - threads: /proc/self/task holds as many threads after the meter's
     destruction as before its creation (the sampler joined).
   The GPU unit of case reads runs on /cpu/memcheck, whose timer marks are
@@ -102,17 +111,18 @@ static PetscErrorCode NvmlMeter(EasEnergyMeter *m, const char lib[])
   PetscFunctionReturn(0);
 }
 
-/* The rows (phases and unphased) add up to the total, and the total to P x T. */
+/* The rows (phases and unphased) add up to the total (phases never overlap here), and the total less the
+   model's part of the kinds no sensor covers (S->modelled_energy; checked by hand in case mixed) to P x T. */
 static PetscErrorCode CheckClosure(const EasEnergySummary *S, PetscReal P, PetscReal tol)
 {
-  PetscReal rows = S->other_energy, truth = P * S->time;
+  PetscReal rows = S->other_energy, truth = P * S->time, Es = S->energy - S->modelled_energy;
 
   PetscFunctionBegin;
   for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) rows += S->phase_energy[p];
   CHECK(S->measured, "the total must be measured");
   CHECK(PetscAbsReal(rows - S->energy) <= 1e-9 * S->energy, "rows %.12g J != total %.12g J", (double)rows, (double)S->energy);
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  closure: rows %.6g J = total %.6g J; P x T = %.6g J over %.4g s: ratio %.5f (tol %.3g)\n", (double)rows, (double)S->energy, (double)truth, (double)S->time, (double)(S->energy / truth), (double)tol));
-  CHECK(PetscAbsReal(S->energy / truth - 1) <= tol, "closure: total %.6g J vs P x T = %.6g J: off by more than %.3g", (double)S->energy, (double)truth, (double)tol);
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  closure: rows %.6g J = total %.6g J (%.6g J modelled); sensors' %.6g J, P x T = %.6g J over %.4g s: ratio %.5f (tol %.3g)\n", (double)rows, (double)S->energy, (double)S->modelled_energy, (double)Es, (double)truth, (double)S->time, (double)(Es / truth), (double)tol));
+  CHECK(PetscAbsReal(Es / truth - 1) <= tol, "closure: the sensors' %.6g J vs P x T = %.6g J: off by more than %.3g", (double)Es, (double)truth, (double)tol);
   PetscFunctionReturn(0);
 }
 
@@ -181,6 +191,28 @@ static PetscErrorCode CaseReads(void)
   PetscFunctionReturn(0);
 }
 
+/* Starts m and runs unit u: compute for Wc s (busy, spinning, or asleep), an unphased gap (te0, te1: its
+   ends), an exchange of We s asleep; stops m, prints its report and returns its summary. */
+static PetscErrorCode ComputeGapExchange(EasEnergyMeter m, PetscInt u, PetscBool spin, PetscReal Wc, PetscReal gap, PetscReal We, double *te0, double *te1, EasEnergySummary *S)
+{
+  PetscFunctionBegin;
+  PetscCall(EasEnergyMeterStart(m));
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
+  if (spin) Spin(Wc);
+  else PetscCall(PetscSleep(Wc));
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 1));
+  *te0 = Now();
+  PetscCall(PetscSleep(gap));
+  *te1 = Now();
+  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_EXCHANGE, u));
+  PetscCall(PetscSleep(We));
+  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_EXCHANGE, u, 0));
+  PetscCall(EasEnergyMeterStop(m));
+  PetscCall(EasEnergyMeterGetSummary(m, S));
+  PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_SELF));
+  PetscFunctionReturn(0);
+}
+
 /* The fake's power steps from P1 to P2 in the gap between two phases. */
 static PetscErrorCode CaseStep(void)
 {
@@ -188,9 +220,10 @@ static PetscErrorCode CaseStep(void)
   char             lib[PETSC_MAX_PATH_LEN], sw[32];
   EasEnergyMeter   m;
   EasEnergySummary S;
+  EasPowerProfile  prof;
   PetscInt         u;
   double           ts, te0, te1;
-  PetscReal        Pc, Pe, Pu;
+  PetscReal        Pc, Pe, Pu, Pm;
 
   PetscFunctionBegin;
   PetscCall(FakeNvmlPath(lib, sizeof(lib)));
@@ -199,31 +232,64 @@ static PetscErrorCode CaseStep(void)
   PetscCall(NvmlMeter(&m, lib));
   PetscCall(EasEnergyMeterAddUnit(m, "gpu0", EAS_UNIT_GPU, &u));
   ts = Now(); /* before nvmlInit_v2 (in Start): the step is at or after ts + SWITCH_AT */
-  PetscCall(EasEnergyMeterStart(m));
-  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
-  PetscCall(PetscSleep(W));
-  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_COMPUTE, u, 1));
-  te0 = Now();
-  PetscCall(PetscSleep(gap));
-  te1 = Now();
-  PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_EXCHANGE, u));
-  PetscCall(PetscSleep(W));
-  PetscCall(EasEnergyMeterEnd(m, EAS_PHASE_EXCHANGE, u, 0));
-  PetscCall(EasEnergyMeterStop(m));
-  PetscCall(EasEnergyMeterGetSummary(m, &S));
-  PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_SELF));
+  PetscCall(ComputeGapExchange(m, u, PETSC_FALSE, W, gap, W, &te0, &te1, &S));
+  PetscCall(EasEnergyMeterGetProfile(m, &prof));
   PetscCall(EasEnergyMeterDestroy(&m));
+  /* no RAPL: each row adds the model's CPU and DRAM, idle (the only unit is the GPU): (cpu_idle + dram) x its time */
+  Pm = prof.cpu_idle + prof.dram;
+  CHECK(S.modelled_cpu && !S.modelled_gpu, "NVML alone: expected the CPU modelled, the GPU measured (modelled cpu %d gpu %d)", (int)S.modelled_cpu, (int)S.modelled_gpu);
   /* the step is at ts + SWITCH_AT at the earliest and, nvmlInit_v2 being in Start, by te0 + SWITCH_AT - W at the latest;
      a sampling interval (20 ms and a read) on each side of it must lie in the gap for each phase to see one power */
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "  the step lies %.3f s after compute ended and %.3f s before exchange began (at least 0.03 s needed)\n", ts + W + 0.5 * gap - te0, te1 - (te0 + 0.5 * gap)));
   PetscCheck(ts + W + 0.5 * gap - te0 >= 0.03 && te1 - (te0 + 0.5 * gap) >= 0.03, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the sleeps overran the %g s gap by more than a sampling interval (a machine stalled for over 0.1 s): the step is not between the phases", (double)gap);
-  Pc = S.phase_energy[EAS_PHASE_COMPUTE] / S.phase_time[EAS_PHASE_COMPUTE];
-  Pe = S.phase_energy[EAS_PHASE_EXCHANGE] / S.phase_time[EAS_PHASE_EXCHANGE];
-  Pu = S.other_energy / S.other_time;
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  power of compute %.5g W (P1 %g), exchange %.5g W (P2 %g), unphased %.5g W (between)\n", (double)Pc, (double)P1, (double)Pe, (double)P2, (double)Pu));
+  Pc = S.phase_energy[EAS_PHASE_COMPUTE] / S.phase_time[EAS_PHASE_COMPUTE] - Pm;
+  Pe = S.phase_energy[EAS_PHASE_EXCHANGE] / S.phase_time[EAS_PHASE_EXCHANGE] - Pm;
+  Pu = S.other_energy / S.other_time - Pm;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  measured power (the rows' less the model's CPU and DRAM %g W) of compute %.5g W (P1 %g), exchange %.5g W (P2 %g), unphased %.5g W (between)\n", (double)Pm, (double)Pc, (double)P1, (double)Pe, (double)P2, (double)Pu));
   CHECK(PetscAbsReal(Pc / P1 - 1) <= 0.01, "compute phase at %g W, expected P1 = %g W within 1%%", (double)Pc, (double)P1);
   CHECK(PetscAbsReal(Pe / P2 - 1) <= 0.01, "exchange phase at %g W, expected P2 = %g W within 1%%", (double)Pe, (double)P2);
   CHECK(Pu > P1 && Pu < P2, "unphased at %g W, expected between P1 and P2 (the step)", (double)Pu);
+  PetscFunctionReturn(0);
+}
+
+/* NVML alone on a CPU run (issue 20 item 5): the GPU board measured, the CPU and DRAM modelled.  Checked
+   against the fake's P x T and eq. 1.16 by hand from the profile given as options (-eas_power_*): one CPU
+   unit of weight 1 on one rank, so the model's part is T (cpu_idle + dram) + busy (cpu_full - cpu_idle). */
+static PetscErrorCode CaseMixed(void)
+{
+  const PetscReal  P = 120, Wc = 0.2, gap = 0.1, We = 0.1;
+  char             lib[PETSC_MAX_PATH_LEN];
+  const char      *src;
+  EasEnergyMeter   m;
+  EasEnergySummary S;
+  EasPowerProfile  prof;
+  PetscInt         u;
+  PetscReal        bc, be, Ehand, Ec, Pc;
+  double           te0, te1;
+
+  PetscFunctionBegin;
+  PetscCall(FakeNvmlPath(lib, sizeof(lib)));
+  PetscCheck(setenv("FAKE_NVML_MODE", "energy", 1) == 0 && setenv("FAKE_NVML_POWER", "120", 1) == 0, PETSC_COMM_SELF, PETSC_ERR_SYS, "setenv failed");
+  PetscCall(NvmlMeter(&m, lib));
+  PetscCall(EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &u));
+  PetscCall(ComputeGapExchange(m, u, PETSC_TRUE, Wc, gap, We, &te0, &te1, &S));
+  PetscCall(EasEnergyMeterGetProfile(m, &prof));
+  PetscCall(EasEnergyMeterGetPhase(m, EAS_PHASE_COMPUTE, u, &bc, NULL, NULL));
+  PetscCall(EasEnergyMeterGetPhase(m, EAS_PHASE_EXCHANGE, u, &be, NULL, NULL));
+  PetscCall(EasEnergyMeterDestroy(&m));
+  PetscCall(EasEnergySummaryGetSource(&S, &src));
+  CHECK(S.measured && S.modelled_cpu && !S.modelled_gpu, "NVML alone: expected measured with the CPU modelled (measured %d, modelled cpu %d gpu %d)", (int)S.measured, (int)S.modelled_cpu, (int)S.modelled_gpu);
+  CHECK(!strcmp(src, "measured+modelled"), "the total's label %s, expected measured+modelled", src);
+  CHECK(prof.cpu_idle == 30 && prof.cpu_full == 90 && prof.dram == 6, "the profile of the options (-eas_power_cpu_idle 30 -eas_power_cpu_full 90 -eas_power_dram 6): got %g %g %g", (double)prof.cpu_idle, (double)prof.cpu_full, (double)prof.dram);
+  Ehand = S.time * (prof.cpu_idle + prof.dram) + (bc + be) * (prof.cpu_full - prof.cpu_idle); /* Vialle et al. eq. 1.16, w = 1, ppn = 1 */
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  modelled CPU+DRAM %.8g J, by hand %.8g J (T %.4g s, busy %.4g s); total %.6g J, P x T + by hand %.6g J\n", (double)S.modelled_energy, (double)Ehand, (double)S.time, (double)(bc + be), (double)S.energy, (double)(P * S.time + Ehand)));
+  CHECK(PetscAbsReal(S.modelled_energy - Ehand) <= 1e-9 * Ehand, "the model's part %.12g J, by hand %.12g J", (double)S.modelled_energy, (double)Ehand);
+  CHECK(PetscAbsReal(S.energy - (P * S.time + Ehand)) <= 0.01 * P * S.time, "total %.8g J, expected P x T + the model's CPU and DRAM = %.8g J within 1%% of P x T", (double)S.energy, (double)(P * S.time + Ehand));
+  /* the compute row: the fake's power over its time plus the model's CPU and DRAM, busy, over it */
+  Ec = S.phase_time[EAS_PHASE_COMPUTE] * (prof.cpu_idle + prof.dram) + bc * (prof.cpu_full - prof.cpu_idle);
+  Pc = (S.phase_energy[EAS_PHASE_COMPUTE] - Ec) / S.phase_time[EAS_PHASE_COMPUTE];
+  CHECK(PetscAbsReal(Pc / P - 1) <= 0.01, "compute row less the model's %.6g J: %.6g W, expected the fake's %g W within 1%%", (double)Ec, (double)Pc, (double)P);
+  PetscCall(CheckClosure(&S, P, 0.01));
   PetscFunctionReturn(0);
 }
 
@@ -278,8 +344,10 @@ static PetscErrorCode CaseRapl(void)
   pthread_t        th;
   EasEnergyMeter   m;
   EasEnergySummary S;
-  PetscInt         u, th0, th1;
+  EasPowerProfile  prof;
+  PetscInt         u, ug = -1, th0, th1;
   PetscReal        period, tol;
+  PetscBool        gpu_unit = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&w, sizeof(w)));
@@ -296,6 +364,8 @@ static PetscErrorCode CaseRapl(void)
   PetscCall(EasEnergyMeterSetFromOptions(m));
   PetscCall(EasEnergyMeterSetSensorType(m, "rapl"));
   PetscCall(EasEnergyMeterAddUnit(m, "cpu", EAS_UNIT_CPU, &u));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-gpu_unit", &gpu_unit, NULL));
+  if (gpu_unit) PetscCall(EasEnergyMeterAddUnit(m, "gpu0", EAS_UNIT_GPU, &ug)); /* never busy: its board idle, modelled (no NVML) */
   PetscCall(EasEnergyMeterStart(m));
   for (PetscInt i = 0; i < 200; i++) { /* 0.4 s: the counters wrap 1.8 times */
     PetscCall(EasEnergyMeterBegin(m, EAS_PHASE_COMPUTE, u));
@@ -309,7 +379,11 @@ static PetscErrorCode CaseRapl(void)
   PetscCall(EasEnergyMeterGetSummary(m, &S));
   PetscCall(EasEnergyMeterView(m, PETSC_VIEWER_STDOUT_SELF));
   period = S.resolution;
+  PetscCall(EasEnergyMeterGetProfile(m, &prof));
   PetscCall(EasEnergyMeterDestroy(&m));
+  /* RAPL alone: the GPU modelled only where a GPU unit exists; idle, T gpu_idle (Vialle et al. eq. 1.16, ppn = 1) */
+  CHECK(!S.modelled_cpu && S.modelled_gpu == gpu_unit, "RAPL alone%s: modelled cpu %d gpu %d", gpu_unit ? " with a GPU unit" : "", (int)S.modelled_cpu, (int)S.modelled_gpu);
+  CHECK(PetscAbsReal(S.modelled_energy - (gpu_unit ? S.time * prof.gpu_idle : 0)) <= 1e-9 * S.time * prof.gpu_idle, "the model's GPU part %.12g J, by hand T x gpu_idle = %.12g J", (double)S.modelled_energy, (double)(gpu_unit ? S.time * prof.gpu_idle : 0));
   PetscCall(CountThreads(&th1));
   pthread_mutex_lock(&w.lock);
   w.stop = 1;
@@ -339,6 +413,8 @@ int main(int argc, char **argv)
   if (isc) PetscCall(CaseStep());
   PetscCall(PetscStrcmp(cs, "rapl", &isc));
   if (isc) PetscCall(CaseRapl());
+  PetscCall(PetscStrcmp(cs, "mixed", &isc));
+  if (isc) PetscCall(CaseMixed());
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "case %s: %" PetscInt_FMT " checks passed\n", cs, nchecks));
   PetscCall(EasFinalize());
   return 0;
@@ -349,7 +425,8 @@ int main(int argc, char **argv)
     suffix: reads
     backends: none
     args: -case reads -phases 2000 -delay_ms 5 -reads_file @TMP@/reads
-    expect: ^compute .* apportioned$
+    expect: ^compute .* apportioned\+modelled$
+    expect: ^source of the energies: measured \(nvml: gpu\) \+ modelled \(cpu, dram: no RAPL\)$
     expect: ^sensor reads: [0-9]+ on the sampler thread\(s\), 0 on the solver's thread; 8000 phase boundaries
     expect: [01] on the solver's thread, for 8000 phase boundaries
     expect: case reads: 9 checks passed
@@ -368,14 +445,29 @@ int main(int argc, char **argv)
     suffix: step
     backends: none
     args: -case step
-    expect: ^compute .* measured$
-    expect: ^exchange .* measured$
-    expect: case step: 3 checks passed
+    expect: ^compute .* measured\+modelled$
+    expect: ^exchange .* measured\+modelled$
+    expect: case step: 4 checks passed
   test:
     suffix: rapl
     backends: none
     args: -case rapl
     expect: sensor rapl, profile default
     expect: ^total .* (measured|apportioned)$
-    expect: case rapl: 6 checks passed
+    expect: case rapl: 8 checks passed
+  test:
+    suffix: rapl_gpu_unit
+    backends: none
+    args: -case rapl -gpu_unit
+    expect: ^total .* (measured|apportioned)\+modelled$
+    expect: ^source of the energies: measured \(rapl: cpu, dram\) \+ modelled \(gpu: no NVML\)$
+    expect: case rapl: 8 checks passed
+  test:
+    suffix: mixed
+    backends: none
+    args: -case mixed -eas_power_cpu_idle 30 -eas_power_cpu_full 90 -eas_power_dram 6 -eas_power_gpu_idle 50 -eas_power_gpu_full 300
+    expect: ^compute .* measured\+modelled$
+    expect: ^total .* measured\+modelled$
+    expect: ^source of the energies: measured \(nvml: gpu\) \+ modelled \(cpu, dram: no RAPL\)$
+    expect: case mixed: 9 checks passed
 TEST*/

@@ -71,6 +71,7 @@ typedef struct {
   PetscBool      Emeasured;
   PetscReal      alpha;    /* T_sync / T_async (eq. 1.50) */
   PetscReal      frontier; /* the speedup async needs: 1 (time), Pbar_async/Pbar_sync (energy, eq. 1.50), (Pbar_async/Pbar_sync)^(1/(w+1)) for E T^w */
+  PetscBool      Emixed;   /* Emeasured, and the model added the kinds no sensor covers (EasEnergySummary modelled_cpu, modelled_gpu) */
 } EasAdrAutoInfo;
 
 /* Statistics, cumulative over EasAdrSolve() calls (this rank's values; the

@@ -276,7 +276,7 @@ typedef struct {
   PetscReal other_energy; /* its energy: modelled, the idle power P_I over that time; measured, the sensors' energy apportioned to it (J) */
   PetscBool other_measured, other_apportioned;
   PetscReal energy;        /* total, J; measured: the sum of the rows (phases and unphased), the sensors' energy over the running windows */
-  PetscBool measured;      /* total from sensors */
+  PetscBool measured;      /* total from sensors (all of it, or with modelled_cpu/modelled_gpu the kinds they cover) */
   PetscBool apportioned;   /* measured, T shorter than the resolution */
   PetscReal resolution;    /* the sensors' resolution in time: the longest sampler or update period (s; 0: modelled) */
   PetscInt  reads_caller;  /* sensor reads on the solvers' threads (EasSensorRead; the meter makes none), summed over the node leaders */
@@ -286,7 +286,17 @@ typedef struct {
   PetscReal model_energy;  /* the model's total (Vialle et al. eq. 1.16, plus the switch), J */
   PetscReal switch_energy; /* the network switch, P_sw T when the run spans > 1 node (Vialle et al. eq. 1.34; modelled, in the total unless measured), J */
   PetscReal power, edp;    /* average power (W) and E*T (J s) */
+  /* Sensors covering only some kinds (measured true): the energies of the others are the model's (Vialle et al.
+     eq. 1.16 with the covered kinds' powers zeroed), added to every row and to the total (docs/energy.md, "Mixed") */
+  PetscBool modelled_cpu;    /* CPU package and DRAM modelled: no RAPL (a CPU always exists) */
+  PetscBool modelled_gpu;    /* GPU modelled: a GPU unit registered, no NVML */
+  PetscReal modelled_energy; /* the model's part of energy (J): 0 unless modelled_cpu or modelled_gpu */
 } EasEnergySummary;
+
+/* EasEnergySummaryGetSource - the label of the summary's total: "n/a",
+   "modelled", "measured" or "measured+modelled" (sensors cover some kinds,
+   the model the others: modelled_cpu, modelled_gpu). */
+PETSC_EXTERN PetscErrorCode EasEnergySummaryGetSource(const EasEnergySummary *, const char *label[]);
 
 /* EasEnergyMeterGetSummary - the run's figures (collective). */
 PETSC_EXTERN PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter, EasEnergySummary *);
@@ -311,7 +321,9 @@ PETSC_EXTERN PetscErrorCode EasEnergyMeterGetTrace(EasEnergyMeter, const char *p
    (elements or rows per unit) and per-element times t_el (s), the predicted
    time and energy of the iteration (NaN or < 0 when none); the measured time
    and energy since the previous row (or Start) are added by the meter
-   (energy measured when sensors cover it, else modelled; column source).
+   (energy measured when sensors cover it, plus the model of the kinds they
+   do not cover, else modelled; column source: measured, measured+modelled
+   or modelled).
    No-op without a trace. */
 PETSC_EXTERN PetscErrorCode EasEnergyTraceRow(EasEnergyMeter, PetscInt it, PetscInt nunits, const PetscReal shares[], const PetscReal t_el[], PetscReal Tpred, PetscReal Epred);
 /* EasEnergyMeterDestroy - stops the sensors, closes the trace and frees the

@@ -208,7 +208,7 @@ struct _p_EasEnergyMeter {
   char           trace_path[PETSC_MAX_PATH_LEN];
   PetscBool      trace_header, trace_on;
   PetscLogDouble trace_t;
-  PetscReal      trace_E, trace_Emodel;
+  PetscReal      trace_E, trace_Emodel, trace_Ecomp; /* sensors', model's, the model's part of the uncovered kinds (mixed) */
   /* "Disabled" lines of this meter's sensors, printed at SetUp only when
      energy output was requested or a sensor was named, else at View */
   char     disabled[EAS_METER_MAX_SENSORS][600];
@@ -252,6 +252,8 @@ typedef struct {
   PetscReal        PF, PI;                                        /* full-load and idle power summed over the nodes (computing kind) */
   PetscBool        gpu_computes;                                  /* the computing kind is the GPU */
   char             sensors[64];
+  char             modelled[16]; /* the kinds the model adds to the sensors: "cpu+dram", "gpu", "cpu+dram+gpu" or "" */
+  char             source[160]; /* the total's source in words, e.g. "measured (nvml: gpu) + modelled (cpu, dram: no RAPL)" */
 } EasMeterReport;
 
 /* The meter's clock (EasEnergyMeterSetTimeFunction, else EasHostClock). */
@@ -273,5 +275,14 @@ PETSC_INTERN PetscErrorCode EasMeterFlushEvents(EasEnergyMeter);
 PETSC_INTERN PetscErrorCode EasMeterSensorEnergy(EasEnergyMeter, PetscReal E[EAS_NUM_PHASES + 1]);
 /* Prints the meter's pending "Disabled" lines and forgets them. */
 PETSC_INTERN PetscErrorCode EasMeterFlushDisabled(EasEnergyMeter);
+/* The complement profile of a meter whose sensors cover only some kinds: the
+   profile with the covered kinds' powers zeroed (RAPL: cpu_idle, cpu_full,
+   dram; NVML, or no GPU unit on any rank: gpu_idle, gpu_full); mcpu, mgpu:
+   the kinds left to the model (both false without sensors or with both
+   kinds covered).  Collective. */
+PETSC_INTERN PetscErrorCode EasMeterComplementProfile(EasEnergyMeter, EasPowerProfile *, PetscBool *mcpu, PetscBool *mgpu);
+/* This rank's model energy so far (Vialle et al. eq. 1.16) of the kinds no
+   sensor covers; *mixed: there are such kinds (else *E = 0).  Collective. */
+PETSC_INTERN PetscErrorCode EasMeterComplementEnergy(EasEnergyMeter, PetscBool *mixed, PetscReal *E);
 /* The report's figures gathered over the communicator (collective). */
 PETSC_INTERN PetscErrorCode EasMeterGatherReport(EasEnergyMeter, EasMeterReport *);

@@ -342,6 +342,7 @@ PetscErrorCode EasEnergyMeterStart(EasEnergyMeter m)
   m->trace_t      = m->tstart;
   m->trace_E      = 0;
   m->trace_Emodel = 0;
+  m->trace_Ecomp  = 0;
   PetscFunctionReturn(0);
 }
 

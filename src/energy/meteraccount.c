@@ -90,20 +90,74 @@ static PetscReal MeterUnphasedShort(EasEnergyMeter m)
   return u;
 }
 
-/*@C
-  EasEnergyMeterGetModelEnergy - this rank's modelled energy so far.
-@*/
-PetscErrorCode EasEnergyMeterGetModelEnergy(EasEnergyMeter m, PetscReal *E)
+/* This rank's modelled energy so far with the powers of prof (the meter's, or its complement). */
+static PetscErrorCode MeterModelEnergy(EasEnergyMeter m, const EasPowerProfile *prof, PetscReal *E)
 {
   PetscReal   T = 0, bc, bg;
   PetscMPIInt ppn;
 
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
   PetscCall(MeterElapsed(m, &T));
   PetscCall(MeterRanksPerNode(m, &ppn));
   WeightedBeta(m, -1, T, &bc, &bg);
-  PetscCall(ModelEnergy(&m->prof, ppn, T, bc, bg, E));
+  PetscCall(ModelEnergy(prof, ppn, T, bc, bg, E));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergyMeterGetModelEnergy - this rank's modelled energy so far.
+@*/
+PetscErrorCode EasEnergyMeterGetModelEnergy(EasEnergyMeter m, PetscReal *E)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
+  PetscCall(MeterModelEnergy(m, &m->prof, E));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasMeterComplementProfile(EasEnergyMeter m, EasPowerProfile *prof, PetscBool *mcpu, PetscBool *mgpu)
+{
+  PetscMPIInt gpu = 0;
+
+  PetscFunctionBegin;
+  *prof = m->prof;
+  *mcpu = *mgpu = PETSC_FALSE;
+  if (m->cover_cpu || m->cover_gpu) { /* the same on every rank: so is the reduction */
+    for (PetscInt u = 0; u < m->nunits; u++)
+      if (m->unit[u].kind == EAS_UNIT_GPU) gpu = 1;
+    PetscCallMPI(MPI_Allreduce(MPI_IN_PLACE, &gpu, 1, MPI_INT, MPI_LOR, PetscObjectComm((PetscObject)m)));
+    *mcpu = m->cover_cpu ? PETSC_FALSE : PETSC_TRUE; /* a CPU always exists */
+    *mgpu = (!m->cover_gpu && gpu) ? PETSC_TRUE : PETSC_FALSE;
+  }
+  if (!*mcpu) prof->cpu_idle = prof->cpu_full = prof->dram = 0;
+  if (!*mgpu) prof->gpu_idle = prof->gpu_full = 0;
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasMeterComplementEnergy(EasEnergyMeter m, PetscBool *mixed, PetscReal *E)
+{
+  EasPowerProfile prof;
+  PetscBool       mcpu, mgpu;
+
+  PetscFunctionBegin;
+  PetscCall(EasMeterComplementProfile(m, &prof, &mcpu, &mgpu));
+  *mixed = (PetscBool)(mcpu || mgpu);
+  *E     = 0;
+  if (*mixed) PetscCall(MeterModelEnergy(m, &prof, E));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasEnergySummaryGetSource - the label of a summary's total.
+@*/
+PetscErrorCode EasEnergySummaryGetSource(const EasEnergySummary *S, const char *label[])
+{
+  PetscFunctionBegin;
+  PetscValidPointer(S, 1);
+  PetscValidPointer(label, 2);
+  if (!S->valid) *label = "n/a";
+  else if (!S->measured) *label = "modelled";
+  else *label = (S->modelled_cpu || S->modelled_gpu) ? "measured+modelled" : "measured";
   PetscFunctionReturn(0);
 }
 
@@ -111,14 +165,21 @@ PetscErrorCode EasEnergyMeterGetModelEnergy(EasEnergyMeter m, PetscReal *E)
   EasEnergyMeterGetSummary - global figures of the run (collective).
   Measured: the node leaders' sensors' energy apportioned to the phases
   (metertimeline.c), summed over the nodes; the rows add up to the total.
+  Sensors covering only some kinds (NVML without RAPL, RAPL without NVML
+  with a GPU unit): each row and the total add the model's energy of the
+  other kinds (Vialle et al. eq. 1.16 with the covered kinds' powers
+  zeroed; the total's counted once over T, like the modelled total).
 @*/
 PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
 {
+  enum { NL = 2 * EAS_NUM_PHASES + 6 };
   MPI_Comm        comm;
   PetscMPIInt     ppn;
   const PetscBool sensors = (PetscBool)(m->cover_cpu || m->cover_gpu); /* the same on every rank */
-  PetscReal       T = 0, bc, bg, outside = 0, loc[2 * EAS_NUM_PHASES + 4], glob[2 * EAS_NUM_PHASES + 4], tloc[2 * EAS_NUM_PHASES + 4], tglob[2 * EAS_NUM_PHASES + 4];
-  PetscReal       Emodel_phase[EAS_NUM_PHASES], Es[EAS_NUM_PHASES + 1], reads[2] = {0, 0};
+  EasPowerProfile cprof;                                               /* the complement: the kinds no sensor covers */
+  PetscBool       mcpu, mgpu, mixed;
+  PetscReal       T = 0, bc, bg, outside = 0, loc[NL], glob[NL], tloc[2 * EAS_NUM_PHASES + 4], tglob[2 * EAS_NUM_PHASES + 4];
+  PetscReal       Emodel_phase[EAS_NUM_PHASES], Ecomp, Es[EAS_NUM_PHASES + 1], reads[2] = {0, 0};
 
   PetscFunctionBegin;
   PetscValidHeaderSpecific(m, EAS_METER_CLASSID, 1);
@@ -128,19 +189,30 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
   PetscCall(MeterRanksPerNode(m, &ppn));
   PetscCall(EasMeterSensorEnergy(m, Es)); /* node leaders: the sensors'; 0 elsewhere */
   PetscCall(MeterOutside(m, T, &outside));
+  PetscCall(EasMeterComplementProfile(m, &cprof, &mcpu, &mgpu));
+  mixed                      = (PetscBool)(mcpu || mgpu);
+  loc[2 * EAS_NUM_PHASES + 4] = 0; /* the sensors' energy over the running windows */
   for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
     WeightedBeta(m, p, m->pwall[p], &bc, &bg);
     PetscCall(ModelEnergy(&m->prof, ppn, m->pwall[p], bc, bg, &Emodel_phase[p]));
-    loc[p]                  = sensors ? Es[p] : Emodel_phase[p];
-    loc[EAS_NUM_PHASES + p] = Emodel_phase[p];
-    tloc[p]                 = m->pwall[p];
+    Ecomp = 0;
+    if (mixed) PetscCall(ModelEnergy(&cprof, ppn, m->pwall[p], bc, bg, &Ecomp)); /* eq. 1.16, the uncovered kinds only */
+    loc[p]                   = sensors ? Es[p] + Ecomp : Emodel_phase[p];
+    loc[EAS_NUM_PHASES + p]  = Emodel_phase[p];
+    tloc[p]                  = m->pwall[p];
     tloc[EAS_NUM_PHASES + p] = m->pwall[p] > 0 ? m->pshort[p] / m->pwall[p] : 0; /* share of the phase's time in short intervals */
+    loc[2 * EAS_NUM_PHASES + 4] += Es[p];
   }
+  loc[2 * EAS_NUM_PHASES + 4] += Es[EAS_NUM_PHASES];
   WeightedBeta(m, -1, T, &bc, &bg);
   PetscCall(ModelEnergy(&m->prof, ppn, T, bc, bg, &loc[2 * EAS_NUM_PHASES])); /* model total */
-  /* outside every phase (no unit busy): the sensors' share, or the idle power only in the model */
+  loc[2 * EAS_NUM_PHASES + 5] = 0;
+  if (mixed) PetscCall(ModelEnergy(&cprof, ppn, T, bc, bg, &loc[2 * EAS_NUM_PHASES + 5])); /* the model's part of the total, overlapping phases counted once */
+  /* outside every phase (no unit busy): the sensors' share (and the uncovered kinds' idle power), or the idle power only in the model */
+  Ecomp = 0;
+  if (mixed) PetscCall(ModelEnergy(&cprof, ppn, outside, 0, 0, &Ecomp));
   if (sensors)
-    loc[2 * EAS_NUM_PHASES + 1] = Es[EAS_NUM_PHASES];
+    loc[2 * EAS_NUM_PHASES + 1] = Es[EAS_NUM_PHASES] + Ecomp;
   else
     PetscCall(ModelEnergy(&m->prof, ppn, outside, 0, 0, &loc[2 * EAS_NUM_PHASES + 1]));
   for (PetscInt k = 0; k < m->nsensors; k++) {
@@ -149,38 +221,41 @@ PetscErrorCode EasEnergyMeterGetSummary(EasEnergyMeter m, EasEnergySummary *S)
     reads[0] += c;
     reads[1] += smp;
   }
-  loc[2 * EAS_NUM_PHASES + 2] = reads[0];
-  loc[2 * EAS_NUM_PHASES + 3] = reads[1];
+  loc[2 * EAS_NUM_PHASES + 2]  = reads[0];
+  loc[2 * EAS_NUM_PHASES + 3]  = reads[1];
   tloc[2 * EAS_NUM_PHASES]     = T;
   tloc[2 * EAS_NUM_PHASES + 1] = outside;
   tloc[2 * EAS_NUM_PHASES + 2] = outside > 0 ? MeterUnphasedShort(m) / outside : 0;
   tloc[2 * EAS_NUM_PHASES + 3] = (PetscReal)m->nboundaries;
-  PetscCallMPI(MPI_Allreduce(loc, glob, 2 * EAS_NUM_PHASES + 4, MPIU_REAL, MPIU_SUM, comm));
+  PetscCallMPI(MPI_Allreduce(loc, glob, NL, MPIU_REAL, MPIU_SUM, comm));
   PetscCallMPI(MPI_Allreduce(tloc, tglob, 2 * EAS_NUM_PHASES + 4, MPIU_REAL, MPIU_MAX, comm));
 
-  S->time          = tglob[2 * EAS_NUM_PHASES];
-  S->other_time    = tglob[2 * EAS_NUM_PHASES + 1];
-  S->model_energy  = glob[2 * EAS_NUM_PHASES];
-  S->valid         = m->na ? PETSC_FALSE : PETSC_TRUE;
-  S->measured      = sensors;
-  S->resolution    = sensors ? m->resolution : 0;
-  S->reads_caller  = (PetscInt)glob[2 * EAS_NUM_PHASES + 2];
-  S->reads_sampler = (PetscInt)glob[2 * EAS_NUM_PHASES + 3];
-  S->boundaries    = (PetscInt)tglob[2 * EAS_NUM_PHASES + 3];
+  S->time            = tglob[2 * EAS_NUM_PHASES];
+  S->other_time      = tglob[2 * EAS_NUM_PHASES + 1];
+  S->model_energy    = glob[2 * EAS_NUM_PHASES];
+  S->valid           = m->na ? PETSC_FALSE : PETSC_TRUE;
+  S->measured        = sensors;
+  S->modelled_cpu    = mcpu;
+  S->modelled_gpu    = mgpu;
+  S->modelled_energy = glob[2 * EAS_NUM_PHASES + 5];
+  S->resolution      = sensors ? m->resolution : 0;
+  S->reads_caller    = (PetscInt)glob[2 * EAS_NUM_PHASES + 2];
+  S->reads_sampler   = (PetscInt)glob[2 * EAS_NUM_PHASES + 3];
+  S->boundaries      = (PetscInt)tglob[2 * EAS_NUM_PHASES + 3];
   /* apportioned: more than 1% of the time in intervals shorter than the resolution */
   S->apportioned       = (PetscBool)(sensors && S->time < m->resolution);
   S->other_energy      = glob[2 * EAS_NUM_PHASES + 1];
   S->other_measured    = sensors;
   S->other_apportioned = (PetscBool)(sensors && tglob[2 * EAS_NUM_PHASES + 2] > 0.01);
-  S->energy            = S->other_energy;
   for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) {
     S->phase_time[p]        = tglob[p];
     S->phase_energy[p]      = glob[p];
     S->phase_measured[p]    = (PetscBool)(sensors && tglob[p] > 0);
     S->phase_apportioned[p] = (PetscBool)(sensors && tglob[EAS_NUM_PHASES + p] > 0.01);
-    S->energy += S->phase_energy[p]; /* measured: the rows add up to the sensors' energy over the windows */
   }
-  if (!sensors) S->energy = S->model_energy; /* modelled: the model's total (overlapping phases are counted once) */
+  /* measured: the sensors' energy over the windows (the sum of their rows), plus the model's part of the
+     uncovered kinds; modelled: the model's total (overlapping phases are counted once) */
+  S->energy = sensors ? glob[2 * EAS_NUM_PHASES + 4] + S->modelled_energy : S->model_energy;
   /* the network switch of a cluster run (Vialle et al. eq. 1.34: + P_sw over T), modelled: no sensor covers it */
   S->switch_energy = m->nnodes > 1 ? m->prof.switch_ * S->time : 0;
   S->model_energy += S->switch_energy;
@@ -264,5 +339,13 @@ PetscErrorCode EasMeterGatherReport(EasEnergyMeter m, EasMeterReport *R)
     PetscCall(PetscStrlcat(R->sensors, m->sensor[s]->type, sizeof(R->sensors)));
   }
   if (!m->nsensors) PetscCall(PetscStrncpy(R->sensors, m->na ? "none (n/a)" : "model", sizeof(R->sensors)));
+  if (!R->S.valid || !R->S.measured) PetscCall(PetscStrncpy(R->source, R->S.valid ? "modelled" : "n/a", sizeof(R->source)));
+  else {
+    const char *covered = m->cover_cpu ? (m->cover_gpu ? "cpu, dram, gpu" : "cpu, dram") : "gpu";
+    PetscCall(PetscSNPrintf(R->source, sizeof(R->source), "measured (%s: %s)", R->sensors, covered));
+    if (R->S.modelled_cpu) PetscCall(PetscStrlcat(R->source, " + modelled (cpu, dram: no RAPL)", sizeof(R->source)));
+    if (R->S.modelled_gpu) PetscCall(PetscStrlcat(R->source, " + modelled (gpu: no NVML)", sizeof(R->source)));
+  }
+  PetscCall(PetscSNPrintf(R->modelled, sizeof(R->modelled), "%s%s%s", R->S.modelled_cpu ? "cpu+dram" : "", R->S.modelled_cpu && R->S.modelled_gpu ? "+" : "", R->S.modelled_gpu ? "gpu" : ""));
   PetscFunctionReturn(0);
 }

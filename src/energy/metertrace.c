@@ -35,7 +35,8 @@ PetscErrorCode EasEnergyMeterSetTrace(EasEnergyMeter m, const char path[])
   EasEnergyTraceRow - one CSV row: it, shares and per-element times of each
   unit, predicted time/energy, measured time/energy since the previous row.
   Energy: the sensors' (node leaders' sum) when the interval is at least
-  the sensors' resolution long, else the model; the sensors' energy is
+  the sensors' resolution long, plus the model's for the kinds they do not
+  cover (source measured+modelled), else the model; the sensors' energy is
   what the samples so far apportioned (no read is waited for: it lags the
   row by up to a sampling period, the rows' sum being exact at the end).
   Collective.
@@ -43,8 +44,8 @@ PetscErrorCode EasEnergyMeterSetTrace(EasEnergyMeter m, const char path[])
 PetscErrorCode EasEnergyTraceRow(EasEnergyMeter m, PetscInt it, PetscInt n, const PetscReal shares[], const PetscReal t_el[], PetscReal Tpred, PetscReal Epred)
 {
   PetscLogDouble t;
-  PetscReal      Em, Es = 0, dT, dE, loc[2], glob[2];
-  PetscBool      measured;
+  PetscReal      Em, Ec, Es = 0, dT, dE, loc[3], glob[3];
+  PetscBool      measured, mixed;
 
   PetscFunctionBegin;
   if (!m) PetscFunctionReturn(0);
@@ -52,18 +53,21 @@ PetscErrorCode EasEnergyTraceRow(EasEnergyMeter m, PetscInt it, PetscInt n, cons
   if (!m->trace_on) PetscFunctionReturn(0); /* no trace (same on every rank) */
   PetscCheck(m->started, PetscObjectComm((PetscObject)m), PETSC_ERR_ORDER, "EasEnergyTraceRow: start the meter first (EasEnergyMeterStart)");
   PetscCall(EasEnergyMeterGetModelEnergy(m, &Em)); /* processes what is known */
+  PetscCall(EasMeterComplementEnergy(m, &mixed, &Ec)); /* the model's part of the kinds no sensor covers */
   t = m->tproc;
   for (PetscInt k = 0; k < m->nsensors; k++) /* apportioned so far: up to the newest sample, not waited for */
     for (PetscInt p = 0; p <= EAS_NUM_PHASES; p++) Es += m->acc[k].E[p];
   dT     = t - m->trace_t;
   loc[0] = Em - m->trace_Emodel;
   loc[1] = Es - m->trace_E;
-  PetscCallMPI(MPI_Allreduce(loc, glob, 2, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
+  loc[2] = Ec - m->trace_Ecomp;
+  PetscCallMPI(MPI_Allreduce(loc, glob, 3, MPIU_REAL, MPIU_SUM, PetscObjectComm((PetscObject)m)));
   measured        = ((m->cover_cpu || m->cover_gpu) && dT >= m->resolution) ? PETSC_TRUE : PETSC_FALSE;
-  dE              = measured ? glob[1] : glob[0];
+  dE              = measured ? glob[1] + glob[2] : glob[0];
   m->trace_t      = t;
   m->trace_Emodel = Em;
   m->trace_E      = Es;
+  m->trace_Ecomp  = Ec;
   if (m->trace) {
     if (!m->trace_header) {
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, "iteration"));
@@ -83,7 +87,7 @@ PetscErrorCode EasEnergyTraceRow(EasEnergyMeter m, PetscInt it, PetscInt n, cons
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g", (double)Epred));
     else
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ","));
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g,%.6g,%s\n", (double)dT, (double)dE, measured ? "measured" : "modelled"));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, m->trace, ",%.6g,%.6g,%s\n", (double)dT, (double)dE, measured ? (mixed ? "measured+modelled" : "measured") : "modelled"));
   }
   PetscFunctionReturn(0);
 }

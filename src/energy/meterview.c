@@ -5,10 +5,13 @@
 */
 #include "energyimpl.h"
 
-static const char *Label(PetscBool valid, PetscBool measured, PetscBool apportioned)
+/* A figure's label; mixed: the sensors cover some kinds, the model adds the others (docs/energy.md, "Mixed"). */
+static const char *Label(const EasEnergySummary *S, PetscBool measured, PetscBool apportioned)
 {
-  if (!valid) return "n/a";
-  if (measured) return apportioned ? "apportioned" : "measured";
+  const PetscBool mixed = (PetscBool)(S->modelled_cpu || S->modelled_gpu);
+
+  if (!S->valid) return "n/a";
+  if (measured) return apportioned ? (mixed ? "apportioned+modelled" : "apportioned") : (mixed ? "measured+modelled" : "measured");
   return "modelled";
 }
 
@@ -38,7 +41,7 @@ static PetscErrorCode MeterViewCSV(EasEnergyMeter m, PetscViewer v, const EasMet
     const PetscBool out  = p == EAS_NUM_PHASES ? PETSC_TRUE : PETSC_FALSE;
     const char     *name = out ? "unphased" : EasPhases[p];
     const PetscReal W = out ? S->other_time : S->phase_time[p], E = out ? S->other_energy : S->phase_energy[p];
-    const char     *src = Label(S->valid, S->measured, out ? S->other_apportioned : S->phase_apportioned[p]);
+    const char     *src = Label(S, S->measured, out ? S->other_apportioned : S->phase_apportioned[p]);
     PetscCall(PetscViewerASCIIPrintf(v, "phase,%s,,time_s,%.10g,\n", name, (double)W));
     if (!out) PetscCall(PetscViewerASCIIPrintf(v, "phase,%s,,cpu_busy_s,%.10g,\nphase,%s,,gpu_busy_s,%.10g,\n", name, (double)R->pbusy[0][p], name, (double)R->pbusy[1][p]));
     PetscCall(PetscViewerASCIIPrintf(v, "phase,%s,,share_of_T,%.10g,\n", name, (double)(S->time > 0 ? W / S->time : 0)));
@@ -46,11 +49,12 @@ static PetscErrorCode MeterViewCSV(EasEnergyMeter m, PetscViewer v, const EasMet
   }
   PetscCall(PetscViewerASCIIPrintf(v, "total,,,time_s,%.10g,\n", (double)S->time));
   if (S->valid) {
-    const char *src = Label(S->valid, S->measured, S->apportioned);
+    const char *src = Label(S, S->measured, S->apportioned);
     PetscCall(PetscViewerASCIIPrintf(v, "total,,,energy_J,%.10g,%s\ntotal,,,power_W,%.10g,%s\ntotal,,,edp_Js,%.10g,%s\n", (double)S->energy, src, (double)S->power, src, (double)S->edp, src));
   }
   if (S->measured) PetscCall(PetscViewerASCIIPrintf(v, "sensors,,,resolution_s,%.10g,\nsensors,,,reads_sampler,%" PetscInt_FMT ",\nsensors,,,reads_caller,%" PetscInt_FMT ",\nsensors,,,boundaries,%" PetscInt_FMT ",\n", (double)S->resolution, S->reads_sampler, S->reads_caller, S->boundaries));
   PetscCall(PetscViewerASCIIPrintf(v, "total,,,model_energy_J,%.10g,modelled\n", (double)S->model_energy));
+  if (S->modelled_cpu || S->modelled_gpu) PetscCall(PetscViewerASCIIPrintf(v, "total,,,modelled_part,%s,\ntotal,,,modelled_part_energy_J,%.10g,modelled\n", R->modelled, (double)S->modelled_energy));
   PetscCall(PetscViewerASCIIPrintf(v, "beta,,,cpu,%.10g,\nbeta,,,gpu,%.10g,\nbeta,,,compute_cpu,%.10g,\nbeta,,,compute_gpu,%.10g,\n", (double)R->beta[0], (double)R->beta[1], (double)R->beta_compute[0], (double)R->beta_compute[1]));
   for (PetscInt u = 0; u < m->nunits; u++) {
     char name[sizeof(m->unit[0].name)];
@@ -63,7 +67,7 @@ static PetscErrorCode MeterViewCSV(EasEnergyMeter m, PetscViewer v, const EasMet
     for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) PetscCall(PetscViewerASCIIPrintf(v, "part,%s,%s,energy_J,%.10g,modelled\n", EasPhases[p], name, (double)R->part[p][u]));
   }
   for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) PetscCall(PetscViewerASCIIPrintf(v, "part,%s,idle,energy_J,%.10g,modelled\n", EasPhases[p], (double)R->part[p][m->nunits]));
-  PetscCall(PetscViewerASCIIPrintf(v, "part,unphased,idle,energy_J,%.10g,%s\n", (double)S->other_energy, S->other_measured ? "measured" : "modelled"));
+  PetscCall(PetscViewerASCIIPrintf(v, "part,unphased,idle,energy_J,%.10g,%s\n", (double)S->other_energy, Label(S, S->other_measured, PETSC_FALSE)));
   /* Vialle et al. eqs. 1.34-1.37 (EasModelClusterFrontierSync): a mode keeping the computing units
      busy all the time (beta = 1, e.g. async) beats this run's busy fraction beta in energy when its
      speedup T_this/T_that exceeds P(beta = 1)/P(beta); P_sw = 0: the meter's energies leave the switch out */
@@ -121,23 +125,26 @@ PetscErrorCode EasEnergyMeterView(EasEnergyMeter m, PetscViewer viewer)
     PetscCall(PrintNum(e, sizeof(e), S->valid, S->phase_energy[p]));
     PetscCall(PrintNum(pw, sizeof(pw), S->valid, W > 0 ? S->phase_energy[p] / W : 0));
     PetscCall(PrintNum(edp, sizeof(edp), S->valid, S->phase_energy[p] * W));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, EasPhases[p], (double)W, (double)R.pbusy[0][p], (double)R.pbusy[1][p], (double)(S->time > 0 ? W / S->time : 0), e, pw, edp, W > 0 ? Label(S->valid, S->phase_measured[p], S->phase_apportioned[p]) : "-"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, EasPhases[p], (double)W, (double)R.pbusy[0][p], (double)R.pbusy[1][p], (double)(S->time > 0 ? W / S->time : 0), e, pw, edp, W > 0 ? Label(S, S->phase_measured[p], S->phase_apportioned[p]) : "-"));
     busy_cpu += R.pbusy[0][p];
     busy_gpu += R.pbusy[1][p];
   }
   PetscCall(PrintNum(e, sizeof(e), S->valid, S->other_energy));
   PetscCall(PrintNum(pw, sizeof(pw), S->valid, S->other_time > 0 ? S->other_energy / S->other_time : 0));
   PetscCall(PrintNum(edp, sizeof(edp), S->valid, S->other_energy * S->other_time));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, "unphased", (double)S->other_time, 0.0, 0.0, (double)(S->time > 0 ? S->other_time / S->time : 0), e, pw, edp, S->other_time > 0 ? Label(S->valid, S->other_measured, S->other_apportioned) : "-"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, "unphased", (double)S->other_time, 0.0, 0.0, (double)(S->time > 0 ? S->other_time / S->time : 0), e, pw, edp, S->other_time > 0 ? Label(S, S->other_measured, S->other_apportioned) : "-"));
   PetscCall(PrintNum(e, sizeof(e), S->valid, S->energy));
   PetscCall(PrintNum(pw, sizeof(pw), S->valid, S->power));
   PetscCall(PrintNum(edp, sizeof(edp), S->valid, S->edp));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, "total", (double)S->time, (double)busy_cpu, (double)busy_gpu, 1.0, e, pw, edp, Label(S->valid, S->measured, S->apportioned)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "unphased: run time outside every phase (no unit busy); its energy is %s\n", S->measured ? "the sensors' energy over that time" : "the idle power P_I over that time"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%-*s %12.5g %12.5g %12.5g %12.5g %s %s %s  %s\n", w, "total", (double)S->time, (double)busy_cpu, (double)busy_gpu, 1.0, e, pw, edp, Label(S, S->measured, S->apportioned)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "unphased: run time outside every phase (no unit busy); its energy is %s\n", S->measured ? (S->modelled_cpu || S->modelled_gpu ? "the sensors' energy over that time plus the idle power of the kinds they do not cover" : "the sensors' energy over that time") : "the idle power P_I over that time"));
   if (S->measured) {
     PetscBool apportioned = (PetscBool)(S->other_apportioned || S->apportioned);
     for (PetscInt p = 0; p < EAS_NUM_PHASES; p++) apportioned = (PetscBool)(apportioned || S->phase_apportioned[p]);
     PetscCall(PetscViewerASCIIPrintf(viewer, "measured: the sensors' samples (%s, resolution %g ms) apportioned to the rows by their busy time in each sampling interval; the rows add up to the total\n", R.sensors, (double)(1e3 * S->resolution)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "source of the energies: %s\n", R.source));
+    if (S->modelled_cpu || S->modelled_gpu)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "measured+modelled: the sensors cover only some kinds; each row adds the model (Vialle et al. eq. 1.16) of the others (%s) over its time and busy fractions: %.5g J of the total (counted once over T)\n", R.modelled, (double)S->modelled_energy));
     if (apportioned) PetscCall(PetscViewerASCIIPrintf(viewer, "apportioned: over 1%% of the row's time in intervals shorter than the resolution; their energy is their time's share of the sampling intervals around them, not a reading of their own\n"));
     PetscCall(PetscViewerASCIIPrintf(viewer, "sensor reads: %" PetscInt_FMT " on the sampler thread(s), %" PetscInt_FMT " on the solver's thread; %" PetscInt_FMT " phase boundaries\n", S->reads_sampler, S->reads_caller, S->boundaries));
   }

@@ -77,6 +77,7 @@ static PetscErrorCode AdrPolicyHook(PetscObject obj, const EasHookInfo *info, vo
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &T, 1, MPIU_REAL, MPIU_MAX, comm));
     PetscCall(EasEnergyMeterGetSummary(meter, &S));
     PetscCall(EasPolicySetMeasured(c->pol, T, S.valid ? S.energy - c->E0 : -1, S.measured));
+    PetscCall(EasEnergySummaryGetSource(&S, &c->pol->Esource)); /* measured+modelled where the sensors cover some kinds only */
     PetscCall(EasPolicyView(c->pol, NULL));
     /* the prediction models the compute only (Lang-Runger): say how much of the run that was */
     PetscCall(PetscPrintf(comm, "EasPolicy: the compute phase took %.4g s (max over ranks) of the measured %.4g s; the rest (exchanges, assembly, Newton updates) is not in the predicted T\n", (double)(S.phase_time[EAS_PHASE_COMPUTE] - c->Tc0), (double)T));
@@ -355,7 +356,7 @@ static PetscErrorCode HwHook(PetscObject obj, const EasHookInfo *info, void *ctx
       PetscCall(EasEnergyMeterGetSummary(meter, &S));
       if (c->dvfs) {
         const char *line;
-        PetscCall(EasDvfsSetSaving(c->dvfs, after, (c->Edec - c->E0) / c->wdec, after > 0 ? (S.energy - c->Edec) / after : -1, (PetscBool)(S.measured && c->measured)));
+        PetscCall(EasDvfsSetSaving(c->dvfs, after, (c->Edec - c->E0) / c->wdec, after > 0 ? (S.energy - c->Edec) / after : -1, (PetscBool)(S.measured && !S.modelled_cpu && c->measured)));
         PetscCall(EasDvfsGetSavingLine(c->dvfs, &line));
         PetscCall(EasEnergyMeterSetNote(meter, "dvfs", line));
         PetscCall(PetscPrintf(comm, "%s\n", line));

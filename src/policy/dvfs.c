@@ -343,7 +343,7 @@ PetscErrorCode EasDvfsSetSaving(EasDvfs d, PetscReal windows, PetscReal Ebefore,
   if (d->mode != EAS_DVFS_APPLY || !dec->napplied)
     PetscCall(PetscStrncpy(meas, d->mode != EAS_DVFS_APPLY ? "n/a (report mode: nothing applied)" : "n/a (nothing applied)", sizeof(meas)));
   else if (!measured || Ebefore <= 0 || Eafter < 0)
-    PetscCall(PetscStrncpy(meas, "n/a (no energy sensor: the modelled energy does not see a frequency change)", sizeof(meas)));
+    PetscCall(PetscStrncpy(meas, "n/a (no sensor of the CPU's energy, RAPL: the modelled energy does not see a frequency change)", sizeof(meas)));
   else
     PetscCall(PetscSNPrintf(meas, sizeof(meas), "%.4g J (%.1f%%, measured: %.4g J per %s before, %.4g after)", (double)((Ebefore - Eafter) * windows), (double)(100 * (Ebefore - Eafter) / Ebefore), (double)Ebefore, d->window, (double)Eafter));
   PetscCall(PetscSNPrintf(d->saving, sizeof(d->saving), "DVFS (EPSA, Fanfakh): S_opt %.4g; predicted saving %.4g J (%.1f%%, model e-new) over the %g %s(s) after the decision; measured saving %s", (double)dec->S, (double)((dec->E1 - dec->ES) * windows), (double)(dec->E1 > 0 ? 100 * (dec->E1 - dec->ES) / dec->E1 : 0), (double)windows, d->window, meas));

@@ -417,6 +417,7 @@ PetscErrorCode EasPolicySetMeasured(EasPolicy pol, PetscReal T, PetscReal E, Pet
   pol->Tmeas     = T;
   pol->Emeas     = E;
   pol->Emeasured = measured;
+  pol->Esource   = measured ? "measured" : "modelled";
   pol->have_meas = PETSC_TRUE;
   PetscFunctionReturn(0);
 }
@@ -519,7 +520,7 @@ PetscErrorCode EasPolicyView(EasPolicy pol, PetscViewer viewer)
     if (!pol->have_pred)
       PetscCall(PetscViewerASCIIPrintf(viewer, "EasPolicy: %s predicted n/a (no per-element time), measured T=%.4g s\n", pol->resource, (double)pol->Tmeas));
     else if (pol->Emeas >= 0)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "EasPolicy: %s predicted T=%.4g s E=%.4g J, measured T=%.4g s E=%.4g J (%s), ratios %.3g %.3g\n", pol->resource, (double)pol->pred.time[c], (double)pol->pred.energy[c], (double)pol->Tmeas, (double)pol->Emeas, pol->Emeasured ? "measured" : "modelled", (double)(pol->Tmeas / pol->pred.time[c]), (double)(pol->Emeas / pol->pred.energy[c])));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "EasPolicy: %s predicted T=%.4g s E=%.4g J, measured T=%.4g s E=%.4g J (%s), ratios %.3g %.3g\n", pol->resource, (double)pol->pred.time[c], (double)pol->pred.energy[c], (double)pol->Tmeas, (double)pol->Emeas, pol->Esource, (double)(pol->Tmeas / pol->pred.time[c]), (double)(pol->Emeas / pol->pred.energy[c])));
     else
       PetscCall(PetscViewerASCIIPrintf(viewer, "EasPolicy: %s predicted T=%.4g s E=%.4g J, measured T=%.4g s E=n/a\n", pol->resource, (double)pol->pred.time[c], (double)pol->pred.energy[c], (double)pol->Tmeas));
   }

@@ -43,6 +43,7 @@ struct _p_EasPolicy {
   PetscInt            ndecisions, nupdates, nchanges;
   PetscReal           Tmeas, Emeas;
   PetscBool           have_meas, Emeasured;
+  const char         *Esource; /* the label of Emeas: measured, modelled or measured+modelled (a static string) */
 };
 
 /* DVFS */

@@ -92,6 +92,7 @@ static PetscErrorCode EasAdrModeAutoDecide(EasAdr adr, const PetscReal busy0[EAS
     ai->E[k]      = S1.energy - adr->auto_S0.energy;
     ai->P[k]      = ai->T[k] > 0 ? ai->E[k] / ai->T[k] : 0;
     ai->Emeasured = (PetscBool)(S1.measured && (k == 0 || ai->Emeasured));
+    ai->Emixed    = (PetscBool)(S1.modelled_cpu || S1.modelled_gpu || (k > 0 && ai->Emixed));
     adr->auto_trial++;
   }
   if (adr->auto_trial < 2) {
@@ -108,8 +109,8 @@ static PetscErrorCode EasAdrModeAutoDecide(EasAdr adr, const PetscReal busy0[EAS
     PetscCall(EasModelCriterionFrontier(ai->P[1], ai->P[0], EasCriterionExponent(adr->auto_crit), &ai->frontier));
   adr->mode         = ai->alpha > ai->frontier ? EAS_ADR_ASYNC : EAS_ADR_SYNC;
   adr->auto_decided = PETSC_TRUE;
-  PetscCall(PetscInfo(adr, "-eas_mode auto (frontier rule, criterion %s): sync step T=%g s E=%g J Pbar=%g W, async step T=%g s E=%g J Pbar=%g W (%s); alpha = %g %s frontier %g: %s\n", EasCriterions[adr->auto_crit], (double)ai->T[0], (double)ai->E[0], (double)ai->P[0], (double)ai->T[1], (double)ai->E[1], (double)ai->P[1], ai->Emeasured ? "measured" : "modelled", (double)ai->alpha, ai->alpha > ai->frontier ? ">" : "<=", (double)ai->frontier, adr->mode == EAS_ADR_ASYNC ? "async" : "sync"));
-  if (adr->monitor) PetscCall(PetscPrintf(comm, "  mode auto (criterion %s): sync step T=%.4g s Pbar=%.4g W, async step T=%.4g s Pbar=%.4g W (%s); alpha = T_sync/T_async = %.4g %s frontier %.4g (Vialle et al. eq. 1.50) -> %s\n", EasCriterions[adr->auto_crit], (double)ai->T[0], (double)ai->P[0], (double)ai->T[1], (double)ai->P[1], ai->Emeasured ? "measured" : "modelled", (double)ai->alpha, ai->alpha > ai->frontier ? ">" : "<=", (double)ai->frontier, adr->mode == EAS_ADR_ASYNC ? "async" : "sync"));
+  PetscCall(PetscInfo(adr, "-eas_mode auto (frontier rule, criterion %s): sync step T=%g s E=%g J Pbar=%g W, async step T=%g s E=%g J Pbar=%g W (%s); alpha = %g %s frontier %g: %s\n", EasCriterions[adr->auto_crit], (double)ai->T[0], (double)ai->E[0], (double)ai->P[0], (double)ai->T[1], (double)ai->E[1], (double)ai->P[1], ai->Emeasured ? (ai->Emixed ? "measured+modelled" : "measured") : "modelled", (double)ai->alpha, ai->alpha > ai->frontier ? ">" : "<=", (double)ai->frontier, adr->mode == EAS_ADR_ASYNC ? "async" : "sync"));
+  if (adr->monitor) PetscCall(PetscPrintf(comm, "  mode auto (criterion %s): sync step T=%.4g s Pbar=%.4g W, async step T=%.4g s Pbar=%.4g W (%s); alpha = T_sync/T_async = %.4g %s frontier %.4g (Vialle et al. eq. 1.50) -> %s\n", EasCriterions[adr->auto_crit], (double)ai->T[0], (double)ai->P[0], (double)ai->T[1], (double)ai->P[1], ai->Emeasured ? (ai->Emixed ? "measured+modelled" : "measured") : "modelled", (double)ai->alpha, ai->alpha > ai->frontier ? ">" : "<=", (double)ai->frontier, adr->mode == EAS_ADR_ASYNC ? "async" : "sync"));
   PetscFunctionReturn(0);
 }
 
