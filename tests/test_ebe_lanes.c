@@ -163,6 +163,13 @@ int main(int argc, char **argv)
     expect: device layout: warp, 8 lanes per element
     expect: device layout matches the CPU loop \(8 checks\)
   test:
+    suffix: q1_poisson_rows8
+    backends: /cpu/memcheck
+    # 8-lane groups load 4 rows whatever -ebe_warp_rows says (their whole matrix in two steps); the view says so
+    args: -problem poisson -order 1 -n 3 -ebe_warp_rows 8
+    expect: device layout: warp, 8 lanes per element, element values contiguous, 4 rows in flight
+    expect: device layout matches the CPU loop \(8 checks\)
+  test:
     suffix: q1_poisson_lanes
     backends: /cpu/memcheck
     args: -problem poisson -order 1 -n 5 -ebe_device_layout lanes

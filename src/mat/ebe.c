@@ -257,7 +257,7 @@ PetscErrorCode EasEbeSetFromOptions(EasEbe ebe)
   {
     PetscInt  wr  = ebe->warp_rows;
     PetscBool flg = PETSC_FALSE;
-    PetscCall(PetscOptionsInt("-ebe_warp_rows", "Device warp kernel: rows of an element matrix loaded before their sums, 4 or 8 (loads in flight against registers)", "EasEbeSetWarpRows", wr, &wr, &flg));
+    PetscCall(PetscOptionsInt("-ebe_warp_rows", "Device warp kernel: rows of an element matrix loaded before their sums, 4 or 8 (loads in flight against registers; elements of order <= 8: 4)", "EasEbeSetWarpRows", wr, &wr, &flg));
     if (flg) PetscCall(EasEbeSetWarpRows(ebe, wr));
   }
   PetscCall(PetscOptionsEnum("-ebe_mode", "Interface exchange: sync (blocking) or async (overlapped with interior elements)", "EasEbeSetMode", EasEbeModes, (PetscEnum)ebe->mode, (PetscEnum *)&ebe->mode, NULL));
@@ -652,7 +652,7 @@ PetscErrorCode EasEbeView(EasEbe ebe, PetscViewer viewer)
     if (ebe->k.lanes > 1)
       PetscCall(PetscViewerASCIIPrintf(viewer, "device layout: lanes, a thread per element, elements interleaved in batches of %" PetscInt_FMT "; scatter %s\n", ebe->k.lanes, scatter));
     else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "device layout: warp, %d lanes per element, element values contiguous, %" PetscInt_FMT " rows in flight; scatter %s\n", (int)EasEbeWarpWidth((EasKInt)(ebe->nen * ebe->dof)), ebe->k.warp_rows, scatter));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "device layout: warp, %d lanes per element, element values contiguous, %" PetscInt_FMT " rows in flight; scatter %s\n", (int)EasEbeWarpWidth((EasKInt)(ebe->nen * ebe->dof)), EasEbeWarpWidth((EasKInt)(ebe->nen * ebe->dof)) == 32 ? ebe->k.warp_rows : 4, scatter)); /* the rows the kernel uses: 4 for 8-lane groups */
   }
   PetscCall(EasEbeSplitView_Private(ebe, viewer));
   PetscCall(PetscViewerASCIIPopTab(viewer));

@@ -73,7 +73,9 @@ PetscErrorCode EasEbeSetDeviceLayout(EasEbe ebe, EasEbeDeviceLayout lay)
   EasEbeSetWarpRows - -ebe_warp_rows 4|8: rows of an element matrix the
   device's warp kernel loads before it sums them (loads in flight per
   group, against registers per thread and so warps per multiprocessor).
-  Default 4.  Before EasEbeSetUp.  Errors: not 4 or 8; after SetUp.
+  Default 4.  Elements of order m <= 8 (8 lanes each) always load 4, their
+  whole matrix in two steps; -ebe_view prints the rows used.  Before
+  EasEbeSetUp.  Errors: not 4 or 8; after SetUp.
 @*/
 PetscErrorCode EasEbeSetWarpRows(EasEbe ebe, PetscInt rows)
 {
