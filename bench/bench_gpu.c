@@ -247,7 +247,7 @@ int main(int argc, char **argv)
     /* every storage, atomic and colour by colour, each against a copy of
        its own byte count (the copy's vectors hold bytes/16 entries), with
        the default kernel; on a device the other kernels of KERNELS on the
-       symmetric atomic apply (the verdict's), lanes on the full one too */
+       symmetric atomic apply (the verdict's), warp8 on the full one too */
     PetscBool host;
     PetscCall(EasBackendIsHost(be, &host));
     for (PetscInt kern = 0; kern < (host ? 1 : (PetscInt)PETSC_STATIC_ARRAY_LENGTH(KERNELS)); kern++)
@@ -256,7 +256,7 @@ int main(int argc, char **argv)
           EasVec   cx, cy;
           PetscInt ncopy;
           double   t_apply, gbs_apply, gbs_copy;
-          if (kern > 0 && (det || (s != EAS_EBE_STORAGE_SYMMETRIC && (kern > 1 || s != EAS_EBE_STORAGE_FULL)))) continue; /* the other kernels: symmetric atomic (and lanes: full atomic) */
+          if (kern > 0 && (det || !(s == EAS_EBE_STORAGE_SYMMETRIC || (kern == 1 && s == EAS_EBE_STORAGE_FULL)))) continue; /* the other kernels: symmetric atomic; warp8 full atomic too */
           PetscCall(CreateEbeKernel(be, ebe_apply_n, s, (PetscBool)det, kern, &eg, &xg, &yg, NULL));
           PetscCall(EasEbeGetSizes(eg, &nel, &nen, &dof, &nnodes, NULL));
           m = nen * dof;
