@@ -9,7 +9,12 @@ static const char help[] = "The split with the operator on a device backend (iss
                            "  - y = A x of the split against the unsplit apply on the same backend (EasEbeMultAddRange), to 1e-14;\n"
                            "with -ebe_deterministic, two split applies give the same bits (the scatter-add order is fixed);\n"
                            "then CG with the split against CG without it: the same iterations, the same solution to 1e-10.\n"
-                           "  -nx <elements in x and y> -nz <elements in z> -layers <k1,k2,...: CPU shares in element layers>\n";
+                           "With -alone <applies>, the device unit alone (a declined split: the CPU unit holds no elements): <applies>\n"
+                           "applies, each followed by a norm (what a Krylov method reads back), must leave the host waiting on the\n"
+                           "device's timer marks 0 times (EasBackendGetTimerWaits; /cpu/memcheck resolves a mark only after a later point\n"
+                           "where CUDA would synchronize), and the device unit's time must still be measured; back to back, without\n"
+                           "the norm, each apply but the first waits once for the previous one's marks.\n"
+                           "  -nx <elements in x and y> -nz <elements in z> -layers <k1,k2,...: CPU shares in element layers> -alone <applies>\n";
 
 #include <eas.h>
 
@@ -38,7 +43,7 @@ int main(int argc, char **argv)
   EasBackend       be, units[2];
   EasVec           x, y, yref, b, u1, u2;
   EasKsp           ksp;
-  PetscInt         nx = 6, nz = 10, layers[8] = {1, 2, 4}, nlayers = 3, nel, n, nu, its1, its2;
+  PetscInt         nx = 6, nz = 10, layers[8] = {1, 2, 4}, nlayers = 3, nel, n, nu, its1, its2, alone = 0;
   const PetscInt  *sh;
   const PetscReal *tel, *tun;
   PetscScalar     *xa;
@@ -50,6 +55,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nx", &nx, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-nz", &nz, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-ebe_deterministic", &det, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-alone", &alone, NULL));
   {
     PetscInt  nl = 8;
     PetscBool flg;
@@ -102,6 +108,29 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "  split apply vs unsplit: relative difference %s 1e-14\n", rel <= 1e-14 ? "<=" : ">"));
     PetscCheck(rel <= 1e-14, PETSC_COMM_SELF, PETSC_ERR_PLIB, "split apply differs from the unsplit one by %g (relative)", (double)rel);
   }
+  if (alone > 0) { /* the device unit alone: no host wait per apply, the time still measured */
+    PetscInt64 w0, w1, w2;
+    PetscReal  nrm;
+    PetscCall(EasEbeSetGpuShare(ebe, 1.0));
+    PetscCall(EasEbeSetSplitUnits(ebe, 2, units));
+    PetscCall(EasEbeSplitGetState(ebe, &nu, &sh, &tel, &tun));
+    PetscCheck(sh[0] == nel && sh[1] == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "shares %" PetscInt_FMT " / %" PetscInt_FMT ", expected all %" PetscInt_FMT " on the device unit", sh[0], sh[1], nel);
+    PetscCall(EasEbeMult(ebe, x, y));
+    PetscCall(EasVecNorm(y, &nrm));
+    PetscCall(EasBackendGetTimerWaits(be, &w0));
+    for (PetscInt r = 0; r < alone; r++) {
+      PetscCall(EasEbeMult(ebe, x, y));
+      PetscCall(EasVecNorm(y, &nrm)); /* a reduction read back, as in CG */
+    }
+    PetscCall(EasBackendGetTimerWaits(be, &w1));
+    for (PetscInt r = 0; r < alone; r++) PetscCall(EasEbeMult(ebe, x, y));
+    PetscCall(EasBackendGetTimerWaits(be, &w2));
+    PetscCall(EasEbeSplitGetState(ebe, &nu, &sh, &tel, &tun)); /* reads the last apply's marks */
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "device unit alone: %" PetscInt_FMT " applies with a norm after each: %" PetscInt64_FMT " timer waits; back to back: %" PetscInt64_FMT "; device time %s\n", alone, w1 - w0, w2 - w1, tun[0] > 0 ? "measured" : "missing"));
+    PetscCheck(w1 == w0 && tun[0] > 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the device unit alone: %" PetscInt64_FMT " timer waits in %" PetscInt_FMT " applies (expected 0), device time %g s", w1 - w0, alone, (double)tun[0]);
+    PetscCall(EasEbeSetGpuShare(ebe, (PetscReal)(nel - layers[nlayers - 1] * nx * nx) / nel)); /* back to the last split for CG */
+    PetscCall(EasEbeSetSplitUnits(ebe, 2, units));
+  }
   /* CG with the split (the last share) against CG without it */
   PetscCall(EasKspCreate(PETSC_COMM_SELF, &ksp));
   PetscCall(EasKspSetType(ksp, EAS_CG));
@@ -148,6 +177,14 @@ int main(int argc, char **argv)
     expect: CG: ([0-9]+) iterations split, \1 unsplit; solutions <= 1e-10 apart
     expect: device split test passed
   test:
+    suffix: memcheck_alone
+    backends: none
+    # a declined split keeps the device unit alone: its timer marks are read after the caller's next synchronization
+    # (0 waits), and only back-to-back applies wait, each but the first once for the previous apply's marks
+    args: -eas_backend /cpu/memcheck -layers 2 -alone 12
+    expect: device unit alone: 12 applies with a norm after each: 0 timer waits; back to back: 11; device time measured
+    expect: device split test passed
+  test:
     suffix: memcheck_deterministic
     backends: none
     # the device unit colour by colour (-ebe_deterministic), single-precision storage (the host units read the same floats)
@@ -164,6 +201,13 @@ int main(int argc, char **argv)
     expect: CPU share 10\.0 % .* bytes per apply 784 down \+ 784 up = 1568 \(2 x 8 x L = 1568\)
     expect: CPU share 40\.0 % .* bytes per apply 1960 down \+ 1960 up = 3920 \(2 x 8 x L = 3920\)
     expect_count: 3 split apply vs unsplit: relative difference <= 1e-14
+    expect: device split test passed
+  test:
+    suffix: cuda_alone
+    backends: none
+    requires: cuda-device
+    args: -eas_backend /gpu/cuda -layers 2 -alone 12
+    expect: device unit alone: 12 applies with a norm after each: 0 timer waits; back to back: [0-9]+; device time measured
     expect: device split test passed
   test:
     suffix: cuda_deterministic

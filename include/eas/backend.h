@@ -44,6 +44,10 @@ PETSC_EXTERN PetscErrorCode EasBackendGetThreads(EasBackend, PetscInt *);
 PETSC_EXTERN PetscErrorCode EasBackendSynchronize(EasBackend);
 /* EasBackendGetTransferBytes - bytes copied host->device and device->host. */
 PETSC_EXTERN PetscErrorCode EasBackendGetTransferBytes(EasBackend, PetscLogDouble *htod, PetscLogDouble *dtoh);
+/* EasBackendGetTimerWaits - how many times the library's timer marks made
+   the host wait for the backend's queue (a mark queried before the queue
+   reached it; 0 on a CPU backend, whose marks are reached when recorded). */
+PETSC_EXTERN PetscErrorCode EasBackendGetTimerWaits(EasBackend, PetscInt64 *);
 /* EasBackendView - prints the backend, its transfer counts and its own data
    (threads, device). */
 PETSC_EXTERN PetscErrorCode EasBackendView(EasBackend, PetscViewer);

@@ -294,6 +294,7 @@ struct _p_EasBackend {
                                lanes): 1, or EAS_EBE_LANES on the devices (CUDA, and /cpu/memcheck,
                                which runs the CUDA kernel's body) */
   PetscLogDouble bytes_htod, bytes_dtoh;
+  PetscInt64     timer_waits; /* timer queries that had to wait for the queue (EasBackendGetTimerWaits) */
   PetscInt       n_htod, n_dtoh;
   void          *data; /* backend-private */
 };

@@ -328,7 +328,11 @@ PetscErrorCode EasBackendTimerQuery(EasBackend be, EasBackendMark *mk, PetscBool
 
   PetscFunctionBegin;
   if (mk->resolved) PetscFunctionReturn(0);
-  PetscCall((*be->ops->timer_query)(be, mk->ticket, wait, &done, &t));
+  PetscCall((*be->ops->timer_query)(be, mk->ticket, PETSC_FALSE, &done, &t));
+  if (!done && wait) { /* the host blocks on the queue here: counted (EasBackendGetTimerWaits) */
+    be->timer_waits++;
+    PetscCall((*be->ops->timer_query)(be, mk->ticket, PETSC_TRUE, &done, &t));
+  }
   PetscCheck(done || !wait, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: timer_query waited for mark %" PetscInt64_FMT " but did not resolve it", be->resource, mk->ticket);
   if (!done) PetscFunctionReturn(0);
   mk->t        = PetscMax(t, mk->t); /* never before it was recorded (the device clock's offset is estimated) */
@@ -377,6 +381,20 @@ PetscErrorCode EasBackendGetTransferBytes(EasBackend be, PetscLogDouble *htod, P
   PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
   if (htod) *htod = be->bytes_htod;
   if (dtoh) *dtoh = be->bytes_dtoh;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasBackendGetTimerWaits - how many timer queries of the library found
+  their mark not yet reached and waited for the backend's queue: each one is
+  a point where the host blocked on the device.
+@*/
+PetscErrorCode EasBackendGetTimerWaits(EasBackend be, PetscInt64 *n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(be, EAS_BACKEND_CLASSID, 1);
+  PetscValidPointer(n, 2);
+  *n = be->timer_waits;
   PetscFunctionReturn(0);
 }
 

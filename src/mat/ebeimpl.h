@@ -83,6 +83,15 @@ typedef struct {
   PetscInt    *lconn[EAS_EBE_MAXUNITS];    /* nel*nen: the unit's elements' nodes renumbered into its list */
   EasEbeKernel hk[EAS_EBE_MAXUNITS];       /* a host unit's kernel over its list */
   void        *aels_host;                  /* host-layout values of a packed storage (EasEbePackStorage_Private) */
+  /* the device unit alone (no host unit holds elements): its two marks are
+     read at the next apply, once the caller's own reductions have synchronized
+     (or before a decision), not waited for in the apply */
+  PetscBool      pend;           /* an apply's device time not yet read */
+  PetscBool      pend_virtual;   /* its slot holds a virtual time: read the marks, keep the slot */
+  PetscInt       pend_slot;      /* its window slot (which counts no elements until read) */
+  PetscInt       pend_count;     /* the device unit's elements in that apply */
+  PetscReal      pend_spike;     /* its injected spike factor (EasEbeSplitInjectSpike) */
+  EasBackendMark pend_m0, pend_m1;
 } EasEbeSplit;
 
 struct _p_EasEbe {
@@ -169,6 +178,10 @@ PETSC_INTERN PetscErrorCode EasEbeSplitDestroy_Private(EasEbe);
 PETSC_INTERN PetscErrorCode EasEbeSplitDeviceSetUp_Private(EasEbe);
 PETSC_INTERN PetscErrorCode EasEbeSplitDeviceShares_Private(EasEbe);
 PETSC_INTERN PetscErrorCode EasEbeSplitDeviceApply_Private(EasEbe, const PetscScalar *x, PetscScalar *y, PetscReal t[], PetscReal *xfer);
+/* The device unit's time of the last apply if it was left pending (t[d] < 0
+   from the apply): into its window slot, waiting for the queue only if wait
+   (before a decision or a query of the state). */
+PETSC_INTERN PetscErrorCode EasEbeSplitDeviceResolve_Private(EasEbe, PetscBool wait);
 PETSC_INTERN PetscErrorCode EasEbeSplitDeviceFree_Private(EasEbe);
 /* Unit u's host part of an apply on kernel K (its elements, its threads, the
    test slowdown's repeats unless the times are virtual), into y; the unit's

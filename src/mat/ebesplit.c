@@ -82,6 +82,10 @@ static PetscErrorCode EasEbeSplitFreeBuffers(EasEbe ebe)
   EasEbeSplit *sp = ebe->split;
 
   PetscFunctionBegin;
+  if (sp->pend) { /* read the marks (the backend's queue holds them), drop the time */
+    sp->pend_virtual = PETSC_TRUE;
+    PetscCall(EasEbeSplitDeviceResolve_Private(ebe, PETSC_TRUE));
+  }
   PetscCall(EasEbeSplitDeviceFree_Private(ebe)); /* a device operator's gather lists */
   for (PetscInt u = 0; u < EAS_EBE_MAXUNITS; u++) {
     PetscCall(PetscFree(sp->sbuf[u]));
@@ -752,13 +756,22 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
     }
   { /* measurements: one window slot per apply */
     const PetscInt slot = sp->nsamples % sp->window;
+    if (sp->pend) { /* the device unit alone: its time is read later into this slot (EasEbeSplitDeviceResolve_Private) */
+      sp->pend_slot    = slot;
+      sp->pend_count   = sp->shares[sp->dev_unit];
+      sp->pend_spike   = sp->spike[sp->dev_unit];
+      sp->pend_virtual = (PetscBool)(sp->virtual_tel > 0.0);
+    }
     for (PetscInt u = 0; u < U; u++) {
-      const PetscReal tu      = t[u] * sp->spike[u];
-      sp->spike[u]            = 1.0;
-      sp->t_unit[u]           = tu;
-      sp->t_raw[u]            = sp->shares[u] ? tu / sp->shares[u] : 0.0;
+      const PetscBool later = (PetscBool)(sp->pend && !sp->pend_virtual && u == sp->dev_unit);
+      const PetscReal tu    = later ? 0.0 : t[u] * sp->spike[u];
+      sp->spike[u]          = 1.0;
+      if (!later) {
+        sp->t_unit[u] = tu;
+        sp->t_raw[u]  = sp->shares[u] ? tu / sp->shares[u] : 0.0;
+      }
       sp->busy[slot * U + u]  = tu;
-      sp->count[slot * U + u] = sp->shares[u];
+      sp->count[slot * U + u] = later ? 0 : sp->shares[u]; /* a pending slot counts no elements until read */
     }
     sp->xfer[slot] = xfer; /* host operator: per apply; device operator: per host element */
     sp->nsamples++;
@@ -769,6 +782,7 @@ PetscErrorCode EasEbeSplitApply_Private(EasEbe ebe, const PetscScalar *x, PetscS
   PetscCall(PetscLogEventEnd(EAS_EbeSplit, ebe, 0, 0, 0));
   if (sp->since >= sp->interval && sp->nsamples >= PetscMin(sp->window, sp->interval)) {
     sp->since = 0;
+    PetscCall(EasEbeSplitDeviceResolve_Private(ebe, PETSC_FALSE)); /* this apply's device time if already known; else its slot counts no elements (no wait) */
     PetscCall(EasEbeSplitDecide(ebe));
   }
   PetscFunctionReturn(0);
@@ -793,6 +807,7 @@ PetscErrorCode EasEbeSplitGetState(EasEbe ebe, PetscInt *nunits, const PetscInt 
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(ebe, EAS_EBE_CLASSID, 1);
+  if (ebe->split->setup) PetscCall(EasEbeSplitDeviceResolve_Private(ebe, PETSC_TRUE)); /* the last apply's time, if pending */
   if (nunits) *nunits = ebe->split->nunits;
   if (shares) *shares = ebe->split->shares;
   if (t_el) *t_el = ebe->split->t_el;
@@ -866,6 +881,7 @@ PetscErrorCode EasEbeSplitView_Private(EasEbe ebe, PetscViewer viewer)
   EasEbeSplit *sp = ebe->split;
 
   PetscFunctionBegin;
+  if (sp->setup) PetscCall(EasEbeSplitDeviceResolve_Private(ebe, PETSC_TRUE)); /* the last apply's time, if pending */
   if (!sp->nunits) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "split: none (all elements on %s)\n", ebe->be ? ebe->be->resource : "-eas_backend"));
     PetscFunctionReturn(0);
