@@ -17,11 +17,15 @@ static const char help[] = "The overlapping multisplitting (-adr_overlap d, rest
   by d planes (the neighbours' current values beyond the box: R_i F(x) and
   R_i J R_i'), solves, and keeps its own points: the same step.  Across one
   face (cuts in one direction), d graph layers are d planes; where two cuts
-  meet, eas's box takes the corner block too and its values there are one
-  iteration old (they come through a face neighbour), PCASM's graph overlap
-  takes a diamond: the counts may then differ by an iteration, which -its_tol
-  allows for.  eas's inner BiCGStab runs to -adr_ksp_rtol (tight in the
-  tests), PCASM's LU is exact.
+  meet, eas's box takes the corner block too, PCASM's graph overlap a
+  diamond, so -peer_box gives PCASM eas's boxes.  The diagonal neighbours'
+  values (the corner block, a ghost plane across another direction's
+  overlap) come through a face neighbour: with -adr_overlap_phased (the
+  default) the exchange goes direction by direction and they are current,
+  the same step as PCASM's (equal counts, answers to 1e-12); without, they
+  are one outer iteration old and the counts differ (1 x 2 x 2, d = 1: 4
+  outer iterations per step against 3).  eas's inner BiCGStab runs to
+  -adr_ksp_rtol (tight in the tests), PCASM's LU is exact.
 */
 #include <eas.h>
 #include <petscsnes.h>
@@ -211,6 +215,26 @@ int main(int argc, char **argv)
     suffix: corners
     nsize: 4
     backends: /cpu/serial
-    args: -adr_n 16 -adr_decomp 2,2,1 -adr_overlap 2 -adr_ksp_rtol 1e-12 -peer_box
+    args: -adr_n 16 -adr_decomp 2,2,1 -adr_overlap 2 -adr_ksp_rtol 1e-12 -peer_box -its_tol 0 -tol 1e-12
     expect: overlap 2: .* agree
+  test:
+    # the phased exchange (z, y, z): every step PCASM's on the same boxes, the same counts, answers to 1e-12
+    suffix: corners_yz
+    nsize: 4
+    backends: /cpu/serial /cpu/memcheck
+    args: -adr_n 16 -adr_decomp 1,2,2 -adr_overlap 1 -adr_ksp_rtol 1e-12 -peer_box -its_tol 0 -tol 1e-12
+    expect: overlap 1: outer iterations 6 against PCASM's 6, answers equal to 1e-12: agree
+  test:
+    suffix: corners_xz
+    nsize: 4
+    backends: /cpu/serial
+    args: -adr_n 16 -adr_decomp 2,1,2 -adr_overlap 1 -adr_ksp_rtol 1e-12 -peer_box -its_tol 0 -tol 1e-12
+    expect: overlap 1: outer iterations 14 against PCASM's 14, answers equal to 1e-12: agree
+  test:
+    # all faces at once: the diagonal neighbours' values one outer iteration old, 4 iterations per step against 3
+    suffix: corners_lagged
+    nsize: 4
+    backends: /cpu/serial
+    args: -adr_n 16 -adr_decomp 1,2,2 -adr_overlap 1 -adr_ksp_rtol 1e-12 -peer_box -its_tol 0 -adr_overlap_phased false
+    expect_error: step 2: eas outer iterations 4, SNES \+ PCASM Newton iterations 3
 TEST*/

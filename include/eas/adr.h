@@ -201,6 +201,13 @@ PETSC_EXTERN PetscErrorCode EasAdrGetDecomposition(EasAdr, PetscInt p[3], PetscR
 PETSC_EXTERN PetscErrorCode EasAdrSetOverlap(EasAdr, PetscInt d);
 /* EasAdrGetOverlap - the overlap in planes. */
 PETSC_EXTERN PetscErrorCode EasAdrGetOverlap(EasAdr, PetscInt *d);
+/* EasAdrSetOverlapPhased - with an overlap and cuts in two or three
+   directions, the synchronous exchange one direction at a time
+   (-adr_overlap_phased, default true): the box's corner blocks current,
+   for a message round per cut direction. */
+PETSC_EXTERN PetscErrorCode EasAdrSetOverlapPhased(EasAdr, PetscBool);
+/* EasAdrGetOverlapPhased - whether the synchronous exchange is phased. */
+PETSC_EXTERN PetscErrorCode EasAdrGetOverlapPhased(EasAdr, PetscBool *);
 /* EasAdrSetKspEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
    off): each local Newton step solves its linear system to a relative
    tolerance eta_k from the decrease of the rank's residual ||F_l||

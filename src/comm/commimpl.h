@@ -93,6 +93,8 @@ PETSC_INTERN PetscErrorCode EasHaloCreate(MPI_Comm, const PetscMPIInt nb[], cons
 PETSC_INTERN PetscErrorCode EasHaloDestroy(EasHalo *);
 /* Synchronous exchange of sendbuf into ghost (delay emulated after arrival). */
 PETSC_INTERN PetscErrorCode EasHaloExchangeSync(EasHalo, PetscBool with_faults);
+/* EasHaloExchangeSyncFaces - the same for the faces f0 <= f < f1 only. */
+PETSC_INTERN PetscErrorCode EasHaloExchangeSyncFaces(EasHalo, PetscInt f0, PetscInt f1, PetscBool with_faults);
 /* Asynchronous step: Begin posts the receives (and starts the reception
    thread), Send sends face f when the previous send to that neighbour has
    completed (returns whether it was sent), Poll progresses receptions and

@@ -78,19 +78,26 @@ static void EasHaloSleepUntil(double t)
 */
 PetscErrorCode EasHaloExchangeSync(EasHalo h, PetscBool with_faults)
 {
+  PetscFunctionBegin;
+  PetscCall(EasHaloExchangeSyncFaces(h, 0, EAS_HALO_NFACE, with_faults));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasHaloExchangeSyncFaces(EasHalo h, PetscInt f0, PetscInt f1, PetscBool with_faults)
+{
   double release = 0;
 
   PetscFunctionBegin;
-  for (PetscInt f = 0; f < EAS_HALO_NFACE; f++)
+  for (PetscInt f = f0; f < f1; f++)
     if (h->nb[f] != MPI_PROC_NULL) PetscCallMPI(MPI_Irecv(h->ghost[f], (PetscMPIInt)h->count[f], MPIU_SCALAR, h->nb[f], EAS_TAG_SYNC, h->comm, &h->rreq[f]));
-  for (PetscInt f = 0; f < EAS_HALO_NFACE; f++)
+  for (PetscInt f = f0; f < f1; f++)
     if (h->nb[f] != MPI_PROC_NULL) PetscCallMPI(MPI_Isend(h->sendbuf[f], (PetscMPIInt)h->count[f], MPIU_SCALAR, h->nb[f], EAS_TAG_SYNC, h->comm, &h->sreq[f]));
-  for (PetscInt f = 0; f < EAS_HALO_NFACE; f++) {
+  for (PetscInt f = f0; f < f1; f++) {
     if (h->nb[f] == MPI_PROC_NULL) continue;
     PetscCallMPI(MPI_Wait(&h->rreq[f], MPI_STATUS_IGNORE));
     if (with_faults && EasFaultsActive(&h->faults)) release = PetscMax(release, EasFaultsReleaseTime(&h->faults, MPI_Wtime()));
   }
-  PetscCallMPI(MPI_Waitall(EAS_HALO_NFACE, h->sreq, MPI_STATUSES_IGNORE));
+  PetscCallMPI(MPI_Waitall((PetscMPIInt)(f1 - f0), h->sreq + f0, MPI_STATUSES_IGNORE));
   if (release > 0) EasHaloSleepUntil(release);
   PetscFunctionReturn(0);
 }

@@ -72,6 +72,7 @@ PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
   adr->newton_rtol                  = 1e-8;
   adr->newton_max_it                = 50;
   adr->overlap_opt                  = 1; /* docs/adr.md "Overlap": the measured default */
+  adr->phased                       = PETSC_TRUE;
   /* Eisenstat-Walker: PETSc's defaults (SNESKSPSetParametersEW) */
   adr->ew.use               = PETSC_FALSE;
   adr->ew.version           = 2;
@@ -350,6 +351,33 @@ PetscErrorCode EasAdrSetOverlap(EasAdr adr, PetscInt d)
   PetscCall(EasAdrCheckNotSetUp_Private(adr, "EasAdrSetOverlap"));
   PetscCheck(d >= 0, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetOverlap (-adr_overlap): %" PetscInt_FMT " is invalid: expected a number of planes >= 0", d);
   adr->overlap_opt = d;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasAdrSetOverlapPhased - with an overlap and ranks cut in two or three
+  directions, whether the synchronous exchange goes one direction at a time
+  (-adr_overlap_phased, default true), so that a corner block of the box
+  (the diagonal neighbour's points) is current, as in PCASM, rather than one
+  outer iteration old; it costs a message round per cut direction
+  (docs/adr.md "Overlap").  The asynchronous iteration always sends every
+  face at once.
+@*/
+PetscErrorCode EasAdrSetOverlapPhased(EasAdr adr, PetscBool phased)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  adr->phased = phased;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetOverlapPhased - whether the synchronous exchange goes one cut direction at a time (EasAdrSetOverlapPhased). @*/
+PetscErrorCode EasAdrGetOverlapPhased(EasAdr adr, PetscBool *phased)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscValidBoolPointer(phased, 2);
+  *phased = adr->phased;
   PetscFunctionReturn(0);
 }
 

@@ -169,6 +169,7 @@ struct _p_EasAdr {
   PetscInt    np, n;        /* the box's points and unknowns (2 np): the local arrays, the Jacobian, the inner solve */
   PetscInt    overlap_opt;  /* -adr_overlap d (EasAdrSetOverlap; default 1) */
   PetscInt    overlap;      /* at setup: d on several ranks, else 0; the box extends the own box by d planes on every face with a neighbour */
+  PetscBool   phased;       /* -adr_overlap_phased (EasAdrSetOverlapPhased; default true): a synchronous exchange one cut direction at a time */
   PetscInt    ov[6];        /* those planes per face (d or 0) */
   PetscInt    xso[3], nlo[3]; /* the rank's own box (its points of the global vector): first global index, size */
   PetscInt    npo, no;        /* own points and unknowns (2 npo): the global vector's local part, CVODE's */
@@ -334,6 +335,11 @@ PETSC_INTERN PetscErrorCode EasAdrLocalFunction_Private(EasAdr, PetscReal t, Pet
    a buffer must not be packed while its send is in flight. */
 PETSC_INTERN PetscErrorCode EasAdrPackFace_Private(EasAdr, PetscInt f);
 PETSC_INTERN PetscErrorCode EasAdrPackFaces_Private(EasAdr);
+/* The synchronous exchange of the state's planes (adrstate.c): all faces at
+   once, or with an overlap across two or three cut directions and
+   -adr_overlap_phased, one direction at a time (z, y, x) with the received
+   planes written into the state's overlap between them. */
+PETSC_INTERN PetscErrorCode EasAdrExchangeSync_Private(EasAdr, PetscBool with_faults);
 /* Relative change per species between the state's planes of face f and the
    planes last packed for it (halo send buffer): ||p_s - sent_s|| / ||p_s||
    (absolute when ||p_s|| = 0). */

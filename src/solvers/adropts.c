@@ -106,6 +106,11 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
       PetscCall(PetscOptionsInt("-adr_overlap", "Planes of each neighbour's box the rank's solve adds (restricted additive Schwarz; 0: block Jacobi)", "EasAdrSetOverlap", d, &d, &flg));
       if (flg) PetscCall(EasAdrSetOverlap(adr, d));
     }
+    {
+      PetscBool ph = adr->phased;
+      PetscCall(PetscOptionsBool("-adr_overlap_phased", "With an overlap and cuts in 2-3 directions: exchange one direction at a time (corner blocks current)", "EasAdrSetOverlapPhased", ph, &ph, &flg));
+      if (flg) PetscCall(EasAdrSetOverlapPhased(adr, ph));
+    }
   }
   PetscCall(PetscOptionsBool("-adr_ksp_ew", "Eisenstat-Walker inner tolerances (PETSc's -snes_ksp_ew) instead of -adr_ksp_rtol", "EasAdrSetKspEW", adr->ew.use, &adr->ew.use, NULL));
   {

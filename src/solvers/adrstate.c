@@ -202,6 +202,88 @@ PetscErrorCode EasAdrPackFaces_Private(EasAdr adr)
   PetscFunctionReturn(0);
 }
 
+/*
+  EasAdrExchangeSync_Private - the neighbours' planes of the state x into the
+  halo's ghosts, synchronously.  With an overlap and cuts in two or three
+  directions (-adr_overlap_phased), one direction at a time, and between
+  two directions adr_pad writes the planes received so far into x's
+  overlap: the planes packed next carry them (a face's tangential extent is
+  the whole box).  Three kinds of points take the diagonal neighbours'
+  values through a face neighbour: a corner block of the box (the first
+  face in the order -x, +x, -y, ... supplies it, EasAdrKOverlapSource), and
+  the points of a ghost plane across another direction's overlap (the face
+  that supplies the plane).  Each is current when its face goes after the
+  other direction.  The order z, y, x and then again all but the last
+  (2 cut directions: 3 rounds, 3: 5) gives every face a round after every
+  other direction: eas's box step is then PCASM's on the same boxes
+  (test_adr_overlap -peer_box: the same update norms in every iteration),
+  where exchanging all faces at once leaves those points one outer
+  iteration old.  DMDA's box-stencil ghost update goes direction by
+  direction for the same reason.
+*/
+/* The stage's a with an overlap: the neighbours' planes in the ghosts into
+   a's overlap (adr_pad; the padded state it also fills is scratch). */
+static PetscErrorCode EasAdrPadArray(EasAdr adr, PetscScalar *a)
+{
+  PetscScalar       *ghost, *xgd;
+  const PetscScalar *gd, *bd;
+
+  PetscFunctionBegin;
+  PetscCall(EasVecGetArrayWrite(adr->ghosts_v, &ghost));
+  EasAdrGatherFaces(adr, ghost, NULL);
+  PetscCall(EasVecRestoreArrayWrite(adr->ghosts_v, &ghost));
+  PetscCall(EasVecGetBackendArrayRead(adr->ghosts_v, &gd));
+  PetscCall(EasVecGetBackendArrayRead(adr->bval_v, &bd));
+  PetscCall(EasVecGetBackendArrayWrite(adr->xg_v, &xgd));
+  PetscCall((*adr->be->ops->adr_pad)(adr->be, &adr->hk, a, gd, bd, xgd));
+  PetscFunctionReturn(0);
+}
+
+/* The rounds of a synchronous exchange of the planes of a (NULL: the
+   state x), as EasAdrExchangeSync_Private describes; a's overlap is not
+   padded after the last round. */
+static PetscErrorCode EasAdrExchangeRounds(EasAdr adr, PetscScalar *a, PetscBool with_faults)
+{
+  PetscInt dirs[3], ndir = 0, rounds = 1;
+
+  PetscFunctionBegin;
+  for (PetscInt d = 2; d >= 0; d--)
+    if (adr->nb[2 * d] != MPI_PROC_NULL || adr->nb[2 * d + 1] != MPI_PROC_NULL) dirs[ndir++] = d;
+  if (adr->overlap && adr->phased && ndir >= 2) rounds = 2 * ndir - 1;
+  for (PetscInt r = 0; r < rounds; r++) {
+    const PetscInt f0 = rounds > 1 ? 2 * dirs[r % ndir] : 0, f1 = rounds > 1 ? f0 + 2 : 6;
+    if (r) { /* the directions received so far into the overlap; the planes are repacked from it */
+      if (a) PetscCall(EasAdrPadArray(adr, a));
+      else {
+        const PetscScalar *xg;
+        PetscCall(EasAdrPadded_Private(adr, &xg));
+        adr->planes_current = PETSC_FALSE;
+      }
+    }
+    if (a) {
+      PetscScalar       *buf;
+      const PetscScalar *planes;
+      PetscCall(EasVecGetBackendArrayWrite(adr->planes_v, &buf));
+      PetscCall((*adr->be->ops->adr_pack)(adr->be, &adr->hk, a, buf));
+      adr->planes_current = PETSC_FALSE; /* they hold a's planes */
+      PetscCall(EasVecGetArrayRead(adr->planes_v, &planes));
+      for (PetscInt f = f0; f < f1; f++)
+        if (adr->nb[f] != MPI_PROC_NULL) PetscCall(PetscArraycpy(adr->halo->sendbuf[f], planes + 2 * adr->hk.pack_start[f], adr->halo->count[f]));
+      PetscCall(EasVecRestoreArrayRead(adr->planes_v, &planes));
+    } else
+      for (PetscInt f = f0; f < f1; f++) PetscCall(EasAdrPackFace_Private(adr, f));
+    PetscCall(EasHaloExchangeSyncFaces(adr->halo, f0, f1, with_faults));
+  }
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasAdrExchangeSync_Private(EasAdr adr, PetscBool with_faults)
+{
+  PetscFunctionBegin;
+  PetscCall(EasAdrExchangeRounds(adr, NULL, with_faults));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasAdrFaceChange_Private(EasAdr adr, PetscInt f, PetscReal ch[2])
 {
   const PetscScalar *planes, *p, *buf = adr->halo->sendbuf[f];
@@ -280,8 +362,7 @@ PetscErrorCode EasAdrBoxFromOwnHalo_Private(EasAdr adr, const PetscScalar *own, 
 */
 PetscErrorCode EasAdrStageOverlap_Private(EasAdr adr)
 {
-  PetscScalar       *a, *buf, *ghost, *xgd;
-  const PetscScalar *planes, *gd, *bd;
+  PetscScalar *a;
 
   PetscFunctionBegin;
   if (!adr->overlap || adr->hk.pack_start[6] == 0) PetscFunctionReturn(0);
@@ -300,21 +381,8 @@ PetscErrorCode EasAdrStageOverlap_Private(EasAdr adr)
   }
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
   PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
-  PetscCall(EasVecGetBackendArrayWrite(adr->planes_v, &buf));
-  PetscCall((*adr->be->ops->adr_pack)(adr->be, &adr->hk, a, buf));
-  adr->planes_current = PETSC_FALSE; /* they hold a's planes */
-  PetscCall(EasVecGetArrayRead(adr->planes_v, &planes));
-  for (PetscInt f = 0; f < 6; f++)
-    if (adr->nb[f] != MPI_PROC_NULL) PetscCall(PetscArraycpy(adr->halo->sendbuf[f], planes + 2 * adr->hk.pack_start[f], adr->halo->count[f]));
-  PetscCall(EasVecRestoreArrayRead(adr->planes_v, &planes));
-  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_TRUE));
-  PetscCall(EasVecGetArrayWrite(adr->ghosts_v, &ghost));
-  EasAdrGatherFaces(adr, ghost, NULL);
-  PetscCall(EasVecRestoreArrayWrite(adr->ghosts_v, &ghost));
-  PetscCall(EasVecGetBackendArrayRead(adr->ghosts_v, &gd));
-  PetscCall(EasVecGetBackendArrayRead(adr->bval_v, &bd));
-  PetscCall(EasVecGetBackendArrayWrite(adr->xg_v, &xgd));
-  PetscCall((*adr->be->ops->adr_pad)(adr->be, &adr->hk, a, gd, bd, xgd));
+  PetscCall(EasAdrExchangeRounds(adr, a, PETSC_TRUE));
+  PetscCall(EasAdrPadArray(adr, a));
   PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
   adr->ghosts_current = PETSC_FALSE;

@@ -285,8 +285,7 @@ static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt,
   PetscFunctionBegin;
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
   PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
-  PetscCall(EasAdrPackFaces_Private(adr));
-  PetscCall(EasHaloExchangeSync(adr->halo, PETSC_TRUE));
+  PetscCall(EasAdrExchangeSync_Private(adr, PETSC_TRUE));
   PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
   PetscCall(EasAdrLocalNewtonCaptured(adr, t, dt, PETSC_TRUE, sums, &lfail, err));
@@ -523,8 +522,7 @@ PetscErrorCode EasAdrStageSolveAsync_Private(EasAdr adr)
   } else if (!adr->ghosts_current) {
     PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
     PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
-    PetscCall(EasAdrPackFaces_Private(adr));
-    PetscCall(EasHaloExchangeSync(adr->halo, PETSC_TRUE));
+    PetscCall(EasAdrExchangeSync_Private(adr, PETSC_TRUE));
     PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
     PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
     adr->ghosts_current = PETSC_TRUE;
