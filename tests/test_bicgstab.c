@@ -1,8 +1,8 @@
 static const char help[] = "eas BiCGStab against PETSc KSPBCGS (right preconditioning, unpreconditioned norm) on the same\n"
                            "systems: the 3D two-species ADR Jacobian and a random banded matrix.  With several processes\n"
                            "the system is block diagonal, one EasDia per process, so the global reductions are tested.\n"
-                           "Kind of check: peer code (PETSc KSPBCGS; with -pc_type ilu PETSc's PCILU, levels 0, natural\n"
-                           "ordering, on each process's block: PCBJACOBI with one ILU(0) block per process on several).\n"
+                           "Kind of check: peer code (PETSc KSPBCGS; with -pc_type ilu PETSc's PCILU, levels -pc_factor_levels\n"
+                           "(0), natural ordering, on each process's block: PCBJACOBI with one ILU block per process on several).\n"
                            "  -problem adr|random  -n <grid or rows>  -its_tol <2>  -its_rtol <0: allowed relative difference\n"
                            "  of the iteration counts, added to -its_tol>  -sol_tol <1e-6>\n";
 
@@ -150,7 +150,9 @@ int main(int argc, char **argv)
     } else
       PetscCall(PCSetType(ppc, pc));
     if (ilu) {
-      PetscCall(PCFactorSetLevels(ppc, 0));
+      PetscInt levels = 0; /* eas reads the same option (EasKspSetILULevels) */
+      PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_factor_levels", &levels, NULL));
+      PetscCall(PCFactorSetLevels(ppc, levels));
       PetscCall(PCFactorSetMatOrderingType(ppc, MATORDERINGNATURAL));
     }
   }
@@ -271,6 +273,53 @@ int main(int argc, char **argv)
     requires: cuda-device
     args: -problem adr -n 16 -pc_type ilu -pc_ilu_factor_sweeps 20 -pc_ilu_solve_sweeps 40 -its_tol 1 -its_rtol 0.1
     expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    # ILU(k) (-pc_factor_levels k, issue 21 item 3): the factor on A's offsets and their level-k fill, against
+    # PETSc PCILU with the same levels (natural ordering): the same counts exactly
+    suffix: adr16_ilu_levels
+    nsize: 1 2
+    backends: cpu
+    args: -problem adr -n 16 -pc_type ilu -pc_factor_levels 2 -its_tol 0 -ksp_view
+    expect: ILU\(2\) on 37 offsets \(the operator's 9 and their level-2 fill\), exact
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: adr24_ilu1_dt
+    nsize: 1
+    backends: cpu
+    args: -problem adr -n 24 -dia_gallery_dt 28800 -pc_type ilu -pc_factor_levels 1 -its_tol 0
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: random_ilu2
+    nsize: 1
+    backends: cpu
+    args: -problem random -n 3000 -pc_type ilu -pc_factor_levels 2 -its_tol 1
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    # the parallel form on the larger pattern (what CUDA runs), enough sweeps: PETSc's counts
+    suffix: adr16_ilu2_parallel
+    nsize: 1 2
+    backends: /cpu/memcheck
+    args: -problem adr -n 16 -pc_type ilu -pc_factor_levels 2 -pc_ilu_factor_sweeps 20 -pc_ilu_solve_sweeps 40 -its_tol 1 -its_rtol 0.1
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: adr16_ilu2_cuda
+    nsize: 1
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -problem adr -n 16 -pc_type ilu -pc_factor_levels 2 -pc_ilu_factor_sweeps 20 -pc_ilu_solve_sweeps 40 -its_tol 1 -its_rtol 0.1
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: ilu_levels_negative
+    nsize: 1
+    backends: /cpu/serial
+    args: -problem adr -n 8 -pc_type ilu -pc_factor_levels -1
+    expect_error: -pc_factor_levels -1 is invalid: expected a level of fill >= 0
+  test:
+    suffix: ilu_levels_cap
+    nsize: 1
+    backends: /cpu/serial
+    args: -problem adr -n 16 -pc_type ilu -pc_factor_levels 8
+    expect_error: -pc_factor_levels 8: the fill pattern has more than 255 offsets
   test:
     suffix: adr16_cusparse
     nsize: 1 2

@@ -52,6 +52,12 @@ PETSC_EXTERN PetscErrorCode EasKspSetPCType(EasKsp, EasPCType);
    -pc_ilu_solve_sweeps.  Get: the values in use. */
 PETSC_EXTERN PetscErrorCode EasKspSetILUSweeps(EasKsp, PetscInt factor_sweeps, PetscInt solve_sweeps);
 PETSC_EXTERN PetscErrorCode EasKspGetILUSweeps(EasKsp, PetscInt *factor_sweeps, PetscInt *solve_sweeps);
+/* EasKspSetILULevels - the level of fill k of -pc_type ilu (-pc_factor_levels,
+   default 0): ILU(k) on the DIA pattern, the factor on A's offsets plus the
+   stencil's level-k fill offsets (PETSc's PCILU pattern in the interior). */
+PETSC_EXTERN PetscErrorCode EasKspSetILULevels(EasKsp, PetscInt levels);
+/* EasKspGetILULevels - the level of fill of -pc_type ilu. */
+PETSC_EXTERN PetscErrorCode EasKspGetILULevels(EasKsp, PetscInt *levels);
 /* EasKspPipeCGSetReplace - pipecg: every k >= 1 iterations (default 100),
    replace the recursively updated residual and its auxiliary vectors by
    freshly computed ones (r = b - A x, u = M r, w = A u, s = A p, q = M s,

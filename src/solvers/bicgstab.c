@@ -109,48 +109,136 @@ static PetscErrorCode EasKspBiCGStabCouple(EasKsp ksp, EasBackend be, const Pets
   PetscFunctionReturn(0);
 }
 
-/* ILU(0) from the operator's current values into ksp->ilu_f.  The first
-   time: the index of offset 0, the table of EasIluEntry (sub[g*nd + d] = the
-   diagonal of offset off[g] - off[d], or -1) and the factor storage; every
-   time: the factorization on the backend.  An unusable pivot is kept in
-   ilu_zero_row: the solve then stops with KSP_DIVERGED_PC_FAILED. */
+/* The factor's pattern of ILU(k) (k = ksp->ilu_levels > 0) from A's
+   offsets: level 0 for A's, then o = o_l + o_u (o_l < 0 < o_u, both in the
+   pattern) at level lev(o_l) + lev(o_u) + 1 while that is <= k, to a fixed
+   point: the symbolic ILU(k) of a row whose pattern is the stencil (an
+   entry's level is the shortest path through lower-numbered columns,
+   Saad, Iterative Methods, Sec. 10.3.3), so the interior rows have PETSc
+   PCILU's pattern.  Offsets with |o| >= n have no entry and are left out.
+   Sorted ascending in off (count *nf); amap[d]: the position of A's d. */
+static PetscErrorCode EasIluFillPattern(EasKsp ksp, PetscInt n, PetscInt nd, const PetscInt *aoff, PetscInt k, PetscInt *nf, PetscInt **off, PetscInt **amap)
+{
+  enum { MAXF = 255 };
+  PetscInt  o[MAXF], lev[MAXF], m = 0, *idx;
+  PetscBool changed = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < nd; d++) {
+    o[m]     = aoff[d];
+    lev[m++] = 0;
+  }
+  while (changed) {
+    changed = PETSC_FALSE;
+    for (PetscInt a = 0; a < m; a++)
+      for (PetscInt b = 0; b < m; b++) {
+        PetscInt s, l, e;
+        if (o[a] >= 0 || o[b] <= 0) continue;
+        s = o[a] + o[b];
+        l = lev[a] + lev[b] + 1;
+        if (l > k || s <= -n || s >= n) continue;
+        for (e = 0; e < m && o[e] != s; e++) {}
+        if (e < m) {
+          if (l < lev[e]) {
+            lev[e]  = l;
+            changed = PETSC_TRUE;
+          }
+          continue;
+        }
+        PetscCheck(m < MAXF, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-pc_factor_levels %" PetscInt_FMT ": the fill pattern has more than %d offsets; expected a smaller level of fill", k, (int)MAXF);
+        o[m]     = s;
+        lev[m++] = l;
+        changed  = PETSC_TRUE;
+      }
+  }
+  PetscCall(PetscSortInt(m, o));
+  PetscCall(PetscMalloc2(m, off, nd, amap));
+  PetscCall(PetscArraycpy(*off, o, m));
+  idx = *amap;
+  for (PetscInt d = 0; d < nd; d++)
+    for (PetscInt e = 0; e < m; e++)
+      if (o[e] == aoff[d]) idx[d] = e;
+  *nf = m;
+  PetscFunctionReturn(0);
+}
+
+/* ILU(k) from the operator's current values into ksp->ilu_f.  The first
+   time: the factor's pattern (A's own for k = 0; with k > 0 its kernel view
+   ilu_k, A's values spread on it each time), the index of offset 0, the
+   table of EasIluEntry (sub[g*nd + d] = the diagonal of offset off[g] -
+   off[d], or -1) and the factor storage; every time: the factorization on
+   the backend (its ILU(0) on the factor's pattern is ILU(k)).  An unusable
+   pivot is kept in ilu_zero_row: the solve then stops with
+   KSP_DIVERGED_PC_FAILED. */
 static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
 {
-  EasDia              A  = ksp->A;
-  const PetscInt      nd = A->ndiag;
+  EasDia              A = ksp->A;
   EasBackend          be;
-  const EasDiaKernel *k;
-  const size_t        fbytes = sizeof(PetscScalar) * (size_t)nd * A->ld;
+  const EasDiaKernel *k, *kf;
+  PetscInt            nd;
+  size_t              fbytes;
 
   PetscFunctionBegin;
   PetscCall(EasDiaGetBackend(A, &be));
+  PetscCall(EasDiaGetKernelDouble_Private(A, &k)); /* A's backend copy up to date */
   if (!ksp->ilu_f) {
-    PetscInt *sub;
+    PetscInt       *sub;
+    const PetscInt *off = A->off;
     PetscCheck(be->ops->ilu_factor && be->ops->ilu_apply, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type ilu: backend %s has no ILU(0) (use -pc_type jacobi)", be->resource);
+    nd = A->ndiag;
+    if (ksp->ilu_levels > 0) {
+      EasDiaKernel *f = &ksp->ilu_k;
+      PetscCall(EasIluFillPattern(ksp, A->n, A->ndiag, A->off, ksp->ilu_levels, &nd, &ksp->ilu_off_host, &ksp->ilu_amap));
+      off = ksp->ilu_off_host;
+      PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * nd, (void **)&ksp->ilu_off));
+      PetscCall(EasBackendCopyHtoD(be, ksp->ilu_off, ksp->ilu_off_host, sizeof(PetscInt) * nd));
+      PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * (size_t)nd * A->ld, (void **)&ksp->ilu_a));
+      PetscCall((*be->ops->set)(be, nd * A->ld, 0.0, ksp->ilu_a)); /* the fill diagonals stay 0 */
+      PetscCall(PetscMemzero(f, sizeof(*f)));
+      f->n        = A->n;
+      f->ndiag    = nd;
+      f->ld       = A->ld;
+      f->lo       = PetscMin(-off[0], A->n); /* rows [lo,hi): every column in [0,n) */
+      f->hi       = PetscMax(A->n - off[nd - 1], f->lo);
+      f->off      = ksp->ilu_off;
+      f->val      = ksp->ilu_a;
+      f->off_host = ksp->ilu_off_host;
+    }
     ksp->ilu_dmain = -1;
     for (PetscInt d = 0; d < nd; d++)
-      if (A->off[d] == 0) ksp->ilu_dmain = d;
+      if (off[d] == 0) ksp->ilu_dmain = d;
     PetscCheck(ksp->ilu_dmain >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "-pc_type ilu needs the main diagonal in the operator's pattern (offset 0 is not stored; use -pc_type none)");
     PetscCall(PetscMalloc1(nd * nd, &sub));
     for (PetscInt g = 0; g < nd; g++)
       for (PetscInt d = 0; d < nd; d++) {
         sub[g * nd + d] = -1;
         for (PetscInt e = 0; e < nd; e++)
-          if ((PetscInt64)A->off[e] == (PetscInt64)A->off[g] - A->off[d]) sub[g * nd + d] = e;
+          if ((PetscInt64)off[e] == (PetscInt64)off[g] - off[d]) sub[g * nd + d] = e;
       }
     PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * nd * nd, (void **)&ksp->ilu_sub));
     PetscCall(EasBackendCopyHtoD(be, ksp->ilu_sub, sub, sizeof(PetscInt) * nd * nd));
     PetscCall(PetscFree(sub));
+    fbytes = sizeof(PetscScalar) * (size_t)nd * A->ld;
     PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_f));
     PetscCall((*be->ops->set)(be, (PetscInt)(fbytes / sizeof(PetscScalar)), 0.0, ksp->ilu_f)); /* rows [n, ld) stay 0 */
     if (be->ilu_iterative) PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_fwork));
   }
-  PetscCall(EasDiaGetKernelDouble_Private(A, &k)); /* A's backend copy up to date */
+  kf = k;
+  if (ksp->ilu_levels > 0) { /* A's diagonals onto the factor's pattern */
+    for (PetscInt d = 0; d < A->ndiag; d++) PetscCall((*be->ops->copy)(be, A->ld, k->val + (size_t)d * A->ld, ksp->ilu_a + (size_t)ksp->ilu_amap[d] * A->ld));
+    kf = &ksp->ilu_k;
+  }
   PetscCall(PetscLogEventBegin(EAS_IluFactor, ksp, 0, 0, 0));
-  PetscCall((*be->ops->ilu_factor)(be, k, ksp->ilu_sub, ksp->ilu_dmain, ksp->ilu_factor_sweeps, ksp->ilu_f, ksp->ilu_fwork, &ksp->ilu_zero_row));
+  PetscCall((*be->ops->ilu_factor)(be, kf, ksp->ilu_sub, ksp->ilu_dmain, ksp->ilu_factor_sweeps, ksp->ilu_f, ksp->ilu_fwork, &ksp->ilu_zero_row));
   PetscCall(PetscLogEventEnd(EAS_IluFactor, ksp, 0, 0, 0));
-  if (ksp->ilu_zero_row >= 0) PetscCall(PetscInfo(ksp, "ILU(0): zero or non-finite pivot in row %" PetscInt_FMT "; the solves stop with DIVERGED_PC_FAILED\n", ksp->ilu_zero_row));
+  if (ksp->ilu_zero_row >= 0) PetscCall(PetscInfo(ksp, "ILU(%" PetscInt_FMT "): zero or non-finite pivot in row %" PetscInt_FMT "; the solves stop with DIVERGED_PC_FAILED\n", ksp->ilu_levels, ksp->ilu_zero_row));
   PetscFunctionReturn(0);
+}
+
+/* The kernel view the triangular solves run on: the factor's pattern. */
+static inline const EasDiaKernel *EasKspILUKernel(EasKsp ksp, const EasDiaKernel *k)
+{
+  return ksp->ilu_levels > 0 ? &ksp->ilu_k : k;
 }
 
 /* ilu, one operator application of a sweep: q = the input of form (1: the
@@ -164,7 +252,7 @@ static PetscErrorCode EasKspBiCGStabILUSweep(EasKsp ksp, const EasDiaKernel *k, 
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(EAS_IluApply, 0, 0, 0, 0));
-  PetscCall((*be->ops->ilu_apply)(be, k, ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, form, c1, c2, r, v, q, z, work));
+  PetscCall((*be->ops->ilu_apply)(be, EasKspILUKernel(ksp, k), ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, form, c1, c2, r, v, q, z, work));
   PetscCall(PetscLogEventEnd(EAS_IluApply, 0, 0, 0, 0));
   PetscCall((*be->ops->dia_mult)(be, k, z, out));
   PetscCall((*be->ops->dot_local)(be, n, u, out, &dots[0]));
@@ -351,7 +439,7 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
   if (ksp->dinv) PetscCall(EasVecPointwiseMult(x, ksp->dinv, x));
   if (ilu) {
     PetscCall(PetscLogEventBegin(EAS_IluApply, 0, 0, 0, 0));
-    PetscCall((*be->ops->ilu_apply)(be, k, ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, 0, 0.0, 0.0, NULL, NULL, xa, t, iw));
+    PetscCall((*be->ops->ilu_apply)(be, EasKspILUKernel(ksp, k), ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, 0, 0.0, 0.0, NULL, NULL, xa, t, iw));
     PetscCall(PetscLogEventEnd(EAS_IluApply, 0, 0, 0, 0));
     PetscCall(EasVecCopy(w[W_T], x));
   }
@@ -377,11 +465,14 @@ static PetscErrorCode EasKspView_BiCGStab(EasKsp ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "BiCGStab, three fused sweeps per iteration (%g bytes/row counted, %g moved with the write allocates, with %" PetscInt_FMT " offsets and %s values%s)\n", EAS_BCGS_BYTES_PER_ROW_PREC(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0), EAS_BCGS_BYTES_MOVED_PER_ROW_BE(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0, inplace), nd, EasPrecisions[prec], inplace ? ", p, v, r updated in place" : ""));
   if (ksp->ilu_f) {
     EasBackend be = ksp->op.be;
+    char pat[64];
+    if (ksp->ilu_levels > 0) PetscCall(PetscSNPrintf(pat, sizeof(pat), "on %" PetscInt_FMT " offsets (the operator's %" PetscInt_FMT " and their level-%" PetscInt_FMT " fill)", ksp->ilu_k.ndiag, ksp->A->ndiag, ksp->ilu_levels));
+    else PetscCall(PetscStrncpy(pat, "in the operator's DIA pattern", sizeof(pat)));
     if (be->ilu_iterative)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) in the operator's DIA pattern, parallel form (Chow-Patel): %" PetscInt_FMT " factor sweeps, %" PetscInt_FMT " Jacobi sweeps per triangular solve\n", ksp->ilu_factor_sweeps, ksp->ilu_solve_sweeps));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT ") %s, parallel form (Chow-Patel): %" PetscInt_FMT " factor sweeps, %" PetscInt_FMT " Jacobi sweeps per triangular solve\n", ksp->ilu_levels, pat, ksp->ilu_factor_sweeps, ksp->ilu_solve_sweeps));
     else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) in the operator's DIA pattern, exact (sequential factorization and substitutions)\n"));
-    if (ksp->ilu_zero_row >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(0) failed: zero or non-finite pivot in row %" PetscInt_FMT "\n", ksp->ilu_zero_row));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT ") %s, exact (sequential factorization and substitutions)\n", ksp->ilu_levels, pat));
+    if (ksp->ilu_zero_row >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT ") failed: zero or non-finite pivot in row %" PetscInt_FMT "\n", ksp->ilu_levels, ksp->ilu_zero_row));
   }
   PetscFunctionReturn(0);
 }

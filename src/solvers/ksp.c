@@ -81,6 +81,11 @@ static PetscErrorCode EasKspReset_Private(EasKsp ksp)
   if (ksp->ilu_f) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_f));
   if (ksp->ilu_fwork) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_fwork));
   if (ksp->ilu_sub) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_sub));
+  if (ksp->ilu_off) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_off));
+  if (ksp->ilu_a) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_a));
+  PetscCall(PetscFree2(ksp->ilu_off_host, ksp->ilu_amap));
+  ksp->ilu_off      = NULL;
+  ksp->ilu_a        = NULL;
   ksp->pbinv        = NULL;
   ksp->ilu_f        = NULL;
   ksp->ilu_fwork    = NULL;
@@ -274,6 +279,34 @@ PetscErrorCode EasKspSetILUSweeps(EasKsp ksp, PetscInt factor_sweeps, PetscInt s
   PetscFunctionReturn(0);
 }
 
+/*@C
+  EasKspSetILULevels - the level of fill k of -pc_type ilu (-pc_factor_levels,
+  PETSc's name; default 0).  ILU(k) on a DIA operator: the factor keeps A's
+  offsets and adds the offsets o_l + o_u of the stencil's level-k fill
+  (level lev(o_l) + lev(o_u) + 1 <= k, o_l < 0 < o_u), the pattern of
+  PETSc's PCILU with -pc_factor_levels k in the interior rows.  Errors: k < 0,
+  or a pattern of more than 255 offsets.
+@*/
+PetscErrorCode EasKspSetILULevels(EasKsp ksp, PetscInt levels)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-pc_factor_levels %" PetscInt_FMT " is invalid: expected a level of fill >= 0", levels);
+  if (levels != ksp->ilu_levels && ksp->setupcalled) PetscCall(EasKspReset_Private(ksp));
+  ksp->ilu_levels = levels;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasKspGetILULevels - the level of fill of -pc_type ilu (EasKspSetILULevels). @*/
+PetscErrorCode EasKspGetILULevels(EasKsp ksp, PetscInt *levels)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  PetscValidIntPointer(levels, 2);
+  *levels = ksp->ilu_levels;
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasKspGetILUSweeps(EasKsp ksp, PetscInt *factor_sweeps, PetscInt *solve_sweeps)
 {
   PetscFunctionBegin;
@@ -386,7 +419,7 @@ static PetscErrorCode EasKspMonitorViewerDestroy(void **ctx)
   EasKspSetFromOptions - reads, under the solver's prefix: -ksp_type,
   -ksp_rtol, -ksp_atol, -ksp_dtol, -ksp_max_it, -ksp_monitor [viewer],
   -ksp_converged_reason [viewer], -pc_type none|jacobi|pbjacobi|ilu,
-  -pc_ilu_factor_sweeps, -pc_ilu_solve_sweeps.
+  -pc_factor_levels, -pc_ilu_factor_sweeps, -pc_ilu_solve_sweeps.
 @*/
 PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
 {
@@ -418,6 +451,11 @@ PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
   ksp->pc_type_option = flg; /* for a solver that hides the preconditioner in its operator (EasAdrFoldJacobi_Private) */
   {
     PetscInt fs = ksp->ilu_factor_sweeps, ss = ksp->ilu_solve_sweeps;
+    {
+      PetscInt lv = ksp->ilu_levels;
+      PetscCall(PetscOptionsInt("-pc_factor_levels", "ilu: the level of fill k of ILU(k) on the DIA pattern (PETSc's -pc_factor_levels)", "EasKspSetILULevels", lv, &lv, &flg));
+      if (flg) PetscCall(EasKspSetILULevels(ksp, lv));
+    }
     PetscCall(PetscOptionsInt("-pc_ilu_factor_sweeps", "ilu on a device: sweeps of the parallel (Chow-Patel) factorization", "EasKspSetILUSweeps", fs, &fs, NULL));
     PetscCall(PetscOptionsInt("-pc_ilu_solve_sweeps", "ilu on a device: Jacobi sweeps per triangular solve", "EasKspSetILUSweeps", ss, &ss, NULL));
     PetscCall(EasKspSetILUSweeps(ksp, fs, ss));

@@ -67,6 +67,14 @@ struct _p_EasKsp {
   PetscScalar       *ilu_f, *ilu_fwork;
   PetscInt          *ilu_sub;
   PetscInt           ilu_dmain, ilu_zero_row, ilu_factor_sweeps, ilu_solve_sweeps;
+  /* ILU(k), k = ilu_levels > 0 (-pc_factor_levels): the factor's own pattern,
+     A's offsets and the level-k fill offsets of the stencil (ilu_k: its
+     kernel view, val = A's values on it, the fill diagonals 0; ilu_amap[d]:
+     the factor diagonal of A's diagonal d); with k = 0 the factor shares A's */
+  PetscInt           ilu_levels;
+  EasDiaKernel       ilu_k;
+  PetscInt          *ilu_off, *ilu_off_host, *ilu_amap;
+  PetscScalar       *ilu_a;
   char               pc_type[16];
   PetscBool          pc_type_option; /* -pc_type was given at the last EasKspSetFromOptions (its value is pc_type) */
   PetscReal          rtol, atol, dtol;
