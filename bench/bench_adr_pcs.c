@@ -64,20 +64,20 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-maxit", &maxit, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_bjacobi_blocks", blocks, sizeof(blocks), NULL));
   for (PetscInt i = 0; i < nn; i++) {
-    const PetscInt n = ns[i];
-    EasAdr         adr;
-    Mat            J, Jp;
-    Vec            X, b, y;
-    KSP            ksp;
-    PC             pc;
-    IS             is;
-    PetscRandom    rnd;
-    PetscReal      t0, dt;
-    PetscInt       its, levels = 0;
-    PetscLogDouble s0, s1, s2;
-    PCType         type;
+    const PetscInt     n = ns[i];
+    EasAdr             adr;
+    Mat                J, Jp;
+    Vec                X, b, y;
+    KSP                ksp;
+    PC                 pc;
+    IS                 is;
+    PetscRandom        rnd;
+    PetscReal          t0, dt;
+    PetscInt           its, levels = 0;
+    PetscLogDouble     s0, s1, s2;
+    PCType             type;
     KSPConvergedReason reason;
-    char           nstr[32];
+    char               nstr[32];
 
     PetscCheck(n >= 4, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-ns: %" PetscInt_FMT " is invalid: expected grid sizes >= 4", n);
     PetscCall(PetscSNPrintf(nstr, sizeof(nstr), "%" PetscInt_FMT, n));

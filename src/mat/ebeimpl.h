@@ -86,11 +86,11 @@ typedef struct {
   /* the device unit alone (no host unit holds elements): its two marks are
      read at the next apply, once the caller's own reductions have synchronized
      (or before a decision), not waited for in the apply */
-  PetscBool      pend;           /* an apply's device time not yet read */
-  PetscBool      pend_virtual;   /* its slot holds a virtual time: read the marks, keep the slot */
-  PetscInt       pend_slot;      /* its window slot (which counts no elements until read) */
-  PetscInt       pend_count;     /* the device unit's elements in that apply */
-  PetscReal      pend_spike;     /* its injected spike factor (EasEbeSplitInjectSpike) */
+  PetscBool      pend;         /* an apply's device time not yet read */
+  PetscBool      pend_virtual; /* its slot holds a virtual time: read the marks, keep the slot */
+  PetscInt       pend_slot;    /* its window slot (which counts no elements until read) */
+  PetscInt       pend_count;   /* the device unit's elements in that apply */
+  PetscReal      pend_spike;   /* its injected spike factor (EasEbeSplitInjectSpike) */
   EasBackendMark pend_m0, pend_m1;
 } EasEbeSplit;
 

@@ -233,21 +233,21 @@ PetscErrorCode EasEbeSplitDeviceApply_Private(EasEbe ebe, const PetscScalar *x, 
     for (PetscInt i = 0; i < sp->glen[u]; i++) sp->gy_host[u][i] = 0.0;
     t[u] = (PetscReal)EasEbeSplitRunHostUnit_Private(ebe, u, &sp->hk[u], sp->gx_host[u], sp->gy_host[u]);
     if (metered && !merr[u]) {
-#pragma omp critical(eas_ebe_meter)
+#pragma omp          critical(eas_ebe_meter)
       merr[u] = EasEnergyMeterEnd(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[u], (PetscReal)sp->shares[u]);
-    }
-  }
-  for (PetscInt u = 0; u < U; u++) PetscCall(merr[u]);
+             }
+           }
+           for (PetscInt u = 0; u < U; u++) PetscCall(merr[u]);
   /* 4. the partial results up and scatter-added after the device unit's elements, in unit order */
-  for (PetscInt h = 0; h < nhost; h++) PetscCall((*be->ops->ebe_scatter)(be, sp->glen[hostu[h]], sp->gidx_dev[hostu[h]], sp->gy_host[hostu[h]], sp->gbuf_dev[hostu[h]], y));
+           for (PetscInt h = 0; h < nhost; h++) PetscCall((*be->ops->ebe_scatter)(be, sp->glen[hostu[h]], sp->gidx_dev[hostu[h]], sp->gy_host[hostu[h]], sp->gbuf_dev[hostu[h]], y));
   PetscCall((*be->ops->ebe_xfer_time)(be, &tx));
-  if (sp->shares[d]) { /* the host units' work overlapped the device's: this wait is for the slower side */
+           if (sp->shares[d]) { /* the host units' work overlapped the device's: this wait is for the slower side */
     PetscCall(EasBackendTimerQuery(be, &m0, PETSC_TRUE));
     PetscCall(EasBackendTimerQuery(be, &m1, PETSC_TRUE));
     t[d] = (PetscReal)(m1.t - m0.t);
     if (metered) PetscCall(EasEnergyMeterEnd(ebe->meter, EAS_PHASE_COMPUTE, ebe->munit[d], (PetscReal)sp->shares[d]));
   }
   PetscCall(PetscLogFlops(2.0 * ebe->nen * ebe->dof * ebe->nen * ebe->dof * nhel)); /* the host units' (the backend logs its own) */
-  *xfer = nhel > 0 ? (PetscReal)tx / nhel : -1.0;
-  PetscFunctionReturn(0);
+           *xfer = nhel > 0 ? (PetscReal)tx / nhel : -1.0;
+           PetscFunctionReturn(0);
 }

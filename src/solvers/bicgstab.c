@@ -465,9 +465,11 @@ static PetscErrorCode EasKspView_BiCGStab(EasKsp ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "BiCGStab, three fused sweeps per iteration (%g bytes/row counted, %g moved with the write allocates, with %" PetscInt_FMT " offsets and %s values%s)\n", EAS_BCGS_BYTES_PER_ROW_PREC(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0), EAS_BCGS_BYTES_MOVED_PER_ROW_BE(nd, prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0, inplace), nd, EasPrecisions[prec], inplace ? ", p, v, r updated in place" : ""));
   if (ksp->ilu_f) {
     EasBackend be = ksp->op.be;
-    char pat[64];
-    if (ksp->ilu_levels > 0) PetscCall(PetscSNPrintf(pat, sizeof(pat), "on %" PetscInt_FMT " offsets (the operator's %" PetscInt_FMT " and their level-%" PetscInt_FMT " fill)", ksp->ilu_k.ndiag, ksp->A->ndiag, ksp->ilu_levels));
-    else PetscCall(PetscStrncpy(pat, "in the operator's DIA pattern", sizeof(pat)));
+    char       pat[64];
+    if (ksp->ilu_levels > 0)
+      PetscCall(PetscSNPrintf(pat, sizeof(pat), "on %" PetscInt_FMT " offsets (the operator's %" PetscInt_FMT " and their level-%" PetscInt_FMT " fill)", ksp->ilu_k.ndiag, ksp->A->ndiag, ksp->ilu_levels));
+    else
+      PetscCall(PetscStrncpy(pat, "in the operator's DIA pattern", sizeof(pat)));
     if (be->ilu_iterative)
       PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT ") %s, parallel form (Chow-Patel): %" PetscInt_FMT " factor sweeps, %" PetscInt_FMT " Jacobi sweeps per triangular solve\n", ksp->ilu_levels, pat, ksp->ilu_factor_sweeps, ksp->ilu_solve_sweeps));
     else
