@@ -1,5 +1,5 @@
 static const char help[] = "bench_adr_pcs: which inner preconditioner keeps the BiCGStab iterations flat as the ADR grid is refined\n"
-                           "(issue 21 item 3, docs/adr.md \"What would flatten the growth\").  For each n of -ns, the diurnal\n"
+                           "(issue 21 item 3, docs/adr.md \"What flattens the growth\").  For each n of -ns, the diurnal\n"
                            "problem's implicit Euler Jacobian at its initial state and step -adr_dt (EasAdrComputeJacobian,\n"
                            "one rank), reordered with the axes -order fastest first (xyz: eas's own order; zxy: z-lines\n"
                            "innermost, xz-planes contiguous), solved by PETSc's KSPBCGS with right preconditioning to\n"

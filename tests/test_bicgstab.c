@@ -8,6 +8,41 @@ static const char help[] = "eas BiCGStab against PETSc KSPBCGS (right preconditi
 
 #include <eas.h>
 
+static PetscInt g_box = 0; /* the adr gallery's grid (n per direction, 2 species): PETSc's ordering "eas_axes" */
+
+/* A PETSc matrix ordering (MatOrderingRegister) for the peer: the box's
+   points with the axes of -pc_ilu_axes, fastest first, the same
+   permutation as eas's (perm[new] = old); PETSc's ILU then factors the
+   matrix in that order. */
+static PetscErrorCode AxesOrdering(Mat M, MatOrderingType type, IS *row, IS *col)
+{
+  char      axes[8] = "xyz";
+  PetscInt  ax[3], nb = g_box, N, *perm;
+  PetscBool flg;
+
+  PetscFunctionBegin;
+  (void)type;
+  PetscCall(MatGetSize(M, &N, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_ilu_axes", axes, sizeof(axes), &flg));
+  PetscCheck(2 * nb * nb * nb == N, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "eas_axes ordering: %" PetscInt_FMT " rows, not the adr gallery's 2 n^3", N);
+  for (PetscInt a = 0; a < 3; a++) ax[a] = axes[a] - 'x';
+  PetscCall(PetscMalloc1(N, &perm));
+  for (PetscInt c = 0; c < nb; c++)
+    for (PetscInt b = 0; b < nb; b++)
+      for (PetscInt a = 0; a < nb; a++) {
+        PetscInt ijk[3];
+        ijk[ax[0]] = a;
+        ijk[ax[1]] = b;
+        ijk[ax[2]] = c;
+        for (PetscInt s = 0; s < 2; s++) perm[s + 2 * (a + nb * (b + nb * c))] = s + 2 * (ijk[0] + nb * (ijk[1] + nb * ijk[2]));
+      }
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, N, perm, PETSC_COPY_VALUES, row));
+  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, N, perm, PETSC_OWN_POINTER, col));
+  PetscCall(ISSetPermutation(*row));
+  PetscCall(ISSetPermutation(*col));
+  PetscFunctionReturn(0);
+}
+
 /* Random diagonally dominant nonsymmetric banded matrix as SeqAIJ. */
 static PetscErrorCode RandomSystem(PetscInt n, PetscRandom rnd, Mat *M)
 {
@@ -82,6 +117,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-sol_tol", "allowed relative difference of the solutions", NULL, sol_tol, &sol_tol, NULL));
   PetscOptionsEnd();
   PetscCall(PetscStrcmp(problem, "adr", &isadr));
+  PetscCall(MatOrderingRegister("eas_axes", AxesOrdering));
 
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 100 + rank));
@@ -114,6 +150,11 @@ int main(int argc, char **argv)
   PetscCall(EasKspCreate(PETSC_COMM_WORLD, &eksp));
   PetscCall(EasKspSetOperator(eksp, A));
   PetscCall(EasKspSetTolerances(eksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+  if (isadr) { /* the gallery's box, for -pc_ilu_axes */
+    const PetscInt box[3] = {n, n, n};
+    g_box                 = n;
+    PetscCall(EasKspSetILUGrid(eksp, 2, box));
+  }
   PetscCall(EasKspSetFromOptions(eksp));
   PetscCall(EasDiaCreateVecs(A, &ex, &eb));
   PetscCall(EasVecCopyFromVec(eb, b));
@@ -153,7 +194,7 @@ int main(int argc, char **argv)
       PetscInt levels = 0; /* eas reads the same option (EasKspSetILULevels) */
       PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_factor_levels", &levels, NULL));
       PetscCall(PCFactorSetLevels(ppc, levels));
-      PetscCall(PCFactorSetMatOrderingType(ppc, MATORDERINGNATURAL));
+      PetscCall(PCFactorSetMatOrderingType(ppc, isadr ? "eas_axes" : MATORDERINGNATURAL));
     }
   }
   PetscCall(KSPSolve(ksp, b, x));
@@ -308,6 +349,46 @@ int main(int argc, char **argv)
     requires: cuda-device
     args: -problem adr -n 16 -pc_type ilu -pc_factor_levels 2 -pc_ilu_factor_sweeps 20 -pc_ilu_solve_sweeps 40 -its_tol 1 -its_rtol 0.1
     expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    # -pc_ilu_axes zxy: the factor of P A P' (z-lines innermost), against PETSc PCILU with the same ordering
+    # (MatOrderingRegister "eas_axes": the same permutation) and levels: the same counts exactly
+    suffix: adr16_ilu_axes
+    nsize: 1 2
+    backends: cpu
+    args: -problem adr -n 16 -pc_type ilu -pc_ilu_axes zxy -pc_factor_levels 2 -its_tol 0 -ksp_view
+    expect: ILU\(2\) of P A P' \(axes zxy\) on 47 offsets, exact
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: adr16_ilu_axes_yzx
+    nsize: 1
+    backends: /cpu/serial
+    args: -problem adr -n 16 -pc_type ilu -pc_ilu_axes yzx -pc_factor_levels 1 -its_tol 0
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: adr16_ilu_axes_parallel
+    nsize: 1 2
+    backends: /cpu/memcheck
+    args: -problem adr -n 16 -pc_type ilu -pc_ilu_axes zxy -pc_factor_levels 2 -pc_ilu_factor_sweeps 20 -pc_ilu_solve_sweeps 40 -its_tol 1 -its_rtol 0.1
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: adr16_ilu_axes_cuda
+    nsize: 1
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -problem adr -n 16 -pc_type ilu -pc_ilu_axes zxy -pc_factor_levels 2 -pc_ilu_factor_sweeps 20 -pc_ilu_solve_sweeps 40 -its_tol 1 -its_rtol 0.1
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: ilu_axes_no_box
+    nsize: 1
+    backends: /cpu/serial
+    args: -problem random -n 300 -pc_type ilu -pc_ilu_axes zxy
+    expect_error: -pc_ilu_axes zxy needs the operator's box \(EasKspSetILUGrid
+  test:
+    suffix: ilu_axes_bad
+    nsize: 1
+    backends: /cpu/serial
+    args: -problem adr -n 8 -pc_type ilu -pc_ilu_axes zzy
+    expect_error: -pc_ilu_axes zzy is invalid: expected a permutation of xyz
   test:
     suffix: ilu_levels_negative
     nsize: 1

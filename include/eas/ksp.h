@@ -58,6 +58,17 @@ PETSC_EXTERN PetscErrorCode EasKspGetILUSweeps(EasKsp, PetscInt *factor_sweeps, 
 PETSC_EXTERN PetscErrorCode EasKspSetILULevels(EasKsp, PetscInt levels);
 /* EasKspGetILULevels - the level of fill of -pc_type ilu. */
 PETSC_EXTERN PetscErrorCode EasKspGetILULevels(EasKsp, PetscInt *levels);
+/* EasKspSetILUGrid - the DIA operator is a stencil on a box: dof unknowns
+   per point, interleaved, the points in x-fastest order on an n[0] x n[1] x
+   n[2] box (EasAdr sets its box on its inner solver).  Needed by
+   EasKspSetILUAxes. */
+PETSC_EXTERN PetscErrorCode EasKspSetILUGrid(EasKsp, PetscInt dof, const PetscInt n[3]);
+/* EasKspSetILUAxes - -pc_type ilu factors P A P' with the box's axes in the
+   order axes, fastest first (-pc_ilu_axes, default "xyz": as stored; "zxy":
+   z-lines innermost, xz-planes contiguous); the solves permute in and out. */
+PETSC_EXTERN PetscErrorCode EasKspSetILUAxes(EasKsp, const char axes[]);
+/* EasKspGetILUAxes - the axis order of -pc_type ilu (EasKspSetILUAxes). */
+PETSC_EXTERN PetscErrorCode EasKspGetILUAxes(EasKsp, const char *axes[]);
 /* EasKspPipeCGSetReplace - pipecg: every k >= 1 iterations (default 100),
    replace the recursively updated residual and its auxiliary vectors by
    freshly computed ones (r = b - A x, u = M r, w = A u, s = A p, q = M s,

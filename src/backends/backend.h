@@ -132,6 +132,7 @@ struct _EasBackendOps {
   /* vectors; required */
   PetscErrorCode (*set)(EasBackend, PetscInt n, PetscScalar alpha, PetscScalar *y);
   PetscErrorCode (*copy)(EasBackend, PetscInt n, const PetscScalar *x, PetscScalar *y);
+  PetscErrorCode (*gather)(EasBackend, PetscInt n, const PetscInt *idx, const PetscScalar *x, PetscScalar *y); /* y_i <- x_{idx_i}, 0 where idx_i < 0 (x and y distinct) */
   PetscErrorCode (*axpby)(EasBackend, PetscInt n, PetscScalar a, const PetscScalar *x, PetscScalar b, PetscScalar *y);  /* y <- a x + b y */
   PetscErrorCode (*pointwise_mult)(EasBackend, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *w); /* w <- x .* y */
   PetscErrorCode (*dot_local)(EasBackend, PetscInt n, const PetscScalar *x, const PetscScalar *y, PetscScalar *dot);

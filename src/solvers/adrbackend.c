@@ -67,6 +67,7 @@ PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr adr)
   }
   PetscCall(EasDiaSetUp(adr->J));
   PetscCall(EasKspSetOperator(adr->ksp, adr->J));
+  PetscCall(EasKspSetILUGrid(adr->ksp, 2, adr->nl)); /* the box, for -adr_pc_ilu_axes */
   PetscCall(EasDiaCreateVecs(adr->J, &adr->dx, &adr->b));
   PetscCall(EasVecCreate(adr->be, 2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &adr->xg_v));
   PetscCall(EasVecCreate(adr->be, adr->n, &adr->xold_v));

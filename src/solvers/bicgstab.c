@@ -162,6 +162,126 @@ static PetscErrorCode EasIluFillPattern(EasKsp ksp, PetscInt n, PetscInt nd, con
   PetscFunctionReturn(0);
 }
 
+/* A's entries between neighbouring points of the box (dof unknowns per
+   point, x fastest), each as its row i' = iperm[i] and offset o' = iperm[j]
+   - iperm[i] in the permuted order.  Without aidx: collects the distinct o'
+   into so (*ns of them); with it: aidx[samap[e] ld + i'] = d ld + i, e the
+   index of o' in so.  The point displacement of diagonal d from species s
+   is fixed, and so is its o' (iperm is linear in the coordinates): a row
+   takes it when the neighbour is inside the box; a displacement that is
+   not a neighbour's (|dx|, |dy| or |dz| > 1: a coupling across the box's
+   wrap) is not a stencil entry and is left out. */
+static PetscErrorCode EasIluPermutedWalk(MPI_Comm comm, PetscInt n, PetscInt dof, const PetscInt nb[3], PetscInt nd, const PetscInt *off, const PetscInt *iperm, PetscInt ld, PetscInt *so, PetscInt *ns, const PetscInt *samap, PetscInt *aidx)
+{
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < nd; d++)
+    for (PetscInt s = 0; s < dof; s++) {
+      const PetscInt q = s + off[d], D = q >= 0 ? q / dof : -((-q + dof - 1) / dof); /* floor(q / dof): the point displacement */
+      PetscInt       dxyz[3], r = D, e = -1;
+      /* D = dx + nb0 (dy + nb1 dz), |dx|, |dy|, |dz| <= 1: unique where nb0, nb1 >= 3; else the box is too thin to tell, and the rows decide one by one below */
+      if (nb[0] >= 3 && nb[1] >= 3) {
+        dxyz[0] = ((r % nb[0]) + nb[0] + 1) % nb[0] - 1;
+        r       = (r - dxyz[0]) / nb[0];
+        dxyz[1] = ((r % nb[1]) + nb[1] + 1) % nb[1] - 1;
+        dxyz[2] = (r - dxyz[1]) / nb[1];
+        if (PetscAbsInt(dxyz[2]) > 1) continue; /* no neighbour's displacement */
+      } else
+        dxyz[0] = dxyz[1] = dxyz[2] = PETSC_MAX_INT;
+      for (PetscInt z = 0; z < nb[2]; z++)
+        for (PetscInt y = 0; y < nb[1]; y++)
+          for (PetscInt x = 0; x < nb[0]; x++) {
+            const PetscInt i = s + dof * (x + nb[0] * (y + nb[1] * z)), j = i + off[d];
+            PetscInt       o;
+            if (j < 0 || j >= n) continue;
+            if (dxyz[0] != PETSC_MAX_INT) {
+              if (x + dxyz[0] < 0 || x + dxyz[0] >= nb[0] || y + dxyz[1] < 0 || y + dxyz[1] >= nb[1] || z + dxyz[2] < 0 || z + dxyz[2] >= nb[2]) continue;
+            } else {
+              const PetscInt pj = j / dof;
+              if (PetscAbsInt(x - pj % nb[0]) > 1 || PetscAbsInt(y - (pj / nb[0]) % nb[1]) > 1 || PetscAbsInt(z - pj / (nb[0] * nb[1])) > 1) continue; /* across the box's wrap */
+            }
+            o = iperm[j] - iperm[i];
+            if (e < 0 || so[e] != o) /* the same o' for the whole (d, s) on a box >= 3 wide; looked up again otherwise */
+              for (e = 0; e < *ns && so[e] != o; e++) {}
+            if (aidx) {
+              aidx[(size_t)samap[e] * ld + iperm[i]] = d * ld + i;
+              continue;
+            }
+            if (e == *ns) {
+              PetscCheck(*ns < 255, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_ilu_axes: the permuted operator has more than 255 offsets (is it a stencil on the box of EasKspSetILUGrid?)");
+              so[(*ns)++] = o;
+            }
+          }
+    }
+  PetscFunctionReturn(0);
+}
+
+/* -pc_ilu_axes: the permutation of the box (ilu_perm[new] = old, the axes
+   in ksp->ilu_axes, fastest first), P A P''s pattern (the offsets of A's
+   couplings between neighbouring points, in the new order), its level-k
+   fill (EasIluFillPattern), the index of each factor entry's value in A's
+   values (ilu_aidx, -1: 0), and the kernel view ilu_k; all in backend
+   memory.  Couplings between points that are not neighbours on the box
+   (across its wrap) are not stencil entries: left out. */
+static PetscErrorCode EasIluPermutedPattern(EasKsp ksp, EasDia A, EasBackend be)
+{
+  const PetscInt  dof = ksp->ilu_dof, *nb = ksp->ilu_box, n = A->n, ld = A->ld, nd = A->ndiag;
+  PetscInt        ax[3], m[3], *perm, *iperm, *aidx, so[255], ns = 0, nf, *sof, *samap;
+  EasDiaKernel   *f    = &ksp->ilu_k;
+  MPI_Comm        comm = PetscObjectComm((PetscObject)ksp);
+  const PetscInt *off  = A->off;
+
+  PetscFunctionBegin;
+  PetscCheck(dof > 0, comm, PETSC_ERR_ORDER, "-pc_ilu_axes %s needs the operator's box (EasKspSetILUGrid; EasAdr sets its own)", ksp->ilu_axes);
+  PetscCheck((PetscInt64)dof * nb[0] * nb[1] * nb[2] == n, comm, PETSC_ERR_ARG_SIZ, "-pc_ilu_axes: the box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " unknowns per point (EasKspSetILUGrid) has not the operator's %" PetscInt_FMT " rows", nb[0], nb[1], nb[2], dof, n);
+  for (PetscInt a = 0; a < 3; a++) {
+    ax[a] = ksp->ilu_axes[a] - 'x';
+    m[a]  = nb[ax[a]];
+  }
+  PetscCall(PetscMalloc2(n, &perm, n, &iperm));
+  for (PetscInt c = 0; c < m[2]; c++)
+    for (PetscInt b = 0; b < m[1]; b++)
+      for (PetscInt a = 0; a < m[0]; a++) {
+        PetscInt ijk[3];
+        ijk[ax[0]] = a;
+        ijk[ax[1]] = b;
+        ijk[ax[2]] = c;
+        for (PetscInt s = 0; s < dof; s++) perm[s + dof * (a + m[0] * (b + m[1] * c))] = s + dof * (ijk[0] + nb[0] * (ijk[1] + nb[1] * ijk[2]));
+      }
+  for (PetscInt i = 0; i < n; i++) iperm[perm[i]] = i;
+  PetscCall(EasIluPermutedWalk(comm, n, dof, nb, nd, off, iperm, ld, so, &ns, NULL, NULL)); /* P A P''s offsets */
+  PetscCall(PetscSortInt(ns, so));
+  PetscCall(EasIluFillPattern(ksp, n, ns, so, ksp->ilu_levels, &nf, &sof, &samap)); /* P A P''s offsets and their fill; samap: P A P''s in the factor's */
+  PetscCheck((PetscInt64)nf * ld < PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_ilu_axes: the factor's %" PetscInt_FMT " x %" PetscInt_FMT " values overflow a 32-bit index", nf, ld);
+  PetscCall(PetscMalloc1((size_t)nf * ld, &aidx));
+  for (size_t t = 0; t < (size_t)nf * ld; t++) aidx[t] = -1;
+  PetscCall(EasIluPermutedWalk(comm, n, dof, nb, nd, off, iperm, ld, so, &ns, samap, aidx)); /* where each factor entry's value is in A's */
+  ksp->ilu_off_host = sof;
+  ksp->ilu_amap     = samap;
+  PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * nf, (void **)&ksp->ilu_off));
+  PetscCall(EasBackendCopyHtoD(be, ksp->ilu_off, sof, sizeof(PetscInt) * nf));
+  PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * (size_t)nf * ld, (void **)&ksp->ilu_aidx));
+  PetscCall(EasBackendCopyHtoD(be, ksp->ilu_aidx, aidx, sizeof(PetscInt) * (size_t)nf * ld));
+  PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * n, (void **)&ksp->ilu_perm));
+  PetscCall(EasBackendCopyHtoD(be, ksp->ilu_perm, perm, sizeof(PetscInt) * n));
+  PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * n, (void **)&ksp->ilu_iperm));
+  PetscCall(EasBackendCopyHtoD(be, ksp->ilu_iperm, iperm, sizeof(PetscInt) * n));
+  PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * (size_t)nf * ld, (void **)&ksp->ilu_a));
+  PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&ksp->ilu_q));
+  PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&ksp->ilu_z));
+  PetscCall(PetscFree(aidx));
+  PetscCall(PetscFree2(perm, iperm));
+  PetscCall(PetscMemzero(f, sizeof(*f)));
+  f->n        = n;
+  f->ndiag    = nf;
+  f->ld       = ld;
+  f->lo       = PetscMin(-sof[0], n);
+  f->hi       = PetscMax(n - sof[nf - 1], f->lo);
+  f->off      = ksp->ilu_off;
+  f->val      = ksp->ilu_a;
+  f->off_host = sof;
+  PetscFunctionReturn(0);
+}
+
 /* ILU(k) from the operator's current values into ksp->ilu_f.  The first
    time: the factor's pattern (A's own for k = 0; with k > 0 its kernel view
    ilu_k, A's values spread on it each time), the index of offset 0, the
@@ -177,16 +297,23 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
   const EasDiaKernel *k, *kf;
   PetscInt            nd;
   size_t              fbytes;
+  PetscBool           permuted;
 
   PetscFunctionBegin;
   PetscCall(EasDiaGetBackend(A, &be));
   PetscCall(EasDiaGetKernelDouble_Private(A, &k)); /* A's backend copy up to date */
+  permuted = (PetscBool)(strcmp(ksp->ilu_axes, "xyz") != 0);
   if (!ksp->ilu_f) {
     PetscInt       *sub;
     const PetscInt *off = A->off;
     PetscCheck(be->ops->ilu_factor && be->ops->ilu_apply, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type ilu: backend %s has no ILU(0) (use -pc_type jacobi)", be->resource);
     nd = A->ndiag;
-    if (ksp->ilu_levels > 0) {
+    if (permuted) {
+      PetscCheck(be->ops->gather, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_ilu_axes: backend %s cannot permute vectors (no gather op)", be->resource);
+      PetscCall(EasIluPermutedPattern(ksp, A, be));
+      nd  = ksp->ilu_k.ndiag;
+      off = ksp->ilu_off_host;
+    } else if (ksp->ilu_levels > 0) {
       EasDiaKernel *f = &ksp->ilu_k;
       PetscCall(EasIluFillPattern(ksp, A->n, A->ndiag, A->off, ksp->ilu_levels, &nd, &ksp->ilu_off_host, &ksp->ilu_amap));
       off = ksp->ilu_off_host;
@@ -224,7 +351,10 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
     if (be->ilu_iterative) PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_fwork));
   }
   kf = k;
-  if (ksp->ilu_levels > 0) { /* A's diagonals onto the factor's pattern */
+  if (permuted) { /* P A P''s values on the factor's pattern, gathered from A's */
+    PetscCall((*be->ops->gather)(be, ksp->ilu_k.ndiag * A->ld, ksp->ilu_aidx, k->val, ksp->ilu_a));
+    kf = &ksp->ilu_k;
+  } else if (ksp->ilu_levels > 0) { /* A's diagonals onto the factor's pattern */
     for (PetscInt d = 0; d < A->ndiag; d++) PetscCall((*be->ops->copy)(be, A->ld, k->val + (size_t)d * A->ld, ksp->ilu_a + (size_t)ksp->ilu_amap[d] * A->ld));
     kf = &ksp->ilu_k;
   }
@@ -238,7 +368,33 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
 /* The kernel view the triangular solves run on: the factor's pattern. */
 static inline const EasDiaKernel *EasKspILUKernel(EasKsp ksp, const EasDiaKernel *k)
 {
-  return ksp->ilu_levels > 0 ? &ksp->ilu_k : k;
+  return ksp->ilu_levels > 0 || ksp->ilu_perm ? &ksp->ilu_k : k;
+}
+
+/* z = M^{-1} q with q formed first as ilu_apply's form says (1: q <- r + c1
+   (q - c2 v), the direction; 2: q <- r - c1 v).  A factor of P A P'
+   (-pc_ilu_axes): q formed by vector ops, q' = P q, z' = M'^{-1} q', z = P' z'. */
+static PetscErrorCode EasKspILUApply(EasKsp ksp, const EasDiaKernel *k, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *q, PetscScalar *z, PetscScalar *work)
+{
+  EasBackend     be = ksp->op.be;
+  const PetscInt n  = k->n;
+
+  PetscFunctionBegin;
+  if (!ksp->ilu_perm) {
+    PetscCall((*be->ops->ilu_apply)(be, EasKspILUKernel(ksp, k), ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, form, c1, c2, r, v, q, z, work));
+    PetscFunctionReturn(0);
+  }
+  if (form == 1) {
+    PetscCall((*be->ops->axpby)(be, n, -c2, v, 1.0, q)); /* q <- q - omega v */
+    PetscCall((*be->ops->axpby)(be, n, 1.0, r, c1, q));  /* q <- r + beta q */
+  } else if (form == 2) {
+    PetscCall((*be->ops->copy)(be, n, r, q));
+    PetscCall((*be->ops->axpby)(be, n, -c1, v, 1.0, q)); /* q <- r - alpha v */
+  }
+  PetscCall((*be->ops->gather)(be, n, ksp->ilu_perm, q, ksp->ilu_q)); /* q' = P q */
+  PetscCall((*be->ops->ilu_apply)(be, &ksp->ilu_k, ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, 0, 0.0, 0.0, NULL, NULL, ksp->ilu_q, ksp->ilu_z, work));
+  PetscCall((*be->ops->gather)(be, n, ksp->ilu_iperm, ksp->ilu_z, z)); /* z = P' z' */
+  PetscFunctionReturn(0);
 }
 
 /* ilu, one operator application of a sweep: q = the input of form (1: the
@@ -252,7 +408,7 @@ static PetscErrorCode EasKspBiCGStabILUSweep(EasKsp ksp, const EasDiaKernel *k, 
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(EAS_IluApply, 0, 0, 0, 0));
-  PetscCall((*be->ops->ilu_apply)(be, EasKspILUKernel(ksp, k), ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, form, c1, c2, r, v, q, z, work));
+  PetscCall(EasKspILUApply(ksp, k, form, c1, c2, r, v, q, z, work));
   PetscCall(PetscLogEventEnd(EAS_IluApply, 0, 0, 0, 0));
   PetscCall((*be->ops->dia_mult)(be, k, z, out));
   PetscCall((*be->ops->dot_local)(be, n, u, out, &dots[0]));
@@ -439,7 +595,7 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
   if (ksp->dinv) PetscCall(EasVecPointwiseMult(x, ksp->dinv, x));
   if (ilu) {
     PetscCall(PetscLogEventBegin(EAS_IluApply, 0, 0, 0, 0));
-    PetscCall((*be->ops->ilu_apply)(be, EasKspILUKernel(ksp, k), ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, 0, 0.0, 0.0, NULL, NULL, xa, t, iw));
+    PetscCall(EasKspILUApply(ksp, k, 0, 0.0, 0.0, NULL, NULL, xa, t, iw));
     PetscCall(PetscLogEventEnd(EAS_IluApply, 0, 0, 0, 0));
     PetscCall(EasVecCopy(w[W_T], x));
   }
@@ -466,7 +622,9 @@ static PetscErrorCode EasKspView_BiCGStab(EasKsp ksp, PetscViewer viewer)
   if (ksp->ilu_f) {
     EasBackend be = ksp->op.be;
     char       pat[64];
-    if (ksp->ilu_levels > 0)
+    if (ksp->ilu_perm)
+      PetscCall(PetscSNPrintf(pat, sizeof(pat), "of P A P' (axes %s) on %" PetscInt_FMT " offsets", ksp->ilu_axes, ksp->ilu_k.ndiag));
+    else if (ksp->ilu_levels > 0)
       PetscCall(PetscSNPrintf(pat, sizeof(pat), "on %" PetscInt_FMT " offsets (the operator's %" PetscInt_FMT " and their level-%" PetscInt_FMT " fill)", ksp->ilu_k.ndiag, ksp->A->ndiag, ksp->ilu_levels));
     else
       PetscCall(PetscStrncpy(pat, "in the operator's DIA pattern", sizeof(pat)));

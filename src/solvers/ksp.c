@@ -63,6 +63,7 @@ PetscErrorCode EasKspCreate(MPI_Comm comm, EasKsp *ksp)
   k->ilu_factor_sweeps = 2;
   k->ilu_solve_sweeps  = 2;
   k->ilu_zero_row      = -1;
+  PetscCall(PetscStrncpy(k->ilu_axes, "xyz", sizeof(k->ilu_axes)));
   PetscCall(PetscStrncpy(k->pc_type, EAS_PCJACOBI, sizeof(k->pc_type)));
   PetscCall(EasKspSetType(k, EAS_BICGSTAB));
   *ksp = k;
@@ -84,6 +85,13 @@ static PetscErrorCode EasKspReset_Private(EasKsp ksp)
   if (ksp->ilu_off) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_off));
   if (ksp->ilu_a) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_a));
   PetscCall(PetscFree2(ksp->ilu_off_host, ksp->ilu_amap));
+  {
+    void **bufs[] = {(void **)&ksp->ilu_perm, (void **)&ksp->ilu_iperm, (void **)&ksp->ilu_aidx, (void **)&ksp->ilu_q, (void **)&ksp->ilu_z};
+    for (size_t b = 0; b < sizeof(bufs) / sizeof(bufs[0]); b++) {
+      if (*bufs[b]) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, *bufs[b]));
+      *bufs[b] = NULL;
+    }
+  }
   ksp->ilu_off      = NULL;
   ksp->ilu_a        = NULL;
   ksp->pbinv        = NULL;
@@ -297,6 +305,53 @@ PetscErrorCode EasKspSetILULevels(EasKsp ksp, PetscInt levels)
   PetscFunctionReturn(0);
 }
 
+/*@C
+  EasKspSetILUGrid - the DIA operator is a stencil on a box: dof unknowns per
+  point interleaved, the points in x-fastest order on an n[0] x n[1] x n[2]
+  box.  EasKspSetILUAxes needs it.  Errors: sizes < 1.
+@*/
+PetscErrorCode EasKspSetILUGrid(EasKsp ksp, PetscInt dof, const PetscInt n[3])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  PetscCheck(dof >= 1 && n[0] >= 1 && n[1] >= 1 && n[2] >= 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "EasKspSetILUGrid: dof %" PetscInt_FMT ", box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " is invalid: expected sizes >= 1", dof, n[0], n[1], n[2]);
+  if (ksp->setupcalled && (dof != ksp->ilu_dof || n[0] != ksp->ilu_box[0] || n[1] != ksp->ilu_box[1] || n[2] != ksp->ilu_box[2])) PetscCall(EasKspReset_Private(ksp));
+  ksp->ilu_dof = dof;
+  for (PetscInt d = 0; d < 3; d++) ksp->ilu_box[d] = n[d];
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasKspSetILUAxes - -pc_type ilu factors P A P', P the box's points with
+  the axes in the order axes, fastest first (-pc_ilu_axes; "xyz", the
+  default, is the order A is stored in; "zxy" puts the z-lines innermost and
+  the xz-planes contiguous).  The couplings of A between points that are not
+  neighbours on the box (across its wrap) are not stencil entries and are
+  left out of the factor.  Errors: not a permutation of xyz.
+@*/
+PetscErrorCode EasKspSetILUAxes(EasKsp ksp, const char axes[])
+{
+  PetscBool ok;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  ok = (PetscBool)(axes && strlen(axes) == 3);
+  for (PetscInt a = 0; ok && a < 3; a++) ok = (PetscBool)(axes[a] >= 'x' && axes[a] <= 'z' && strchr(axes + a + 1, axes[a]) == NULL);
+  PetscCheck(ok, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "-pc_ilu_axes %s is invalid: expected a permutation of xyz, fastest first (e.g. zxy)", axes ? axes : "(null)");
+  if (strcmp(axes, ksp->ilu_axes) && ksp->setupcalled) PetscCall(EasKspReset_Private(ksp));
+  PetscCall(PetscStrncpy(ksp->ilu_axes, axes, sizeof(ksp->ilu_axes)));
+  PetscFunctionReturn(0);
+}
+
+/*@C EasKspGetILUAxes - the axis order of -pc_type ilu (EasKspSetILUAxes). @*/
+PetscErrorCode EasKspGetILUAxes(EasKsp ksp, const char *axes[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  *axes = ksp->ilu_axes;
+  PetscFunctionReturn(0);
+}
+
 /*@C EasKspGetILULevels - the level of fill of -pc_type ilu (EasKspSetILULevels). @*/
 PetscErrorCode EasKspGetILULevels(EasKsp ksp, PetscInt *levels)
 {
@@ -419,7 +474,7 @@ static PetscErrorCode EasKspMonitorViewerDestroy(void **ctx)
   EasKspSetFromOptions - reads, under the solver's prefix: -ksp_type,
   -ksp_rtol, -ksp_atol, -ksp_dtol, -ksp_max_it, -ksp_monitor [viewer],
   -ksp_converged_reason [viewer], -pc_type none|jacobi|pbjacobi|ilu,
-  -pc_factor_levels, -pc_ilu_factor_sweeps, -pc_ilu_solve_sweeps.
+  -pc_factor_levels, -pc_ilu_axes, -pc_ilu_factor_sweeps, -pc_ilu_solve_sweeps.
 @*/
 PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
 {
@@ -455,6 +510,12 @@ PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
       PetscInt lv = ksp->ilu_levels;
       PetscCall(PetscOptionsInt("-pc_factor_levels", "ilu: the level of fill k of ILU(k) on the DIA pattern (PETSc's -pc_factor_levels)", "EasKspSetILULevels", lv, &lv, &flg));
       if (flg) PetscCall(EasKspSetILULevels(ksp, lv));
+    }
+    {
+      char ax[8];
+      PetscCall(PetscStrncpy(ax, ksp->ilu_axes, sizeof(ax)));
+      PetscCall(PetscOptionsString("-pc_ilu_axes", "ilu on a box (EasKspSetILUGrid): factor with the axes in this order, fastest first (xyz: as stored; zxy: z-lines innermost)", "EasKspSetILUAxes", ax, ax, sizeof(ax), &flg));
+      if (flg) PetscCall(EasKspSetILUAxes(ksp, ax));
     }
     PetscCall(PetscOptionsInt("-pc_ilu_factor_sweeps", "ilu on a device: sweeps of the parallel (Chow-Patel) factorization", "EasKspSetILUSweeps", fs, &fs, NULL));
     PetscCall(PetscOptionsInt("-pc_ilu_solve_sweeps", "ilu on a device: Jacobi sweeps per triangular solve", "EasKspSetILUSweeps", ss, &ss, NULL));

@@ -75,6 +75,14 @@ struct _p_EasKsp {
   EasDiaKernel       ilu_k;
   PetscInt          *ilu_off, *ilu_off_host, *ilu_amap;
   PetscScalar       *ilu_a;
+  /* -pc_ilu_axes (EasKspSetILUAxes) on a box (EasKspSetILUGrid): the factor
+     is of P A P' (P: the box's axes in that order, ilu_perm[new] = old and
+     ilu_iperm in backend memory), its values gathered from A's through
+     ilu_aidx (nd x ld, -1: 0), the solves in ilu_q, ilu_z */
+  char               ilu_axes[4];
+  PetscInt           ilu_dof, ilu_box[3];
+  PetscInt          *ilu_perm, *ilu_iperm, *ilu_aidx;
+  PetscScalar       *ilu_q, *ilu_z;
   char               pc_type[16];
   PetscBool          pc_type_option; /* -pc_type was given at the last EasKspSetFromOptions (its value is pc_type) */
   PetscReal          rtol, atol, dtol;

@@ -83,6 +83,14 @@ static PetscErrorCode EasVecCopy_CPU(EasBackend be, PetscInt n, const PetscScala
   PetscFunctionReturn(0);
 }
 
+static PetscErrorCode EasVecGather_CPU(EasBackend be, PetscInt n, const PetscInt *idx, const PetscScalar *x, PetscScalar *y)
+{
+  PetscFunctionBegin;
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
+  for (PetscInt i = 0; i < n; i++) y[i] = EasGatherEntry(i, idx, x);
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode EasVecAXPBY_CPU(EasBackend be, PetscInt n, PetscScalar a, const PetscScalar *x, PetscScalar b, PetscScalar *y)
 {
   PetscFunctionBegin;
@@ -140,6 +148,9 @@ static PetscErrorCode EasVecDot_CPU(EasBackend be, PetscInt n, const PetscScalar
       break;                      \
     case 9:                       \
       CALL(9);                    \
+      break;                      \
+    case 11:                      \
+      CALL(11);                   \
       break;                      \
     case 13:                      \
       CALL(13);                   \
@@ -733,6 +744,7 @@ static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads
   be->ops->copy_dtoh           = EasCopyMem_CPU;
   be->ops->set                 = EasVecSet_CPU;
   be->ops->copy                = EasVecCopy_CPU;
+  be->ops->gather              = EasVecGather_CPU;
   be->ops->axpby               = EasVecAXPBY_CPU;
   be->ops->pointwise_mult      = EasVecPointwiseMult_CPU;
   be->ops->dot_local           = EasVecDot_CPU;

@@ -405,6 +405,7 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
   be->ops->copy_dtoh           = EasCopyDtoH_CUDA;
   be->ops->set                 = EasVecSet_CUDA;
   be->ops->copy                = EasVecCopy_CUDA;
+  be->ops->gather              = EasVecGather_CUDA;
   be->ops->axpby               = EasVecAXPBY_CUDA;
   be->ops->pointwise_mult      = EasVecPointwiseMult_CUDA;
   be->ops->dot_local           = EasVecDot_CUDA;

@@ -186,6 +186,7 @@ PETSC_INTERN PetscErrorCode EasHostFree_CUDA(EasBackend, void *);
 /* vectors (vec.cu) */
 PETSC_INTERN PetscErrorCode EasVecSet_CUDA(EasBackend, PetscInt, PetscScalar, PetscScalar *);
 PETSC_INTERN PetscErrorCode EasVecCopy_CUDA(EasBackend, PetscInt, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasVecGather_CUDA(EasBackend, PetscInt, const PetscInt *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode EasVecAXPBY_CUDA(EasBackend, PetscInt, PetscScalar, const PetscScalar *, PetscScalar, PetscScalar *);
 PETSC_INTERN PetscErrorCode EasVecPointwiseMult_CUDA(EasBackend, PetscInt, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode EasVecDot_CUDA(EasBackend, PetscInt, const PetscScalar *, const PetscScalar *, PetscScalar *);

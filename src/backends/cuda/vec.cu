@@ -35,6 +35,12 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasAxpbyKernel(EasKInt n, EasK
   y[i] = EasAxpbyEntry(a, x[i], b, y[i]);
 }
 
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasGatherKernel(EasKInt n, const EasKInt *idx, const EasKScalar *x, EasKScalar *y)
+{
+  EAS_GRID_STRIDE(i, n)
+  y[i] = EasGatherEntry(i, idx, x);
+}
+
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasPointwiseMultKernel(EasKInt n, const EasKScalar *x, const EasKScalar *y, EasKScalar *w)
 {
   EAS_GRID_STRIDE(i, n)
@@ -121,6 +127,19 @@ PetscErrorCode EasVecCopy_CUDA(EasBackend be, PetscInt n, const PetscScalar *x, 
   if (n <= 0 || x == y) PetscFunctionReturn(0);
   PetscCall(EasCudaTimerBegin(cu));
   EasCallCUDA(cudaMemcpyAsync(y, x, (size_t)n * sizeof(PetscScalar), cudaMemcpyDeviceToDevice, cu->stream));
+  PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
+  PetscFunctionReturn(0);
+}
+
+PetscErrorCode EasVecGather_CUDA(EasBackend be, PetscInt n, const PetscInt *idx, const PetscScalar *x, PetscScalar *y)
+{
+  EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
+
+  PetscFunctionBegin;
+  if (n <= 0) PetscFunctionReturn(0);
+  PetscCall(EasCudaTimerBegin(cu));
+  EasGatherKernel<<<EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS), EAS_CUDA_BLOCK, 0, cu->stream>>>(n, idx, x, y);
+  EasCheckLaunchCUDA();
   PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
   PetscFunctionReturn(0);
 }

@@ -344,6 +344,7 @@ PetscErrorCode EasBackendInit_Memcheck(EasBackend be)
   be->ops->copy_dtoh           = EasCopyDtoH_Memcheck;
   be->ops->set                 = EasVecSet_Memcheck;
   be->ops->copy                = EasVecCopy_Memcheck;
+  be->ops->gather              = EasVecGather_Memcheck;
   be->ops->axpby               = EasVecAXPBY_Memcheck;
   be->ops->pointwise_mult      = EasVecPointwiseMult_Memcheck;
   be->ops->dot_local           = EasVecDot_Memcheck;

@@ -95,6 +95,7 @@ PETSC_INTERN PetscErrorCode EasMarkStale_Memcheck(EasBackend, void *, size_t);
 /* vectors (memcheckvec.c) */
 PETSC_INTERN PetscErrorCode EasVecSet_Memcheck(EasBackend, PetscInt, PetscScalar, PetscScalar *);
 PETSC_INTERN PetscErrorCode EasVecCopy_Memcheck(EasBackend, PetscInt, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasVecGather_Memcheck(EasBackend, PetscInt, const PetscInt *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode EasVecAXPBY_Memcheck(EasBackend, PetscInt, PetscScalar, const PetscScalar *, PetscScalar, PetscScalar *);
 PETSC_INTERN PetscErrorCode EasVecPointwiseMult_Memcheck(EasBackend, PetscInt, const PetscScalar *, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode EasVecDot_Memcheck(EasBackend, PetscInt, const PetscScalar *, const PetscScalar *, PetscScalar *);

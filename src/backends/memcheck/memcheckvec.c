@@ -26,6 +26,19 @@ PetscErrorCode EasVecCopy_Memcheck(EasBackend be, PetscInt n, const PetscScalar 
   PetscFunctionReturn(0);
 }
 
+PetscErrorCode EasVecGather_Memcheck(EasBackend be, PetscInt n, const PetscInt *idx, const PetscScalar *x, PetscScalar *y)
+{
+  EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
+
+  PetscFunctionBegin;
+  EasMcCheck("gather", "idx", idx, n * sizeof(PetscInt));
+  EasMcCheck("gather", "y", y, n * EAS_SC);
+  for (PetscInt i = 0; i < n; i++) /* every source entry in x's allocation */
+    if (idx[i] >= 0) EasMcCheck("gather", "x[idx]", x + idx[i], EAS_SC);
+  PetscCall(mc->cpu.gather(be, n, idx, x, y));
+  PetscFunctionReturn(0);
+}
+
 PetscErrorCode EasVecAXPBY_Memcheck(EasBackend be, PetscInt n, PetscScalar a, const PetscScalar *x, PetscScalar b, PetscScalar *y)
 {
   EasBackend_Memcheck *mc = (EasBackend_Memcheck *)be->data;
