@@ -13,33 +13,7 @@ static const char help[] = "bench_adr_pcs: which inner preconditioner keeps the 
 
 #include <eas.h>
 #include <petscksp.h>
-
-/* The permutation taking eas's order (species fastest, then x, y, z) to
-   the order of the axes in ord (fastest first): perm[new] = old, for
-   MatCreateSubMatrix on one rank. */
-static PetscErrorCode Reorder(PetscInt n, const char ord[4], IS *is)
-{
-  PetscInt *idx, ax[3], N = 2 * n * n * n;
-
-  PetscFunctionBegin;
-  for (PetscInt a = 0; a < 3; a++) {
-    PetscCheck(ord[a] >= 'x' && ord[a] <= 'z', PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-order %s is invalid: expected a permutation of xyz (fastest first)", ord);
-    ax[a] = ord[a] - 'x';
-  }
-  PetscCheck(ax[0] != ax[1] && ax[1] != ax[2] && ax[0] != ax[2] && ord[3] == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-order %s is invalid: expected a permutation of xyz (fastest first)", ord);
-  PetscCall(PetscMalloc1(N, &idx));
-  for (PetscInt c = 0; c < n; c++)
-    for (PetscInt b = 0; b < n; b++)
-      for (PetscInt a = 0; a < n; a++) {
-        PetscInt ijk[3];
-        ijk[ax[0]] = a;
-        ijk[ax[1]] = b;
-        ijk[ax[2]] = c;
-        for (PetscInt s = 0; s < 2; s++) idx[s + 2 * (a + n * (b + n * c))] = s + 2 * (ijk[0] + n * (ijk[1] + n * ijk[2]));
-      }
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, N, idx, PETSC_OWN_POINTER, is));
-  PetscFunctionReturn(0);
-}
+#include "../tests/axes_perm.h" /* AxesPermutation */
 
 int main(int argc, char **argv)
 {
@@ -96,7 +70,7 @@ int main(int argc, char **argv)
     if (cfl > 0) dt *= cfl; /* the default step is h_x/|V| (Courant number 1 in x): a fixed Courant number as n grows */
     PetscCall(EasAdrCreateJacobianMat(adr, &J));
     PetscCall(EasAdrComputeJacobian(adr, t0 + dt, dt, X, J)); /* I - dt dF/dX at the initial state, as eas's first Newton iteration */
-    PetscCall(Reorder(n, ord, &is));
+    PetscCall(AxesPermutation(n, ord, &is));
     PetscCall(MatCreateSubMatrix(J, is, is, MAT_INITIAL_MATRIX, &Jp));
     PetscCall(MatCreateVecs(Jp, &b, &y));
     PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
@@ -158,5 +132,5 @@ int main(int argc, char **argv)
     suffix: bad_order
     backends: none
     args: -ns 8 -order xxz
-    expect_error: -order xxz is invalid: expected a permutation of xyz
+    expect_error: axis order xxz is invalid: expected a permutation of xyz
 TEST*/

@@ -7,38 +7,26 @@ static const char help[] = "eas BiCGStab against PETSc KSPBCGS (right preconditi
                            "  of the iteration counts, added to -its_tol>  -sol_tol <1e-6>\n";
 
 #include <eas.h>
+#include "axes_perm.h" /* AxesPermutation */
 
 static PetscInt g_box = 0; /* the adr gallery's grid (n per direction, 2 species): PETSc's ordering "eas_axes" */
 
 /* A PETSc matrix ordering (MatOrderingRegister) for the peer: the box's
-   points with the axes of -pc_ilu_axes, fastest first, the same
-   permutation as eas's (perm[new] = old); PETSc's ILU then factors the
+   points with the axes of -pc_ilu_axes, fastest first (tests/axes_perm.h,
+   written apart from eas's own permutation); PETSc's ILU then factors the
    matrix in that order. */
 static PetscErrorCode AxesOrdering(Mat M, MatOrderingType type, IS *row, IS *col)
 {
-  char      axes[8] = "xyz";
-  PetscInt  ax[3], nb = g_box, N, *perm;
-  PetscBool flg;
+  char     axes[8] = "xyz";
+  PetscInt N;
 
   PetscFunctionBegin;
   (void)type;
   PetscCall(MatGetSize(M, &N, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_ilu_axes", axes, sizeof(axes), &flg));
-  PetscCheck(2 * nb * nb * nb == N, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "eas_axes ordering: %" PetscInt_FMT " rows, not the adr gallery's 2 n^3", N);
-  for (PetscInt a = 0; a < 3; a++) ax[a] = axes[a] - 'x';
-  PetscCall(PetscMalloc1(N, &perm));
-  for (PetscInt c = 0; c < nb; c++)
-    for (PetscInt b = 0; b < nb; b++)
-      for (PetscInt a = 0; a < nb; a++) {
-        PetscInt ijk[3];
-        ijk[ax[0]] = a;
-        ijk[ax[1]] = b;
-        ijk[ax[2]] = c;
-        for (PetscInt s = 0; s < 2; s++) perm[s + 2 * (a + nb * (b + nb * c))] = s + 2 * (ijk[0] + nb * (ijk[1] + nb * ijk[2]));
-      }
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, N, perm, PETSC_COPY_VALUES, row));
-  PetscCall(ISCreateGeneral(PETSC_COMM_SELF, N, perm, PETSC_OWN_POINTER, col));
-  PetscCall(ISSetPermutation(*row));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_ilu_axes", axes, sizeof(axes), NULL));
+  PetscCheck(2 * g_box * g_box * g_box == N, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "eas_axes ordering: %" PetscInt_FMT " rows, not the adr gallery's 2 n^3", N);
+  PetscCall(AxesPermutation(g_box, axes, row));
+  PetscCall(ISDuplicate(*row, col));
   PetscCall(ISSetPermutation(*col));
   PetscFunctionReturn(0);
 }
