@@ -111,9 +111,10 @@ int main(int argc, char **argv)
     expect: ILU\(0\) in the operator's DIA pattern, (exact|parallel form)
     expect: adr3d summary: [12] ranks, 2 steps to t = 7200\.?, last step CONVERGED_DX
   test:
-    # ILU(1) of the Jacobian with the z-lines innermost (docs/adr.md, issue 21 item 3), on every backend
+    # ILU(1) of the Jacobian with the z-lines innermost (docs/adr.md, issue 21 item 3): the exact and the parallel form
     suffix: ilu_axes
     nsize: 1 2
+    backends: /cpu/serial /cpu/memcheck /gpu/cuda
     args: -adr_n 12 -adr_dt 3600 -adr_steps 2 -adr_pc_type ilu -adr_pc_factor_levels 1 -adr_pc_ilu_axes zxy -adr_view
     expect: ILU\(1\) of P A P' \(axes zxy\) on [0-9]+ offsets, (exact|parallel form)
     expect: adr3d summary: [12] ranks, 2 steps to t = 7200\.?, last step CONVERGED_DX

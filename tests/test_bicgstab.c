@@ -307,20 +307,20 @@ int main(int argc, char **argv)
     # PETSc PCILU with the same levels (natural ordering): the same counts exactly
     suffix: adr16_ilu_levels
     nsize: 1 2
-    backends: cpu
+    backends: /cpu/serial
     args: -problem adr -n 16 -pc_type ilu -pc_factor_levels 2 -its_tol 0 -ksp_view
     expect: ILU\(2\) on 37 offsets \(the operator's 9 and their level-2 fill\), exact
     expect: eas BiCGStab matches PETSc KSPBCGS
   test:
     suffix: adr24_ilu1_dt
     nsize: 1
-    backends: cpu
+    backends: /cpu/serial
     args: -problem adr -n 24 -dia_gallery_dt 28800 -pc_type ilu -pc_factor_levels 1 -its_tol 0
     expect: eas BiCGStab matches PETSc KSPBCGS
   test:
     suffix: random_ilu2
     nsize: 1
-    backends: cpu
+    backends: /cpu/openmp
     args: -problem random -n 3000 -pc_type ilu -pc_factor_levels 2 -its_tol 1
     expect: eas BiCGStab matches PETSc KSPBCGS
   test:
@@ -342,7 +342,7 @@ int main(int argc, char **argv)
     # (MatOrderingRegister "eas_axes": the same permutation) and levels: the same counts exactly
     suffix: adr16_ilu_axes
     nsize: 1 2
-    backends: cpu
+    backends: /cpu/openmp
     args: -problem adr -n 16 -pc_type ilu -pc_ilu_axes zxy -pc_factor_levels 2 -its_tol 0 -ksp_view
     expect: ILU\(2\) of P A P' \(axes zxy\) on 47 offsets, exact
     expect: eas BiCGStab matches PETSc KSPBCGS
