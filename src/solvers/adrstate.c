@@ -221,21 +221,28 @@ PetscErrorCode EasAdrPackFaces_Private(EasAdr adr)
   iteration old.  DMDA's box-stencil ghost update goes direction by
   direction for the same reason.
 */
-/* The stage's a with an overlap: the neighbours' planes in the ghosts into
-   a's overlap (adr_pad; the padded state it also fills is scratch). */
-static PetscErrorCode EasAdrPadArray(EasAdr adr, PetscScalar *a)
+/* adr_pad on x (the state, or the stage's a): the neighbours' planes in the
+   ghosts go up (and the Dirichlet values when they changed: !w_synced),
+   the overlap's points of x are written from them and the padded state
+   into adr->xg_v (*xg). */
+static PetscErrorCode EasAdrPadInto(EasAdr adr, PetscScalar *x, const PetscScalar **xg)
 {
-  PetscScalar       *ghost, *xgd;
+  PetscScalar       *ghost, *bval = NULL, *xgd;
   const PetscScalar *gd, *bd;
 
   PetscFunctionBegin;
-  PetscCall(EasVecGetArrayWrite(adr->ghosts_v, &ghost));
-  EasAdrGatherFaces(adr, ghost, NULL);
-  PetscCall(EasVecRestoreArrayWrite(adr->ghosts_v, &ghost));
+  if (adr->hk.pack_start[6] > 0 || !adr->w_synced) { /* one rank with the Dirichlet values current: nothing to gather */
+    PetscCall(EasVecGetArrayWrite(adr->ghosts_v, &ghost));
+    if (!adr->w_synced) PetscCall(EasVecGetArrayWrite(adr->bval_v, &bval));
+    EasAdrGatherFaces(adr, ghost, bval);
+    PetscCall(EasVecRestoreArrayWrite(adr->ghosts_v, &ghost));
+    if (bval) PetscCall(EasVecRestoreArrayWrite(adr->bval_v, &bval));
+  }
   PetscCall(EasVecGetBackendArrayRead(adr->ghosts_v, &gd));
   PetscCall(EasVecGetBackendArrayRead(adr->bval_v, &bd));
   PetscCall(EasVecGetBackendArrayWrite(adr->xg_v, &xgd));
-  PetscCall((*adr->be->ops->adr_pad)(adr->be, &adr->hk, a, gd, bd, xgd));
+  PetscCall((*adr->be->ops->adr_pad)(adr->be, &adr->hk, x, gd, bd, xgd));
+  if (xg) *xg = xgd;
   PetscFunctionReturn(0);
 }
 
@@ -253,7 +260,7 @@ static PetscErrorCode EasAdrExchangeRounds(EasAdr adr, PetscScalar *a, PetscBool
   for (PetscInt r = 0; r < rounds; r++) {
     const PetscInt f0 = rounds > 1 ? 2 * dirs[r % ndir] : 0, f1 = rounds > 1 ? f0 + 2 : 6;
     if (r) { /* the directions received so far into the overlap; the planes are repacked from it */
-      if (a) PetscCall(EasAdrPadArray(adr, a));
+      if (a) PetscCall(EasAdrPadInto(adr, a, NULL));
       else {
         const PetscScalar *xg;
         PetscCall(EasAdrPadded_Private(adr, &xg));
@@ -382,7 +389,7 @@ PetscErrorCode EasAdrStageOverlap_Private(EasAdr adr)
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
   PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
   PetscCall(EasAdrExchangeRounds(adr, a, PETSC_TRUE));
-  PetscCall(EasAdrPadArray(adr, a));
+  PetscCall(EasAdrPadInto(adr, a, NULL)); /* the padded state is scratch here, refilled by the next assembly */
   PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
   adr->ghosts_current = PETSC_FALSE;
@@ -439,23 +446,11 @@ PetscErrorCode EasAdrFillPaddedHost_Private(EasAdr adr, const PetscScalar *x)
    (with w: !adr->w_synced), nothing else. */
 PetscErrorCode EasAdrPadded_Private(EasAdr adr, const PetscScalar **xg)
 {
-  PetscScalar       *ghost, *bval = NULL, *x, *xgd;
-  const PetscScalar *gd, *bd;
+  PetscScalar *x;
 
   PetscFunctionBegin;
-  if (adr->hk.pack_start[6] > 0 || !adr->w_synced) { /* one rank with the Dirichlet values current: nothing to gather */
-    PetscCall(EasVecGetArrayWrite(adr->ghosts_v, &ghost));
-    if (!adr->w_synced) PetscCall(EasVecGetArrayWrite(adr->bval_v, &bval));
-    EasAdrGatherFaces(adr, ghost, bval);
-    PetscCall(EasVecRestoreArrayWrite(adr->ghosts_v, &ghost));
-    if (bval) PetscCall(EasVecRestoreArrayWrite(adr->bval_v, &bval));
-  }
-  PetscCall(EasVecGetBackendArrayRead(adr->ghosts_v, &gd));
-  PetscCall(EasVecGetBackendArrayRead(adr->bval_v, &bd));
   PetscCall(EasAdrStateBackend(adr, (PetscBool)(adr->overlap > 0), &x)); /* an overlap's points of x are the neighbours' (written by adr_pad) */
-  PetscCall(EasVecGetBackendArrayWrite(adr->xg_v, &xgd));
-  PetscCall((*adr->be->ops->adr_pad)(adr->be, &adr->hk, x, gd, bd, xgd));
-  *xg = xgd;
+  PetscCall(EasAdrPadInto(adr, x, xg));
   PetscFunctionReturn(0);
 }
 

@@ -215,6 +215,32 @@ static PetscErrorCode EasIluPermutedWalk(MPI_Comm comm, PetscInt n, PetscInt dof
   PetscFunctionReturn(0);
 }
 
+/* The factor's own pattern (ILU(k), -pc_ilu_axes): the offsets
+   ksp->ilu_off_host (nf, ascending) up to the backend, the storage ilu_a of
+   A's values on them (nf x ld, zeroed: the fill diagonals stay 0), and the
+   kernel view ilu_k the factorization and the solves run on. */
+static PetscErrorCode EasIluKernelView(EasKsp ksp, EasBackend be, PetscInt n, PetscInt ld, PetscInt nf)
+{
+  EasDiaKernel   *f   = &ksp->ilu_k;
+  const PetscInt *off = ksp->ilu_off_host;
+
+  PetscFunctionBegin;
+  PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * nf, (void **)&ksp->ilu_off));
+  PetscCall(EasBackendCopyHtoD(be, ksp->ilu_off, off, sizeof(PetscInt) * nf));
+  PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * (size_t)nf * ld, (void **)&ksp->ilu_a));
+  PetscCall((*be->ops->set)(be, nf * ld, 0.0, ksp->ilu_a));
+  PetscCall(PetscMemzero(f, sizeof(*f)));
+  f->n        = n;
+  f->ndiag    = nf;
+  f->ld       = ld;
+  f->lo       = PetscMin(-off[0], n); /* rows [lo,hi): every column in [0,n) */
+  f->hi       = PetscMax(n - off[nf - 1], f->lo);
+  f->off      = ksp->ilu_off;
+  f->val      = ksp->ilu_a;
+  f->off_host = off;
+  PetscFunctionReturn(0);
+}
+
 /* -pc_ilu_axes: the permutation of the box (ilu_perm[new] = old, the axes
    in ksp->ilu_axes, fastest first), P A P''s pattern (the offsets of A's
    couplings between neighbouring points, in the new order), its level-k
@@ -226,7 +252,6 @@ static PetscErrorCode EasIluPermutedPattern(EasKsp ksp, EasDia A, EasBackend be)
 {
   const PetscInt  dof = ksp->ilu_dof, *nb = ksp->ilu_box, n = A->n, ld = A->ld, nd = A->ndiag;
   PetscInt        ax[3], m[3], *perm, *iperm, *aidx, so[255], ns = 0, nf, *sof, *samap;
-  EasDiaKernel   *f    = &ksp->ilu_k;
   MPI_Comm        comm = PetscObjectComm((PetscObject)ksp);
   const PetscInt *off  = A->off;
 
@@ -257,28 +282,17 @@ static PetscErrorCode EasIluPermutedPattern(EasKsp ksp, EasDia A, EasBackend be)
   PetscCall(EasIluPermutedWalk(comm, n, dof, nb, nd, off, iperm, ld, so, &ns, samap, aidx)); /* where each factor entry's value is in A's */
   ksp->ilu_off_host = sof;
   ksp->ilu_amap     = samap;
-  PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * nf, (void **)&ksp->ilu_off));
-  PetscCall(EasBackendCopyHtoD(be, ksp->ilu_off, sof, sizeof(PetscInt) * nf));
+  PetscCall(EasIluKernelView(ksp, be, n, ld, nf));
   PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * (size_t)nf * ld, (void **)&ksp->ilu_aidx));
   PetscCall(EasBackendCopyHtoD(be, ksp->ilu_aidx, aidx, sizeof(PetscInt) * (size_t)nf * ld));
   PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * n, (void **)&ksp->ilu_perm));
   PetscCall(EasBackendCopyHtoD(be, ksp->ilu_perm, perm, sizeof(PetscInt) * n));
   PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * n, (void **)&ksp->ilu_iperm));
   PetscCall(EasBackendCopyHtoD(be, ksp->ilu_iperm, iperm, sizeof(PetscInt) * n));
-  PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * (size_t)nf * ld, (void **)&ksp->ilu_a));
   PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&ksp->ilu_q));
   PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&ksp->ilu_z));
   PetscCall(PetscFree(aidx));
   PetscCall(PetscFree2(perm, iperm));
-  PetscCall(PetscMemzero(f, sizeof(*f)));
-  f->n        = n;
-  f->ndiag    = nf;
-  f->ld       = ld;
-  f->lo       = PetscMin(-sof[0], n);
-  f->hi       = PetscMax(n - sof[nf - 1], f->lo);
-  f->off      = ksp->ilu_off;
-  f->val      = ksp->ilu_a;
-  f->off_host = sof;
   PetscFunctionReturn(0);
 }
 
@@ -314,22 +328,9 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
       nd  = ksp->ilu_k.ndiag;
       off = ksp->ilu_off_host;
     } else if (ksp->ilu_levels > 0) {
-      EasDiaKernel *f = &ksp->ilu_k;
       PetscCall(EasIluFillPattern(ksp, A->n, A->ndiag, A->off, ksp->ilu_levels, &nd, &ksp->ilu_off_host, &ksp->ilu_amap));
+      PetscCall(EasIluKernelView(ksp, be, A->n, A->ld, nd));
       off = ksp->ilu_off_host;
-      PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * nd, (void **)&ksp->ilu_off));
-      PetscCall(EasBackendCopyHtoD(be, ksp->ilu_off, ksp->ilu_off_host, sizeof(PetscInt) * nd));
-      PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * (size_t)nd * A->ld, (void **)&ksp->ilu_a));
-      PetscCall((*be->ops->set)(be, nd * A->ld, 0.0, ksp->ilu_a)); /* the fill diagonals stay 0 */
-      PetscCall(PetscMemzero(f, sizeof(*f)));
-      f->n        = A->n;
-      f->ndiag    = nd;
-      f->ld       = A->ld;
-      f->lo       = PetscMin(-off[0], A->n); /* rows [lo,hi): every column in [0,n) */
-      f->hi       = PetscMax(A->n - off[nd - 1], f->lo);
-      f->off      = ksp->ilu_off;
-      f->val      = ksp->ilu_a;
-      f->off_host = ksp->ilu_off_host;
     }
     ksp->ilu_dmain = -1;
     for (PetscInt d = 0; d < nd; d++)
