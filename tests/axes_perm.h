@@ -7,7 +7,7 @@
   library's own (src/solvers/bicgstab.c).
 */
 #pragma once
-#include <petscis.h>
+#include <petscmat.h>
 
 static inline PetscErrorCode AxesPermutation(PetscInt n, const char axes[], IS *is)
 {
@@ -31,5 +31,37 @@ static inline PetscErrorCode AxesPermutation(PetscInt n, const char axes[], IS *
       }
   PetscCall(ISCreateGeneral(PETSC_COMM_SELF, N, idx, PETSC_OWN_POINTER, is));
   PetscCall(ISSetPermutation(*is));
+  PetscFunctionReturn(0);
+}
+
+/* The same permutation as a PETSc matrix ordering, "eas_axes"
+   (AxesOrderingRegister): PETSc's PCILU with it factors the box's matrix
+   in the order of eas's -pc_ilu_axes.  The box (axes_box points per
+   direction, 2 species) and the axes are set by the caller before the
+   factorization. */
+static PetscInt axes_box      = 0;
+static char     axes_order[8] = "xyz";
+
+static inline PetscErrorCode AxesOrdering(Mat M, MatOrderingType type, IS *row, IS *col)
+{
+  PetscInt N;
+
+  PetscFunctionBegin;
+  (void)type;
+  PetscCall(MatGetSize(M, &N, NULL));
+  PetscCheck(2 * axes_box * axes_box * axes_box == N, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "eas_axes ordering: %" PetscInt_FMT " rows, not 2 n^3 of the box n = %" PetscInt_FMT, N, axes_box);
+  PetscCall(AxesPermutation(axes_box, axes_order, row));
+  PetscCall(ISDuplicate(*row, col));
+  PetscCall(ISSetPermutation(*col));
+  PetscFunctionReturn(0);
+}
+
+/* Registers "eas_axes" for a box of n points per direction, axes fastest first. */
+static inline PetscErrorCode AxesOrderingRegister(PetscInt n, const char axes[])
+{
+  PetscFunctionBegin;
+  axes_box = n;
+  PetscCall(PetscStrncpy(axes_order, axes, sizeof(axes_order)));
+  PetscCall(MatOrderingRegister("eas_axes", AxesOrdering));
   PetscFunctionReturn(0);
 }

@@ -7,29 +7,7 @@ static const char help[] = "eas BiCGStab against PETSc KSPBCGS (right preconditi
                            "  of the iteration counts, added to -its_tol>  -sol_tol <1e-6>\n";
 
 #include <eas.h>
-#include "axes_perm.h" /* AxesPermutation */
-
-static PetscInt g_box = 0; /* the adr gallery's grid (n per direction, 2 species): PETSc's ordering "eas_axes" */
-
-/* A PETSc matrix ordering (MatOrderingRegister) for the peer: the box's
-   points with the axes of -pc_ilu_axes, fastest first (tests/axes_perm.h,
-   written apart from eas's own permutation); PETSc's ILU then factors the
-   matrix in that order. */
-static PetscErrorCode AxesOrdering(Mat M, MatOrderingType type, IS *row, IS *col)
-{
-  char     axes[8] = "xyz";
-  PetscInt N;
-
-  PetscFunctionBegin;
-  (void)type;
-  PetscCall(MatGetSize(M, &N, NULL));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_ilu_axes", axes, sizeof(axes), NULL));
-  PetscCheck(2 * g_box * g_box * g_box == N, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "eas_axes ordering: %" PetscInt_FMT " rows, not the adr gallery's 2 n^3", N);
-  PetscCall(AxesPermutation(g_box, axes, row));
-  PetscCall(ISDuplicate(*row, col));
-  PetscCall(ISSetPermutation(*col));
-  PetscFunctionReturn(0);
-}
+#include "axes_perm.h" /* AxesPermutation, AxesOrderingRegister */
 
 /* Random diagonally dominant nonsymmetric banded matrix as SeqAIJ. */
 static PetscErrorCode RandomSystem(PetscInt n, PetscRandom rnd, Mat *M)
@@ -83,7 +61,7 @@ int main(int argc, char **argv)
   PetscReal          sol_tol = 1e-6, rtol = 1e-8, rel, xnorm, rres_eas, rres_petsc, bnorm, its_rtol = 0;
   PetscMPIInt        rank, size;
   PetscRandom        rnd;
-  PetscBool          isadr;
+  PetscBool          isadr, species_fills = PETSC_FALSE, dfill_zero = PETSC_FALSE;
   EasBackend         be;
   EasDia             A;
   EasKsp             eksp;
@@ -103,9 +81,15 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-its_tol", "allowed difference of iteration counts", NULL, its_tol, &its_tol, NULL));
   PetscCall(PetscOptionsReal("-its_rtol", "allowed relative difference of iteration counts (added to -its_tol)", NULL, its_rtol, &its_rtol, NULL));
   PetscCall(PetscOptionsReal("-sol_tol", "allowed relative difference of the solutions", NULL, sol_tol, &sol_tol, NULL));
+  PetscCall(PetscOptionsBool("-ilu_species_fills", "EasKspSetILUBlockFills: neighbours couple the same species only (the ADR's transport)", NULL, species_fills, &species_fills, NULL));
+  PetscCall(PetscOptionsBool("-ilu_dfill_zero", "EasKspSetILUBlockFills with dfill[0][0] = 0 (an error)", NULL, dfill_zero, &dfill_zero, NULL));
   PetscOptionsEnd();
   PetscCall(PetscStrcmp(problem, "adr", &isadr));
-  PetscCall(MatOrderingRegister("eas_axes", AxesOrdering));
+  {
+    char axes[8] = "xyz"; /* PETSc's "eas_axes": the order of eas's -pc_ilu_axes (the same option) */
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_ilu_axes", axes, sizeof(axes), NULL));
+    PetscCall(AxesOrderingRegister(isadr ? n : 0, axes));
+  }
 
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 100 + rank));
@@ -140,8 +124,11 @@ int main(int argc, char **argv)
   PetscCall(EasKspSetTolerances(eksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
   if (isadr) { /* the gallery's box, for -pc_ilu_axes */
     const PetscInt box[3] = {n, n, n};
-    g_box                 = n;
     PetscCall(EasKspSetILUGrid(eksp, 2, box));
+  }
+  if (species_fills || dfill_zero) { /* the ADR's structure: neighbours couple the same species; the random problem has no box (an error) */
+    const PetscInt ofill[4] = {1, 0, 0, 1}, dfill[4] = {0, 1, 1, 1};
+    PetscCall(EasKspSetILUBlockFills(eksp, dfill_zero ? dfill : NULL, ofill));
   }
   PetscCall(EasKspSetFromOptions(eksp));
   PetscCall(EasDiaCreateVecs(A, &ex, &eb));
@@ -346,6 +333,32 @@ int main(int argc, char **argv)
     args: -problem adr -n 16 -pc_type ilu -pc_ilu_axes zxy -pc_factor_levels 2 -its_tol 0 -ksp_view
     expect: ILU\(2\) of P A P' \(axes zxy\) on 47 offsets, exact
     expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    # EasKspSetILUBlockFills (the ADR's: neighbours couple the same species): the zeros DIA stores
+    # between a point's species and its neighbour's other species, and their fill, leave the pattern
+    # (47 -> 37 offsets); PETSc's AIJ holds no such entries: the same counts exactly
+    suffix: adr16_ilu_axes_fills
+    nsize: 1 2
+    backends: /cpu/serial
+    args: -problem adr -n 16 -pc_type ilu -pc_ilu_axes zxy -pc_factor_levels 2 -ilu_species_fills -its_tol 0 -ksp_view
+    expect: ILU\(2\) of P A P' \(axes zxy\) on 37 offsets, exact
+  test:
+    suffix: adr16_ilu_axes_fills_parallel
+    nsize: 1
+    backends: /cpu/memcheck
+    args: -problem adr -n 16 -pc_type ilu -pc_ilu_axes yzx -pc_factor_levels 1 -ilu_species_fills -pc_ilu_factor_sweeps 20 -pc_ilu_solve_sweeps 40 -its_tol 1 -its_rtol 0.1
+  test:
+    suffix: ilu_fills_no_box
+    nsize: 1
+    backends: /cpu/serial
+    args: -problem random -n 300 -pc_type ilu -ilu_species_fills
+    expect_error: EasKspSetILUBlockFills: call EasKspSetILUGrid first
+  test:
+    suffix: ilu_fills_no_pivot
+    nsize: 1
+    backends: /cpu/serial
+    args: -problem adr -n 8 -pc_type ilu -ilu_dfill_zero
+    expect_error: EasKspSetILUBlockFills: dfill\[0\]\[0\] is 0: expected every unknown to couple to itself
   test:
     suffix: adr16_ilu_axes_yzx
     nsize: 1

@@ -63,6 +63,14 @@ PETSC_EXTERN PetscErrorCode EasKspGetILULevels(EasKsp, PetscInt *levels);
    n[2] box (EasAdr sets its box on its inner solver).  Needed by
    EasKspSetILUAxes. */
 PETSC_EXTERN PetscErrorCode EasKspSetILUGrid(EasKsp, PetscInt dof, const PetscInt n[3]);
+/* EasKspSetILUBlockFills - which unknowns of the box's points couple (as
+   PETSc's DMDASetBlockFills): dfill[s*dof + t] nonzero if unknown s of a
+   point couples to unknown t of the same point, ofill[s*dof + t] the same
+   for neighbouring points; NULL: all.  EasKspSetILUGrid first.  The ILU
+   pattern of -pc_ilu_axes then leaves out the couplings the fills exclude
+   (DIA stores them as zeros), and so their fill: EasAdr's transport
+   couples only the same species of neighbours. */
+PETSC_EXTERN PetscErrorCode EasKspSetILUBlockFills(EasKsp, const PetscInt dfill[], const PetscInt ofill[]);
 /* EasKspSetILUAxes - -pc_type ilu factors P A P' with the box's axes in the
    order axes, fastest first (-pc_ilu_axes, default "xyz": as stored; "zxy":
    z-lines innermost, xz-planes contiguous); the solves permute in and out. */

@@ -207,7 +207,7 @@ struct _EasBackendOps {
   PetscErrorCode (*dia_jacobi)(EasBackend, const EasDiaKernel *, PetscInt dmain, PetscScalar *dinv, PetscScalar *bval, PetscInt *zero_row);
   /* ILU(0) on the DIA pattern (optional; -pc_type ilu, kernels/ilu.h).  The
      factor f has A's pattern and ld (L below dmain, the index of offset 0,
-     U from dmain up); sub: the nd x nd table of EasIluEntry (backend memory).
+     U from dmain up); sub: the pair table of EasIluEntry, sub[nd] long (backend memory).
      ilu_factor: f = the factor of A's double values; *zero_row = the first
        row whose pivot is zero or not finite, or -1.  A backend with
        ilu_iterative runs `sweeps` synchronous sweeps of Chow and Patel from

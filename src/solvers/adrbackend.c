@@ -68,6 +68,10 @@ PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr adr)
   PetscCall(EasDiaSetUp(adr->J));
   PetscCall(EasKspSetOperator(adr->ksp, adr->J));
   PetscCall(EasKspSetILUGrid(adr->ksp, 2, adr->nl)); /* the box, for -adr_pc_ilu_axes */
+  {                                                   /* transport couples a species to itself at the neighbours, the reaction both at a point */
+    const PetscInt ofill[4] = {1, 0, 0, 1};
+    PetscCall(EasKspSetILUBlockFills(adr->ksp, NULL, ofill));
+  }
   PetscCall(EasDiaCreateVecs(adr->J, &adr->dx, &adr->b));
   PetscCall(EasVecCreate(adr->be, 2 * (adr->nl[0] + 2) * (adr->nl[1] + 2) * (adr->nl[2] + 2), &adr->xg_v));
   PetscCall(EasVecCreate(adr->be, adr->n, &adr->xold_v));

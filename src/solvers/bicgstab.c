@@ -109,6 +109,37 @@ static PetscErrorCode EasKspBiCGStabCouple(EasKsp ksp, EasBackend be, const Pets
   PetscFunctionReturn(0);
 }
 
+/* The pair table of kernels/ilu.h EasIluEntry for the ascending offsets off
+   (nd, off[dmain] = 0): pt[g] .. pt[g+1] the positions of entry g's pairs
+   (d, e), d < min(g, dmain) ascending and off[e] = off[g] - off[d] in the
+   pattern, stored after the nd + 1 starts; pt[nd] is the table's length. */
+static PetscErrorCode EasIluPairTable(PetscInt nd, PetscInt dmain, const PetscInt *off, PetscInt **pt)
+{
+  PetscInt *t = NULL;
+
+  PetscFunctionBegin;
+  for (PetscInt pass = 0; pass < 2; pass++) { /* count, then fill */
+    PetscInt m = nd + 1;
+    for (PetscInt g = 0; g < nd; g++) {
+      if (pass) t[g] = m;
+      for (PetscInt d = 0; d < dmain && d < g; d++) {
+        PetscInt e;
+        for (e = 0; e < nd && (PetscInt64)off[e] != (PetscInt64)off[g] - off[d]; e++) {}
+        if (e == nd) continue;
+        if (pass) {
+          t[m]     = d;
+          t[m + 1] = e;
+        }
+        m += 2;
+      }
+    }
+    if (!pass) PetscCall(PetscMalloc1(m, &t));
+    else t[nd] = m;
+  }
+  *pt = t;
+  PetscFunctionReturn(0);
+}
+
 /* The factor's pattern of ILU(k) (k = ksp->ilu_levels > 0) from A's
    offsets: level 0 for A's, then o = o_l + o_u (o_l < 0 < o_u, both in the
    pattern) at level lev(o_l) + lev(o_u) + 1 while that is <= k, to a fixed
@@ -170,14 +201,16 @@ static PetscErrorCode EasIluFillPattern(EasKsp ksp, PetscInt n, PetscInt nd, con
    is fixed, and so is its o' (iperm is linear in the coordinates): a row
    takes it when the neighbour is inside the box; a displacement that is
    not a neighbour's (|dx|, |dy| or |dz| > 1: a coupling across the box's
-   wrap) is not a stencil entry and is left out. */
-static PetscErrorCode EasIluPermutedWalk(MPI_Comm comm, PetscInt n, PetscInt dof, const PetscInt nb[3], PetscInt nd, const PetscInt *off, const PetscInt *iperm, PetscInt ld, PetscInt *so, PetscInt *ns, const PetscInt *samap, PetscInt *aidx)
+   wrap) is not a stencil entry and is left out, and so is a (d, s) the
+   block fills exclude (fill: EasKspSetILUBlockFills, NULL: all). */
+static PetscErrorCode EasIluPermutedWalk(MPI_Comm comm, PetscInt n, PetscInt dof, const PetscInt nb[3], const PetscInt *fill, PetscInt nd, const PetscInt *off, const PetscInt *iperm, PetscInt ld, PetscInt *so, PetscInt *ns, const PetscInt *samap, PetscInt *aidx)
 {
   PetscFunctionBegin;
   for (PetscInt d = 0; d < nd; d++)
     for (PetscInt s = 0; s < dof; s++) {
       const PetscInt q = s + off[d], D = q >= 0 ? q / dof : -((-q + dof - 1) / dof); /* floor(q / dof): the point displacement */
-      PetscInt       dxyz[3], r = D, e = -1;
+      PetscInt       dxyz[3], r = D, e = -1, t = q - D * dof;                      /* t: the unknown of the column's point */
+      if (fill && !fill[(D ? dof * dof : 0) + s * dof + t]) continue;              /* a coupling the block fills exclude (EasKspSetILUBlockFills): zeros, left out */
       /* D = dx + nb0 (dy + nb1 dz), |dx|, |dy|, |dz| <= 1: unique where nb0, nb1 >= 3; else the box is too thin to tell, and the rows decide one by one below */
       if (nb[0] >= 3 && nb[1] >= 3) {
         dxyz[0] = ((r % nb[0]) + nb[0] + 1) % nb[0] - 1;
@@ -273,13 +306,13 @@ static PetscErrorCode EasIluPermutedPattern(EasKsp ksp, EasDia A, EasBackend be)
         for (PetscInt s = 0; s < dof; s++) perm[s + dof * (a + m[0] * (b + m[1] * c))] = s + dof * (ijk[0] + nb[0] * (ijk[1] + nb[1] * ijk[2]));
       }
   for (PetscInt i = 0; i < n; i++) iperm[perm[i]] = i;
-  PetscCall(EasIluPermutedWalk(comm, n, dof, nb, nd, off, iperm, ld, so, &ns, NULL, NULL)); /* P A P''s offsets */
+  PetscCall(EasIluPermutedWalk(comm, n, dof, nb, ksp->ilu_fill, nd, off, iperm, ld, so, &ns, NULL, NULL)); /* P A P''s offsets */
   PetscCall(PetscSortInt(ns, so));
   PetscCall(EasIluFillPattern(ksp, n, ns, so, ksp->ilu_levels, &nf, &sof, &samap)); /* P A P''s offsets and their fill; samap: P A P''s in the factor's */
   PetscCheck((PetscInt64)nf * ld < PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_ilu_axes: the factor's %" PetscInt_FMT " x %" PetscInt_FMT " values overflow a 32-bit index", nf, ld);
   PetscCall(PetscMalloc1((size_t)nf * ld, &aidx));
   for (size_t t = 0; t < (size_t)nf * ld; t++) aidx[t] = -1;
-  PetscCall(EasIluPermutedWalk(comm, n, dof, nb, nd, off, iperm, ld, so, &ns, samap, aidx)); /* where each factor entry's value is in A's */
+  PetscCall(EasIluPermutedWalk(comm, n, dof, nb, ksp->ilu_fill, nd, off, iperm, ld, so, &ns, samap, aidx)); /* where each factor entry's value is in A's */
   ksp->ilu_off_host = sof;
   ksp->ilu_amap     = samap;
   PetscCall(EasIluKernelView(ksp, be, n, ld, nf));
@@ -299,8 +332,7 @@ static PetscErrorCode EasIluPermutedPattern(EasKsp ksp, EasDia A, EasBackend be)
 /* ILU(k) from the operator's current values into ksp->ilu_f.  The first
    time: the factor's pattern (A's own for k = 0; with k > 0 its kernel view
    ilu_k, A's values spread on it each time), the index of offset 0, the
-   table of EasIluEntry (sub[g*nd + d] = the diagonal of offset off[g] -
-   off[d], or -1) and the factor storage; every time: the factorization on
+   pair table of EasIluEntry (EasIluPairTable) and the factor storage; every time: the factorization on
    the backend (its ILU(0) on the factor's pattern is ILU(k)).  An unusable
    pivot is kept in ilu_zero_row: the solve then stops with
    KSP_DIVERGED_PC_FAILED. */
@@ -317,10 +349,11 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
   PetscCall(EasDiaGetBackend(A, &be));
   PetscCall(EasDiaGetKernelDouble_Private(A, &k)); /* A's backend copy up to date */
   permuted = (PetscBool)(strcmp(ksp->ilu_axes, "xyz") != 0);
-  if (!ksp->ilu_f) {
-    PetscInt       *sub;
+  if (!ksp->ilu_f) { /* the symbolic part, once per pattern (PETSc's MatILUFactorSymbolic) */
+    PetscInt       *sub = NULL;
     const PetscInt *off = A->off;
     PetscCheck(be->ops->ilu_factor && be->ops->ilu_apply, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type ilu: backend %s has no ILU(0) (use -pc_type jacobi)", be->resource);
+    PetscCall(PetscLogEventBegin(EAS_IluSymbolic, ksp, 0, 0, 0));
     nd = A->ndiag;
     if (permuted) {
       PetscCheck(be->ops->gather, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_ilu_axes: backend %s cannot permute vectors (no gather op)", be->resource);
@@ -336,20 +369,15 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
     for (PetscInt d = 0; d < nd; d++)
       if (off[d] == 0) ksp->ilu_dmain = d;
     PetscCheck(ksp->ilu_dmain >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "-pc_type ilu needs the main diagonal in the operator's pattern (offset 0 is not stored; use -pc_type none)");
-    PetscCall(PetscMalloc1(nd * nd, &sub));
-    for (PetscInt g = 0; g < nd; g++)
-      for (PetscInt d = 0; d < nd; d++) {
-        sub[g * nd + d] = -1;
-        for (PetscInt e = 0; e < nd; e++)
-          if ((PetscInt64)off[e] == (PetscInt64)off[g] - off[d]) sub[g * nd + d] = e;
-      }
-    PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * nd * nd, (void **)&ksp->ilu_sub));
-    PetscCall(EasBackendCopyHtoD(be, ksp->ilu_sub, sub, sizeof(PetscInt) * nd * nd));
+    PetscCall(EasIluPairTable(nd, ksp->ilu_dmain, off, &sub));
+    PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * sub[nd], (void **)&ksp->ilu_sub));
+    PetscCall(EasBackendCopyHtoD(be, ksp->ilu_sub, sub, sizeof(PetscInt) * sub[nd]));
     PetscCall(PetscFree(sub));
     fbytes = sizeof(PetscScalar) * (size_t)nd * A->ld;
     PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_f));
     PetscCall((*be->ops->set)(be, (PetscInt)(fbytes / sizeof(PetscScalar)), 0.0, ksp->ilu_f)); /* rows [n, ld) stay 0 */
     if (be->ilu_iterative) PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_fwork));
+    PetscCall(PetscLogEventEnd(EAS_IluSymbolic, ksp, 0, 0, 0));
   }
   kf = k;
   if (permuted) { /* P A P''s values on the factor's pattern, gathered from A's */

@@ -11,7 +11,7 @@ static const char *const EasPCTypes[]  = {EAS_PCNONE, EAS_PCJACOBI, EAS_PCPBJACO
 #define EAS_NPCTYPES 4
 
 PetscClassId  EAS_KSP_CLASSID;
-PetscLogEvent EAS_KspSetUp, EAS_KspSolve, EAS_IluFactor, EAS_IluApply, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3, EAS_CgUpdate, EAS_PipeCgUpdate, EAS_Allreduce;
+PetscLogEvent EAS_KspSetUp, EAS_KspSolve, EAS_IluSymbolic, EAS_IluFactor, EAS_IluApply, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3, EAS_CgUpdate, EAS_PipeCgUpdate, EAS_Allreduce;
 
 static PetscBool eas_ksp_package_initialized = PETSC_FALSE;
 
@@ -33,6 +33,7 @@ PetscErrorCode EasKspInitializePackage(void)
   PetscCall(PetscLogEventRegister("EasBcgsSweep1", EAS_KSP_CLASSID, &EAS_BcgsSweep1));
   PetscCall(PetscLogEventRegister("EasBcgsSweep2", EAS_KSP_CLASSID, &EAS_BcgsSweep2));
   PetscCall(PetscLogEventRegister("EasBcgsSweep3", EAS_KSP_CLASSID, &EAS_BcgsSweep3));
+  PetscCall(PetscLogEventRegister("EasIluSymbolic", EAS_KSP_CLASSID, &EAS_IluSymbolic));
   PetscCall(PetscLogEventRegister("EasIluFactor", EAS_KSP_CLASSID, &EAS_IluFactor));
   PetscCall(PetscLogEventRegister("EasIluApply", EAS_KSP_CLASSID, &EAS_IluApply));
   PetscCall(PetscLogEventRegister("EasCgUpdate", EAS_KSP_CLASSID, &EAS_CgUpdate));
@@ -316,6 +317,7 @@ PetscErrorCode EasKspSetILUGrid(EasKsp ksp, PetscInt dof, const PetscInt n[3])
   PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
   PetscCheck(dof >= 1 && n[0] >= 1 && n[1] >= 1 && n[2] >= 1, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "EasKspSetILUGrid: dof %" PetscInt_FMT ", box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " is invalid: expected sizes >= 1", dof, n[0], n[1], n[2]);
   if (ksp->setupcalled && (dof != ksp->ilu_dof || n[0] != ksp->ilu_box[0] || n[1] != ksp->ilu_box[1] || n[2] != ksp->ilu_box[2])) PetscCall(EasKspReset_Private(ksp));
+  if (dof != ksp->ilu_dof) PetscCall(PetscFree(ksp->ilu_fill)); /* fills of another dof */
   ksp->ilu_dof = dof;
   for (PetscInt d = 0; d < 3; d++) ksp->ilu_box[d] = n[d];
   PetscFunctionReturn(0);
@@ -340,6 +342,36 @@ PetscErrorCode EasKspSetILUAxes(EasKsp ksp, const char axes[])
   PetscCheck(ok, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "-pc_ilu_axes %s is invalid: expected a permutation of xyz, fastest first (e.g. zxy)", axes ? axes : "(null)");
   if (strcmp(axes, ksp->ilu_axes) && ksp->setupcalled) PetscCall(EasKspReset_Private(ksp));
   PetscCall(PetscStrncpy(ksp->ilu_axes, axes, sizeof(ksp->ilu_axes)));
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasKspSetILUBlockFills - which unknowns of the box's points couple, as
+  PETSc's DMDASetBlockFills: dfill[s*dof + t] nonzero where unknown s of a
+  point couples to unknown t of the same point, ofill[s*dof + t] where it
+  couples to unknown t of a neighbouring point (dof of EasKspSetILUGrid,
+  which must come first); NULL: all couple.  The DIA operator stores the
+  other couplings as zeros on its diagonals; the factor of -pc_ilu_axes
+  leaves them, and the fill they would cause, out of its pattern (entries
+  of A outside the fills are dropped from the factor, not from A).
+@*/
+PetscErrorCode EasKspSetILUBlockFills(EasKsp ksp, const PetscInt dfill[], const PetscInt ofill[])
+{
+  const PetscInt dof = ksp->ilu_dof;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  PetscCheck(dof > 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ORDER, "EasKspSetILUBlockFills: call EasKspSetILUGrid first (the fills are dof x dof)");
+  if (dfill)
+    for (PetscInt s = 0; s < dof; s++) PetscCheck(dfill[s * dof + s], PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "EasKspSetILUBlockFills: dfill[%" PetscInt_FMT "][%" PetscInt_FMT "] is 0: expected every unknown to couple to itself (the factor's pivots)", s, s);
+  if (ksp->setupcalled) PetscCall(EasKspReset_Private(ksp));
+  PetscCall(PetscFree(ksp->ilu_fill));
+  if (!dfill && !ofill) PetscFunctionReturn(0);
+  PetscCall(PetscMalloc1(2 * dof * dof, &ksp->ilu_fill));
+  for (PetscInt t = 0; t < dof * dof; t++) {
+    ksp->ilu_fill[t]             = dfill ? (dfill[t] != 0) : 1;
+    ksp->ilu_fill[dof * dof + t] = ofill ? (ofill[t] != 0) : 1;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -944,6 +976,7 @@ PetscErrorCode EasKspDestroy(EasKsp *ksp)
     PetscFunctionReturn(0);
   }
   PetscCall(EasKspReset_Private(*ksp));
+  PetscCall(PetscFree((*ksp)->ilu_fill));
   for (PetscInt m = 0; m < (*ksp)->nmon; m++)
     if ((*ksp)->mondestroy[m]) PetscCall((*(*ksp)->mondestroy[m])(&(*ksp)->monctx[m]));
   PetscCall(PetscViewerDestroy(&(*ksp)->reason_viewer));

@@ -61,7 +61,7 @@ struct _p_EasKsp {
   EasVec             dinv;  /* D^{-1} */
   /* -pc_type ilu (bicgstab.c): the ILU(0) factor in A's pattern (backend
      memory), the other iterate of the parallel factorization, the table of
-     kernels/ilu.h EasIluEntry, the index of offset 0, the first row with an
+     kernels/ilu.h EasIluEntry (its pair table), the index of offset 0, the first row with an
      unusable pivot at the last factorization (-1: none), and the sweeps of
      the parallel form (EasKspSetILUSweeps) */
   PetscScalar       *ilu_f, *ilu_fwork;
@@ -81,6 +81,7 @@ struct _p_EasKsp {
      ilu_aidx (nd x ld, -1: 0), the solves in ilu_q, ilu_z */
   char               ilu_axes[4];
   PetscInt           ilu_dof, ilu_box[3];
+  PetscInt          *ilu_fill; /* EasKspSetILUBlockFills: dof x dof within a point, then dof x dof between neighbours (NULL: all) */
   PetscInt          *ilu_perm, *ilu_iperm, *ilu_aidx;
   PetscScalar       *ilu_q, *ilu_z;
   char               pc_type[16];
@@ -129,4 +130,4 @@ PETSC_INTERN PetscErrorCode EasKspAllreduce_Private(EasKsp, PetscScalar *vals, P
 
 /* The EasKsp package: its class and log events (called by EasKspCreate). */
 PETSC_INTERN PetscErrorCode EasKspInitializePackage(void);
-PETSC_INTERN PetscLogEvent  EAS_KspSetUp, EAS_KspSolve, EAS_IluFactor, EAS_IluApply, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3, EAS_CgUpdate, EAS_PipeCgUpdate, EAS_Allreduce;
+PETSC_INTERN PetscLogEvent  EAS_KspSetUp, EAS_KspSolve, EAS_IluSymbolic, EAS_IluFactor, EAS_IluApply, EAS_BcgsSweep1, EAS_BcgsSweep2, EAS_BcgsSweep3, EAS_CgUpdate, EAS_PipeCgUpdate, EAS_Allreduce;

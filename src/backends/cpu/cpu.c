@@ -166,6 +166,27 @@ static PetscErrorCode EasVecDot_CPU(EasBackend be, PetscInt n, const PetscScalar
     }                             \
   } while (0)
 
+/* The ILU's own dispatch (EasIluFactor_CPU, EasIluApply_CPU): besides the
+   DIA counts above, the offset counts of the ADR's ILU(k) with the z-lines
+   innermost (23, 47: k = 1, 2 with -pc_ilu_axes zxy) and in eas's order
+   (37: k = 2), so that their row loops unroll too. */
+#define EAS_ILU_ND_DISPATCH(nd, CALL) \
+  do {                                \
+    switch (nd) {                     \
+    case 23:                          \
+      CALL(23);                       \
+      break;                          \
+    case 37:                          \
+      CALL(37);                       \
+      break;                          \
+    case 47:                          \
+      CALL(47);                       \
+      break;                          \
+    default:                          \
+      EAS_ND_DISPATCH(nd, CALL);      \
+    }                                 \
+  } while (0)
+
 /* This thread's share [ib,ie) of [lo,hi), split on multiples of 8 rows. */
 static inline void EasThreadRange(PetscInt lo, PetscInt hi, PetscInt *ib, PetscInt *ie)
 {
@@ -490,19 +511,22 @@ static PetscErrorCode EasDiaJacobi_CPU(EasBackend be, const EasDiaKernel *A, Pet
 
 /* ILU(0), exact (kernels/ilu.h): the entry body in place, rows in order
    (a row reads the finished rows above it), so this is sequential on every
-   thread count: the IKJ factorization.  Stops at the first unusable pivot. */
+   thread count: the IKJ factorization.  Stops at the first unusable pivot.
+   The CPU's factor is stored by rows (kernels/ilu.h: fs = 1, fr = nd): the
+   rows k that row i reads are a few cache lines each, and the
+   substitutions read one stream. */
 static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *A, const PetscInt *sub, PetscScalar *f, PetscInt *zero_row)
 {
   const PetscInt n = A->n, ld = A->ld, c0 = PetscMin(A->lo, n), c1r = PetscMax(PetscMin(A->hi, n), c0);
   PetscInt       i;
 
   /* the interior rows [c0, c1r) without the column tests, ND and DM
-     compile-time constants where the dispatch knows them (the g and d
-     loops unroll) */
+     compile-time constants where the dispatch knows them (the g loop
+     unrolls) */
   for (i = 0; i < n; i++) {
     const int guard = i < c0 || i >= c1r;
-    for (PetscInt g = 0; g < ND; g++) f[(size_t)g * ld + i] = guard ? EasIluEntry(i, g, 1, n, ND, DM, A->off, sub, A->val, f, ld) : EasIluEntry(i, g, 0, n, ND, DM, A->off, sub, A->val, f, ld);
-    if (EasIluBadPivot(f[(size_t)DM * ld + i])) {
+    for (PetscInt g = 0; g < ND; g++) f[(size_t)i * ND + g] = guard ? EasIluEntry(i, g, 1, n, DM, A->off, sub, A->val, ld, f, 1, ND) : EasIluEntry(i, g, 0, n, DM, A->off, sub, A->val, ld, f, 1, ND);
+    if (EasIluBadPivot(f[(size_t)i * ND + DM])) {
       *zero_row = i;
       break;
     }
@@ -522,22 +546,40 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *A, con
   *zero_row = -1;
 #define EAS_ILU_FACTOR_CALL(ND) rows = EasIluFactorRows(ND, ((ND)-1) / 2, A, sub, f, zero_row)
   if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
-    EAS_ND_DISPATCH(nd, EAS_ILU_FACTOR_CALL);
+    EAS_ILU_ND_DISPATCH(nd, EAS_ILU_FACTOR_CALL);
   else
     rows = EasIluFactorRows(nd, dmain, A, sub, f, zero_row);
 #undef EAS_ILU_FACTOR_CALL
-  PetscCall(PetscLogFlops(2.0 * nd * (dmain + 1) * (double)rows));
+  PetscCall(PetscLogFlops((double)(sub[nd] - nd - 1 + 2 * nd) * rows)); /* a multiply-add per pair (sub: the pair table), a division or inverse per entry */
   PetscFunctionReturn(0);
+}
+
+/* sum_{d in [d0,d1)} fi[d] zi[off[d]] in 4 partial sums, so that the
+   products of a row are not one chain of dependent adds (ILU(2) with the
+   z-lines innermost has 21 far columns per triangle: 4 cycles each). */
+static inline __attribute__((always_inline)) EasKScalar EasIluFarSum(PetscInt d0, PetscInt d1, const PetscScalar *fi, const PetscScalar *zi, const PetscInt *off)
+{
+  EasKScalar t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
+  PetscInt   d  = d0;
+  for (; d + 3 < d1; d += 4) {
+    t0 += fi[d] * zi[off[d]];
+    t1 += fi[d + 1] * zi[off[d + 1]];
+    t2 += fi[d + 2] * zi[off[d + 2]];
+    t3 += fi[d + 3] * zi[off[d + 3]];
+  }
+  for (; d < d1; d++) t0 += fi[d] * zi[off[d]];
+  return (t0 + t1) + (t2 + t3);
 }
 
 /* Rows of the exact substitutions: the shared row bodies with ND and DM
    (the offset count and the index of offset 0) compile-time constants where
    the dispatch below knows them, so the d loops unroll, and without the
-   column test in the interior rows [lo,hi).  The row-to-row recurrence
-   (offsets -1 and +1: the species coupling) keeps each loop sequential. */
+   column test in the interior rows [lo,hi).  The factor is stored by rows
+   (fs = 1, fr = ND): one stream.  The row-to-row recurrence (offsets -1 and
+   +1: the species coupling) keeps each loop sequential. */
 static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *A, const PetscScalar *f, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z)
 {
-  const PetscInt  n = A->n, ld = A->ld, c0 = PetscMin(A->lo, n), c1r = PetscMax(PetscMin(A->hi, n), c0);
+  const PetscInt  n = A->n, c0 = PetscMin(A->lo, n), c1r = PetscMax(PetscMin(A->hi, n), c0);
   const PetscInt *off = A->off;
   PetscInt        i;
 
@@ -548,54 +590,55 @@ static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt
        and the columns +2, +1 last: the row-to-row recurrence is then one
        multiply-add (forward) or a multiply-add and the 1/u_ii multiply
        (backward), instead of a store, a reload and (backward) every
-       multiply-add of the row.  Same sums as the rows of kernels/ilu.h
-       (the forward ones in the same order; the backward ones reordered,
-       so they agree to rounding). */
+       multiply-add of the row.  The far columns go into 4 partial sums
+       (EasIluFarSum), not one chain of dependent adds either.  Same sums
+       as the rows of kernels/ilu.h, reordered: they agree to rounding. */
     EasKScalar z1, z2;
     for (i = 0; i < c0; i++) {
       p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
-      z[i] = EasIluLowerRow(i, 1, DM, off, f, ld, p, z);
+      z[i] = EasIluLowerRow(i, 1, DM, off, f, 1, ND, p, z);
     }
     z1 = z[c0 - 1];
     z2 = z[c0 - 2];
     for (; i < c1r; i++) { /* y_i = x_i - sum_{j<i} l_ij y_j, the far columns first */
-      const EasKScalar pi = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
-      EasKScalar       s  = pi;
-      p[i]                = pi;
-      for (PetscInt d = 0; d < DM - 2; d++) s -= f[(size_t)d * ld + i] * z[i + off[d]];
-      s -= f[(size_t)(DM - 2) * ld + i] * z2;
-      s -= f[(size_t)(DM - 1) * ld + i] * z1;
+      const EasKScalar   pi = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
+      const PetscScalar *fi = f + (size_t)i * ND;
+      EasKScalar         s;
+      p[i] = pi;
+      s    = pi - EasIluFarSum(0, DM - 2, fi, z + i, off); /* off the recurrence */
+      s -= fi[DM - 2] * z2;
+      s -= fi[DM - 1] * z1;
       z[i] = s;
       z2   = z1;
       z1   = s;
     }
     for (; i < n; i++) {
       p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
-      z[i] = EasIluLowerRow(i, 1, DM, off, f, ld, p, z);
+      z[i] = EasIluLowerRow(i, 1, DM, off, f, 1, ND, p, z);
     }
-    for (i = n - 1; i >= c1r; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, ld, z, z);
+    for (i = n - 1; i >= c1r; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, 1, ND, z, z);
     z1 = z[c1r];
     z2 = z[c1r + 1];
     for (; i >= c0; i--) { /* z_i = (y_i - sum_{j>i} u_ij z_j) / u_ii, the far columns first */
-      EasKScalar s = z[i];
-      for (PetscInt d = ND - 1; d > DM + 2; d--) s -= f[(size_t)d * ld + i] * z[i + off[d]];
-      s -= f[(size_t)(DM + 2) * ld + i] * z2;
-      s -= f[(size_t)(DM + 1) * ld + i] * z1;
-      s *= f[(size_t)DM * ld + i];
+      const PetscScalar *fi = f + (size_t)i * ND;
+      EasKScalar         s  = z[i] - EasIluFarSum(DM + 3, ND, fi, z + i, off);
+      s -= fi[DM + 2] * z2;
+      s -= fi[DM + 1] * z1;
+      s *= fi[DM];
       z[i] = s;
       z2   = z1;
       z1   = s;
     }
-    for (; i >= 0; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, ld, z, z);
+    for (; i >= 0; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, 1, ND, z, z);
     return;
   }
   for (i = 0; i < n; i++) {
     p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
-    z[i] = EasIluLowerRow(i, i < c0 || i >= c1r, DM, off, f, ld, p, z);
+    z[i] = EasIluLowerRow(i, i < c0 || i >= c1r, DM, off, f, 1, ND, p, z);
   }
-  for (i = n - 1; i >= c1r; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, ld, z, z);
-  for (; i >= c0; i--) z[i] = EasIluUpperRow(i, 0, n, ND, DM, off, f, ld, z, z);
-  for (; i >= 0; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, ld, z, z);
+  for (i = n - 1; i >= c1r; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, 1, ND, z, z);
+  for (; i >= c0; i--) z[i] = EasIluUpperRow(i, 0, n, ND, DM, off, f, 1, ND, z, z);
+  for (; i >= 0; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, 1, ND, z, z);
 }
 
 /* z = U^{-1} L^{-1} p, exact: forward substitution with the input entry
@@ -611,7 +654,7 @@ static PetscErrorCode EasIluApply_CPU(EasBackend be, const EasDiaKernel *A, cons
   (void)work;
 #define EAS_ILU_CALL(ND) EasIluSolveRows(ND, ((ND)-1) / 2, A, f, form, c1, c2, r, v, p, z)
   if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
-    EAS_ND_DISPATCH(nd, EAS_ILU_CALL);
+    EAS_ILU_ND_DISPATCH(nd, EAS_ILU_CALL);
   else
     EasIluSolveRows(nd, dmain, A, f, form, c1, c2, r, v, p, z);
 #undef EAS_ILU_CALL

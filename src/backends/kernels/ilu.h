@@ -6,7 +6,12 @@
   hold L (unit lower, its 1s not stored), dmain and above hold U, whose
   diagonal is stored inverted, 1/u_ii (as PETSc's factors: the substitution
   then multiplies where it would divide, off the critical path of the
-  row-to-row recurrence).
+  row-to-row recurrence).  Entry (row i, diagonal d) of f is at d fs + i fr
+  (EasIluAt), the backend's choice, private to its ilu_factor and ilu_apply:
+  by diagonals (fs = ld, fr = 1, as A: a launch's threads, one per row,
+  read consecutive entries) or by rows (fs = 1, fr = nd: a row's entries
+  side by side, one stream for the sequential sweeps, and the rows k that
+  the factorization of row i reads are a few cache lines each, not nd).
 
   Each body reads "old" values and returns a new one.  Run in place in the
   natural row order (the CPU backend, one thread per rank) it is the exact
@@ -23,27 +28,37 @@
 #include "types.h"
 #include "bicgstab.h"
 
+/* Where entry (row i, diagonal d) of the factor is (the header). */
+static inline EAS_HOST_DEVICE EasKIdx EasIluAt(EasKInt d, EasKIdx i, EasKInt fs, EasKInt fr)
+{
+  return (EasKIdx)d * fs + i * fr;
+}
+
 /* Entry (i, i+off[g]) of the ILU(0) factor (Chow and Patel eq. 2.2):
      l_ij = (a_ij - sum_{k<j} l_ik u_kj) / u_jj   (g < dmain, j < i)
      u_ij =  a_ij - sum_{k<i} l_ik u_kj           (g > dmain; g = dmain: 1/u_ii)
-   the sums over the pattern's k = i+off[d] with off[d] < min(off[g], 0),
-   u_kj stored at diagonal e = sub[g*nd + d] (off[e] = off[g] - off[d], -1
-   when that offset is not in the pattern) of row k.  a: A's values, f: the
-   factor's current values.  Columns outside [0,n) give 0.  guard 0: an
-   interior row (every column in [0,n)), the column tests compiled out. */
-static inline EAS_HOST_DEVICE EasKScalar EasIluEntry(EasKInt i, EasKInt g, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKInt *sub, const EasKScalar *a, const EasKScalar *f, EasKInt ld)
+   the sums over the pattern's k = i+off[d] with off[d] < min(off[g], 0)
+   whose u_kj is in the pattern too, at diagonal e (off[e] = off[g] -
+   off[d]) of row k.  Those (d, e) pairs are listed in the pair table pt:
+   entry g's are pt[t] = d, pt[t+1] = e for t = pt[g], pt[g] + 2, ...,
+   pt[g+1] - 2, d ascending (EasIluPairTable, src/solvers/bicgstab.c), so
+   the sum visits only the stored products (a stencil's ILU(k) stores a few
+   of the nd x dmain candidates).  a: A's values (leading dimension ld), f:
+   the factor's current values (layout fs, fr).  Columns outside [0,n) give 0.  guard 0: an interior row (every
+   column in [0,n)), the column tests compiled out. */
+static inline EAS_HOST_DEVICE EasKScalar EasIluEntry(EasKInt i, EasKInt g, int guard, EasKInt n, EasKInt dmain, const EasKInt *off, const EasKInt *pt, const EasKScalar *a, EasKInt ld, const EasKScalar *f, EasKInt fs, EasKInt fr)
 {
   const EasKIdx j = (EasKIdx)i + off[g];
   EasKScalar    s;
   if (guard && (j < 0 || j >= n)) return 0.0;
   s = a[(EasKIdx)g * ld + i];
-  for (EasKInt d = 0; d < dmain && d < g; d++) {
+  for (EasKInt t = pt[g]; t < pt[g + 1]; t += 2) {
+    const EasKInt d = pt[t], e = pt[t + 1];
     const EasKIdx k = (EasKIdx)i + off[d];
-    const EasKInt e = sub[g * nd + d];
-    if ((guard && k < 0) || e < 0) continue;
-    s -= f[(EasKIdx)d * ld + i] * f[(EasKIdx)e * ld + k];
+    if (guard && k < 0) continue;
+    s -= f[EasIluAt(d, i, fs, fr)] * f[EasIluAt(e, k, fs, fr)];
   }
-  return g < dmain ? s * f[(EasKIdx)dmain * ld + j] : (g == dmain ? 1.0 / s : s);
+  return g < dmain ? s * f[EasIluAt(dmain, j, fs, fr)] : (g == dmain ? 1.0 / s : s);
 }
 
 /* The starting guess of the parallel iteration at entry (i, i+off[g]) (Chow
@@ -60,12 +75,12 @@ static inline EAS_HOST_DEVICE EasKScalar EasIluInitialEntry(EasKInt i, EasKInt g
    place in ascending rows (y's earlier rows final): forward substitution;
    from the previous iterate y^k: one Jacobi sweep y^{k+1} = x - (L - I) y^k.
    guard 0: an interior row (every column in [0,n)), the test compiled out. */
-static inline EAS_HOST_DEVICE EasKScalar EasIluLowerRow(EasKInt i, int guard, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasKInt ld, const EasKScalar *x, const EasKScalar *y)
+static inline EAS_HOST_DEVICE EasKScalar EasIluLowerRow(EasKInt i, int guard, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasKInt fs, EasKInt fr, const EasKScalar *x, const EasKScalar *y)
 {
   EasKScalar s = x[i];
   for (EasKInt d = 0; d < dmain; d++) {
     const EasKIdx j = (EasKIdx)i + off[d];
-    if (!guard || j >= 0) s -= f[(EasKIdx)d * ld + i] * y[j];
+    if (!guard || j >= 0) s -= f[EasIluAt(d, i, fs, fr)] * y[j];
   }
   return s;
 }
@@ -74,20 +89,20 @@ static inline EAS_HOST_DEVICE EasKScalar EasIluLowerRow(EasKInt i, int guard, Ea
    (times the stored 1/u_ii).  In place in descending rows: backward
    substitution; from z^k: one Jacobi sweep z^{k+1} = D^{-1} (y - (U - D) z^k).
    guard 0: an interior row. */
-static inline EAS_HOST_DEVICE EasKScalar EasIluUpperRow(EasKInt i, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasKInt ld, const EasKScalar *y, const EasKScalar *z)
+static inline EAS_HOST_DEVICE EasKScalar EasIluUpperRow(EasKInt i, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasKInt fs, EasKInt fr, const EasKScalar *y, const EasKScalar *z)
 {
   EasKScalar s = y[i];
   for (EasKInt d = dmain + 1; d < nd; d++) {
     const EasKIdx j = (EasKIdx)i + off[d];
-    if (!guard || j < n) s -= f[(EasKIdx)d * ld + i] * z[j];
+    if (!guard || j < n) s -= f[EasIluAt(d, i, fs, fr)] * z[j];
   }
-  return s * f[(EasKIdx)dmain * ld + i];
+  return s * f[EasIluAt(dmain, i, fs, fr)];
 }
 
 /* z^0 = D^{-1} y of the parallel backward solve, entry i (f's diagonal holds 1/u_ii). */
-static inline EAS_HOST_DEVICE EasKScalar EasIluDiagEntry(EasKInt i, EasKInt dmain, const EasKScalar *f, EasKInt ld, const EasKScalar *y)
+static inline EAS_HOST_DEVICE EasKScalar EasIluDiagEntry(EasKInt i, EasKInt dmain, const EasKScalar *f, EasKInt fs, EasKInt fr, const EasKScalar *y)
 {
-  return y[i] * f[(EasKIdx)dmain * ld + i];
+  return y[i] * f[EasIluAt(dmain, i, fs, fr)];
 }
 
 /* The input of a preconditioner application, entry i, formed on the fly

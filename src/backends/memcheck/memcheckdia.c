@@ -260,7 +260,9 @@ PetscErrorCode EasIluFactor_Memcheck(EasBackend be, const EasDiaKernel *A, const
   PetscFunctionBegin;
   PetscCheck(0 <= dmain && dmain < nd && sweeps >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: ilu_factor: dmain %" PetscInt_FMT " outside [0, %" PetscInt_FMT ") or sweeps %" PetscInt_FMT " < 0", dmain, nd, sweeps);
   PetscCall(EasMemcheckCheckDia(be, "ilu_factor", A));
-  EasMcCheck("ilu_factor", "sub", sub, (size_t)nd * nd * EAS_IN);
+  EasMcCheck("ilu_factor", "sub", sub, (size_t)(nd + 1) * EAS_IN);
+  PetscCheck(sub[nd] >= nd + 1 && (sub[nd] - nd - 1) % 2 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "/cpu/memcheck: ilu_factor: the pair table's length %" PetscInt_FMT " is not nd + 1 + 2 x pairs", sub[nd]);
+  EasMcCheck("ilu_factor", "sub", sub, (size_t)sub[nd] * EAS_IN);
   EasMcCheck("ilu_factor", "f", f, bytes);
   EasMcCheck("ilu_factor", "fwork", fwork, bytes);
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
@@ -269,7 +271,7 @@ PetscErrorCode EasIluFactor_Memcheck(EasBackend be, const EasDiaKernel *A, const
   for (PetscInt s = 0; s < sweeps; s++) {
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
     for (PetscInt i = 0; i < n; i++)
-      for (PetscInt g = 0; g < nd; g++) fwork[(size_t)g * ld + i] = EasIluEntry(i, g, 1, n, nd, dmain, A->off, sub, A->val, f, ld);
+      for (PetscInt g = 0; g < nd; g++) fwork[(size_t)g * ld + i] = EasIluEntry(i, g, 1, n, dmain, A->off, sub, A->val, ld, f, ld, 1);
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
     for (PetscInt i = 0; i < n; i++)
       for (PetscInt g = 0; g < nd; g++) f[(size_t)g * ld + i] = fwork[(size_t)g * ld + i];
@@ -279,7 +281,7 @@ PetscErrorCode EasIluFactor_Memcheck(EasBackend be, const EasDiaKernel *A, const
   for (PetscInt i = 0; i < n; i++)
     if (EasIluBadPivot(f[(size_t)dmain * ld + i])) zr = PetscMin(zr, i);
   *zero_row = zr < n ? zr : -1;
-  PetscCall(PetscLogFlops(2.0 * nd * (dmain + 1) * (double)n * sweeps));
+  PetscCall(PetscLogFlops((double)(sub[nd] - nd - 1 + 2 * nd) * n * sweeps)); /* a multiply-add per pair, a division or inverse per entry */
   PetscFunctionReturn(0);
 }
 
@@ -314,19 +316,19 @@ PetscErrorCode EasIluApply_Memcheck(EasBackend be, const EasDiaKernel *A, const 
   for (PetscInt s = 0; s < sweeps; s++) {
     const PetscInt o = yi == 1 ? 2 : 1;
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
-    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluLowerRow(i, 1, dmain, A->off, f, ld, p, y);
+    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluLowerRow(i, 1, dmain, A->off, f, ld, 1, p, y);
     y  = buf[o];
     yi = o;
   }
   /* U z = y: z^0 = D^{-1} y in a buffer y does not use, then alternate, ending in z */
   zi = (sweeps % 2 == 0) ? 0 : (yi == 1 ? 2 : 1);
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
-  for (PetscInt i = 0; i < n; i++) buf[zi][i] = EasIluDiagEntry(i, dmain, f, ld, y);
+  for (PetscInt i = 0; i < n; i++) buf[zi][i] = EasIluDiagEntry(i, dmain, f, ld, 1, y);
   for (PetscInt s = 0; s < sweeps; s++) {
     const PetscInt o = (zi == 0) ? (yi == 1 ? 2 : 1) : 0;
     zold             = buf[zi];
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
-    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluUpperRow(i, 1, n, nd, dmain, A->off, f, ld, y, zold);
+    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluUpperRow(i, 1, n, nd, dmain, A->off, f, ld, 1, y, zold);
     zi = o;
   }
   PetscCheck(zi == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "/cpu/memcheck: ilu_apply: the last iterate is not in z");
