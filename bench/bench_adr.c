@@ -15,7 +15,8 @@ static const char help[] = "bench_adr: the eas ADR solver (docs/adr.md).\n"
                            "  one untimed run of each first, then -reps timed runs alternating eas-PETSc and PETSc-eas;\n"
                            "  the figures are the medians (petsc_over_eas: of the per-run ratios, with their range).\n"
                            "  -pcs jacobi,ilu (1 rank): one BENCH line per inner preconditioner, eas's -adr_pc_type and the\n"
-                           "  peer's -peer_pc_type set alike (ilu: PETSc PCILU, levels 0, natural ordering), in one run; the\n"
+                           "  peer's -peer_pc_type set alike (ilu: PETSc PCILU with eas's -adr_pc_factor_levels and, for\n"
+                           "  -adr_pc_ilu_axes, the same ordering; natural by default), in one run; the\n"
                            "  line has eas's inner iterations per Newton iteration (inner_per_newton).  Default: as\n"
                            "  -adr_pc_type and -peer_pc_type say (jacobi).\n"
                            "  -n <24> -steps <3> -delays 0,100,1000 -problem diurnal|transport -reps <3; 7 on 1 rank> -inner full -ew 0,1\n";
@@ -24,6 +25,7 @@ static const char help[] = "bench_adr: the eas ADR solver (docs/adr.md).\n"
 #include <petscsnes.h>
 
 #include "../tests/adr_snes_peer.h"
+#include "../tests/axes_perm.h" /* AxesOrderingRegister: PETSc's ILU in the order of eas's -adr_pc_ilu_axes */
 
 static PetscErrorCode SetOpt(const char name[], PetscReal v)
 {
@@ -68,7 +70,8 @@ int main(int argc, char **argv)
 {
   PetscMPIInt size;
   PetscInt    n = 24, steps = 3, ndel = 8, reps = 3, ninner = 2, ews[2] = {0, 1}, new = 2, njac = 2, npc = 4;
-  char       *pcs[4]      = {NULL, NULL, NULL, NULL};
+  char       *pcs[4]      = {NULL, NULL, NULL, NULL}, ilu_axes[8] = "xyz";
+  PetscInt    ilu_levels  = 0;
   char       *jacs[2]     = {NULL, NULL};
   char       *inner[2]    = {NULL, NULL};
   PetscReal   delays[8]   = {0, 100, 1000};
@@ -95,6 +98,8 @@ int main(int argc, char **argv)
     PetscCall(PetscStrallocpy("single", &jacs[1]));
   }
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-pcs", pcs, &npc, &flg));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-adr_pc_factor_levels", &ilu_levels, NULL)); /* eas's ILU settings, given to the peer alike */
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-adr_pc_ilu_axes", ilu_axes, sizeof(ilu_axes), NULL));
   if (!flg) {
     npc = 1;
     PetscCall(PetscStrallocpy("", &pcs[0])); /* as the options say */
@@ -204,9 +209,12 @@ int main(int argc, char **argv)
         PetscCall(SNESGetKSP(snes, &pksp));
         PetscCall(KSPGetPC(pksp, &ppc));
         PetscCall(PCGetType(ppc, &pcname));
-        if (!strcmp(pcname, PCILU)) { /* ILU(0), natural ordering: what eas factors */
-          PetscCall(PCFactorSetLevels(ppc, 0));
-          PetscCall(PCFactorSetMatOrderingType(ppc, MATORDERINGNATURAL));
+        if (!strcmp(pcname, PCILU)) { /* what eas factors: ILU(levels) in the order of its axes (natural: xyz) */
+          PetscCall(PCFactorSetLevels(ppc, ilu_levels));
+          if (strcmp(ilu_axes, "xyz")) {
+            PetscCall(AxesOrderingRegister(n, ilu_axes));
+            PetscCall(PCFactorSetMatOrderingType(ppc, "eas_axes"));
+          } else PetscCall(PCFactorSetMatOrderingType(ppc, MATORDERINGNATURAL));
         }
       }
       /* run -1 warms both up (first touches, the solvers' setups), untimed; then the timed runs
@@ -272,7 +280,7 @@ int main(int argc, char **argv)
       }
       /* 1 rank, 1 thread: every run does the same arithmetic, so the same counts */
       if (!same) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "WARNING bench_adr: the Newton or inner counts differ between runs (the last run's are printed)\n"));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " pc=%s petsc_pc=%s inner_per_newton=%.1f eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%s eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s petsc_reason=%s reps=%" PetscInt_FMT " ratio_min=%s ratio_max=%s\n", problem, n, steps, EasPrecisions[prec], ews[ie], pcs[ip][0] ? pcs[ip] : "options", pcname, eo ? (double)ei / eo : 0.0, 1e3 * te[reps / 2] / steps, 1e3 * tp[reps / 2] / steps, ratio, eo, newton, ei, lin, EasAdrConvergedReasonName(reason), SNESConvergedReasons[sreason], reps, rmin, rmax));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " pc=%s petsc_pc=%s ilu_levels=%" PetscInt_FMT " ilu_axes=%s inner_per_newton=%.1f eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%s eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s petsc_reason=%s reps=%" PetscInt_FMT " ratio_min=%s ratio_max=%s\n", problem, n, steps, EasPrecisions[prec], ews[ie], pcs[ip][0] ? pcs[ip] : "options", pcname, ilu_levels, ilu_axes, eo ? (double)ei / eo : 0.0, 1e3 * te[reps / 2] / steps, 1e3 * tp[reps / 2] / steps, ratio, eo, newton, ei, lin, EasAdrConvergedReasonName(reason), SNESConvergedReasons[sreason], reps, rmin, rmax));
       PetscCall(SNESDestroy(&snes));
       PetscCall(MatDestroy(&J));
       PetscCall(VecDestroy(&X));
@@ -302,7 +310,7 @@ int main(int argc, char **argv)
     nsize: 1
     backends: /cpu/serial
     args: -n 8 -steps 1 -reps 1
-    expect_count: 4 BENCH name=adr_vs_petsc problem=diurnal np=1 n=8 steps=1 jacobian=(double|single) ew=[01] pc=options petsc_pc=jacobi inner_per_newton=[0-9.]+ eas_ms_per_step=[0-9.]+ petsc_ms_per_step=[0-9.]+ petsc_over_eas=[0-9.]+ eas_newton=[0-9]+ petsc_newton=[0-9]+ .* reps=1 ratio_min=[0-9.]+ ratio_max=[0-9.]+
+    expect_count: 4 BENCH name=adr_vs_petsc problem=diurnal np=1 n=8 steps=1 jacobian=(double|single) ew=[01] pc=options petsc_pc=jacobi ilu_levels=0 ilu_axes=xyz inner_per_newton=[0-9.]+ eas_ms_per_step=[0-9.]+ petsc_ms_per_step=[0-9.]+ petsc_over_eas=[0-9.]+ eas_newton=[0-9]+ petsc_newton=[0-9]+ .* reps=1 ratio_min=[0-9.]+ ratio_max=[0-9.]+
     expect: jacobian=single ew=1
   test:
     # issue 21 item 3: eas ILU(0) against PETSc PCILU, and Jacobi, in one run
@@ -310,6 +318,13 @@ int main(int argc, char **argv)
     nsize: 1
     backends: /cpu/serial
     args: -n 8 -steps 1 -reps 1 -ew 0 -jacobian double -pcs jacobi,ilu -adr_dt 3600
-    expect_count: 1 BENCH name=adr_vs_petsc .* pc=jacobi petsc_pc=jacobi inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
-    expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
+    expect_count: 1 BENCH name=adr_vs_petsc .* pc=jacobi petsc_pc=jacobi ilu_levels=0 ilu_axes=xyz inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
+    expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=0 ilu_axes=xyz inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
+  test:
+    # ILU(2) with the z-lines innermost, PETSc's PCILU at the same levels and ordering (tests/axes_perm.h)
+    suffix: ilu2_zxy
+    nsize: 1
+    backends: /cpu/serial
+    args: -n 8 -steps 1 -reps 1 -ew 0 -jacobian double -pcs ilu -adr_pc_factor_levels 2 -adr_pc_ilu_axes zxy -adr_dt 3600
+    expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=2 ilu_axes=zxy inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
 TEST*/
