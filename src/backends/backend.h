@@ -205,20 +205,25 @@ struct _EasBackendOps {
      diag (entry dmain holds offset 0) and bval = the values of A D^{-1} (A's
      pattern and ld); *zero_row = the first row with a zero diagonal, or -1. */
   PetscErrorCode (*dia_jacobi)(EasBackend, const EasDiaKernel *, PetscInt dmain, PetscScalar *dinv, PetscScalar *bval, PetscInt *zero_row);
-  /* ILU(0) on the DIA pattern (optional; -pc_type ilu, kernels/ilu.h).  The
-     factor f has A's pattern and ld (L below dmain, the index of offset 0,
-     U from dmain up); sub: the pair table of EasIluEntry, sub[nd] long (backend memory).
-     ilu_factor: f = the factor of A's double values; *zero_row = the first
-       row whose pivot is zero or not finite, or -1.  A backend with
-       ilu_iterative runs `sweeps` synchronous sweeps of Chow and Patel from
+  /* ILU(0) on a DIA pattern (optional; -pc_type ilu, kernels/ilu.h).  F is
+     the factor's pattern (its n, ndiag offsets, ld, lo, hi; F->val unused),
+     dmain the index of offset 0: L below it, U from it up, in f (nd x ld,
+     the layout the backend's own, kernels/ilu.h EasIluAt); A holds the
+     values the factor starts from and pt is the pair table of EasIluEntry
+     (its EasIluAMap: the factor's diagonal g starts from A's diagonal
+     EasIluAMap(pt, nd)[g], or 0; backend memory, pt[nd] long).
+     ilu_factor: f = the factor; *zero_row = the first row whose pivot is
+       zero or not finite, or -1.  A backend with ilu_iterative runs
+       `sweeps` synchronous sweeps of Chow and Patel from
        EasIluInitialEntry, fwork (nd x ld) holding the other iterate; the
        others factor exactly (one in-place sweep in row order; sweeps and
        fwork unused).
-     ilu_apply: p = EasIluInputEntry(form, c1, c2, r, v, p) (forms 1, 2 update
-       p; r, v unused with form 0), then z = U^{-1} L^{-1} p: exact
-       substitution, or with ilu_iterative `sweeps` Jacobi sweeps per triangle
-       from y^0 = p and z^0 = D^{-1} y, work holding 2n entries. */
-  PetscErrorCode (*ilu_factor)(EasBackend, const EasDiaKernel *, const PetscInt *sub, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row);
+     ilu_apply (the pattern F): p = EasIluInputEntry(form, c1, c2, r, v, p)
+       (forms 1, 2 update p; r, v unused with form 0), then z = U^{-1}
+       L^{-1} p: exact substitution, or with ilu_iterative `sweeps` Jacobi
+       sweeps per triangle from y^0 = p and z^0 = D^{-1} y, work holding 2n
+       entries. */
+  PetscErrorCode (*ilu_factor)(EasBackend, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row);
   PetscErrorCode (*ilu_apply)(EasBackend, const EasDiaKernel *, const PetscScalar *f, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work);
   /* ADR assembly (issue 3; kernels.h EasAdrK*), required for EasAdr:
      adr_function: F at every local point from the padded state xg, xold and

@@ -112,14 +112,16 @@ static PetscErrorCode EasKspBiCGStabCouple(EasKsp ksp, EasBackend be, const Pets
 /* The pair table of kernels/ilu.h EasIluEntry for the ascending offsets off
    (nd, off[dmain] = 0): pt[g] .. pt[g+1] the positions of entry g's pairs
    (d, e), d < min(g, dmain) ascending and off[e] = off[g] - off[d] in the
-   pattern, stored after the nd + 1 starts; pt[nd] is the table's length. */
-static PetscErrorCode EasIluPairTable(PetscInt nd, PetscInt dmain, const PetscInt *off, PetscInt **pt)
+   pattern; pt[nd] the table's length; pt[nd+1+g] = amap[g], the diagonal
+   of A's values the factor's diagonal g starts from (-1: a fill diagonal);
+   the pairs after. */
+static PetscErrorCode EasIluPairTable(PetscInt nd, PetscInt dmain, const PetscInt *off, const PetscInt *amap, PetscInt **pt)
 {
   PetscInt *t = NULL;
 
   PetscFunctionBegin;
   for (PetscInt pass = 0; pass < 2; pass++) { /* count, then fill */
-    PetscInt m = nd + 1;
+    PetscInt m = 2 * nd + 1;
     for (PetscInt g = 0; g < nd; g++) {
       if (pass) t[g] = m;
       for (PetscInt d = 0; d < dmain && d < g; d++) {
@@ -136,6 +138,7 @@ static PetscErrorCode EasIluPairTable(PetscInt nd, PetscInt dmain, const PetscIn
     if (!pass) PetscCall(PetscMalloc1(m, &t));
     else t[nd] = m;
   }
+  for (PetscInt g = 0; g < nd; g++) t[nd + 1 + g] = amap[g];
   *pt = t;
   PetscFunctionReturn(0);
 }
@@ -147,7 +150,8 @@ static PetscErrorCode EasIluPairTable(PetscInt nd, PetscInt dmain, const PetscIn
    entry's level is the shortest path through lower-numbered columns,
    Saad, Iterative Methods, Sec. 10.3.3), so the interior rows have PETSc
    PCILU's pattern.  Offsets with |o| >= n have no entry and are left out.
-   Sorted ascending in off (count *nf); amap[d]: the position of A's d. */
+   Sorted ascending in off (count *nf); amap[g]: the diagonal of A with
+   the factor's offset off[g], -1 for a fill offset. */
 static PetscErrorCode EasIluFillPattern(EasKsp ksp, PetscInt n, PetscInt nd, const PetscInt *aoff, PetscInt k, PetscInt *nf, PetscInt **off, PetscInt **amap)
 {
   enum { MAXF = 255 };
@@ -183,12 +187,14 @@ static PetscErrorCode EasIluFillPattern(EasKsp ksp, PetscInt n, PetscInt nd, con
       }
   }
   PetscCall(PetscSortInt(m, o));
-  PetscCall(PetscMalloc2(m, off, nd, amap));
+  PetscCall(PetscMalloc2(m, off, m, amap));
   PetscCall(PetscArraycpy(*off, o, m));
   idx = *amap;
-  for (PetscInt d = 0; d < nd; d++)
-    for (PetscInt e = 0; e < m; e++)
-      if (o[e] == aoff[d]) idx[d] = e;
+  for (PetscInt e = 0; e < m; e++) {
+    idx[e] = -1;
+    for (PetscInt d = 0; d < nd; d++)
+      if (o[e] == aoff[d]) idx[e] = d;
+  }
   *nf = m;
   PetscFunctionReturn(0);
 }
@@ -196,14 +202,14 @@ static PetscErrorCode EasIluFillPattern(EasKsp ksp, PetscInt n, PetscInt nd, con
 /* A's entries between neighbouring points of the box (dof unknowns per
    point, x fastest), each as its row i' = iperm[i] and offset o' = iperm[j]
    - iperm[i] in the permuted order.  Without aidx: collects the distinct o'
-   into so (*ns of them); with it: aidx[samap[e] ld + i'] = d ld + i, e the
-   index of o' in so.  The point displacement of diagonal d from species s
+   into so (*ns of them); with it: aidx[e ldp + i'] = d ld + i, e the index
+   of o' in so (the diagonals of P A P', leading dimension ldp).  The point displacement of diagonal d from species s
    is fixed, and so is its o' (iperm is linear in the coordinates): a row
    takes it when the neighbour is inside the box; a displacement that is
    not a neighbour's (|dx|, |dy| or |dz| > 1: a coupling across the box's
    wrap) is not a stencil entry and is left out, and so is a (d, s) the
    block fills exclude (fill: EasKspSetILUBlockFills, NULL: all). */
-static PetscErrorCode EasIluPermutedWalk(MPI_Comm comm, PetscInt n, PetscInt dof, const PetscInt nb[3], const PetscInt *fill, PetscInt nd, const PetscInt *off, const PetscInt *iperm, PetscInt ld, PetscInt *so, PetscInt *ns, const PetscInt *samap, PetscInt *aidx)
+static PetscErrorCode EasIluPermutedWalk(MPI_Comm comm, PetscInt n, PetscInt dof, const PetscInt nb[3], const PetscInt *fill, PetscInt nd, const PetscInt *off, const PetscInt *iperm, PetscInt ld, PetscInt *so, PetscInt *ns, PetscInt ldp, PetscInt *aidx)
 {
   PetscFunctionBegin;
   for (PetscInt d = 0; d < nd; d++)
@@ -236,7 +242,7 @@ static PetscErrorCode EasIluPermutedWalk(MPI_Comm comm, PetscInt n, PetscInt dof
             if (e < 0 || so[e] != o) /* the same o' for the whole (d, s) on a box >= 3 wide; looked up again otherwise */
               for (e = 0; e < *ns && so[e] != o; e++) {}
             if (aidx) {
-              aidx[(size_t)samap[e] * ld + iperm[i]] = d * ld + i;
+              aidx[(size_t)e * ldp + iperm[i]] = d * ld + i;
               continue;
             }
             if (e == *ns) {
@@ -249,9 +255,10 @@ static PetscErrorCode EasIluPermutedWalk(MPI_Comm comm, PetscInt n, PetscInt dof
 }
 
 /* The factor's own pattern (ILU(k), -pc_ilu_axes): the offsets
-   ksp->ilu_off_host (nf, ascending) up to the backend, the storage ilu_a of
-   A's values on them (nf x ld, zeroed: the fill diagonals stay 0), and the
-   kernel view ilu_k the factorization and the solves run on. */
+   ksp->ilu_off_host (nf, ascending) up to the backend and the kernel view
+   ilu_k of the pattern the factorization and the solves run on (its val
+   unused: the factor starts from A's values through the pair table's
+   amap, kernels/ilu.h). */
 static PetscErrorCode EasIluKernelView(EasKsp ksp, EasBackend be, PetscInt n, PetscInt ld, PetscInt nf)
 {
   EasDiaKernel   *f   = &ksp->ilu_k;
@@ -260,8 +267,6 @@ static PetscErrorCode EasIluKernelView(EasKsp ksp, EasBackend be, PetscInt n, Pe
   PetscFunctionBegin;
   PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * nf, (void **)&ksp->ilu_off));
   PetscCall(EasBackendCopyHtoD(be, ksp->ilu_off, off, sizeof(PetscInt) * nf));
-  PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * (size_t)nf * ld, (void **)&ksp->ilu_a));
-  PetscCall((*be->ops->set)(be, nf * ld, 0.0, ksp->ilu_a));
   PetscCall(PetscMemzero(f, sizeof(*f)));
   f->n        = n;
   f->ndiag    = nf;
@@ -269,22 +274,24 @@ static PetscErrorCode EasIluKernelView(EasKsp ksp, EasBackend be, PetscInt n, Pe
   f->lo       = PetscMin(-off[0], n); /* rows [lo,hi): every column in [0,n) */
   f->hi       = PetscMax(n - off[nf - 1], f->lo);
   f->off      = ksp->ilu_off;
-  f->val      = ksp->ilu_a;
   f->off_host = off;
   PetscFunctionReturn(0);
 }
 
 /* -pc_ilu_axes: the permutation of the box (ilu_perm[new] = old, the axes
-   in ksp->ilu_axes, fastest first), P A P''s pattern (the offsets of A's
-   couplings between neighbouring points, in the new order), its level-k
-   fill (EasIluFillPattern), the index of each factor entry's value in A's
-   values (ilu_aidx, -1: 0), and the kernel view ilu_k; all in backend
-   memory.  Couplings between points that are not neighbours on the box
-   (across its wrap) are not stencil entries: left out. */
+   in ksp->ilu_axes, fastest first), A' = P A P' (ilu_Ap: a DIA matrix on
+   the offsets of A's couplings between neighbouring points in the new
+   order, its values gathered from A's through ilu_aidx, -1: 0), the
+   factor's pattern (A''s offsets and their level-k fill,
+   EasIluFillPattern) and its kernel view ilu_k; all in backend memory.
+   The inner solve runs in the new order on A' (EasKspSolve_BiCGStab).
+   Couplings between points that are not neighbours on the box (across
+   its wrap) are not stencil entries: left out, as are those the block
+   fills exclude. */
 static PetscErrorCode EasIluPermutedPattern(EasKsp ksp, EasDia A, EasBackend be)
 {
   const PetscInt  dof = ksp->ilu_dof, *nb = ksp->ilu_box, n = A->n, ld = A->ld, nd = A->ndiag;
-  PetscInt        ax[3], m[3], *perm, *iperm, *aidx, so[255], ns = 0, nf, *sof, *samap;
+  PetscInt        ax[3], m[3], *perm, *iperm, *aidx, so[255], ns = 0, nf, *sof, *samap, ldp;
   MPI_Comm        comm = PetscObjectComm((PetscObject)ksp);
   const PetscInt *off  = A->off;
 
@@ -306,27 +313,37 @@ static PetscErrorCode EasIluPermutedPattern(EasKsp ksp, EasDia A, EasBackend be)
         for (PetscInt s = 0; s < dof; s++) perm[s + dof * (a + m[0] * (b + m[1] * c))] = s + dof * (ijk[0] + nb[0] * (ijk[1] + nb[1] * ijk[2]));
       }
   for (PetscInt i = 0; i < n; i++) iperm[perm[i]] = i;
-  PetscCall(EasIluPermutedWalk(comm, n, dof, nb, ksp->ilu_fill, nd, off, iperm, ld, so, &ns, NULL, NULL)); /* P A P''s offsets */
+  PetscCall(EasIluPermutedWalk(comm, n, dof, nb, ksp->ilu_fill, nd, off, iperm, ld, so, &ns, 0, NULL)); /* A''s offsets */
   PetscCall(PetscSortInt(ns, so));
-  PetscCall(EasIluFillPattern(ksp, n, ns, so, ksp->ilu_levels, &nf, &sof, &samap)); /* P A P''s offsets and their fill; samap: P A P''s in the factor's */
-  PetscCheck((PetscInt64)nf * ld < PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_ilu_axes: the factor's %" PetscInt_FMT " x %" PetscInt_FMT " values overflow a 32-bit index", nf, ld);
-  PetscCall(PetscMalloc1((size_t)nf * ld, &aidx));
-  for (size_t t = 0; t < (size_t)nf * ld; t++) aidx[t] = -1;
-  PetscCall(EasIluPermutedWalk(comm, n, dof, nb, ksp->ilu_fill, nd, off, iperm, ld, so, &ns, samap, aidx)); /* where each factor entry's value is in A's */
+  PetscCall(EasDiaCreate(PETSC_COMM_SELF, &ksp->ilu_Ap));
+  PetscCall(EasDiaSetBackend(ksp->ilu_Ap, be));
+  PetscCall(EasDiaSetPattern(ksp->ilu_Ap, n, ns, so));
+  PetscCall(EasDiaSetUp(ksp->ilu_Ap));
+  ldp = ksp->ilu_Ap->ld;
+  PetscCheck((PetscInt64)ns * ldp < PETSC_MAX_INT, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_ilu_axes: P A P''s %" PetscInt_FMT " x %" PetscInt_FMT " values overflow a 32-bit index", ns, ldp);
+  PetscCall(EasIluFillPattern(ksp, n, ns, so, ksp->ilu_levels, &nf, &sof, &samap)); /* A''s offsets and their fill; samap[g]: A''s diagonal of the factor's g */
+  PetscCall(PetscMalloc1((size_t)ns * ldp, &aidx));
+  for (size_t t = 0; t < (size_t)ns * ldp; t++) aidx[t] = -1;
+  PetscCall(EasIluPermutedWalk(comm, n, dof, nb, ksp->ilu_fill, nd, off, iperm, ld, so, &ns, ldp, aidx)); /* where each entry of A' is in A's values */
   ksp->ilu_off_host = sof;
   ksp->ilu_amap     = samap;
   PetscCall(EasIluKernelView(ksp, be, n, ld, nf));
-  PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * (size_t)nf * ld, (void **)&ksp->ilu_aidx));
-  PetscCall(EasBackendCopyHtoD(be, ksp->ilu_aidx, aidx, sizeof(PetscInt) * (size_t)nf * ld));
+  PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * (size_t)ns * ldp, (void **)&ksp->ilu_aidx));
+  PetscCall(EasBackendCopyHtoD(be, ksp->ilu_aidx, aidx, sizeof(PetscInt) * (size_t)ns * ldp));
   PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * n, (void **)&ksp->ilu_perm));
   PetscCall(EasBackendCopyHtoD(be, ksp->ilu_perm, perm, sizeof(PetscInt) * n));
   PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * n, (void **)&ksp->ilu_iperm));
   PetscCall(EasBackendCopyHtoD(be, ksp->ilu_iperm, iperm, sizeof(PetscInt) * n));
-  PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&ksp->ilu_q));
-  PetscCall((*be->ops->malloc)(be, sizeof(PetscScalar) * PetscMax(n, 1), (void **)&ksp->ilu_z));
   PetscCall(PetscFree(aidx));
   PetscCall(PetscFree2(perm, iperm));
   PetscFunctionReturn(0);
+}
+
+/* The kernel view of the factor's pattern: A's own for ILU(0) in A's
+   order, else ilu_k. */
+static inline const EasDiaKernel *EasKspILUKernel(EasKsp ksp, const EasDiaKernel *k)
+{
+  return ksp->ilu_levels > 0 || ksp->ilu_Ap ? &ksp->ilu_k : k;
 }
 
 /* ILU(k) from the operator's current values into ksp->ilu_f.  The first
@@ -340,7 +357,7 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
 {
   EasDia              A = ksp->A;
   EasBackend          be;
-  const EasDiaKernel *k, *kf;
+  const EasDiaKernel *k, *ka, *kf;
   PetscInt            nd;
   size_t              fbytes;
   PetscBool           permuted;
@@ -350,7 +367,7 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
   PetscCall(EasDiaGetKernelDouble_Private(A, &k)); /* A's backend copy up to date */
   permuted = (PetscBool)(strcmp(ksp->ilu_axes, "xyz") != 0);
   if (!ksp->ilu_f) { /* the symbolic part, once per pattern (PETSc's MatILUFactorSymbolic) */
-    PetscInt       *sub = NULL;
+    PetscInt       *pt = NULL, *amap = NULL;
     const PetscInt *off = A->off;
     PetscCheck(be->ops->ilu_factor && be->ops->ilu_apply, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type ilu: backend %s has no ILU(0) (use -pc_type jacobi)", be->resource);
     PetscCall(PetscLogEventBegin(EAS_IluSymbolic, ksp, 0, 0, 0));
@@ -358,71 +375,59 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
     if (permuted) {
       PetscCheck(be->ops->gather, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_ilu_axes: backend %s cannot permute vectors (no gather op)", be->resource);
       PetscCall(EasIluPermutedPattern(ksp, A, be));
-      nd  = ksp->ilu_k.ndiag;
-      off = ksp->ilu_off_host;
+      nd   = ksp->ilu_k.ndiag;
+      off  = ksp->ilu_off_host;
+      amap = ksp->ilu_amap;
     } else if (ksp->ilu_levels > 0) {
       PetscCall(EasIluFillPattern(ksp, A->n, A->ndiag, A->off, ksp->ilu_levels, &nd, &ksp->ilu_off_host, &ksp->ilu_amap));
       PetscCall(EasIluKernelView(ksp, be, A->n, A->ld, nd));
-      off = ksp->ilu_off_host;
+      off  = ksp->ilu_off_host;
+      amap = ksp->ilu_amap;
+    } else { /* ILU(0) in A's own pattern: the factor's diagonal g starts from A's g */
+      PetscCall(PetscMalloc2(nd, &ksp->ilu_off_host, nd, &ksp->ilu_amap));
+      for (PetscInt g = 0; g < nd; g++) ksp->ilu_amap[g] = g;
+      amap = ksp->ilu_amap;
     }
     ksp->ilu_dmain = -1;
     for (PetscInt d = 0; d < nd; d++)
       if (off[d] == 0) ksp->ilu_dmain = d;
     PetscCheck(ksp->ilu_dmain >= 0, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_WRONG, "-pc_type ilu needs the main diagonal in the operator's pattern (offset 0 is not stored; use -pc_type none)");
-    PetscCall(EasIluPairTable(nd, ksp->ilu_dmain, off, &sub));
-    PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * sub[nd], (void **)&ksp->ilu_sub));
-    PetscCall(EasBackendCopyHtoD(be, ksp->ilu_sub, sub, sizeof(PetscInt) * sub[nd]));
-    PetscCall(PetscFree(sub));
-    fbytes = sizeof(PetscScalar) * (size_t)nd * A->ld;
+    PetscCall(EasIluPairTable(nd, ksp->ilu_dmain, off, amap, &pt));
+    PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * pt[nd], (void **)&ksp->ilu_sub));
+    PetscCall(EasBackendCopyHtoD(be, ksp->ilu_sub, pt, sizeof(PetscInt) * pt[nd]));
+    PetscCall(PetscFree(pt));
+    fbytes = sizeof(PetscScalar) * (size_t)nd * A->ld; /* every entry of rows [0,n) is written by each factorization */
     PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_f));
-    PetscCall((*be->ops->set)(be, (PetscInt)(fbytes / sizeof(PetscScalar)), 0.0, ksp->ilu_f)); /* rows [n, ld) stay 0 */
     if (be->ilu_iterative) PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_fwork));
     PetscCall(PetscLogEventEnd(EAS_IluSymbolic, ksp, 0, 0, 0));
   }
-  kf = k;
-  if (permuted) { /* P A P''s values on the factor's pattern, gathered from A's */
-    PetscCall((*be->ops->gather)(be, ksp->ilu_k.ndiag * A->ld, ksp->ilu_aidx, k->val, ksp->ilu_a));
-    kf = &ksp->ilu_k;
-  } else if (ksp->ilu_levels > 0) { /* A's diagonals onto the factor's pattern */
-    for (PetscInt d = 0; d < A->ndiag; d++) PetscCall((*be->ops->copy)(be, A->ld, k->val + (size_t)d * A->ld, ksp->ilu_a + (size_t)ksp->ilu_amap[d] * A->ld));
-    kf = &ksp->ilu_k;
+  ka = k;
+  kf = EasKspILUKernel(ksp, k);
+  if (permuted) { /* A' = P A P''s values, gathered from A's */
+    PetscScalar *V;
+    PetscInt     ldp;
+    PetscCall(EasDiaGetBackendValuesWrite_Private(ksp->ilu_Ap, &V, &ldp));
+    PetscCall((*be->ops->gather)(be, ksp->ilu_Ap->ndiag * ldp, ksp->ilu_aidx, k->val, V));
+    PetscCall(EasDiaRestoreBackendValuesWrite_Private(ksp->ilu_Ap, &V));
+    PetscCall(EasDiaGetKernelDouble_Private(ksp->ilu_Ap, &ka));
   }
   PetscCall(PetscLogEventBegin(EAS_IluFactor, ksp, 0, 0, 0));
-  PetscCall((*be->ops->ilu_factor)(be, kf, ksp->ilu_sub, ksp->ilu_dmain, ksp->ilu_factor_sweeps, ksp->ilu_f, ksp->ilu_fwork, &ksp->ilu_zero_row));
+  PetscCall((*be->ops->ilu_factor)(be, kf, ka, ksp->ilu_sub, ksp->ilu_dmain, ksp->ilu_factor_sweeps, ksp->ilu_f, ksp->ilu_fwork, &ksp->ilu_zero_row));
   PetscCall(PetscLogEventEnd(EAS_IluFactor, ksp, 0, 0, 0));
   if (ksp->ilu_zero_row >= 0) PetscCall(PetscInfo(ksp, "ILU(%" PetscInt_FMT "): zero or non-finite pivot in row %" PetscInt_FMT "; the solves stop with DIVERGED_PC_FAILED\n", ksp->ilu_levels, ksp->ilu_zero_row));
   PetscFunctionReturn(0);
 }
 
-/* The kernel view the triangular solves run on: the factor's pattern. */
-static inline const EasDiaKernel *EasKspILUKernel(EasKsp ksp, const EasDiaKernel *k)
-{
-  return ksp->ilu_levels > 0 || ksp->ilu_perm ? &ksp->ilu_k : k;
-}
-
 /* z = M^{-1} q with q formed first as ilu_apply's form says (1: q <- r + c1
-   (q - c2 v), the direction; 2: q <- r - c1 v).  A factor of P A P'
-   (-pc_ilu_axes): q formed by vector ops, q' = P q, z' = M'^{-1} q', z = P' z'. */
+   (q - c2 v), the direction; 2: q <- r - c1 v).  With -pc_ilu_axes the
+   whole solve runs in the permuted order (EasKspSolve_BiCGStab), so q, z
+   and the factor are all of P A P'. */
 static PetscErrorCode EasKspILUApply(EasKsp ksp, const EasDiaKernel *k, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *q, PetscScalar *z, PetscScalar *work)
 {
-  EasBackend     be = ksp->op.be;
-  const PetscInt n  = k->n;
+  EasBackend be = ksp->op.be;
 
   PetscFunctionBegin;
-  if (!ksp->ilu_perm) {
-    PetscCall((*be->ops->ilu_apply)(be, EasKspILUKernel(ksp, k), ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, form, c1, c2, r, v, q, z, work));
-    PetscFunctionReturn(0);
-  }
-  if (form == 1) {
-    PetscCall((*be->ops->axpby)(be, n, -c2, v, 1.0, q)); /* q <- q - omega v */
-    PetscCall((*be->ops->axpby)(be, n, 1.0, r, c1, q));  /* q <- r + beta q */
-  } else if (form == 2) {
-    PetscCall((*be->ops->copy)(be, n, r, q));
-    PetscCall((*be->ops->axpby)(be, n, -c1, v, 1.0, q)); /* q <- r - alpha v */
-  }
-  PetscCall((*be->ops->gather)(be, n, ksp->ilu_perm, q, ksp->ilu_q)); /* q' = P q */
-  PetscCall((*be->ops->ilu_apply)(be, &ksp->ilu_k, ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, 0, 0.0, 0.0, NULL, NULL, ksp->ilu_q, ksp->ilu_z, work));
-  PetscCall((*be->ops->gather)(be, n, ksp->ilu_iperm, ksp->ilu_z, z)); /* z = P' z' */
+  PetscCall((*be->ops->ilu_apply)(be, EasKspILUKernel(ksp, k), ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, form, c1, c2, r, v, q, z, work));
   PetscFunctionReturn(0);
 }
 
@@ -491,7 +496,7 @@ static PetscErrorCode EasKspSetUpValues_BiCGStab(EasKsp ksp)
 
 static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
 {
-  EasDia              A = ksp->Ahat ? ksp->Ahat : ksp->A;
+  EasDia              A = ksp->Ahat ? ksp->Ahat : (ksp->ilu_Ap ? ksp->ilu_Ap : ksp->A); /* -pc_ilu_axes: the whole solve on A' = P A P' */
   EasBackend          be;
   const EasDiaKernel *k = NULL;
   EasVec             *w = ksp->work;
@@ -512,10 +517,15 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
     PetscFunctionReturn(0);
   }
   PetscCall(EasDiaGetKernel_Private(A, &k));
-  /* x <- 0;  r <- b;  rhat <- r;  p = v = 0 */
+  /* x <- 0;  r <- b (-pc_ilu_axes: r <- P b);  rhat <- r;  p = v = 0 */
   PetscCall(EasVecSet(x, 0.0));
-  PetscCall(EasVecCopy(b, w[W_R]));
-  PetscCall(EasVecCopy(b, w[W_RHAT]));
+  if (ksp->ilu_Ap) {
+    const PetscScalar *ba;
+    PetscCall(EasVecGetBackendArrayRead(b, &ba));
+    PetscCall(EasVecGetBackendArrayWrite(w[W_R], &r));
+    PetscCall((*be->ops->gather)(be, n, ksp->ilu_perm, ba, r));
+  } else PetscCall(EasVecCopy(b, w[W_R]));
+  PetscCall(EasVecCopy(w[W_R], w[W_RHAT]));
   PetscCall(EasVecSet(w[W_P0], 0.0));
   PetscCall(EasVecSet(w[W_V0], 0.0));
   PetscCall(EasVecGetBackendArray(x, &xa));
@@ -626,7 +636,8 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
     PetscCall(PetscLogEventBegin(EAS_IluApply, 0, 0, 0, 0));
     PetscCall(EasKspILUApply(ksp, k, 0, 0.0, 0.0, NULL, NULL, xa, t, iw));
     PetscCall(PetscLogEventEnd(EAS_IluApply, 0, 0, 0, 0));
-    PetscCall(EasVecCopy(w[W_T], x));
+    if (ksp->ilu_Ap) PetscCall((*be->ops->gather)(be, n, ksp->ilu_iperm, t, xa)); /* x = P' x' */
+    else PetscCall(EasVecCopy(w[W_T], x));
   }
   PetscFunctionReturn(0);
 }

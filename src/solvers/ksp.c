@@ -84,17 +84,16 @@ static PetscErrorCode EasKspReset_Private(EasKsp ksp)
   if (ksp->ilu_fwork) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_fwork));
   if (ksp->ilu_sub) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_sub));
   if (ksp->ilu_off) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_off));
-  if (ksp->ilu_a) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_a));
   PetscCall(PetscFree2(ksp->ilu_off_host, ksp->ilu_amap));
+  PetscCall(EasDiaDestroy(&ksp->ilu_Ap));
   {
-    void **bufs[] = {(void **)&ksp->ilu_perm, (void **)&ksp->ilu_iperm, (void **)&ksp->ilu_aidx, (void **)&ksp->ilu_q, (void **)&ksp->ilu_z};
+    void **bufs[] = {(void **)&ksp->ilu_perm, (void **)&ksp->ilu_iperm, (void **)&ksp->ilu_aidx};
     for (size_t b = 0; b < sizeof(bufs) / sizeof(bufs[0]); b++) {
       if (*bufs[b]) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, *bufs[b]));
       *bufs[b] = NULL;
     }
   }
   ksp->ilu_off      = NULL;
-  ksp->ilu_a        = NULL;
   ksp->pbinv        = NULL;
   ksp->ilu_f        = NULL;
   ksp->ilu_fwork    = NULL;

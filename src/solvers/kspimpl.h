@@ -59,31 +59,32 @@ struct _p_EasKsp {
   PetscScalar       *pbinv; /* point-block Jacobi: inverted dof x dof blocks, backend memory */
   EasDia             Ahat;  /* A D^{-1} for right Jacobi (column-scaled copy) */
   EasVec             dinv;  /* D^{-1} */
-  /* -pc_type ilu (bicgstab.c): the ILU(0) factor in A's pattern (backend
-     memory), the other iterate of the parallel factorization, the table of
-     kernels/ilu.h EasIluEntry (its pair table), the index of offset 0, the first row with an
-     unusable pivot at the last factorization (-1: none), and the sweeps of
-     the parallel form (EasKspSetILUSweeps) */
+  /* -pc_type ilu (bicgstab.c): the factor (backend memory; the layout the
+     backend's), the other iterate of the parallel factorization, the pair
+     table of kernels/ilu.h EasIluEntry, the index of offset 0, the first
+     row with an unusable pivot at the last factorization (-1: none), and
+     the sweeps of the parallel form (EasKspSetILUSweeps) */
   PetscScalar       *ilu_f, *ilu_fwork;
   PetscInt          *ilu_sub;
   PetscInt           ilu_dmain, ilu_zero_row, ilu_factor_sweeps, ilu_solve_sweeps;
   /* ILU(k), k = ilu_levels > 0 (-pc_factor_levels): the factor's own pattern,
      A's offsets and the level-k fill offsets of the stencil (ilu_k: its
-     kernel view, val = A's values on it, the fill diagonals 0; ilu_amap[d]:
-     the factor diagonal of A's diagonal d); with k = 0 the factor shares A's */
+     kernel view, val unused); ilu_amap[g]: the diagonal of A (or A') the
+     factor's diagonal g starts from, -1 for a fill one (the pair table's
+     amap); with k = 0 in A's order the factor has A's pattern */
   PetscInt           ilu_levels;
   EasDiaKernel       ilu_k;
   PetscInt          *ilu_off, *ilu_off_host, *ilu_amap;
-  PetscScalar       *ilu_a;
-  /* -pc_ilu_axes (EasKspSetILUAxes) on a box (EasKspSetILUGrid): the factor
-     is of P A P' (P: the box's axes in that order, ilu_perm[new] = old and
-     ilu_iperm in backend memory), its values gathered from A's through
-     ilu_aidx (nd x ld, -1: 0), the solves in ilu_q, ilu_z */
+  /* -pc_ilu_axes (EasKspSetILUAxes) on a box (EasKspSetILUGrid): the inner
+     solve runs on A' = P A P' (ilu_Ap; P: the box's axes in that order,
+     ilu_perm[new] = old and ilu_iperm in backend memory), whose values are
+     gathered from A's through ilu_aidx (A''s ndiag x ld, -1: 0) before each
+     factorization; b and x are permuted in and out once per solve */
   char               ilu_axes[4];
   PetscInt           ilu_dof, ilu_box[3];
   PetscInt          *ilu_fill; /* EasKspSetILUBlockFills: dof x dof within a point, then dof x dof between neighbours (NULL: all) */
   PetscInt          *ilu_perm, *ilu_iperm, *ilu_aidx;
-  PetscScalar       *ilu_q, *ilu_z;
+  EasDia             ilu_Ap;
   char               pc_type[16];
   PetscBool          pc_type_option; /* -pc_type was given at the last EasKspSetFromOptions (its value is pc_type) */
   PetscReal          rtol, atol, dtol;

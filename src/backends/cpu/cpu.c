@@ -515,9 +515,9 @@ static PetscErrorCode EasDiaJacobi_CPU(EasBackend be, const EasDiaKernel *A, Pet
    The CPU's factor is stored by rows (kernels/ilu.h: fs = 1, fr = nd): the
    rows k that row i reads are a few cache lines each, and the
    substitutions read one stream. */
-static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *A, const PetscInt *sub, PetscScalar *f, PetscInt *zero_row)
+static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscScalar *f, PetscInt *zero_row)
 {
-  const PetscInt n = A->n, ld = A->ld, c0 = PetscMin(A->lo, n), c1r = PetscMax(PetscMin(A->hi, n), c0);
+  const PetscInt n = F->n, lda = A->ld, c0 = PetscMin(F->lo, n), c1r = PetscMax(PetscMin(F->hi, n), c0);
   PetscInt       i;
 
   /* the interior rows [c0, c1r) without the column tests, ND and DM
@@ -525,7 +525,7 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
      unrolls) */
   for (i = 0; i < n; i++) {
     const int guard = i < c0 || i >= c1r;
-    for (PetscInt g = 0; g < ND; g++) f[(size_t)i * ND + g] = guard ? EasIluEntry(i, g, 1, n, DM, A->off, sub, A->val, ld, f, 1, ND) : EasIluEntry(i, g, 0, n, DM, A->off, sub, A->val, ld, f, 1, ND);
+    for (PetscInt g = 0; g < ND; g++) f[(size_t)i * ND + g] = guard ? EasIluEntry(i, g, 1, n, ND, DM, F->off, pt, A->val, lda, f, 1, ND) : EasIluEntry(i, g, 0, n, ND, DM, F->off, pt, A->val, lda, f, 1, ND);
     if (EasIluBadPivot(f[(size_t)i * ND + DM])) {
       *zero_row = i;
       break;
@@ -534,9 +534,9 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
   return i;
 }
 
-static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *A, const PetscInt *sub, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
+static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
 {
-  const PetscInt nd   = A->ndiag;
+  const PetscInt nd   = F->ndiag;
   PetscInt       rows = 0;
 
   PetscFunctionBegin;
@@ -544,13 +544,13 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *A, con
   (void)sweeps;
   (void)fwork;
   *zero_row = -1;
-#define EAS_ILU_FACTOR_CALL(ND) rows = EasIluFactorRows(ND, ((ND)-1) / 2, A, sub, f, zero_row)
+#define EAS_ILU_FACTOR_CALL(ND) rows = EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, f, zero_row)
   if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
     EAS_ILU_ND_DISPATCH(nd, EAS_ILU_FACTOR_CALL);
   else
-    rows = EasIluFactorRows(nd, dmain, A, sub, f, zero_row);
+    rows = EasIluFactorRows(nd, dmain, F, A, pt, f, zero_row);
 #undef EAS_ILU_FACTOR_CALL
-  PetscCall(PetscLogFlops((double)(sub[nd] - nd - 1 + 2 * nd) * rows)); /* a multiply-add per pair (sub: the pair table), a division or inverse per entry */
+  PetscCall(PetscLogFlops((double)(pt[nd] - 2 * nd - 1 + 2 * nd) * rows)); /* a multiply-add per pair (the pair table's), a division or inverse per entry */
   PetscFunctionReturn(0);
 }
 

@@ -520,16 +520,16 @@ PetscErrorCode EasDiaJacobi_CUDA(EasBackend be, const EasDiaKernel *A, PetscInt 
 /* Chow and Patel's iterations (kernels/ilu.h): one thread per row, each
    sweep reading only the previous iterate; /cpu/memcheck runs the same
    launches as host loops (memcheckdia.c). */
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluInitialKernel(EasKInt n, EasKInt nd, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKScalar *a, EasKScalar *f)
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluInitialKernel(EasKInt n, EasKInt nd, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKInt *pt, const EasKScalar *a, EasKInt lda, EasKScalar *f)
 {
   EAS_GRID_STRIDE(i, n)
-  for (EasKInt g = 0; g < nd; g++) f[(EasKIdx)g * ld + i] = EasIluInitialEntry((EasKInt)i, g, n, dmain, off, a, ld);
+  for (EasKInt g = 0; g < nd; g++) f[(EasKIdx)g * ld + i] = EasIluInitialEntry((EasKInt)i, g, n, nd, dmain, off, pt, a, lda);
 }
 
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluSweepKernel(EasKInt n, EasKInt nd, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKInt *sub, const EasKScalar *a, const EasKScalar *f, EasKScalar *fnew)
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluSweepKernel(EasKInt n, EasKInt nd, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKInt *pt, const EasKScalar *a, EasKInt lda, const EasKScalar *f, EasKScalar *fnew)
 {
   EAS_GRID_STRIDE(i, n)
-  for (EasKInt g = 0; g < nd; g++) fnew[(EasKIdx)g * ld + i] = EasIluEntry((EasKInt)i, g, 1, n, dmain, off, sub, a, ld, f, ld, 1);
+  for (EasKInt g = 0; g < nd; g++) fnew[(EasKIdx)g * ld + i] = EasIluEntry((EasKInt)i, g, 1, n, nd, dmain, off, pt, a, lda, f, ld, 1);
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluPivotKernel(EasKInt n, const EasKScalar *u, int *bad_row)
@@ -563,10 +563,10 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluUpperKernel(EasKInt n, E
 }
 
 /* The starting guess, `sweeps` factor sweeps (fwork, copied back), the pivot scan. */
-PetscErrorCode EasIluFactor_CUDA(EasBackend be, const EasDiaKernel *A, const PetscInt *sub, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
+PetscErrorCode EasIluFactor_CUDA(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
 {
   EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
-  const EasKInt    n = A->n, nd = A->ndiag, ld = A->ld;
+  const EasKInt    n = F->n, nd = F->ndiag, ld = F->ld;
   const unsigned   nb = EasCudaBlocks(n, EAS_CUDA_MAX_BLOCKS);
   int              zr = (int)n;
 
@@ -574,10 +574,10 @@ PetscErrorCode EasIluFactor_CUDA(EasBackend be, const EasDiaKernel *A, const Pet
   *zero_row = -1;
   if (n <= 0) PetscFunctionReturn(0);
   PetscCall(EasCudaTimerBegin(cu));
-  EasIluInitialKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nd, dmain, ld, A->off, A->val, f);
+  EasIluInitialKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nd, dmain, ld, F->off, pt, A->val, A->ld, f);
   EasCheckLaunchCUDA();
   for (PetscInt s = 0; s < sweeps; s++) {
-    EasIluSweepKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nd, dmain, ld, A->off, sub, A->val, f, fwork);
+    EasIluSweepKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nd, dmain, ld, F->off, pt, A->val, A->ld, f, fwork);
     EasCheckLaunchCUDA();
     EasCallCUDA(cudaMemcpyAsync(f, fwork, sizeof(PetscScalar) * (size_t)nd * ld, cudaMemcpyDeviceToDevice, cu->stream));
   }

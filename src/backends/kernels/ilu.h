@@ -34,6 +34,16 @@ static inline EAS_HOST_DEVICE EasKIdx EasIluAt(EasKInt d, EasKIdx i, EasKInt fs,
   return (EasKIdx)d * fs + i * fr;
 }
 
+/* The pair table pt of a factor on nd offsets (EasIluPairTable,
+   src/solvers/bicgstab.c): pt[g] .. pt[g+1] (g < nd) delimit entry g's
+   pairs, pt[nd] is the table's length, pt[nd+1+g] (EasIluAMap) is the
+   diagonal of A's values that the factor's diagonal g starts from (-1: a
+   fill diagonal, 0), and the pairs follow. */
+static inline EAS_HOST_DEVICE const EasKInt *EasIluAMap(const EasKInt *pt, EasKInt nd)
+{
+  return pt + nd + 1;
+}
+
 /* Entry (i, i+off[g]) of the ILU(0) factor (Chow and Patel eq. 2.2):
      l_ij = (a_ij - sum_{k<j} l_ik u_kj) / u_jj   (g < dmain, j < i)
      u_ij =  a_ij - sum_{k<i} l_ik u_kj           (g > dmain; g = dmain: 1/u_ii)
@@ -41,17 +51,19 @@ static inline EAS_HOST_DEVICE EasKIdx EasIluAt(EasKInt d, EasKIdx i, EasKInt fs,
    whose u_kj is in the pattern too, at diagonal e (off[e] = off[g] -
    off[d]) of row k.  Those (d, e) pairs are listed in the pair table pt:
    entry g's are pt[t] = d, pt[t+1] = e for t = pt[g], pt[g] + 2, ...,
-   pt[g+1] - 2, d ascending (EasIluPairTable, src/solvers/bicgstab.c), so
-   the sum visits only the stored products (a stencil's ILU(k) stores a few
-   of the nd x dmain candidates).  a: A's values (leading dimension ld), f:
-   the factor's current values (layout fs, fr).  Columns outside [0,n) give 0.  guard 0: an interior row (every
-   column in [0,n)), the column tests compiled out. */
-static inline EAS_HOST_DEVICE EasKScalar EasIluEntry(EasKInt i, EasKInt g, int guard, EasKInt n, EasKInt dmain, const EasKInt *off, const EasKInt *pt, const EasKScalar *a, EasKInt ld, const EasKScalar *f, EasKInt fs, EasKInt fr)
+   pt[g+1] - 2, d ascending, so the sum visits only the stored products (a
+   stencil's ILU(k) stores a few of the nd x dmain candidates).  a: A's
+   values (leading dimension lda; a_ij on A's diagonal EasIluAMap(pt,
+   nd)[g], or 0), f: the factor's current values (layout fs, fr).  Columns
+   outside [0,n) give 0.  guard 0: an interior row (every column in
+   [0,n)), the column tests compiled out. */
+static inline EAS_HOST_DEVICE EasKScalar EasIluEntry(EasKInt i, EasKInt g, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKInt *pt, const EasKScalar *a, EasKInt lda, const EasKScalar *f, EasKInt fs, EasKInt fr)
 {
-  const EasKIdx j = (EasKIdx)i + off[g];
+  const EasKIdx j  = (EasKIdx)i + off[g];
+  const EasKInt ag = EasIluAMap(pt, nd)[g];
   EasKScalar    s;
   if (guard && (j < 0 || j >= n)) return 0.0;
-  s = a[(EasKIdx)g * ld + i];
+  s = ag >= 0 ? a[(EasKIdx)ag * lda + i] : 0.0;
   for (EasKInt t = pt[g]; t < pt[g + 1]; t += 2) {
     const EasKInt d = pt[t], e = pt[t + 1];
     const EasKIdx k = (EasKIdx)i + off[d];
@@ -63,12 +75,16 @@ static inline EAS_HOST_DEVICE EasKScalar EasIluEntry(EasKInt i, EasKInt g, int g
 
 /* The starting guess of the parallel iteration at entry (i, i+off[g]) (Chow
    and Patel Section 3.2: L and U the lower and upper parts of A, L scaled
-   to a unit diagonal): a_ij / a_jj below the diagonal, 1/a_ii on it, a_ij above. */
-static inline EAS_HOST_DEVICE EasKScalar EasIluInitialEntry(EasKInt i, EasKInt g, EasKInt n, EasKInt dmain, const EasKInt *off, const EasKScalar *a, EasKInt ld)
+   to a unit diagonal): a_ij / a_jj below the diagonal, 1/a_ii on it, a_ij
+   above (A's values through EasIluAMap, as EasIluEntry). */
+static inline EAS_HOST_DEVICE EasKScalar EasIluInitialEntry(EasKInt i, EasKInt g, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKInt *pt, const EasKScalar *a, EasKInt lda)
 {
-  const EasKIdx j = (EasKIdx)i + off[g];
+  const EasKIdx  j  = (EasKIdx)i + off[g];
+  const EasKInt *am = EasIluAMap(pt, nd);
+  EasKScalar     v;
   if (j < 0 || j >= n) return 0.0;
-  return g < dmain ? a[(EasKIdx)g * ld + i] / a[(EasKIdx)dmain * ld + j] : (g == dmain ? 1.0 / a[(EasKIdx)g * ld + i] : a[(EasKIdx)g * ld + i]);
+  v = am[g] >= 0 ? a[(EasKIdx)am[g] * lda + i] : 0.0;
+  return g < dmain ? v / a[(EasKIdx)am[dmain] * lda + j] : (g == dmain ? 1.0 / v : v);
 }
 
 /* Row i of L y = x: x_i - sum_{off[d]<0} l_{i,i+off[d]} y_{i+off[d]}.  In

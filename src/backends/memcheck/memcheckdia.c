@@ -251,27 +251,30 @@ PetscErrorCode EasDiaJacobi_Memcheck(EasBackend be, const EasDiaKernel *A, Petsc
    are what the CUDA kernels do over (block, thread), in the same order of
    launches: the starting guess, `sweeps` factor sweeps (new iterate into
    fwork, copied back to f), the pivot scan. */
-PetscErrorCode EasIluFactor_Memcheck(EasBackend be, const EasDiaKernel *A, const PetscInt *sub, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
+PetscErrorCode EasIluFactor_Memcheck(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
 {
-  const PetscInt n = A->n, nd = A->ndiag, ld = A->ld;
+  const PetscInt n = F->n, nd = F->ndiag, ld = F->ld;
   const size_t   bytes = (size_t)nd * ld * EAS_SC;
   PetscInt       zr    = n;
 
   PetscFunctionBegin;
   PetscCheck(0 <= dmain && dmain < nd && sweeps >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: ilu_factor: dmain %" PetscInt_FMT " outside [0, %" PetscInt_FMT ") or sweeps %" PetscInt_FMT " < 0", dmain, nd, sweeps);
+  PetscCheck(F->n == A->n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "/cpu/memcheck: ilu_factor: the factor's %" PetscInt_FMT " rows and A's %" PetscInt_FMT " differ", F->n, A->n);
+  EasMcCheck("ilu_factor", "F->off", F->off, (size_t)nd * EAS_IN);
   PetscCall(EasMemcheckCheckDia(be, "ilu_factor", A));
-  EasMcCheck("ilu_factor", "sub", sub, (size_t)(nd + 1) * EAS_IN);
-  PetscCheck(sub[nd] >= nd + 1 && (sub[nd] - nd - 1) % 2 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "/cpu/memcheck: ilu_factor: the pair table's length %" PetscInt_FMT " is not nd + 1 + 2 x pairs", sub[nd]);
-  EasMcCheck("ilu_factor", "sub", sub, (size_t)sub[nd] * EAS_IN);
+  EasMcCheck("ilu_factor", "pt", pt, (size_t)(2 * nd + 1) * EAS_IN);
+  PetscCheck(pt[nd] >= 2 * nd + 1 && (pt[nd] - 2 * nd - 1) % 2 == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "/cpu/memcheck: ilu_factor: the pair table's length %" PetscInt_FMT " is not 2 nd + 1 + 2 x pairs", pt[nd]);
+  EasMcCheck("ilu_factor", "pt", pt, (size_t)pt[nd] * EAS_IN);
+  for (PetscInt g = 0; g < nd; g++) PetscCheck(EasIluAMap(pt, nd)[g] < A->ndiag && (g != dmain || EasIluAMap(pt, nd)[g] >= 0), PETSC_COMM_SELF, PETSC_ERR_ARG_CORRUPT, "/cpu/memcheck: ilu_factor: the factor's diagonal %" PetscInt_FMT " maps to A's %" PetscInt_FMT " of %" PetscInt_FMT, g, EasIluAMap(pt, nd)[g], A->ndiag);
   EasMcCheck("ilu_factor", "f", f, bytes);
   EasMcCheck("ilu_factor", "fwork", fwork, bytes);
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
   for (PetscInt i = 0; i < n; i++)
-    for (PetscInt g = 0; g < nd; g++) f[(size_t)g * ld + i] = EasIluInitialEntry(i, g, n, dmain, A->off, A->val, ld);
+    for (PetscInt g = 0; g < nd; g++) f[(size_t)g * ld + i] = EasIluInitialEntry(i, g, n, nd, dmain, F->off, pt, A->val, A->ld);
   for (PetscInt s = 0; s < sweeps; s++) {
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
     for (PetscInt i = 0; i < n; i++)
-      for (PetscInt g = 0; g < nd; g++) fwork[(size_t)g * ld + i] = EasIluEntry(i, g, 1, n, dmain, A->off, sub, A->val, ld, f, ld, 1);
+      for (PetscInt g = 0; g < nd; g++) fwork[(size_t)g * ld + i] = EasIluEntry(i, g, 1, n, nd, dmain, F->off, pt, A->val, A->ld, f, ld, 1);
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
     for (PetscInt i = 0; i < n; i++)
       for (PetscInt g = 0; g < nd; g++) f[(size_t)g * ld + i] = fwork[(size_t)g * ld + i];
@@ -281,7 +284,7 @@ PetscErrorCode EasIluFactor_Memcheck(EasBackend be, const EasDiaKernel *A, const
   for (PetscInt i = 0; i < n; i++)
     if (EasIluBadPivot(f[(size_t)dmain * ld + i])) zr = PetscMin(zr, i);
   *zero_row = zr < n ? zr : -1;
-  PetscCall(PetscLogFlops((double)(sub[nd] - nd - 1 + 2 * nd) * n * sweeps)); /* a multiply-add per pair, a division or inverse per entry */
+  PetscCall(PetscLogFlops((double)(pt[nd] - 2 * nd - 1 + 2 * nd) * n * sweeps)); /* a multiply-add per pair, a division or inverse per entry */
   PetscFunctionReturn(0);
 }
 
@@ -298,7 +301,7 @@ PetscErrorCode EasIluApply_Memcheck(EasBackend be, const EasDiaKernel *A, const 
 
   PetscFunctionBegin;
   PetscCheck(0 <= dmain && dmain < nd && sweeps >= 0 && 0 <= form && form <= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: ilu_apply: dmain %" PetscInt_FMT ", sweeps %" PetscInt_FMT " or form %" PetscInt_FMT " out of range", dmain, sweeps, form);
-  PetscCall(EasMemcheckCheckDia(be, "ilu_apply", A));
+  EasMcCheck("ilu_apply", "A->off", A->off, (size_t)nd * EAS_IN); /* the factor's pattern: its values are f */
   EasMcCheck("ilu_apply", "f", f, (size_t)nd * ld * EAS_SC);
   if (form) {
     EasMcCheck("ilu_apply", "r", r, n * EAS_SC);
