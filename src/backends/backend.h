@@ -216,8 +216,8 @@ struct _EasBackendOps {
        zero or not finite, or -1.  A backend with ilu_iterative runs
        `sweeps` synchronous sweeps of Chow and Patel from
        EasIluInitialEntry, fwork (nd x ld) holding the other iterate; the
-       others factor exactly (one in-place sweep in row order; sweeps and
-       fwork unused).
+       others factor exactly (one in-place sweep in row order, sweeps
+       unused; fwork their scratch).
      ilu_apply (the pattern F): p = EasIluInputEntry(form, c1, c2, r, v, p)
        (forms 1, 2 update p; r, v unused with form 0), then z = U^{-1}
        L^{-1} p: exact substitution, or with ilu_iterative `sweeps` Jacobi
@@ -295,6 +295,8 @@ struct _p_EasBackend {
                                the SpMV reads it), not the recomputing CUDA kernels */
   PetscBool ilu_iterative;  /* ilu_factor/ilu_apply are the parallel fixed-point iterations (Chow
                                and Patel), not the exact sequential factor and substitutions */
+  PetscInt  ilu_work_nd;    /* ilu_factor uses fwork (nd x ld) for factors of at least this many
+                               offsets (0: always, the iterative ones; PETSC_MAX_INT: never) */
   PetscInt threads;         /* CPU backends */
   PetscInt ebe_lanes;       /* the layout of an EBE operator's values on this backend (EasEbeKernel
                                lanes): 1, or EAS_EBE_LANES on the devices (CUDA, and /cpu/memcheck,

@@ -396,9 +396,13 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
     PetscCall((*be->ops->malloc)(be, sizeof(PetscInt) * pt[nd], (void **)&ksp->ilu_sub));
     PetscCall(EasBackendCopyHtoD(be, ksp->ilu_sub, pt, sizeof(PetscInt) * pt[nd]));
     PetscCall(PetscFree(pt));
-    fbytes = sizeof(PetscScalar) * (size_t)nd * A->ld; /* every entry of rows [0,n) is written by each factorization */
+    fbytes = sizeof(PetscScalar) * (size_t)nd * A->ld;
     PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_f));
-    if (be->ilu_iterative) PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_fwork));
+    PetscCall((*be->ops->set)(be, (PetscInt)(fbytes / sizeof(PetscScalar)), 0.0, ksp->ilu_f)); /* first touched here, in the symbolic part */
+    if (nd >= be->ilu_work_nd) { /* the backend's scratch: the other iterate of the parallel form, the CPU's factor by rows */
+      PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_fwork));
+      PetscCall((*be->ops->set)(be, (PetscInt)(fbytes / sizeof(PetscScalar)), 0.0, ksp->ilu_fwork));
+    }
     PetscCall(PetscLogEventEnd(EAS_IluSymbolic, ksp, 0, 0, 0));
   }
   ka = k;

@@ -512,21 +512,21 @@ static PetscErrorCode EasDiaJacobi_CPU(EasBackend be, const EasDiaKernel *A, Pet
 /* ILU(0), exact (kernels/ilu.h): the entry body in place, rows in order
    (a row reads the finished rows above it), so this is sequential on every
    thread count: the IKJ factorization.  Stops at the first unusable pivot.
-   The CPU's factor is stored by rows (kernels/ilu.h: fs = 1, fr = nd): the
-   rows k that row i reads are a few cache lines each, and the
-   substitutions read one stream. */
-static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscScalar *f, PetscInt *zero_row)
+   By rows, L and U apart (kernels/ilu.h EasIluLayoutByRows), the rows k
+   that row i reads are a few cache lines each; or by diagonals in place. */
+static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscBool byrows, PetscScalar *f, PetscInt *zero_row)
 {
-  const PetscInt n = F->n, lda = A->ld, c0 = PetscMin(F->lo, n), c1r = PetscMax(PetscMin(F->hi, n), c0);
-  PetscInt       i;
+  const PetscInt     n = F->n, lda = A->ld, c0 = PetscMin(F->lo, n), c1r = PetscMax(PetscMin(F->hi, n), c0);
+  const EasIluLayout lay = byrows ? EasIluLayoutByRows(ND, DM, F->ld) : EasIluLayoutByDiagonals(DM, F->ld);
+  PetscInt           i;
 
   /* the interior rows [c0, c1r) without the column tests, ND and DM
      compile-time constants where the dispatch knows them (the g loop
      unrolls) */
   for (i = 0; i < n; i++) {
     const int guard = i < c0 || i >= c1r;
-    for (PetscInt g = 0; g < ND; g++) f[(size_t)i * ND + g] = guard ? EasIluEntry(i, g, 1, n, ND, DM, F->off, pt, A->val, lda, f, 1, ND) : EasIluEntry(i, g, 0, n, ND, DM, F->off, pt, A->val, lda, f, 1, ND);
-    if (EasIluBadPivot(f[(size_t)i * ND + DM])) {
+    for (PetscInt g = 0; g < ND; g++) f[EasIluAt(lay, g, i)] = guard ? EasIluEntry(i, g, 1, n, ND, DM, F->off, pt, A->val, lda, f, lay) : EasIluEntry(i, g, 0, n, ND, DM, F->off, pt, A->val, lda, f, lay);
+    if (EasIluBadPivot(f[EasIluAt(lay, DM, i)])) {
       *zero_row = i;
       break;
     }
@@ -534,54 +534,52 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
   return i;
 }
 
+/* From this many offsets on the CPU factors by rows into fwork and then
+   lays the factor out by diagonals: at 37 offsets (ILU(2), -pc_ilu_axes
+   zxy, 48^3) 84 ms against 119 ms by diagonals in place; at 9 (ILU(0))
+   21 against 13 ms, the in-place factor's rows k being then a few cache
+   lines anyway.  The substitutions read the diagonals faster at both
+   (4.9 against 7.3 ms at 37 offsets: each triangle reads only its own
+   diagonals). */
+#define EAS_ILU_ROWS_ND 16
+
 static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
 {
-  const PetscInt nd   = F->ndiag;
-  PetscInt       rows = 0;
+  const PetscInt     nd = F->ndiag, n = F->n;
+  const PetscBool    byrows = (PetscBool)(nd >= EAS_ILU_ROWS_ND && fwork);
+  const EasIluLayout rows_lay = EasIluLayoutByRows(nd, dmain, F->ld), diag_lay = EasIluLayoutByDiagonals(dmain, F->ld);
+  PetscScalar       *fw       = byrows ? fwork : f;
+  PetscInt           rows     = 0;
 
   PetscFunctionBegin;
-  (void)be;
   (void)sweeps;
-  (void)fwork;
   *zero_row = -1;
-#define EAS_ILU_FACTOR_CALL(ND) rows = EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, f, zero_row)
+#define EAS_ILU_FACTOR_CALL(ND) rows = EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, byrows, fw, zero_row)
   if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
     EAS_ILU_ND_DISPATCH(nd, EAS_ILU_FACTOR_CALL);
   else
-    rows = EasIluFactorRows(nd, dmain, F, A, pt, f, zero_row);
+    rows = EasIluFactorRows(nd, dmain, F, A, pt, byrows, fw, zero_row);
 #undef EAS_ILU_FACTOR_CALL
+  if (byrows) {
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt g = 0; g < nd; g++) f[EasIluAt(diag_lay, g, i)] = fwork[EasIluAt(rows_lay, g, i)];
+  }
   PetscCall(PetscLogFlops((double)(pt[nd] - 2 * nd - 1 + 2 * nd) * rows)); /* a multiply-add per pair (the pair table's), a division or inverse per entry */
   PetscFunctionReturn(0);
-}
-
-/* sum_{d in [d0,d1)} fi[d] zi[off[d]] in 4 partial sums, so that the
-   products of a row are not one chain of dependent adds (ILU(2) with the
-   z-lines innermost has 21 far columns per triangle: 4 cycles each). */
-static inline __attribute__((always_inline)) EasKScalar EasIluFarSum(PetscInt d0, PetscInt d1, const PetscScalar *fi, const PetscScalar *zi, const PetscInt *off)
-{
-  EasKScalar t0 = 0.0, t1 = 0.0, t2 = 0.0, t3 = 0.0;
-  PetscInt   d  = d0;
-  for (; d + 3 < d1; d += 4) {
-    t0 += fi[d] * zi[off[d]];
-    t1 += fi[d + 1] * zi[off[d + 1]];
-    t2 += fi[d + 2] * zi[off[d + 2]];
-    t3 += fi[d + 3] * zi[off[d + 3]];
-  }
-  for (; d < d1; d++) t0 += fi[d] * zi[off[d]];
-  return (t0 + t1) + (t2 + t3);
 }
 
 /* Rows of the exact substitutions: the shared row bodies with ND and DM
    (the offset count and the index of offset 0) compile-time constants where
    the dispatch below knows them, so the d loops unroll, and without the
-   column test in the interior rows [lo,hi).  The factor is stored by rows
-   (fs = 1, fr = ND): one stream.  The row-to-row recurrence (offsets -1 and
-   +1: the species coupling) keeps each loop sequential. */
+   column test in the interior rows [lo,hi).  The row-to-row recurrence
+   (offsets -1 and +1: the species coupling) keeps each loop sequential. */
 static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *A, const PetscScalar *f, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z)
 {
-  const PetscInt  n = A->n, c0 = PetscMin(A->lo, n), c1r = PetscMax(PetscMin(A->hi, n), c0);
-  const PetscInt *off = A->off;
-  PetscInt        i;
+  const PetscInt     n = A->n, ld = A->ld, c0 = PetscMin(A->lo, n), c1r = PetscMax(PetscMin(A->hi, n), c0);
+  const PetscInt    *off = A->off;
+  const EasIluLayout lay = EasIluLayoutByDiagonals(DM, ld); /* the CPU's factor is stored by diagonals (EasIluFactor_CPU) */
+  PetscInt           i;
 
   if (DM >= 2 && ND - DM >= 3 && off[DM - 2] == -2 && off[DM - 1] == -1 && off[DM + 1] == 1 && off[DM + 2] == 2 && c1r - c0 >= 2) {
     /* The ADR pattern (two species interleaved: offsets -2 -1 1 2 next to
@@ -590,55 +588,54 @@ static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt
        and the columns +2, +1 last: the row-to-row recurrence is then one
        multiply-add (forward) or a multiply-add and the 1/u_ii multiply
        (backward), instead of a store, a reload and (backward) every
-       multiply-add of the row.  The far columns go into 4 partial sums
-       (EasIluFarSum), not one chain of dependent adds either.  Same sums
-       as the rows of kernels/ilu.h, reordered: they agree to rounding. */
+       multiply-add of the row.  Same sums as the rows of kernels/ilu.h
+       (the forward ones in the same order; the backward ones reordered,
+       so they agree to rounding). */
     EasKScalar z1, z2;
     for (i = 0; i < c0; i++) {
       p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
-      z[i] = EasIluLowerRow(i, 1, DM, off, f, 1, ND, p, z);
+      z[i] = EasIluLowerRow(i, 1, DM, off, f, lay, p, z);
     }
     z1 = z[c0 - 1];
     z2 = z[c0 - 2];
     for (; i < c1r; i++) { /* y_i = x_i - sum_{j<i} l_ij y_j, the far columns first */
-      const EasKScalar   pi = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
-      const PetscScalar *fi = f + (size_t)i * ND;
-      EasKScalar         s;
-      p[i] = pi;
-      s    = pi - EasIluFarSum(0, DM - 2, fi, z + i, off); /* off the recurrence */
-      s -= fi[DM - 2] * z2;
-      s -= fi[DM - 1] * z1;
+      const EasKScalar pi = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
+      EasKScalar       s  = pi;
+      p[i]                = pi;
+      for (PetscInt d = 0; d < DM - 2; d++) s -= f[(size_t)d * ld + i] * z[i + off[d]];
+      s -= f[(size_t)(DM - 2) * ld + i] * z2;
+      s -= f[(size_t)(DM - 1) * ld + i] * z1;
       z[i] = s;
       z2   = z1;
       z1   = s;
     }
     for (; i < n; i++) {
       p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
-      z[i] = EasIluLowerRow(i, 1, DM, off, f, 1, ND, p, z);
+      z[i] = EasIluLowerRow(i, 1, DM, off, f, lay, p, z);
     }
-    for (i = n - 1; i >= c1r; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, 1, ND, z, z);
+    for (i = n - 1; i >= c1r; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, lay, z, z);
     z1 = z[c1r];
     z2 = z[c1r + 1];
     for (; i >= c0; i--) { /* z_i = (y_i - sum_{j>i} u_ij z_j) / u_ii, the far columns first */
-      const PetscScalar *fi = f + (size_t)i * ND;
-      EasKScalar         s  = z[i] - EasIluFarSum(DM + 3, ND, fi, z + i, off);
-      s -= fi[DM + 2] * z2;
-      s -= fi[DM + 1] * z1;
-      s *= fi[DM];
+      EasKScalar s = z[i];
+      for (PetscInt d = ND - 1; d > DM + 2; d--) s -= f[(size_t)d * ld + i] * z[i + off[d]];
+      s -= f[(size_t)(DM + 2) * ld + i] * z2;
+      s -= f[(size_t)(DM + 1) * ld + i] * z1;
+      s *= f[(size_t)DM * ld + i];
       z[i] = s;
       z2   = z1;
       z1   = s;
     }
-    for (; i >= 0; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, 1, ND, z, z);
+    for (; i >= 0; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, lay, z, z);
     return;
   }
   for (i = 0; i < n; i++) {
     p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
-    z[i] = EasIluLowerRow(i, i < c0 || i >= c1r, DM, off, f, 1, ND, p, z);
+    z[i] = EasIluLowerRow(i, i < c0 || i >= c1r, DM, off, f, lay, p, z);
   }
-  for (i = n - 1; i >= c1r; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, 1, ND, z, z);
-  for (; i >= c0; i--) z[i] = EasIluUpperRow(i, 0, n, ND, DM, off, f, 1, ND, z, z);
-  for (; i >= 0; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, 1, ND, z, z);
+  for (i = n - 1; i >= c1r; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, lay, z, z);
+  for (; i >= c0; i--) z[i] = EasIluUpperRow(i, 0, n, ND, DM, off, f, lay, z, z);
+  for (; i >= 0; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, lay, z, z);
 }
 
 /* z = U^{-1} L^{-1} p, exact: forward substitution with the input entry
@@ -805,6 +802,7 @@ static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads
   be->ops->pipecg_update       = EasPipeCgUpdate_CPU;
   be->ops->dia_jacobi          = EasDiaJacobi_CPU;
   be->ops->ilu_factor          = EasIluFactor_CPU;
+  be->ilu_work_nd              = EAS_ILU_ROWS_ND; /* factored by rows in fwork from this many offsets on */
   be->ops->ilu_apply           = EasIluApply_CPU;
   be->ops->adr_function        = EasAdrFunction_CPU;
   be->ops->adr_jacobian        = EasAdrJacobian_CPU;

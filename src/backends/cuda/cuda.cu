@@ -399,6 +399,7 @@ static PetscErrorCode EasBackendInit_CUDA(EasBackend be, int device)
   be->host_is_device           = PETSC_FALSE;
   be->ebe_lanes                = EAS_EBE_LANES; /* EBE values in the device layout (coalesced) */
   be->ilu_iterative            = PETSC_TRUE; /* ILU(0) by Chow and Patel's parallel iterations (kernels/ilu.h) */
+  be->ilu_work_nd              = 0;          /* the other iterate */
   be->ops->malloc              = EasMalloc_CUDA;
   be->ops->free                = EasFree_CUDA;
   be->ops->copy_htod           = EasCopyHtoD_CUDA;

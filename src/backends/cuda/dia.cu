@@ -529,7 +529,7 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluInitialKernel(EasKInt n,
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluSweepKernel(EasKInt n, EasKInt nd, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKInt *pt, const EasKScalar *a, EasKInt lda, const EasKScalar *f, EasKScalar *fnew)
 {
   EAS_GRID_STRIDE(i, n)
-  for (EasKInt g = 0; g < nd; g++) fnew[(EasKIdx)g * ld + i] = EasIluEntry((EasKInt)i, g, 1, n, nd, dmain, off, pt, a, lda, f, ld, 1);
+  for (EasKInt g = 0; g < nd; g++) fnew[(EasKIdx)g * ld + i] = EasIluEntry((EasKInt)i, g, 1, n, nd, dmain, off, pt, a, lda, f, EasIluLayoutByDiagonals(dmain, ld));
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluPivotKernel(EasKInt n, const EasKScalar *u, int *bad_row)
@@ -547,19 +547,19 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluInputKernel(EasKInt n, i
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluLowerKernel(EasKInt n, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKScalar *f, const EasKScalar *x, const EasKScalar *y, EasKScalar *ynew)
 {
   EAS_GRID_STRIDE(i, n)
-  ynew[i] = EasIluLowerRow((EasKInt)i, 1, dmain, off, f, ld, 1, x, y);
+  ynew[i] = EasIluLowerRow((EasKInt)i, 1, dmain, off, f, EasIluLayoutByDiagonals(dmain, ld), x, y);
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluDiagKernel(EasKInt n, EasKInt dmain, EasKInt ld, const EasKScalar *f, const EasKScalar *y, EasKScalar *z)
 {
   EAS_GRID_STRIDE(i, n)
-  z[i] = EasIluDiagEntry((EasKInt)i, dmain, f, ld, 1, y);
+  z[i] = EasIluDiagEntry((EasKInt)i, dmain, f, EasIluLayoutByDiagonals(dmain, ld), y);
 }
 
 __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluUpperKernel(EasKInt n, EasKInt nd, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKScalar *f, const EasKScalar *y, const EasKScalar *z, EasKScalar *znew)
 {
   EAS_GRID_STRIDE(i, n)
-  znew[i] = EasIluUpperRow((EasKInt)i, 1, n, nd, dmain, off, f, ld, 1, y, z);
+  znew[i] = EasIluUpperRow((EasKInt)i, 1, n, nd, dmain, off, f, EasIluLayoutByDiagonals(dmain, ld), y, z);
 }
 
 /* The starting guess, `sweeps` factor sweeps (fwork, copied back), the pivot scan. */

@@ -8,13 +8,13 @@
 #include "types.h"
 
 /* BiCGStab direction update, one entry: p_new = r + beta (p_old - omega v_old). */
-static inline EAS_HOST_DEVICE EasKScalar EasBcgsDirection(EasKScalar r, EasKScalar p_old, EasKScalar v_old, EasKScalar beta, EasKScalar omega)
+static inline EAS_HOST_DEVICE_INLINE EasKScalar EasBcgsDirection(EasKScalar r, EasKScalar p_old, EasKScalar v_old, EasKScalar beta, EasKScalar omega)
 {
   return r + beta * (p_old - omega * v_old);
 }
 
 /* BiCGStab intermediate residual, one entry: s = r - alpha v. */
-static inline EAS_HOST_DEVICE EasKScalar EasBcgsSEntry(EasKScalar r, EasKScalar v, EasKScalar alpha)
+static inline EAS_HOST_DEVICE_INLINE EasKScalar EasBcgsSEntry(EasKScalar r, EasKScalar v, EasKScalar alpha)
 {
   return r - alpha * v;
 }

@@ -6,32 +6,53 @@
   hold L (unit lower, its 1s not stored), dmain and above hold U, whose
   diagonal is stored inverted, 1/u_ii (as PETSc's factors: the substitution
   then multiplies where it would divide, off the critical path of the
-  row-to-row recurrence).  Entry (row i, diagonal d) of f is at d fs + i fr
-  (EasIluAt), the backend's choice, private to its ilu_factor and ilu_apply:
-  by diagonals (fs = ld, fr = 1, as A: a launch's threads, one per row,
-  read consecutive entries) or by rows (fs = 1, fr = nd: a row's entries
-  side by side, one stream for the sequential sweeps, and the rows k that
+  row-to-row recurrence).  Where entry (row i, diagonal d) of f is, is the
+  backend's choice (an EasIluLayout, private to its ilu_factor and
+  ilu_apply): by diagonals (as A: a launch's threads, one per row, read
+  consecutive entries) or by rows with L and U apart (a row's L entries
+  side by side, and its U entries: the forward and backward substitutions
+  each read one stream and only their own triangle, and the rows k that
   the factorization of row i reads are a few cache lines each, not nd).
-
-  Each body reads "old" values and returns a new one.  Run in place in the
-  natural row order (the CPU backend, one thread per rank) it is the exact
-  algorithm: the entry body is ILU(0) in its IKJ form, the row bodies are
-  forward and backward substitution.  Run from a copy (old and new arrays,
-  every row at once: /cpu/memcheck's host loops, the CUDA kernels) it is one
-  synchronous sweep of the fixed-point iterations of Chow and Patel,
-  "Fine-grained parallel incomplete LU factorization" (SISC 2015): eq. (2.2)
-  for the factor and the Jacobi iterations of their Section 4 for the
-  triangular solves.
 */
 #pragma once
 
 #include "types.h"
 #include "bicgstab.h"
 
-/* Where entry (row i, diagonal d) of the factor is (the header). */
-static inline EAS_HOST_DEVICE EasKIdx EasIluAt(EasKInt d, EasKIdx i, EasKInt fs, EasKInt fr)
+/* Where entry (row i, diagonal d) of the factor is (the header): L
+   (d < dm) at i rl + d s, U (d >= dm) at b + i ru + (d - dm) s. */
+typedef struct {
+  EasKInt dm, rl, ru, s;
+  EasKIdx b;
+} EasIluLayout;
+
+static inline EAS_HOST_DEVICE_INLINE EasKIdx EasIluAt(EasIluLayout L, EasKInt d, EasKIdx i)
 {
-  return (EasKIdx)d * fs + i * fr;
+  return d < L.dm ? i * L.rl + (EasKIdx)d * L.s : L.b + i * L.ru + (EasKIdx)(d - L.dm) * L.s;
+}
+
+/* By diagonals, as A: entry (i, d) at d ld + i. */
+static inline EAS_HOST_DEVICE_INLINE EasIluLayout EasIluLayoutByDiagonals(EasKInt dm, EasKInt ld)
+{
+  EasIluLayout L;
+  L.dm = dm;
+  L.rl = L.ru = 1;
+  L.s         = ld;
+  L.b         = (EasKIdx)dm * ld;
+  return L;
+}
+
+/* By rows, L and U apart: row i's dm L entries at i dm, its nd - dm U
+   entries (the diagonal first) at dm ld + i (nd - dm); ld >= n rows. */
+static inline EAS_HOST_DEVICE_INLINE EasIluLayout EasIluLayoutByRows(EasKInt nd, EasKInt dm, EasKInt ld)
+{
+  EasIluLayout L;
+  L.dm = dm;
+  L.rl = dm;
+  L.ru = nd - dm;
+  L.s  = 1;
+  L.b  = (EasKIdx)dm * ld;
+  return L;
 }
 
 /* The pair table pt of a factor on nd offsets (EasIluPairTable,
@@ -39,7 +60,7 @@ static inline EAS_HOST_DEVICE EasKIdx EasIluAt(EasKInt d, EasKIdx i, EasKInt fs,
    pairs, pt[nd] is the table's length, pt[nd+1+g] (EasIluAMap) is the
    diagonal of A's values that the factor's diagonal g starts from (-1: a
    fill diagonal, 0), and the pairs follow. */
-static inline EAS_HOST_DEVICE const EasKInt *EasIluAMap(const EasKInt *pt, EasKInt nd)
+static inline EAS_HOST_DEVICE_INLINE const EasKInt *EasIluAMap(const EasKInt *pt, EasKInt nd)
 {
   return pt + nd + 1;
 }
@@ -54,10 +75,10 @@ static inline EAS_HOST_DEVICE const EasKInt *EasIluAMap(const EasKInt *pt, EasKI
    pt[g+1] - 2, d ascending, so the sum visits only the stored products (a
    stencil's ILU(k) stores a few of the nd x dmain candidates).  a: A's
    values (leading dimension lda; a_ij on A's diagonal EasIluAMap(pt,
-   nd)[g], or 0), f: the factor's current values (layout fs, fr).  Columns
+   nd)[g], or 0), f: the factor's current values (layout lay).  Columns
    outside [0,n) give 0.  guard 0: an interior row (every column in
    [0,n)), the column tests compiled out. */
-static inline EAS_HOST_DEVICE EasKScalar EasIluEntry(EasKInt i, EasKInt g, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKInt *pt, const EasKScalar *a, EasKInt lda, const EasKScalar *f, EasKInt fs, EasKInt fr)
+static inline EAS_HOST_DEVICE EasKScalar EasIluEntry(EasKInt i, EasKInt g, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKInt *pt, const EasKScalar *a, EasKInt lda, const EasKScalar *f, EasIluLayout lay)
 {
   const EasKIdx j  = (EasKIdx)i + off[g];
   const EasKInt ag = EasIluAMap(pt, nd)[g];
@@ -68,9 +89,9 @@ static inline EAS_HOST_DEVICE EasKScalar EasIluEntry(EasKInt i, EasKInt g, int g
     const EasKInt d = pt[t], e = pt[t + 1];
     const EasKIdx k = (EasKIdx)i + off[d];
     if (guard && k < 0) continue;
-    s -= f[EasIluAt(d, i, fs, fr)] * f[EasIluAt(e, k, fs, fr)];
+    s -= f[EasIluAt(lay, d, i)] * f[EasIluAt(lay, e, k)];
   }
-  return g < dmain ? s * f[EasIluAt(dmain, j, fs, fr)] : (g == dmain ? 1.0 / s : s);
+  return g < dmain ? s * f[EasIluAt(lay, dmain, j)] : (g == dmain ? 1.0 / s : s);
 }
 
 /* The starting guess of the parallel iteration at entry (i, i+off[g]) (Chow
@@ -91,12 +112,12 @@ static inline EAS_HOST_DEVICE EasKScalar EasIluInitialEntry(EasKInt i, EasKInt g
    place in ascending rows (y's earlier rows final): forward substitution;
    from the previous iterate y^k: one Jacobi sweep y^{k+1} = x - (L - I) y^k.
    guard 0: an interior row (every column in [0,n)), the test compiled out. */
-static inline EAS_HOST_DEVICE EasKScalar EasIluLowerRow(EasKInt i, int guard, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasKInt fs, EasKInt fr, const EasKScalar *x, const EasKScalar *y)
+static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluLowerRow(EasKInt i, int guard, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasIluLayout lay, const EasKScalar *x, const EasKScalar *y)
 {
   EasKScalar s = x[i];
   for (EasKInt d = 0; d < dmain; d++) {
     const EasKIdx j = (EasKIdx)i + off[d];
-    if (!guard || j >= 0) s -= f[EasIluAt(d, i, fs, fr)] * y[j];
+    if (!guard || j >= 0) s -= f[EasIluAt(lay, d, i)] * y[j];
   }
   return s;
 }
@@ -105,27 +126,27 @@ static inline EAS_HOST_DEVICE EasKScalar EasIluLowerRow(EasKInt i, int guard, Ea
    (times the stored 1/u_ii).  In place in descending rows: backward
    substitution; from z^k: one Jacobi sweep z^{k+1} = D^{-1} (y - (U - D) z^k).
    guard 0: an interior row. */
-static inline EAS_HOST_DEVICE EasKScalar EasIluUpperRow(EasKInt i, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasKInt fs, EasKInt fr, const EasKScalar *y, const EasKScalar *z)
+static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluUpperRow(EasKInt i, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasIluLayout lay, const EasKScalar *y, const EasKScalar *z)
 {
   EasKScalar s = y[i];
   for (EasKInt d = dmain + 1; d < nd; d++) {
     const EasKIdx j = (EasKIdx)i + off[d];
-    if (!guard || j < n) s -= f[EasIluAt(d, i, fs, fr)] * z[j];
+    if (!guard || j < n) s -= f[EasIluAt(lay, d, i)] * z[j];
   }
-  return s * f[EasIluAt(dmain, i, fs, fr)];
+  return s * f[EasIluAt(lay, dmain, i)];
 }
 
 /* z^0 = D^{-1} y of the parallel backward solve, entry i (f's diagonal holds 1/u_ii). */
-static inline EAS_HOST_DEVICE EasKScalar EasIluDiagEntry(EasKInt i, EasKInt dmain, const EasKScalar *f, EasKInt fs, EasKInt fr, const EasKScalar *y)
+static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluDiagEntry(EasKInt i, EasKInt dmain, const EasKScalar *f, EasIluLayout lay, const EasKScalar *y)
 {
-  return y[i] * f[EasIluAt(dmain, i, fs, fr)];
+  return y[i] * f[EasIluAt(lay, dmain, i)];
 }
 
 /* The input of a preconditioner application, entry i, formed on the fly
    (the BiCGStab sweeps, bicgstab.h): form 1: p_i = r_i + c1 (p_i - c2 v_i)
    (the direction, EasBcgsDirection), form 2: p_i = r_i - c1 v_i (s,
    EasBcgsSEntry), form 0: p_i as given.  Returns the new p_i. */
-static inline EAS_HOST_DEVICE EasKScalar EasIluInputEntry(EasKInt i, int form, EasKScalar c1, EasKScalar c2, const EasKScalar *r, const EasKScalar *v, const EasKScalar *p)
+static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluInputEntry(EasKInt i, int form, EasKScalar c1, EasKScalar c2, const EasKScalar *r, const EasKScalar *v, const EasKScalar *p)
 {
   if (form == 1) return EasBcgsDirection(r[i], p[i], v[i], c1, c2);
   if (form == 2) return EasBcgsSEntry(r[i], v[i], c1);
@@ -134,7 +155,7 @@ static inline EAS_HOST_DEVICE EasKScalar EasIluInputEntry(EasKInt i, int form, E
 
 /* A pivot the factor cannot use, from its stored inverse 1/u_ii: u_ii = 0
    (1/u_ii infinite), or not finite (a diverged parallel iteration). */
-static inline EAS_HOST_DEVICE int EasIluBadPivot(EasKScalar uinv)
+static inline EAS_HOST_DEVICE_INLINE int EasIluBadPivot(EasKScalar uinv)
 {
   return !(uinv != 0.0 && uinv - uinv == 0.0);
 }

@@ -274,7 +274,7 @@ PetscErrorCode EasIluFactor_Memcheck(EasBackend be, const EasDiaKernel *F, const
   for (PetscInt s = 0; s < sweeps; s++) {
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
     for (PetscInt i = 0; i < n; i++)
-      for (PetscInt g = 0; g < nd; g++) fwork[(size_t)g * ld + i] = EasIluEntry(i, g, 1, n, nd, dmain, F->off, pt, A->val, A->ld, f, ld, 1);
+      for (PetscInt g = 0; g < nd; g++) fwork[(size_t)g * ld + i] = EasIluEntry(i, g, 1, n, nd, dmain, F->off, pt, A->val, A->ld, f, EasIluLayoutByDiagonals(dmain, ld));
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
     for (PetscInt i = 0; i < n; i++)
       for (PetscInt g = 0; g < nd; g++) f[(size_t)g * ld + i] = fwork[(size_t)g * ld + i];
@@ -319,19 +319,19 @@ PetscErrorCode EasIluApply_Memcheck(EasBackend be, const EasDiaKernel *A, const 
   for (PetscInt s = 0; s < sweeps; s++) {
     const PetscInt o = yi == 1 ? 2 : 1;
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
-    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluLowerRow(i, 1, dmain, A->off, f, ld, 1, p, y);
+    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluLowerRow(i, 1, dmain, A->off, f, EasIluLayoutByDiagonals(dmain, ld), p, y);
     y  = buf[o];
     yi = o;
   }
   /* U z = y: z^0 = D^{-1} y in a buffer y does not use, then alternate, ending in z */
   zi = (sweeps % 2 == 0) ? 0 : (yi == 1 ? 2 : 1);
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
-  for (PetscInt i = 0; i < n; i++) buf[zi][i] = EasIluDiagEntry(i, dmain, f, ld, 1, y);
+  for (PetscInt i = 0; i < n; i++) buf[zi][i] = EasIluDiagEntry(i, dmain, f, EasIluLayoutByDiagonals(dmain, ld), y);
   for (PetscInt s = 0; s < sweeps; s++) {
     const PetscInt o = (zi == 0) ? (yi == 1 ? 2 : 1) : 0;
     zold             = buf[zi];
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
-    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluUpperRow(i, 1, n, nd, dmain, A->off, f, ld, 1, y, zold);
+    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluUpperRow(i, 1, n, nd, dmain, A->off, f, EasIluLayoutByDiagonals(dmain, ld), y, zold);
     zi = o;
   }
   PetscCheck(zi == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "/cpu/memcheck: ilu_apply: the last iterate is not in z");
