@@ -398,11 +398,7 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
     PetscCall(PetscFree(pt));
     fbytes = sizeof(PetscScalar) * (size_t)nd * A->ld;
     PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_f));
-    PetscCall((*be->ops->set)(be, (PetscInt)(fbytes / sizeof(PetscScalar)), 0.0, ksp->ilu_f)); /* first touched here, in the symbolic part */
-    if (nd >= be->ilu_work_nd) { /* the backend's scratch: the other iterate of the parallel form, the CPU's factor by rows */
-      PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_fwork));
-      PetscCall((*be->ops->set)(be, (PetscInt)(fbytes / sizeof(PetscScalar)), 0.0, ksp->ilu_fwork));
-    }
+    if (nd >= be->ilu_work_nd) PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_fwork)); /* the backend's scratch: the other iterate of the parallel form, the CPU's factor by rows; both are written whole by each factorization (no set: the first one touches them) */
     PetscCall(PetscLogEventEnd(EAS_IluSymbolic, ksp, 0, 0, 0));
   }
   ka = k;

@@ -514,7 +514,7 @@ static PetscErrorCode EasDiaJacobi_CPU(EasBackend be, const EasDiaKernel *A, Pet
    thread count: the IKJ factorization.  Stops at the first unusable pivot.
    By rows, L and U apart (kernels/ilu.h EasIluLayoutByRows), the rows k
    that row i reads are a few cache lines each; or by diagonals in place. */
-static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscBool byrows, PetscScalar *f, PetscInt *zero_row)
+static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, const PetscBool byrows, PetscScalar *f, PetscInt *zero_row)
 {
   const PetscInt     n = F->n, lda = A->ld, c0 = PetscMin(F->lo, n), c1r = PetscMax(PetscMin(F->hi, n), c0);
   const EasIluLayout lay = byrows ? EasIluLayoutByRows(ND, DM, F->ld) : EasIluLayoutByDiagonals(DM, F->ld);
@@ -554,16 +554,20 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
   PetscFunctionBegin;
   (void)sweeps;
   *zero_row = -1;
-#define EAS_ILU_FACTOR_CALL(ND) rows = EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, byrows, fw, zero_row)
+  /* the layout a compile-time choice too, so that its index arithmetic folds */
+#define EAS_ILU_FACTOR_CALL(ND) rows = byrows ? EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, PETSC_TRUE, fw, zero_row) : EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, PETSC_FALSE, fw, zero_row)
   if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
     EAS_ILU_ND_DISPATCH(nd, EAS_ILU_FACTOR_CALL);
   else
-    rows = EasIluFactorRows(nd, dmain, F, A, pt, byrows, fw, zero_row);
+    rows = byrows ? EasIluFactorRows(nd, dmain, F, A, pt, PETSC_TRUE, fw, zero_row) : EasIluFactorRows(nd, dmain, F, A, pt, PETSC_FALSE, fw, zero_row);
 #undef EAS_ILU_FACTOR_CALL
-  if (byrows) {
+  if (byrows) { /* rows -> diagonals in blocks of 64 rows: a block's rows (64 nd entries) stay in L1 while each diagonal is written in a run of 64 */
 #pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
-    for (PetscInt i = 0; i < n; i++)
-      for (PetscInt g = 0; g < nd; g++) f[EasIluAt(diag_lay, g, i)] = fwork[EasIluAt(rows_lay, g, i)];
+    for (PetscInt ib = 0; ib < n; ib += 64) {
+      const PetscInt ie = PetscMin(ib + 64, n);
+      for (PetscInt g = 0; g < nd; g++)
+        for (PetscInt i = ib; i < ie; i++) f[EasIluAt(diag_lay, g, i)] = fwork[EasIluAt(rows_lay, g, i)];
+    }
   }
   PetscCall(PetscLogFlops((double)(pt[nd] - 2 * nd - 1 + 2 * nd) * rows)); /* a multiply-add per pair (the pair table's), a division or inverse per entry */
   PetscFunctionReturn(0);
