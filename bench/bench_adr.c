@@ -70,7 +70,7 @@ int main(int argc, char **argv)
 {
   PetscMPIInt size;
   PetscInt    n = 24, steps = 3, ndel = 8, reps = 3, ninner = 2, ews[2] = {0, 1}, new = 2, njac = 2, npc = 4;
-  char       *pcs[4]      = {NULL, NULL, NULL, NULL}, ilu_axes[8] = "xyz";
+  char       *pcs[4] = {NULL, NULL, NULL, NULL}, ilu_axes[8] = "xyz";
   PetscInt    ilu_levels  = 0;
   char       *jacs[2]     = {NULL, NULL};
   char       *inner[2]    = {NULL, NULL};
@@ -214,7 +214,8 @@ int main(int argc, char **argv)
           if (strcmp(ilu_axes, "xyz")) {
             PetscCall(AxesOrderingRegister(n, ilu_axes));
             PetscCall(PCFactorSetMatOrderingType(ppc, "eas_axes"));
-          } else PetscCall(PCFactorSetMatOrderingType(ppc, MATORDERINGNATURAL));
+          } else
+            PetscCall(PCFactorSetMatOrderingType(ppc, MATORDERINGNATURAL));
         }
       }
       /* run -1 warms both up (first touches, the solvers' setups), untimed; then the timed runs

@@ -68,7 +68,7 @@ PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr adr)
   PetscCall(EasDiaSetUp(adr->J));
   PetscCall(EasKspSetOperator(adr->ksp, adr->J));
   PetscCall(EasKspSetILUGrid(adr->ksp, 2, adr->nl)); /* the box, for -adr_pc_ilu_axes */
-  {                                                   /* transport couples a species to itself at the neighbours, the reaction both at a point */
+  {                                                  /* transport couples a species to itself at the neighbours, the reaction both at a point */
     const PetscInt ofill[4] = {1, 0, 0, 1};
     PetscCall(EasKspSetILUBlockFills(adr->ksp, NULL, ofill));
   }

@@ -18,8 +18,10 @@
   without being read first, 288 B moved per row instead of 320, and three
   work vectors fewer.
 
-  Right ILU(0) (-pc_type ilu; M = L U, the incomplete factors in A's DIA
-  pattern, kernels/ilu.h): the same iteration on A M^{-1}, with y = M x.
+  Right ILU (-pc_type ilu; M = L U, the incomplete factors in A's DIA
+  pattern, or with -pc_factor_levels k on its level-k fill, kernels/ilu.h):
+  the same iteration on A M^{-1}, with y = M x; with -pc_ilu_axes the
+  whole iteration runs on A' = P A P', b and x permuted in and out.
   Each operator application A M^{-1} q is the backend's ilu_apply, which
   forms q on the fly (the direction p in sweep 1, s in sweep 2) and
   returns z = M^{-1} q, then z's product with A and the sweep's dots; sweep 3
@@ -135,8 +137,10 @@ static PetscErrorCode EasIluPairTable(PetscInt nd, PetscInt dmain, const PetscIn
         m += 2;
       }
     }
-    if (!pass) PetscCall(PetscMalloc1(m, &t));
-    else t[nd] = m;
+    if (!pass)
+      PetscCall(PetscMalloc1(m, &t));
+    else
+      t[nd] = m;
   }
   for (PetscInt g = 0; g < nd; g++) t[nd + 1 + g] = amap[g];
   *pt = t;
@@ -215,8 +219,8 @@ static PetscErrorCode EasIluPermutedWalk(MPI_Comm comm, PetscInt n, PetscInt dof
   for (PetscInt d = 0; d < nd; d++)
     for (PetscInt s = 0; s < dof; s++) {
       const PetscInt q = s + off[d], D = q >= 0 ? q / dof : -((-q + dof - 1) / dof); /* floor(q / dof): the point displacement */
-      PetscInt       dxyz[3], r = D, e = -1, t = q - D * dof;                      /* t: the unknown of the column's point */
-      if (fill && !fill[(D ? dof * dof : 0) + s * dof + t]) continue;              /* a coupling the block fills exclude (EasKspSetILUBlockFills): zeros, left out */
+      PetscInt       dxyz[3], r = D, e = -1, t = q - D * dof;                        /* t: the unknown of the column's point */
+      if (fill && !fill[(D ? dof * dof : 0) + s * dof + t]) continue;                /* a coupling the block fills exclude (EasKspSetILUBlockFills): zeros, left out */
       /* D = dx + nb0 (dy + nb1 dz), |dx|, |dy|, |dz| <= 1: unique where nb0, nb1 >= 3; else the box is too thin to tell, and the rows decide one by one below */
       if (nb[0] >= 3 && nb[1] >= 3) {
         dxyz[0] = ((r % nb[0]) + nb[0] + 1) % nb[0] - 1;
@@ -347,12 +351,14 @@ static inline const EasDiaKernel *EasKspILUKernel(EasKsp ksp, const EasDiaKernel
 }
 
 /* ILU(k) from the operator's current values into ksp->ilu_f.  The first
-   time: the factor's pattern (A's own for k = 0; with k > 0 its kernel view
-   ilu_k, A's values spread on it each time), the index of offset 0, the
-   pair table of EasIluEntry (EasIluPairTable) and the factor storage; every time: the factorization on
-   the backend (its ILU(0) on the factor's pattern is ILU(k)).  An unusable
-   pivot is kept in ilu_zero_row: the solve then stops with
-   KSP_DIVERGED_PC_FAILED. */
+   time (the symbolic part): the factor's pattern (A's own for k = 0 in A's
+   order; else its kernel view ilu_k, with -pc_ilu_axes of A' = P A P'),
+   the index of offset 0, the pair table of EasIluEntry (EasIluPairTable,
+   with the map from the factor's diagonals to A's or A''s) and the factor
+   storage; every time: A''s values gathered from A's, then the
+   factorization on the backend (its ILU(0) on the factor's pattern is
+   ILU(k)).  An unusable pivot is kept in ilu_zero_row: the solve then
+   stops with KSP_DIVERGED_PC_FAILED. */
 static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
 {
   EasDia              A = ksp->A;
@@ -385,6 +391,7 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
       amap = ksp->ilu_amap;
     } else { /* ILU(0) in A's own pattern: the factor's diagonal g starts from A's g */
       PetscCall(PetscMalloc2(nd, &ksp->ilu_off_host, nd, &ksp->ilu_amap));
+      PetscCall(PetscArraycpy(ksp->ilu_off_host, A->off, nd));
       for (PetscInt g = 0; g < nd; g++) ksp->ilu_amap[g] = g;
       amap = ksp->ilu_amap;
     }
@@ -524,7 +531,8 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
     PetscCall(EasVecGetBackendArrayRead(b, &ba));
     PetscCall(EasVecGetBackendArrayWrite(w[W_R], &r));
     PetscCall((*be->ops->gather)(be, n, ksp->ilu_perm, ba, r));
-  } else PetscCall(EasVecCopy(b, w[W_R]));
+  } else
+    PetscCall(EasVecCopy(b, w[W_R]));
   PetscCall(EasVecCopy(w[W_R], w[W_RHAT]));
   PetscCall(EasVecSet(w[W_P0], 0.0));
   PetscCall(EasVecSet(w[W_V0], 0.0));
@@ -636,8 +644,10 @@ static PetscErrorCode EasKspSolve_BiCGStab(EasKsp ksp, EasVec b, EasVec x)
     PetscCall(PetscLogEventBegin(EAS_IluApply, 0, 0, 0, 0));
     PetscCall(EasKspILUApply(ksp, k, 0, 0.0, 0.0, NULL, NULL, xa, t, iw));
     PetscCall(PetscLogEventEnd(EAS_IluApply, 0, 0, 0, 0));
-    if (ksp->ilu_Ap) PetscCall((*be->ops->gather)(be, n, ksp->ilu_iperm, t, xa)); /* x = P' x' */
-    else PetscCall(EasVecCopy(w[W_T], x));
+    if (ksp->ilu_Ap)
+      PetscCall((*be->ops->gather)(be, n, ksp->ilu_iperm, t, xa)); /* x = P' x' */
+    else
+      PetscCall(EasVecCopy(w[W_T], x));
   }
   PetscFunctionReturn(0);
 }

@@ -546,10 +546,10 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
 static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
 {
   const PetscInt     nd = F->ndiag, n = F->n;
-  const PetscBool    byrows = (PetscBool)(nd >= EAS_ILU_ROWS_ND && fwork);
+  const PetscBool    byrows   = (PetscBool)(nd >= EAS_ILU_ROWS_ND && fwork);
   const EasIluLayout rows_lay = EasIluLayoutByRows(nd, dmain, F->ld), diag_lay = EasIluLayoutByDiagonals(dmain, F->ld);
-  PetscScalar       *fw       = byrows ? fwork : f;
-  PetscInt           rows     = 0;
+  PetscScalar       *fw   = byrows ? fwork : f;
+  PetscInt           rows = 0;
 
   PetscFunctionBegin;
   (void)sweeps;
