@@ -514,18 +514,27 @@ static PetscErrorCode EasDiaJacobi_CPU(EasBackend be, const EasDiaKernel *A, Pet
    thread count: the IKJ factorization.  Stops at the first unusable pivot.
    By rows, L and U apart (kernels/ilu.h EasIluLayoutByRows), the rows k
    that row i reads are a few cache lines each; or by diagonals in place. */
-static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, const PetscBool byrows, PetscScalar *f, PetscInt *zero_row)
+static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, const EasKIdx *po, const PetscBool byrows, PetscScalar *f, PetscInt *zero_row)
 {
   const PetscInt     n = F->n, lda = A->ld, c0 = PetscMin(F->lo, n), c1r = PetscMax(PetscMin(F->hi, n), c0);
   const EasIluLayout lay = byrows ? EasIluLayoutByRows(ND, DM, F->ld) : EasIluLayoutByDiagonals(DM, F->ld);
+  const PetscInt    *am  = EasIluAMap(pt, ND);
   PetscInt           i;
 
-  /* the interior rows [c0, c1r) without the column tests, ND and DM
-     compile-time constants where the dispatch knows them (the g loop
-     unrolls) */
+  /* the interior rows [c0, c1r) through the pairs' places (no column tests,
+     no index arithmetic per pair), ND and DM compile-time constants where
+     the dispatch knows them (the g loop unrolls) */
   for (i = 0; i < n; i++) {
-    const int guard = i < c0 || i >= c1r;
-    for (PetscInt g = 0; g < ND; g++) f[EasIluAt(lay, g, i)] = guard ? EasIluEntry(i, g, 1, n, ND, DM, F->off, pt, A->val, lda, f, lay) : EasIluEntry(i, g, 0, n, ND, DM, F->off, pt, A->val, lda, f, lay);
+    if (i < c0 || i >= c1r) {
+      for (PetscInt g = 0; g < ND; g++) f[EasIluAt(lay, g, i)] = EasIluEntry(i, g, 1, n, ND, DM, F->off, pt, A->val, lda, f, lay);
+    } else {
+      PetscScalar *fl = f + (EasKIdx)i * lay.rl, *fu = f + lay.b + (EasKIdx)i * lay.ru;
+      for (PetscInt g = 0; g < ND; g++) {
+        const PetscScalar v = EasIluEntryInterior(g, DM, F->off, pt, po, am[g] >= 0 ? A->val[(EasKIdx)am[g] * lda + i] : 0.0, fl, fu, lay);
+        if (g < DM) fl[(EasKIdx)g * lay.s] = v;
+        else fu[(EasKIdx)(g - DM) * lay.s] = v;
+      }
+    }
     if (EasIluBadPivot(f[EasIluAt(lay, DM, i)])) {
       *zero_row = i;
       break;
@@ -550,17 +559,21 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
   const EasIluLayout rows_lay = EasIluLayoutByRows(nd, dmain, F->ld), diag_lay = EasIluLayoutByDiagonals(dmain, F->ld);
   PetscScalar       *fw   = byrows ? fwork : f;
   PetscInt           rows = 0;
+  EasKIdx           *po;
 
   PetscFunctionBegin;
   (void)sweeps;
   *zero_row = -1;
+  PetscCall(PetscMalloc1(pt[nd] - pt[0] + 1, &po)); /* the pairs' places in the layout (a few hundred) */
+  EasIluPairPlaces(byrows ? rows_lay : diag_lay, nd, F->off, pt, po);
   /* the layout a compile-time choice too, so that its index arithmetic folds */
-#define EAS_ILU_FACTOR_CALL(ND) rows = byrows ? EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, PETSC_TRUE, fw, zero_row) : EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, PETSC_FALSE, fw, zero_row)
+#define EAS_ILU_FACTOR_CALL(ND) rows = byrows ? EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_TRUE, fw, zero_row) : EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_FALSE, fw, zero_row)
   if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
     EAS_ILU_ND_DISPATCH(nd, EAS_ILU_FACTOR_CALL);
   else
-    rows = byrows ? EasIluFactorRows(nd, dmain, F, A, pt, PETSC_TRUE, fw, zero_row) : EasIluFactorRows(nd, dmain, F, A, pt, PETSC_FALSE, fw, zero_row);
+    rows = byrows ? EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_TRUE, fw, zero_row) : EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_FALSE, fw, zero_row);
 #undef EAS_ILU_FACTOR_CALL
+  PetscCall(PetscFree(po));
   if (byrows) { /* rows -> diagonals in blocks of 64 rows: a block's rows (64 nd entries) stay in L1 while each diagonal is written in a run of 64 */
 #pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
     for (PetscInt ib = 0; ib < n; ib += 64) {

@@ -94,6 +94,33 @@ static inline EAS_HOST_DEVICE EasKScalar EasIluEntry(EasKInt i, EasKInt g, int g
   return g < dmain ? s * f[EasIluAt(lay, dmain, j)] : (g == dmain ? 1.0 / s : s);
 }
 
+/* The pair table resolved to a layout, for the interior rows
+   (EasIluEntryInterior): the pair pt[t], pt[t+1] = (d, e) of any entry
+   becomes po[t - pt[0]] = d s, where l_ik is from row i's L base i rl, and
+   po[t - pt[0] + 1] = off[d] ru + (e - dm) s, where u_kj (k = i + off[d])
+   is from row i's U base b + i ru (EasIluAt; e > dm: a pair's u_kj is
+   never a diagonal).  pt[nd] - pt[0] entries. */
+static inline void EasIluPairPlaces(EasIluLayout lay, EasKInt nd, const EasKInt *off, const EasKInt *pt, EasKIdx *po)
+{
+  for (EasKInt t = pt[0]; t < pt[nd]; t += 2) {
+    po[t - pt[0]]     = (EasKIdx)pt[t] * lay.s;
+    po[t - pt[0] + 1] = (EasKIdx)off[pt[t]] * lay.ru + (EasKIdx)(pt[t + 1] - lay.dm) * lay.s;
+  }
+}
+
+/* EasIluEntry in an interior row i (every column in [0,n)), its pairs
+   through their places po (EasIluPairPlaces) from the row's bases fl = f +
+   i rl (L) and fu = f + b + i ru (U): the same sums in the same order,
+   without the table's indices, the column tests and the layout's index
+   arithmetic per pair.  a_ij: A's value (0 for a fill entry). */
+static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluEntryInterior(EasKInt g, EasKInt dmain, const EasKInt *off, const EasKInt *pt, const EasKIdx *po, EasKScalar a_ij, const EasKScalar *fl, const EasKScalar *fu, EasIluLayout lay)
+{
+  EasKScalar     s = a_ij;
+  const EasKIdx *q = po + (pt[g] - pt[0]), *qe = po + (pt[g + 1] - pt[0]);
+  for (; q < qe; q += 2) s -= fl[q[0]] * fu[q[1]];
+  return g < dmain ? s * fu[(EasKIdx)off[g] * lay.ru] : (g == dmain ? 1.0 / s : s);
+}
+
 /* The starting guess of the parallel iteration at entry (i, i+off[g]) (Chow
    and Patel Section 3.2: L and U the lower and upper parts of A, L scaled
    to a unit diagonal): a_ij / a_jj below the diagonal, 1/a_ii on it, a_ij
