@@ -1,6 +1,8 @@
 static const char help[] = "New values of an EasDia operator (EasDiaGetValuesWrite/Restore) reach an EasKsp that is already set up:\n"
                            "the re-solve with the same solver must equal a fresh EasKsp and PETSc KSPBCGS on the new values,\n"
                            "with only a values-only setup (no new full setup).  Each rank solves its own adr gallery block.\n"
+                           "  -reuse: then EasKspSetReusePreconditioner on new values: the preconditioner of the earlier values\n"
+                           "  with the new operator, against PETSc KSPSetReusePreconditioner (peer code: iterations, solution)\n"
                            "  -n <grid>  -its_tol <2>  -sol_tol <1e-6>  -zero_row <r>: then zero a diagonal entry (error expected)\n";
 
 #include <eas.h>
@@ -227,6 +229,67 @@ int main(int argc, char **argv)
   PetscCheck(ok, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the values-only update of the solver does not match (see the numbers above)");
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "values-only update matches a fresh solver and PETSc\n"));
 
+  /* 4b. -reuse: EasKspSetReusePreconditioner, then new values (every row
+         scaled again, the diagonal by 1.2): the solver keeps the
+         preconditioner built from the current (tridiagonal) values and
+         solves with the new operator, as PETSc's KSP with
+         KSPSetReusePreconditioner on the AIJ copies: the same iterations
+         (to -its_tol), the same solution, the true residual of the new
+         system, and no new preconditioner build */
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-reuse", &ok));
+  if (ok) {
+    Mat                M0, M1;
+    KSP                pk;
+    PC                 pc;
+    char               pctype[16] = "jacobi";
+    PetscInt           b0, b1, itr, itp;
+    PetscReal          e_r, r_r;
+    PetscBool          flag;
+    KSPConvergedReason reason;
+    PetscCall(EasDiaConvertToMat(A, &M0));
+    PetscCall(KSPCreate(PETSC_COMM_SELF, &pk));
+    PetscCall(KSPSetOperators(pk, M0, M0));
+    PetscCall(KSPSetType(pk, KSPBCGS));
+    PetscCall(KSPGetPC(pk, &pc));
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", pctype, sizeof(pctype), NULL));
+    PetscCall(PCSetType(pc, pctype));
+    PetscCall(KSPSetPCSide(pk, PC_RIGHT));
+    PetscCall(KSPSetNormType(pk, KSP_NORM_UNPRECONDITIONED));
+    PetscCall(KSPSetTolerances(pk, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+    PetscCall(KSPSetUp(pk)); /* PETSc's preconditioner of the current values */
+    PetscCall(EasKspGetPCBuilds(ksp, &b0));
+    PetscCall(EasKspSetReusePreconditioner(ksp, PETSC_TRUE));
+    PetscCall(EasKspGetReusePreconditioner(ksp, &flag));
+    PetscCheck(flag, PETSC_COMM_SELF, PETSC_ERR_PLIB, "EasKspGetReusePreconditioner gives false after EasKspSetReusePreconditioner(true)");
+    {
+      const PetscInt *off;
+      PetscInt        nd;
+      PetscCall(EasDiaGetSize(A, NULL, &nd));
+      PetscCall(EasDiaGetOffsets(A, &off));
+      PetscCall(EasDiaGetValuesWrite(A, &v, &ld));
+      for (PetscInt d = 0; d < nd; d++)
+        for (PetscInt i = 0; i < N; i++) v[d * ld + i] *= (1.0 + 0.3 * (PetscReal)((i * 7) % 5) / 5.0) * (off[d] == 0 ? 1.2 : 1.0);
+      PetscCall(EasDiaRestoreValuesWrite(A, &v));
+    }
+    PetscCall(EasSolve(ksp, A, b, x4, &itr));
+    PetscCall(EasKspGetPCBuilds(ksp, &b1));
+    PetscCall(EasDiaConvertToMat(A, &M1));
+    PetscCall(KSPSetReusePreconditioner(pk, PETSC_TRUE));
+    PetscCall(KSPSetOperators(pk, M1, M1));
+    PetscCall(KSPSolve(pk, b, x3p));
+    PetscCall(KSPGetIterationNumber(pk, &itp));
+    PetscCall(KSPGetConvergedReason(pk, &reason));
+    PetscCheck(reason > 0, PETSC_COMM_SELF, PETSC_ERR_NOT_CONVERGED, "PETSc KSPBCGS with the reused preconditioner did not converge: %s", KSPConvergedReasons[reason]);
+    PetscCall(RelDiff(x4, x3p, &e_r));
+    PetscCall(RelResidual(A, b, x4, &r_r));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "  [rank %d] reused %s preconditioner on new values: eas %" PetscInt_FMT " its, PETSc %" PetscInt_FMT " its; ||x - x_petsc|| / ||x_petsc|| = %.3e, true rel residual %.3e; preconditioner builds %" PetscInt_FMT " -> %" PetscInt_FMT "\n", rank, pctype, itr, itp, (double)e_r, (double)r_r, b0, b1));
+    PetscCheck(PetscAbsInt(itr - itp) <= its_tol && e_r <= sol_tol && r_r <= 1.1 * rtol && b1 == b0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "the reused preconditioner does not match PETSc's KSPSetReusePreconditioner (see the numbers above)");
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "reused preconditioner matches PETSc KSPSetReusePreconditioner\n"));
+    PetscCall(KSPDestroy(&pk));
+    PetscCall(MatDestroy(&M0));
+    PetscCall(MatDestroy(&M1));
+  }
+
   /* 5. -zero_row r: new values with a zero diagonal at row r reach the
         values-only Jacobi refresh (the backends' dia_jacobi), which must
         name the row, as the first setup does */
@@ -284,4 +347,16 @@ int main(int argc, char **argv)
     backends: /cpu/memcheck
     args: -n 8 -eas_memcheck_spmv csr
     expect: values-only update matches a fresh solver and PETSc
+  test:
+    suffix: reuse_jacobi
+    nsize: 1 2
+    backends: all
+    args: -n 8 -reuse
+    expect: reused preconditioner matches PETSc KSPSetReusePreconditioner
+  test:
+    suffix: reuse_ilu
+    nsize: 1
+    backends: /cpu/serial /cpu/memcheck
+    args: -n 8 -reuse -pc_type ilu -pc_ilu_factor_sweeps 30 -pc_ilu_solve_sweeps 60
+    expect: reused preconditioner matches PETSc KSPSetReusePreconditioner
 TEST*/

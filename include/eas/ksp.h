@@ -99,7 +99,8 @@ PETSC_EXTERN PetscErrorCode EasKspSetOptionsPrefix(EasKsp, const char[]);
    */
 PETSC_EXTERN PetscErrorCode EasKspAppendOptionsPrefix(EasKsp, const char[]);
 /* EasKspSetFromOptions - -ksp_type bicgstab|cg|pipecg, -ksp_rtol, -ksp_atol, -ksp_dtol,
-   -ksp_max_it, -ksp_monitor, -ksp_converged_reason, -ksp_view, -pc_type none|jacobi|pbjacobi|ilu,
+   -ksp_max_it, -ksp_monitor, -ksp_converged_reason, -ksp_view, -ksp_reuse_preconditioner,
+   -pc_type none|jacobi|pbjacobi|ilu,
    -pc_ilu_factor_sweeps, -pc_ilu_solve_sweeps, all under the solver's prefix. */
 PETSC_EXTERN PetscErrorCode EasKspSetFromOptions(EasKsp);
 /* EasKspMonitorSet - a residual monitor called at every iteration. */
@@ -123,6 +124,17 @@ PETSC_EXTERN PetscErrorCode EasKspGetResidualNorm(EasKsp, PetscReal *);
    preconditioner) and values only (same pattern, new values); either
    pointer may be NULL. */
 PETSC_EXTERN PetscErrorCode EasKspGetSetUpCounts(EasKsp, PetscInt *full, PetscInt *values);
+/* EasKspSetReusePreconditioner - with flag true, a setup after the
+   operator's values changed (same pattern) refreshes the operator but
+   keeps the preconditioner built from earlier values (PETSc's
+   KSPSetReusePreconditioner; -ksp_reuse_preconditioner): the ILU factor,
+   the Jacobi diagonal.  A new pattern still builds it anew. */
+PETSC_EXTERN PetscErrorCode EasKspSetReusePreconditioner(EasKsp, PetscBool flag);
+/* EasKspGetReusePreconditioner - whether values-only setups keep the preconditioner. */
+PETSC_EXTERN PetscErrorCode EasKspGetReusePreconditioner(EasKsp, PetscBool *flag);
+/* EasKspGetPCBuilds - how many times the preconditioner was built (ILU
+   factorizations, Jacobi diagonals), over full and values-only setups. */
+PETSC_EXTERN PetscErrorCode EasKspGetPCBuilds(EasKsp, PetscInt *builds);
 /* A convergence test (EasKspSetConvergenceTest). */
 typedef PetscErrorCode (*EasKspConvergenceTestFn)(EasKsp, PetscInt its, PetscReal rnorm, KSPConvergedReason *reason, void *ctx);
 /* EasKspSetConvergenceTest - replaces the built-in test (PETSc's

@@ -355,11 +355,12 @@ static inline const EasDiaKernel *EasKspILUKernel(EasKsp ksp, const EasDiaKernel
    order; else its kernel view ilu_k, with -pc_ilu_axes of A' = P A P'),
    the index of offset 0, the pair table of EasIluEntry (EasIluPairTable,
    with the map from the factor's diagonals to A's or A''s) and the factor
-   storage; every time: A''s values gathered from A's, then the
-   factorization on the backend (its ILU(0) on the factor's pattern is
-   ILU(k)).  An unusable pivot is kept in ilu_zero_row: the solve then
-   stops with KSP_DIVERGED_PC_FAILED. */
-static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
+   storage; every time: A''s values gathered from A's, then, with factor,
+   the factorization on the backend (its ILU(0) on the factor's pattern is
+   ILU(k); without, the factor of earlier values is kept:
+   EasKspSetReusePreconditioner).  An unusable pivot is kept in
+   ilu_zero_row: the solve then stops with KSP_DIVERGED_PC_FAILED. */
+static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp, PetscBool factor)
 {
   EasDia              A = ksp->A;
   EasBackend          be;
@@ -418,6 +419,7 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp)
     PetscCall(EasDiaRestoreBackendValuesWrite_Private(ksp->ilu_Ap, &V));
     PetscCall(EasDiaGetKernelDouble_Private(ksp->ilu_Ap, &ka));
   }
+  if (!factor) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(EAS_IluFactor, ksp, 0, 0, 0));
   PetscCall((*be->ops->ilu_factor)(be, kf, ka, ksp->ilu_sub, ksp->ilu_dmain, ksp->ilu_factor_sweeps, ksp->ilu_f, ksp->ilu_fwork, &ksp->ilu_zero_row));
   PetscCall(PetscLogEventEnd(EAS_IluFactor, ksp, 0, 0, 0));
@@ -481,21 +483,29 @@ static PetscErrorCode EasKspSetUp_BiCGStab(EasKsp ksp)
   if (jacobi) PetscCall(EasKspBiCGStabJacobi(ksp));
   /* ILU(0) factors this rank's block only; a coupled (distributed) DIA operator would need the off-process part in the preconditioned products */
   PetscCheck(!ilu || !ksp->coupling, PetscObjectComm((PetscObject)ksp), PETSC_ERR_SUP, "-pc_type ilu is not available on a DIA operator with an off-process part (EasKspSetOperatorCoupling: a distributed MATEASDIA); use -pc_type jacobi");
-  if (ilu) PetscCall(EasKspBiCGStabILU(ksp));
+  if (ilu) PetscCall(EasKspBiCGStabILU(ksp, PETSC_TRUE));
   PetscFunctionReturn(0);
 }
 
 /* Same pattern, new values: the work vectors stay; with Jacobi, dinv and
    Ahat are recomputed in place, with ILU the factor (a numeric refactor
    in the same storage, e.g. every Newton iteration of EasAdr), else the
-   operator's own backend copy is refreshed. */
+   operator's own backend copy is refreshed.  With
+   EasKspSetReusePreconditioner the preconditioner stays: Ahat = A D^{-1}
+   with the kept D^{-1}; the ILU factor kept, A' regathered. */
 static PetscErrorCode EasKspSetUpValues_BiCGStab(EasKsp ksp)
 {
   PetscFunctionBegin;
-  if (ksp->Ahat)
+  if (ksp->Ahat && ksp->reuse_pc) {
+    const PetscScalar *da;
+    PetscCall(EasVecGetArrayRead(ksp->dinv, &da));
+    PetscCall(EasDiaColumnScaleValues_Private(ksp->A, da, ksp->Ahat));
+    PetscCall(EasVecRestoreArrayRead(ksp->dinv, &da));
+    PetscCall(EasDiaSetUp(ksp->Ahat));
+  } else if (ksp->Ahat)
     PetscCall(EasKspBiCGStabJacobi(ksp));
   else if (ksp->ilu_f)
-    PetscCall(EasKspBiCGStabILU(ksp));
+    PetscCall(EasKspBiCGStabILU(ksp, (PetscBool)!ksp->reuse_pc));
   else
     PetscCall(EasDiaSetUp(ksp->A));
   PetscFunctionReturn(0);

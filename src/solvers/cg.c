@@ -52,12 +52,13 @@ static PetscErrorCode EasKspSetUp_CG(EasKsp ksp)
 }
 
 /* Same DIA pattern, new values (EasKspSetUp): refresh the operator's
-   backend copy and refill the Jacobi inverse diagonal in place. */
+   backend copy and refill the Jacobi inverse diagonal in place (kept with
+   EasKspSetReusePreconditioner). */
 static PetscErrorCode EasKspSetUpValues_CG(EasKsp ksp)
 {
   PetscFunctionBegin;
   PetscCall(EasDiaSetUp(ksp->A));
-  PetscCall(EasKspSetUpPC_Private(ksp));
+  if (!ksp->reuse_pc) PetscCall(EasKspSetUpPC_Private(ksp));
   PetscFunctionReturn(0);
 }
 

@@ -504,8 +504,9 @@ static PetscErrorCode EasKspMonitorViewerDestroy(void **ctx)
 /*@C
   EasKspSetFromOptions - reads, under the solver's prefix: -ksp_type,
   -ksp_rtol, -ksp_atol, -ksp_dtol, -ksp_max_it, -ksp_monitor [viewer],
-  -ksp_converged_reason [viewer], -pc_type none|jacobi|pbjacobi|ilu,
-  -pc_factor_levels, -pc_ilu_axes, -pc_ilu_factor_sweeps, -pc_ilu_solve_sweeps.
+  -ksp_converged_reason [viewer], -ksp_reuse_preconditioner,
+  -pc_type none|jacobi|pbjacobi|ilu, -pc_factor_levels, -pc_ilu_axes,
+  -pc_ilu_factor_sweeps, -pc_ilu_solve_sweeps.
 @*/
 PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
 {
@@ -535,6 +536,11 @@ PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
   PetscCall(PetscOptionsEList("-pc_type", "Preconditioner (right)", "EasKspSetPCType", EasPCTypes, EAS_NPCTYPES, EasPCTypes[ipc], &ipc, &flg));
   if (flg) PetscCall(EasKspSetPCType(ksp, EasPCTypes[ipc]));
   ksp->pc_type_option = flg; /* for a solver that hides the preconditioner in its operator (EasAdrFoldJacobi_Private) */
+  {
+    PetscBool reuse = ksp->reuse_pc;
+    PetscCall(PetscOptionsBool("-ksp_reuse_preconditioner", "Keep the preconditioner when only the operator's values change (PETSc's name)", "EasKspSetReusePreconditioner", reuse, &reuse, &flg));
+    if (flg) PetscCall(EasKspSetReusePreconditioner(ksp, reuse));
+  }
   {
     PetscInt fs = ksp->ilu_factor_sweeps, ss = ksp->ilu_solve_sweeps;
     {
@@ -770,6 +776,7 @@ PetscErrorCode EasKspSetUp(EasKsp ksp)
         PetscCall((*ksp->ops->setup_values)(ksp));
         ksp->A_state = st;
         ksp->nsetup_values++;
+        if (!ksp->reuse_pc && strcmp(ksp->pc_type, EAS_PCNONE)) ksp->npc_builds++;
         PetscCall(PetscLogEventEnd(EAS_KspSetUp, ksp, 0, 0, 0));
         PetscFunctionReturn(0);
       }
@@ -809,6 +816,7 @@ PetscErrorCode EasKspSetUp(EasKsp ksp)
   if (ksp->ops->setup) PetscCall((*ksp->ops->setup)(ksp));
   ksp->setupcalled = PETSC_TRUE;
   ksp->nsetup_full++;
+  if (strcmp(ksp->pc_type, EAS_PCNONE)) ksp->npc_builds++;
   PetscCall(PetscLogEventEnd(EAS_KspSetUp, ksp, 0, 0, 0));
   PetscFunctionReturn(0);
 }
@@ -918,6 +926,51 @@ PetscErrorCode EasKspGetIterationNumber(EasKsp ksp, PetscInt *its)
 }
 
 /*@C
+  EasKspSetReusePreconditioner - with flag true, a setup after the
+  operator's values changed (same pattern, EasDiaRestoreValuesWrite())
+  refreshes the operator but keeps the preconditioner built from the
+  earlier values: the ILU factor, the Jacobi diagonal (PETSc's
+  KSPSetReusePreconditioner; -ksp_reuse_preconditioner).  A new pattern
+  still builds it anew, and so does the first setup.  EasAdr's
+  -adr_lag_preconditioner sets it between its rebuilds.
+@*/
+PetscErrorCode EasKspSetReusePreconditioner(EasKsp ksp, PetscBool flag)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  ksp->reuse_pc = flag;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasKspGetReusePreconditioner - whether values-only setups keep the
+  preconditioner (EasKspSetReusePreconditioner).
+@*/
+PetscErrorCode EasKspGetReusePreconditioner(EasKsp ksp, PetscBool *flag)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  PetscValidBoolPointer(flag, 2);
+  *flag = ksp->reuse_pc;
+  PetscFunctionReturn(0);
+}
+
+/*@C
+  EasKspGetPCBuilds - how many times the preconditioner was built (ILU
+  factorizations, Jacobi diagonals) over full and values-only setups: the
+  setups minus those that reused it (EasKspSetReusePreconditioner); 0 with
+  -pc_type none.
+@*/
+PetscErrorCode EasKspGetPCBuilds(EasKsp ksp, PetscInt *builds)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  PetscValidIntPointer(builds, 2);
+  *builds = ksp->npc_builds;
+  PetscFunctionReturn(0);
+}
+
+/*@C
   EasKspGetSetUpCounts - how many setups the solver did: full (allocation,
   preconditioner) and values only (same operator pattern, new values).
   Either pointer may be NULL.
@@ -952,7 +1005,7 @@ PetscErrorCode EasKspView(EasKsp ksp, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "tolerances: rtol=%g, atol=%g, dtol=%g, max_it=%" PetscInt_FMT "\n", (double)ksp->rtol, (double)ksp->atol, (double)ksp->dtol, ksp->max_it));
   PetscCall(PetscViewerASCIIPrintf(viewer, "preconditioner: %s (%s), residual norm: unpreconditioned\n", ksp->pc_type, ksp->A && !ksp->ebe && ((PetscObject)ksp)->type_name && !strcmp(((PetscObject)ksp)->type_name, EAS_BICGSTAB) ? "right" : "left"));
   if (ksp->ops->view) PetscCall((*ksp->ops->view)(ksp, viewer));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "setups: %" PetscInt_FMT " full, %" PetscInt_FMT " values only (same pattern, new values)\n", ksp->nsetup_full, ksp->nsetup_values));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "setups: %" PetscInt_FMT " full, %" PetscInt_FMT " values only (same pattern, new values); preconditioner built %" PetscInt_FMT " times%s\n", ksp->nsetup_full, ksp->nsetup_values, ksp->npc_builds, ksp->reuse_pc ? ", reused by values-only setups now" : ""));
   if (ksp->A) PetscCall(EasDiaView(ksp->A, viewer));
   if (ksp->A && ksp->A->be) PetscCall(EasBackendView(ksp->A->be, viewer));
   if (ksp->ebe) PetscCall(EasEbeView(ksp->ebe, viewer));

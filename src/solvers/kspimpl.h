@@ -97,6 +97,8 @@ struct _p_EasKsp {
   PetscBool          converged_reason_view, setupcalled;
   PetscObjectState   A_state, A_nzstate;         /* the DIA operator's states at the last setup */
   PetscInt           nsetup_full, nsetup_values; /* setups done: whole, values only */
+  PetscBool          reuse_pc;                   /* EasKspSetReusePreconditioner: a values-only setup keeps the preconditioner */
+  PetscInt           npc_builds;                 /* preconditioner builds (the full setups' and the values-only setups' that rebuilt it) */
   PetscViewer        reason_viewer;
   PetscInt           nmon;
   PetscErrorCode (*monitor[EAS_KSP_MAXMON])(EasKsp, PetscInt, PetscReal, void *);
