@@ -86,6 +86,7 @@ typedef struct {
   PetscInt       halo_skipped;                     /* async: new ghosts that moved too little to iterate on */
   PetscInt64     msgs_sent, msgs_recv, msgs_stale; /* halo messages of this rank */
   PetscLogDouble time_solve;                       /* seconds in EasAdrSolve */
+  PetscInt       pc_builds;                        /* this rank's inner preconditioner builds (ILU factorizations; -adr_lag_preconditioner) */
 } EasAdrStats;
 
 /* Time stepping (EasAdrSetTimeStepType, -adr_ts_type). */
@@ -208,6 +209,14 @@ PETSC_EXTERN PetscErrorCode EasAdrGetOverlap(EasAdr, PetscInt *d);
 PETSC_EXTERN PetscErrorCode EasAdrSetOverlapPhased(EasAdr, PetscBool);
 /* EasAdrGetOverlapPhased - whether the synchronous exchange is phased. */
 PETSC_EXTERN PetscErrorCode EasAdrGetOverlapPhased(EasAdr, PetscBool *);
+/* EasAdrSetLagPreconditioner - rebuild the inner preconditioner (ILU) at
+   every Newton iteration (1, default), at the first of each nonlinear
+   solve and every k-th (k > 1), or never after the first (-1): PETSc's
+   SNESSetLagPreconditioner (-adr_lag_preconditioner).  The Jacobian itself
+   is new at every Newton iteration. */
+PETSC_EXTERN PetscErrorCode EasAdrSetLagPreconditioner(EasAdr, PetscInt lag);
+/* EasAdrGetLagPreconditioner - the preconditioner's lag. */
+PETSC_EXTERN PetscErrorCode EasAdrGetLagPreconditioner(EasAdr, PetscInt *lag);
 /* EasAdrSetKspEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
    off): each local Newton step solves its linear system to a relative
    tolerance eta_k from the decrease of the rank's residual ||F_l||

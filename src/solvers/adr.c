@@ -72,6 +72,7 @@ PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
   adr->newton_rtol                  = 1e-8;
   adr->newton_max_it                = 50;
   adr->overlap_opt                  = 1; /* docs/adr.md "Overlap": the measured default */
+  adr->pc_lag                       = 1;
   adr->phased                       = PETSC_TRUE;
   /* Eisenstat-Walker: PETSc's defaults (SNESKSPSetParametersEW) */
   adr->ew.use               = PETSC_FALSE;
@@ -392,6 +393,36 @@ PetscErrorCode EasAdrGetOverlap(EasAdr adr, PetscInt *d)
 }
 
 /*@C
+  EasAdrSetLagPreconditioner - how often the inner solver's preconditioner
+  is rebuilt from the Newton iteration's Jacobian (PETSc's
+  SNESSetLagPreconditioner; -adr_lag_preconditioner): 1 (default) at every
+  Newton iteration; k > 1 at the first of each nonlinear solve (a step, a
+  CVODE stage) and then every k-th, the Jacobian itself still new at each
+  (the inner solves use it; only the preconditioner is older); -1 never
+  after the first.  Errors: 0 or below -1; a value other than 1 with an
+  inner preconditioner other than ilu (Jacobi is folded into the
+  Jacobian's assembly: rebuilding it costs no extra pass).
+@*/
+PetscErrorCode EasAdrSetLagPreconditioner(EasAdr adr, PetscInt lag)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCheck(lag >= 1 || lag == -1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_lag_preconditioner %" PetscInt_FMT " is invalid: expected 1 (rebuild at every Newton iteration), k > 1 (at the first of each nonlinear solve and every k-th) or -1 (never after the first)", lag);
+  adr->pc_lag = lag;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetLagPreconditioner - the preconditioner's lag (EasAdrSetLagPreconditioner). @*/
+PetscErrorCode EasAdrGetLagPreconditioner(EasAdr adr, PetscInt *lag)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscValidIntPointer(lag, 2);
+  *lag = adr->pc_lag;
+  PetscFunctionReturn(0);
+}
+
+/*@C
   EasAdrSetKspEW - Eisenstat-Walker inner tolerances on (-adr_ksp_ew) or off
   (default: every inner solve to -adr_ksp_rtol).  The forcing terms are
   PETSc's -snes_ksp_ew ones (msnewton.c, EasAdrEWForcing; docs/adr.md).
@@ -613,6 +644,8 @@ PetscErrorCode EasAdrGetStats(EasAdr adr, EasAdrStats *st)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   *st = adr->stats;
+  st->pc_builds = 0;
+  if (adr->ksp) PetscCall(EasKspGetPCBuilds(adr->ksp, &st->pc_builds));
   if (adr->halo) {
     st->msgs_sent  = adr->halo->msgs_sent;
     st->msgs_recv  = adr->halo->msgs_recv;
@@ -787,6 +820,7 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "reaction %s, advection %s, boundaries %s%s%s%s\n", adr->reaction ? "user" : EasAdrReactions[adr->reaction_type], EasAdrAdvections[adr->advection], EasAdrBCs[adr->bc], adr->velocity ? ", user velocity" : "", adr->diffusion ? ", user diffusion" : "", adr->initial ? ", user initial condition" : ""));
   if (adr->ts->view) PetscCall((*adr->ts->view)(adr, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "local Jacobian values read by the inner solver: %s precision\n", EasPrecisions[adr->jac_prec]));
+  if (adr->pc_lag != 1) PetscCall(PetscViewerASCIIPrintf(viewer, "inner preconditioner lagged (-adr_lag_preconditioner %" PetscInt_FMT "): rebuilt %s; the Jacobian new at every Newton iteration\n", adr->pc_lag, adr->pc_lag == -1 ? "once, never after" : "at Newton iterations 0, k, 2k, ... of each nonlinear solve"));
   if (adr->ew.use) PetscCall(PetscViewerASCIIPrintf(viewer, "inner tolerances: Eisenstat-Walker version %" PetscInt_FMT ", rtol_0 %g, rtol_max %g, gamma %g, alpha %g, alpha2 %g, threshold %g (per rank, from its ||F_l||)\n", adr->ew.version, (double)adr->ew.rtol_0, (double)adr->ew.rtol_max, (double)adr->ew.gamma, (double)adr->ew.alpha, (double)adr->ew.alpha2, (double)adr->ew.threshold));
   if (adr->mode_auto) {
     const EasAdrAutoInfo *ai = &adr->auto_info;

@@ -145,6 +145,8 @@ struct _p_EasAdr {
   MPI_Comm          da_comm;
   /* outer iteration */
   EasAdrEW      ew;       /* -adr_ksp_ew: Eisenstat-Walker inner tolerances */
+  PetscInt      pc_lag;   /* -adr_lag_preconditioner (EasAdrSetLagPreconditioner): 1, k > 1 or -1 */
+  PetscInt      lag_it;   /* Jacobians assembled in this stage's nonlinear solve (the lag's counter) */
   EasPrecision  jac_prec; /* -adr_jacobian_precision: values of the local Jacobian the inner solver reads */
   PetscReal     newton_rtol;
   PetscInt      newton_max_it;

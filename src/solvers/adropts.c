@@ -28,7 +28,8 @@ static PetscErrorCode EasAdrDecompositionFromString(EasAdr adr, const char str[]
   upwind|central, -adr_reaction diurnal|linear, -adr_linear_reaction
   a,b,c,d, -adr_bc dirichlet|neumann, -adr_monitor, -adr_view,
   -adr_progress, -adr_newton_rtol, -adr_newton_max_it,
-  -adr_jacobian_precision double|single, -adr_decomp auto|px,py,pz, -adr_ksp_ew,
+  -adr_jacobian_precision double|single, -adr_decomp auto|px,py,pz,
+  -adr_lag_preconditioner, -adr_ksp_ew,
   -adr_ksp_ew_version, -adr_ksp_ew_rtol0, -adr_ksp_ew_rtolmax,
   -adr_ksp_ew_gamma, -adr_ksp_ew_alpha, -adr_ksp_ew_alpha2,
   -adr_ksp_ew_threshold, -eas_mode
@@ -111,6 +112,11 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
       PetscCall(PetscOptionsBool("-adr_overlap_phased", "With an overlap and cuts in 2-3 directions: exchange one direction at a time (corner blocks current)", "EasAdrSetOverlapPhased", ph, &ph, &flg));
       if (flg) PetscCall(EasAdrSetOverlapPhased(adr, ph));
     }
+  }
+  {
+    PetscInt lag = adr->pc_lag;
+    PetscCall(PetscOptionsInt("-adr_lag_preconditioner", "Rebuild the inner ILU at every Newton iteration (1), at the first of each nonlinear solve and every k-th (k > 1), never after the first (-1) (PETSc's -snes_lag_preconditioner)", "EasAdrSetLagPreconditioner", lag, &lag, &flg));
+    if (flg) PetscCall(EasAdrSetLagPreconditioner(adr, lag));
   }
   PetscCall(PetscOptionsBool("-adr_ksp_ew", "Eisenstat-Walker inner tolerances (PETSc's -snes_ksp_ew) instead of -adr_ksp_rtol", "EasAdrSetKspEW", adr->ew.use, &adr->ew.use, NULL));
   {

@@ -338,6 +338,7 @@ PetscErrorCode EasAdrStageSolveSync_Private(EasAdr adr)
   PetscFunctionBegin;
   adr->reason  = EAS_ADR_CONVERGED_ITERATING;
   adr->ew.iter = 0; /* -adr_ksp_ew: eta_0 = rtol_0 at every stage's first step, as every SNESSolve */
+  adr->lag_it  = 0; /* -adr_lag_preconditioner: counted per nonlinear solve, as SNES's */
   for (PetscInt it = 0; it < adr->stage.max_it; it++) {
     PetscReal      rel  = 0;
     int            fail = 0;
@@ -498,6 +499,7 @@ PetscErrorCode EasAdrStageSolveAsync_Private(EasAdr adr)
   PetscFunctionBegin;
   adr->reason  = EAS_ADR_CONVERGED_ITERATING;
   adr->ew.iter = 0; /* -adr_ksp_ew: eta_0 = rtol_0 at every stage's first step */
+  adr->lag_it  = 0; /* -adr_lag_preconditioner: counted per nonlinear solve */
   if (adr->stage.test) {
     /* A stage test that tracks a Newton iteration (CVODE's: its first
        iteration's update is the whole correction, later ones estimate the
