@@ -16,7 +16,9 @@ static const char help[] = "bench_adr: the eas ADR solver (docs/adr.md).\n"
                            "  the figures are the medians (petsc_over_eas: of the per-run ratios, with their range).\n"
                            "  -pcs jacobi,ilu (1 rank): one BENCH line per inner preconditioner, eas's -adr_pc_type and the\n"
                            "  peer's -peer_pc_type set alike (ilu: PETSc PCILU with eas's -adr_pc_factor_levels and, for\n"
-                           "  -adr_pc_ilu_axes, the same ordering; natural by default), in one run; the\n"
+                           "  -adr_pc_ilu_axes, the same ordering; natural by default; -adr_lag_preconditioner alike, as\n"
+                           "  SNESSetLagPreconditioner; -adr_pc_ilu_precision single: eas's factor read in float,\n"
+                           "  PETSc's in double), in one run; the\n"
                            "  line has eas's inner iterations per Newton iteration (inner_per_newton).  Default: as\n"
                            "  -adr_pc_type and -peer_pc_type say (jacobi).\n"
                            "  -n <24> -steps <3> -delays 0,100,1000 -problem diurnal|transport -reps <3; 7 on 1 rank> -inner full -ew 0,1\n";
@@ -70,7 +72,7 @@ int main(int argc, char **argv)
 {
   PetscMPIInt size;
   PetscInt    n = 24, steps = 3, ndel = 8, reps = 3, ninner = 2, ews[2] = {0, 1}, new = 2, njac = 2, npc = 4;
-  char       *pcs[4] = {NULL, NULL, NULL, NULL}, ilu_axes[8] = "xyz";
+  char       *pcs[4] = {NULL, NULL, NULL, NULL}, ilu_axes[8] = "xyz", ilu_prec[8] = "double";
   PetscInt    ilu_levels  = 0, lag = 1;
   char       *jacs[2]     = {NULL, NULL};
   char       *inner[2]    = {NULL, NULL};
@@ -100,7 +102,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-pcs", pcs, &npc, &flg));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-adr_pc_factor_levels", &ilu_levels, NULL)); /* eas's ILU settings, given to the peer alike */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-adr_pc_ilu_axes", ilu_axes, sizeof(ilu_axes), NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-adr_lag_preconditioner", &lag, NULL)); /* the peer's SNESSetLagPreconditioner alike */
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-adr_lag_preconditioner", &lag, NULL));                            /* the peer's SNESSetLagPreconditioner alike */
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-adr_pc_ilu_precision", ilu_prec, sizeof(ilu_prec), NULL)); /* eas's factor read in float; PETSc's stays double */
   if (!flg) {
     npc = 1;
     PetscCall(PetscStrallocpy("", &pcs[0])); /* as the options say */
@@ -283,7 +286,7 @@ int main(int argc, char **argv)
       }
       /* 1 rank, 1 thread: every run does the same arithmetic, so the same counts */
       if (!same) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "WARNING bench_adr: the Newton or inner counts differ between runs (the last run's are printed)\n"));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " pc=%s petsc_pc=%s ilu_levels=%" PetscInt_FMT " ilu_axes=%s lag=%" PetscInt_FMT " inner_per_newton=%.1f eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%s eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s petsc_reason=%s reps=%" PetscInt_FMT " ratio_min=%s ratio_max=%s\n", problem, n, steps, EasPrecisions[prec], ews[ie], pcs[ip][0] ? pcs[ip] : "options", pcname, ilu_levels, ilu_axes, lag, eo ? (double)ei / eo : 0.0, 1e3 * te[reps / 2] / steps, 1e3 * tp[reps / 2] / steps, ratio, eo, newton, ei, lin, EasAdrConvergedReasonName(reason), SNESConvergedReasons[sreason], reps, rmin, rmax));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " pc=%s petsc_pc=%s ilu_levels=%" PetscInt_FMT " ilu_axes=%s ilu_precision=%s lag=%" PetscInt_FMT " inner_per_newton=%.1f eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%s eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s petsc_reason=%s reps=%" PetscInt_FMT " ratio_min=%s ratio_max=%s\n", problem, n, steps, EasPrecisions[prec], ews[ie], pcs[ip][0] ? pcs[ip] : "options", pcname, ilu_levels, ilu_axes, ilu_prec, lag, eo ? (double)ei / eo : 0.0, 1e3 * te[reps / 2] / steps, 1e3 * tp[reps / 2] / steps, ratio, eo, newton, ei, lin, EasAdrConvergedReasonName(reason), SNESConvergedReasons[sreason], reps, rmin, rmax));
       PetscCall(SNESDestroy(&snes));
       PetscCall(MatDestroy(&J));
       PetscCall(VecDestroy(&X));
@@ -313,7 +316,7 @@ int main(int argc, char **argv)
     nsize: 1
     backends: /cpu/serial
     args: -n 8 -steps 1 -reps 1
-    expect_count: 4 BENCH name=adr_vs_petsc problem=diurnal np=1 n=8 steps=1 jacobian=(double|single) ew=[01] pc=options petsc_pc=jacobi ilu_levels=0 ilu_axes=xyz lag=1 inner_per_newton=[0-9.]+ eas_ms_per_step=[0-9.]+ petsc_ms_per_step=[0-9.]+ petsc_over_eas=[0-9.]+ eas_newton=[0-9]+ petsc_newton=[0-9]+ .* reps=1 ratio_min=[0-9.]+ ratio_max=[0-9.]+
+    expect_count: 4 BENCH name=adr_vs_petsc problem=diurnal np=1 n=8 steps=1 jacobian=(double|single) ew=[01] pc=options petsc_pc=jacobi ilu_levels=0 ilu_axes=xyz ilu_precision=double lag=1 inner_per_newton=[0-9.]+ eas_ms_per_step=[0-9.]+ petsc_ms_per_step=[0-9.]+ petsc_over_eas=[0-9.]+ eas_newton=[0-9]+ petsc_newton=[0-9]+ .* reps=1 ratio_min=[0-9.]+ ratio_max=[0-9.]+
     expect: jacobian=single ew=1
   test:
     # issue 21 item 3: eas ILU(0) against PETSc PCILU, and Jacobi, in one run
@@ -321,20 +324,27 @@ int main(int argc, char **argv)
     nsize: 1
     backends: /cpu/serial
     args: -n 8 -steps 1 -reps 1 -ew 0 -jacobian double -pcs jacobi,ilu -adr_dt 3600
-    expect_count: 1 BENCH name=adr_vs_petsc .* pc=jacobi petsc_pc=jacobi ilu_levels=0 ilu_axes=xyz lag=1 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
-    expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=0 ilu_axes=xyz lag=1 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
+    expect_count: 1 BENCH name=adr_vs_petsc .* pc=jacobi petsc_pc=jacobi ilu_levels=0 ilu_axes=xyz ilu_precision=double lag=1 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
+    expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=0 ilu_axes=xyz ilu_precision=double lag=1 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
   test:
     # ILU(2) with the z-lines innermost, PETSc's PCILU at the same levels and ordering (tests/axes_perm.h)
     suffix: ilu2_zxy
     nsize: 1
     backends: /cpu/serial
     args: -n 8 -steps 1 -reps 1 -ew 0 -jacobian double -pcs ilu -adr_pc_factor_levels 2 -adr_pc_ilu_axes zxy -adr_dt 3600
-    expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=2 ilu_axes=zxy lag=1 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
+    expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=2 ilu_axes=zxy ilu_precision=double lag=1 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
   test:
     # the ILU rebuilt at every third Newton iteration, PETSc's SNESSetLagPreconditioner alike
     suffix: ilu_lag
     nsize: 1
     backends: /cpu/serial
     args: -n 8 -steps 2 -reps 1 -ew 0 -jacobian double -pcs ilu -adr_lag_preconditioner 3 -adr_dt 3600
-    expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=0 ilu_axes=xyz lag=3 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
+    expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=0 ilu_axes=xyz ilu_precision=double lag=3 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
+  test:
+    # eas's factor read in float (PETSc's in double): half the bytes per application
+    suffix: ilu_single
+    nsize: 1
+    backends: /cpu/serial
+    args: -n 8 -steps 1 -reps 1 -ew 0 -jacobian double -pcs ilu -adr_pc_factor_levels 1 -adr_pc_ilu_precision single -adr_dt 3600
+    expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=1 ilu_axes=xyz ilu_precision=single lag=1 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
 TEST*/

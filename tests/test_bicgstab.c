@@ -343,6 +343,34 @@ int main(int argc, char **argv)
     args: -problem adr -n 16 -pc_type ilu -pc_ilu_axes zxy -pc_factor_levels 2 -ilu_species_fills -its_tol 0 -ksp_view
     expect: ILU\(2\) of P A P' \(axes zxy\) on 37 offsets, exact
   test:
+    # the factor read in float (-pc_ilu_precision single), PETSc's in double: the same counts to one
+    # iteration (the preconditioner differs by the rounding only), the same answer to the tolerance
+    suffix: adr16_ilu_single
+    nsize: 1 2
+    backends: cpu /cpu/memcheck
+    args: -problem adr -n 16 -pc_type ilu -pc_ilu_axes zxy -pc_factor_levels 2 -ilu_species_fills -pc_ilu_precision single -pc_ilu_factor_sweeps 20 -pc_ilu_solve_sweeps 40 -its_tol 1 -its_rtol 0.1 -ksp_view
+    expect: ILU\(2\) of P A P' \(axes zxy\) on 37 offsets, .*factor read in single
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: adr16_ilu0_single
+    nsize: 1
+    backends: cpu
+    args: -problem adr -n 16 -pc_type ilu -pc_ilu_precision single -its_tol 1
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: adr16_ilu_single_cuda
+    nsize: 1
+    backends: /gpu/cuda
+    requires: cuda-device
+    args: -problem adr -n 16 -pc_type ilu -pc_ilu_axes zxy -pc_factor_levels 2 -pc_ilu_precision single -pc_ilu_factor_sweeps 20 -pc_ilu_solve_sweeps 40 -its_tol 1 -its_rtol 0.1
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: ilu_bad_precision
+    nsize: 1
+    backends: /cpu/serial
+    args: -problem adr -n 8 -pc_type ilu -pc_ilu_precision half
+    expect_error: -pc_ilu_precision
+  test:
     suffix: adr16_ilu_axes_fills_parallel
     nsize: 1
     backends: /cpu/memcheck

@@ -63,6 +63,12 @@ PETSC_EXTERN PetscErrorCode EasKspGetILULevels(EasKsp, PetscInt *levels);
    n[2] box (EasAdr sets its box on its inner solver).  Needed by
    EasKspSetILUAxes. */
 PETSC_EXTERN PetscErrorCode EasKspSetILUGrid(EasKsp, PetscInt dof, const PetscInt n[3]);
+/* EasKspSetILUPrecision - the precision of the ILU factor the substitutions
+   read (-pc_ilu_precision double|single, default double): single rounds
+   the double factorization to float, half the bytes per application. */
+PETSC_EXTERN PetscErrorCode EasKspSetILUPrecision(EasKsp, EasPrecision);
+/* EasKspGetILUPrecision - the precision of the ILU factor. */
+PETSC_EXTERN PetscErrorCode EasKspGetILUPrecision(EasKsp, EasPrecision *);
 /* EasKspSetILUBlockFills - which unknowns of the box's points couple (as
    PETSc's DMDASetBlockFills): dfill[s*dof + t] nonzero if unknown s of a
    point couples to unknown t of the same point, ofill[s*dof + t] the same
@@ -100,7 +106,7 @@ PETSC_EXTERN PetscErrorCode EasKspSetOptionsPrefix(EasKsp, const char[]);
 PETSC_EXTERN PetscErrorCode EasKspAppendOptionsPrefix(EasKsp, const char[]);
 /* EasKspSetFromOptions - -ksp_type bicgstab|cg|pipecg, -ksp_rtol, -ksp_atol, -ksp_dtol,
    -ksp_max_it, -ksp_monitor, -ksp_converged_reason, -ksp_view, -ksp_reuse_preconditioner,
-   -pc_type none|jacobi|pbjacobi|ilu,
+   -pc_type none|jacobi|pbjacobi|ilu, -pc_factor_levels, -pc_ilu_axes, -pc_ilu_precision,
    -pc_ilu_factor_sweeps, -pc_ilu_solve_sweeps, all under the solver's prefix. */
 PETSC_EXTERN PetscErrorCode EasKspSetFromOptions(EasKsp);
 /* EasKspMonitorSet - a residual monitor called at every iteration. */

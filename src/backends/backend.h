@@ -213,7 +213,9 @@ struct _EasBackendOps {
      (its EasIluAMap: the factor's diagonal g starts from A's diagonal
      EasIluAMap(pt, nd)[g], or 0; backend memory, pt[nd] long).
      ilu_factor: f = the factor; *zero_row = the first row whose pivot is
-       zero or not finite, or -1.  A backend with ilu_iterative runs
+       zero or not finite, or -1.  Where ff is not NULL (-pc_ilu_precision
+       single) the factor is delivered rounded to float into ff, by
+       diagonals (EasIluSingleEntry), and f is the backend's scratch.  A backend with ilu_iterative runs
        `sweeps` synchronous sweeps of Chow and Patel from
        EasIluInitialEntry, fwork (nd x ld) holding the other iterate; the
        others factor exactly (one in-place sweep in row order, sweeps
@@ -222,9 +224,10 @@ struct _EasBackendOps {
        (forms 1, 2 update p; r, v unused with form 0), then z = U^{-1}
        L^{-1} p: exact substitution, or with ilu_iterative `sweeps` Jacobi
        sweeps per triangle from y^0 = p and z^0 = D^{-1} y, work holding 2n
-       entries. */
-  PetscErrorCode (*ilu_factor)(EasBackend, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row);
-  PetscErrorCode (*ilu_apply)(EasBackend, const EasDiaKernel *, const PetscScalar *f, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work);
+       entries.  The factor read is ff (float, by diagonals) where not
+       NULL, else f. */
+  PetscErrorCode (*ilu_factor)(EasBackend, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, float *ff, PetscInt *zero_row);
+  PetscErrorCode (*ilu_apply)(EasBackend, const EasDiaKernel *, const PetscScalar *f, const float *ff, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work);
   /* ADR assembly (issue 3; kernels.h EasAdrK*), required for EasAdr:
      adr_function: F at every local point from the padded state xg, xold and
        the weights w (6 np); built-in reactions write Rv (2 np) and dRv (4 np),

@@ -406,7 +406,8 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp, PetscBool factor)
     PetscCall(PetscFree(pt));
     fbytes = sizeof(PetscScalar) * (size_t)nd * A->ld;
     PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_f));
-    if (nd >= be->ilu_work_nd) PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_fwork)); /* the backend's scratch: the other iterate of the parallel form, the CPU's factor by rows; both are written whole by each factorization (no set: the first one touches them) */
+    if (nd >= be->ilu_work_nd) PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_fwork));
+    if (ksp->ilu_prec == EAS_PRECISION_SINGLE) PetscCall((*be->ops->malloc)(be, sizeof(float) * (size_t)nd * A->ld, (void **)&ksp->ilu_ff)); /* the factor the solves read (ilu_f: the backend's scratch then) */ /* the backend's scratch: the other iterate of the parallel form, the CPU's factor by rows; both are written whole by each factorization (no set: the first one touches them) */
     PetscCall(PetscLogEventEnd(EAS_IluSymbolic, ksp, 0, 0, 0));
   }
   ka = k;
@@ -421,7 +422,7 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp, PetscBool factor)
   }
   if (!factor) PetscFunctionReturn(0);
   PetscCall(PetscLogEventBegin(EAS_IluFactor, ksp, 0, 0, 0));
-  PetscCall((*be->ops->ilu_factor)(be, kf, ka, ksp->ilu_sub, ksp->ilu_dmain, ksp->ilu_factor_sweeps, ksp->ilu_f, ksp->ilu_fwork, &ksp->ilu_zero_row));
+  PetscCall((*be->ops->ilu_factor)(be, kf, ka, ksp->ilu_sub, ksp->ilu_dmain, ksp->ilu_factor_sweeps, ksp->ilu_f, ksp->ilu_fwork, ksp->ilu_ff, &ksp->ilu_zero_row));
   PetscCall(PetscLogEventEnd(EAS_IluFactor, ksp, 0, 0, 0));
   if (ksp->ilu_zero_row >= 0) PetscCall(PetscInfo(ksp, "ILU(%" PetscInt_FMT "): zero or non-finite pivot in row %" PetscInt_FMT "; the solves stop with DIVERGED_PC_FAILED\n", ksp->ilu_levels, ksp->ilu_zero_row));
   PetscFunctionReturn(0);
@@ -436,7 +437,7 @@ static PetscErrorCode EasKspILUApply(EasKsp ksp, const EasDiaKernel *k, PetscInt
   EasBackend be = ksp->op.be;
 
   PetscFunctionBegin;
-  PetscCall((*be->ops->ilu_apply)(be, EasKspILUKernel(ksp, k), ksp->ilu_f, ksp->ilu_dmain, ksp->ilu_solve_sweeps, form, c1, c2, r, v, q, z, work));
+  PetscCall((*be->ops->ilu_apply)(be, EasKspILUKernel(ksp, k), ksp->ilu_f, ksp->ilu_ff, ksp->ilu_dmain, ksp->ilu_solve_sweeps, form, c1, c2, r, v, q, z, work));
   PetscFunctionReturn(0);
 }
 
@@ -689,9 +690,9 @@ static PetscErrorCode EasKspView_BiCGStab(EasKsp ksp, PetscViewer viewer)
     else
       PetscCall(PetscStrncpy(pat, "in the operator's DIA pattern", sizeof(pat)));
     if (be->ilu_iterative)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT ") %s, parallel form (Chow-Patel): %" PetscInt_FMT " factor sweeps, %" PetscInt_FMT " Jacobi sweeps per triangular solve\n", ksp->ilu_levels, pat, ksp->ilu_factor_sweeps, ksp->ilu_solve_sweeps));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT ") %s, parallel form (Chow-Patel): %" PetscInt_FMT " factor sweeps, %" PetscInt_FMT " Jacobi sweeps per triangular solve; factor read in %s\n", ksp->ilu_levels, pat, ksp->ilu_factor_sweeps, ksp->ilu_solve_sweeps, EasPrecisions[ksp->ilu_prec]));
     else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT ") %s, exact (sequential factorization and substitutions)\n", ksp->ilu_levels, pat));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT ") %s, exact (sequential factorization and substitutions); factor read in %s\n", ksp->ilu_levels, pat, EasPrecisions[ksp->ilu_prec]));
     if (ksp->ilu_zero_row >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT ") failed: zero or non-finite pivot in row %" PetscInt_FMT "\n", ksp->ilu_levels, ksp->ilu_zero_row));
   }
   PetscFunctionReturn(0);

@@ -82,6 +82,7 @@ static PetscErrorCode EasKspReset_Private(EasKsp ksp)
   if (ksp->pbinv) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->pbinv));
   if (ksp->ilu_f) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_f));
   if (ksp->ilu_fwork) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_fwork));
+  if (ksp->ilu_ff) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_ff));
   if (ksp->ilu_sub) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_sub));
   if (ksp->ilu_off) PetscCall((*ksp->op.be->ops->free)(ksp->op.be, ksp->ilu_off));
   PetscCall(PetscFree2(ksp->ilu_off_host, ksp->ilu_amap));
@@ -97,6 +98,7 @@ static PetscErrorCode EasKspReset_Private(EasKsp ksp)
   ksp->pbinv        = NULL;
   ksp->ilu_f        = NULL;
   ksp->ilu_fwork    = NULL;
+  ksp->ilu_ff       = NULL;
   ksp->ilu_sub      = NULL;
   ksp->ilu_zero_row = -1;
   ksp->setupcalled  = PETSC_FALSE;
@@ -345,6 +347,35 @@ PetscErrorCode EasKspSetILUAxes(EasKsp ksp, const char axes[])
 }
 
 /*@C
+  EasKspSetILUPrecision - the precision of the ILU factor the substitutions
+  read (-pc_ilu_precision double|single, default double).  single: the
+  factorization runs in double and its result is rounded to float, so each
+  application reads half the bytes (the substitutions are bound by memory
+  bandwidth); the vectors and the arithmetic stay double.  The
+  preconditioner then differs from the double one by the rounding (relative
+  6e-8 per entry), the solve's tolerance and its answer do not change.
+@*/
+PetscErrorCode EasKspSetILUPrecision(EasKsp ksp, EasPrecision prec)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  PetscCheck(prec == EAS_PRECISION_DOUBLE || prec == EAS_PRECISION_SINGLE, PetscObjectComm((PetscObject)ksp), PETSC_ERR_ARG_OUTOFRANGE, "-pc_ilu_precision %d is invalid: expected double or single", (int)prec);
+  if (prec != ksp->ilu_prec && ksp->setupcalled) PetscCall(EasKspReset_Private(ksp));
+  ksp->ilu_prec = prec;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasKspGetILUPrecision - the precision of the ILU factor (EasKspSetILUPrecision). @*/
+PetscErrorCode EasKspGetILUPrecision(EasKsp ksp, EasPrecision *prec)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  PetscValidPointer(prec, 2);
+  *prec = ksp->ilu_prec;
+  PetscFunctionReturn(0);
+}
+
+/*@C
   EasKspSetILUBlockFills - which unknowns of the box's points couple, as
   PETSc's DMDASetBlockFills: dfill[s*dof + t] nonzero where unknown s of a
   point couples to unknown t of the same point, ofill[s*dof + t] where it
@@ -506,7 +537,7 @@ static PetscErrorCode EasKspMonitorViewerDestroy(void **ctx)
   -ksp_rtol, -ksp_atol, -ksp_dtol, -ksp_max_it, -ksp_monitor [viewer],
   -ksp_converged_reason [viewer], -ksp_reuse_preconditioner,
   -pc_type none|jacobi|pbjacobi|ilu, -pc_factor_levels, -pc_ilu_axes,
-  -pc_ilu_factor_sweeps, -pc_ilu_solve_sweeps.
+  -pc_ilu_precision, -pc_ilu_factor_sweeps, -pc_ilu_solve_sweeps.
 @*/
 PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
 {
@@ -553,6 +584,11 @@ PetscErrorCode EasKspSetFromOptions(EasKsp ksp)
       PetscCall(PetscStrncpy(ax, ksp->ilu_axes, sizeof(ax)));
       PetscCall(PetscOptionsString("-pc_ilu_axes", "ilu on a box (EasKspSetILUGrid): factor with the axes in this order, fastest first (xyz: as stored; zxy: z-lines innermost)", "EasKspSetILUAxes", ax, ax, sizeof(ax), &flg));
       if (flg) PetscCall(EasKspSetILUAxes(ksp, ax));
+    }
+    {
+      PetscEnum pr = (PetscEnum)ksp->ilu_prec;
+      PetscCall(PetscOptionsEnum("-pc_ilu_precision", "ilu: the precision of the factor the substitutions read (double or single: half the bytes per application)", "EasKspSetILUPrecision", EasPrecisions, pr, &pr, &flg));
+      if (flg) PetscCall(EasKspSetILUPrecision(ksp, (EasPrecision)pr));
     }
     PetscCall(PetscOptionsInt("-pc_ilu_factor_sweeps", "ilu on a device: sweeps of the parallel (Chow-Patel) factorization", "EasKspSetILUSweeps", fs, &fs, NULL));
     PetscCall(PetscOptionsInt("-pc_ilu_solve_sweeps", "ilu on a device: Jacobi sweeps per triangular solve", "EasKspSetILUSweeps", ss, &ss, NULL));

@@ -65,6 +65,8 @@ struct _p_EasKsp {
      row with an unusable pivot at the last factorization (-1: none), and
      the sweeps of the parallel form (EasKspSetILUSweeps) */
   PetscScalar       *ilu_f, *ilu_fwork;
+  float             *ilu_ff;   /* -pc_ilu_precision single: the factor the solves read, rounded to float (NULL: ilu_f) */
+  EasPrecision       ilu_prec; /* EasKspSetILUPrecision */
   PetscInt          *ilu_sub;
   PetscInt           ilu_dmain, ilu_zero_row, ilu_factor_sweeps, ilu_solve_sweeps;
   /* ILU(k), k = ilu_levels > 0 (-pc_factor_levels): the factor's own pattern,

@@ -552,7 +552,7 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
    diagonals). */
 #define EAS_ILU_ROWS_ND 16
 
-static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
+static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, float *ff, PetscInt *zero_row)
 {
   const PetscInt     nd = F->ndiag, n = F->n;
   const PetscBool    byrows   = (PetscBool)(nd >= EAS_ILU_ROWS_ND && fwork);
@@ -574,13 +574,24 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
     rows = byrows ? EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_TRUE, fw, zero_row) : EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_FALSE, fw, zero_row);
 #undef EAS_ILU_FACTOR_CALL
   PetscCall(PetscFree(po));
-  if (byrows) { /* rows -> diagonals in blocks of 64 rows: a block's rows (64 nd entries) stay in L1 while each diagonal is written in a run of 64 */
+  if (byrows && ff) { /* rows -> diagonals in blocks of 64 rows: a block's rows (64 nd entries) stay in L1 while each diagonal is written in a run of 64; rounded to float on the way (-pc_ilu_precision single) */
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
+    for (PetscInt ib = 0; ib < n; ib += 64) {
+      const PetscInt ie = PetscMin(ib + 64, n);
+      for (PetscInt g = 0; g < nd; g++)
+        for (PetscInt i = ib; i < ie; i++) ff[EasIluAt(diag_lay, g, i)] = EasIluSingleEntry(fwork[EasIluAt(rows_lay, g, i)]);
+    }
+  } else if (byrows) {
 #pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
     for (PetscInt ib = 0; ib < n; ib += 64) {
       const PetscInt ie = PetscMin(ib + 64, n);
       for (PetscInt g = 0; g < nd; g++)
         for (PetscInt i = ib; i < ie; i++) f[EasIluAt(diag_lay, g, i)] = fwork[EasIluAt(rows_lay, g, i)];
     }
+  } else if (ff) { /* factored in place by diagonals, then rounded */
+    const size_t len = (size_t)nd * (size_t)F->ld;
+#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
+    for (size_t k = 0; k < len; k++) ff[k] = EasIluSingleEntry(f[k]);
   }
   PetscCall(PetscLogFlops((double)(pt[nd] - 2 * nd - 1 + 2 * nd) * rows)); /* a multiply-add per pair (the pair table's), a division or inverse per entry */
   PetscFunctionReturn(0);
@@ -591,8 +602,12 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
    the dispatch below knows them, so the d loops unroll, and without the
    column test in the interior rows [lo,hi).  The row-to-row recurrence
    (offsets -1 and +1: the species coupling) keeps each loop sequential. */
-static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *A, const PetscScalar *f, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z)
+static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *A, const PetscScalar *f, const float *ff, const int single, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z)
 {
+  /* the factor's entry k in either precision (single: a compile-time 0 or 1 at each call) */
+#define FV(k) (single ? (EasKScalar)ff[k] : f[k])
+#define LOWER(i, g) (single ? EasIluLowerRow_F(i, g, DM, off, ff, lay, p, z) : EasIluLowerRow(i, g, DM, off, f, lay, p, z))
+#define UPPER(i, g) (single ? EasIluUpperRow_F(i, g, n, ND, DM, off, ff, lay, z, z) : EasIluUpperRow(i, g, n, ND, DM, off, f, lay, z, z))
   const PetscInt     n = A->n, ld = A->ld, c0 = PetscMin(A->lo, n), c1r = PetscMax(PetscMin(A->hi, n), c0);
   const PetscInt    *off = A->off;
   const EasIluLayout lay = EasIluLayoutByDiagonals(DM, ld); /* the CPU's factor is stored by diagonals (EasIluFactor_CPU) */
@@ -611,7 +626,7 @@ static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt
     EasKScalar z1, z2;
     for (i = 0; i < c0; i++) {
       p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
-      z[i] = EasIluLowerRow(i, 1, DM, off, f, lay, p, z);
+      z[i] = LOWER(i, 1);
     }
     z1 = z[c0 - 1];
     z2 = z[c0 - 2];
@@ -619,46 +634,49 @@ static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt
       const EasKScalar pi = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
       EasKScalar       s  = pi;
       p[i]                = pi;
-      for (PetscInt d = 0; d < DM - 2; d++) s -= f[(size_t)d * ld + i] * z[i + off[d]];
-      s -= f[(size_t)(DM - 2) * ld + i] * z2;
-      s -= f[(size_t)(DM - 1) * ld + i] * z1;
+      for (PetscInt d = 0; d < DM - 2; d++) s -= FV((size_t)d * ld + i) * z[i + off[d]];
+      s -= FV((size_t)(DM - 2) * ld + i) * z2;
+      s -= FV((size_t)(DM - 1) * ld + i) * z1;
       z[i] = s;
       z2   = z1;
       z1   = s;
     }
     for (; i < n; i++) {
       p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
-      z[i] = EasIluLowerRow(i, 1, DM, off, f, lay, p, z);
+      z[i] = LOWER(i, 1);
     }
-    for (i = n - 1; i >= c1r; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, lay, z, z);
+    for (i = n - 1; i >= c1r; i--) z[i] = UPPER(i, 1);
     z1 = z[c1r];
     z2 = z[c1r + 1];
     for (; i >= c0; i--) { /* z_i = (y_i - sum_{j>i} u_ij z_j) / u_ii, the far columns first */
       EasKScalar s = z[i];
-      for (PetscInt d = ND - 1; d > DM + 2; d--) s -= f[(size_t)d * ld + i] * z[i + off[d]];
-      s -= f[(size_t)(DM + 2) * ld + i] * z2;
-      s -= f[(size_t)(DM + 1) * ld + i] * z1;
-      s *= f[(size_t)DM * ld + i];
+      for (PetscInt d = ND - 1; d > DM + 2; d--) s -= FV((size_t)d * ld + i) * z[i + off[d]];
+      s -= FV((size_t)(DM + 2) * ld + i) * z2;
+      s -= FV((size_t)(DM + 1) * ld + i) * z1;
+      s *= FV((size_t)DM * ld + i);
       z[i] = s;
       z2   = z1;
       z1   = s;
     }
-    for (; i >= 0; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, lay, z, z);
+    for (; i >= 0; i--) z[i] = UPPER(i, 1);
     return;
   }
   for (i = 0; i < n; i++) {
     p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
-    z[i] = EasIluLowerRow(i, i < c0 || i >= c1r, DM, off, f, lay, p, z);
+    z[i] = LOWER(i, i < c0 || i >= c1r);
   }
-  for (i = n - 1; i >= c1r; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, lay, z, z);
-  for (; i >= c0; i--) z[i] = EasIluUpperRow(i, 0, n, ND, DM, off, f, lay, z, z);
-  for (; i >= 0; i--) z[i] = EasIluUpperRow(i, 1, n, ND, DM, off, f, lay, z, z);
+  for (i = n - 1; i >= c1r; i--) z[i] = UPPER(i, 1);
+  for (; i >= c0; i--) z[i] = UPPER(i, 0);
+  for (; i >= 0; i--) z[i] = UPPER(i, 1);
 }
+#undef FV
+#undef LOWER
+#undef UPPER
 
 /* z = U^{-1} L^{-1} p, exact: forward substitution with the input entry
    formed on the fly (one pass over r, v, p), backward substitution in place
    in z.  Sequential (each row reads the rows solved before it). */
-static PetscErrorCode EasIluApply_CPU(EasBackend be, const EasDiaKernel *A, const PetscScalar *f, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work)
+static PetscErrorCode EasIluApply_CPU(EasBackend be, const EasDiaKernel *A, const PetscScalar *f, const float *ff, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work)
 {
   const PetscInt nd = A->ndiag;
 
@@ -666,11 +684,13 @@ static PetscErrorCode EasIluApply_CPU(EasBackend be, const EasDiaKernel *A, cons
   (void)be;
   (void)sweeps;
   (void)work;
-#define EAS_ILU_CALL(ND) EasIluSolveRows(ND, ((ND)-1) / 2, A, f, form, c1, c2, r, v, p, z)
+#define EAS_ILU_CALL(ND) ff ? EasIluSolveRows(ND, ((ND)-1) / 2, A, NULL, ff, 1, form, c1, c2, r, v, p, z) : EasIluSolveRows(ND, ((ND)-1) / 2, A, f, NULL, 0, form, c1, c2, r, v, p, z)
   if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
     EAS_ILU_ND_DISPATCH(nd, EAS_ILU_CALL);
+  else if (ff)
+    EasIluSolveRows(nd, dmain, A, NULL, ff, 1, form, c1, c2, r, v, p, z);
   else
-    EasIluSolveRows(nd, dmain, A, f, form, c1, c2, r, v, p, z);
+    EasIluSolveRows(nd, dmain, A, f, NULL, 0, form, c1, c2, r, v, p, z);
 #undef EAS_ILU_CALL
   PetscCall(PetscLogFlops(2.0 * nd * A->n + (form ? 3.0 * A->n : 0.0)));
   PetscFunctionReturn(0);

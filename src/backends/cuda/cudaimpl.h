@@ -200,8 +200,8 @@ PETSC_INTERN PetscErrorCode EasBcgsSweep1_CUDA(EasBackend, const EasDiaKernel *,
 PETSC_INTERN PetscErrorCode EasBcgsSweep2_CUDA(EasBackend, const EasDiaKernel *, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar[3]);
 PETSC_INTERN PetscErrorCode EasBcgsSweep3_CUDA(EasBackend, PetscInt, PetscScalar, PetscScalar, PetscScalar *, const PetscScalar *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar[2]);
 PETSC_INTERN PetscErrorCode EasDiaJacobi_CUDA(EasBackend, const EasDiaKernel *, PetscInt, PetscScalar *, PetscScalar *, PetscInt *);
-PETSC_INTERN PetscErrorCode EasIluFactor_CUDA(EasBackend, const EasDiaKernel *, const EasDiaKernel *, const PetscInt *, PetscInt, PetscInt, PetscScalar *, PetscScalar *, PetscInt *);
-PETSC_INTERN PetscErrorCode EasIluApply_CUDA(EasBackend, const EasDiaKernel *, const PetscScalar *, PetscInt, PetscInt, PetscInt, PetscScalar, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasIluFactor_CUDA(EasBackend, const EasDiaKernel *, const EasDiaKernel *, const PetscInt *, PetscInt, PetscInt, PetscScalar *, PetscScalar *, float *, PetscInt *);
+PETSC_INTERN PetscErrorCode EasIluApply_CUDA(EasBackend, const EasDiaKernel *, const PetscScalar *, const float *, PetscInt, PetscInt, PetscInt, PetscScalar, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *);
 /* EBE, CG, the EBE split's device unit (ebe.cu) */
 PETSC_INTERN PetscErrorCode EasEbeApply_CUDA(EasBackend, const EasEbeKernel *, PetscInt, PetscInt, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode EasEbeDiagonal_CUDA(EasBackend, const EasEbeKernel *, PetscInt, PetscInt, PetscInt, PetscScalar *);

@@ -544,26 +544,63 @@ __global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluInputKernel(EasKInt n, i
   p[i] = EasIluInputEntry((EasKInt)i, form, c1, c2, r, v, p);
 }
 
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluLowerKernel(EasKInt n, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKScalar *f, const EasKScalar *x, const EasKScalar *y, EasKScalar *ynew)
+/* The factor rounded to float (-pc_ilu_precision single). */
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluSingleKernel(EasKInt n, EasKInt nd, EasKInt ld, const EasKScalar *f, float *ff)
 {
   EAS_GRID_STRIDE(i, n)
-  ynew[i] = EasIluLowerRow((EasKInt)i, 1, dmain, off, f, EasIluLayoutByDiagonals(dmain, ld), x, y);
+  for (EasKInt g = 0; g < nd; g++) ff[(EasKIdx)g * ld + i] = EasIluSingleEntry(f[(EasKIdx)g * ld + i]);
 }
 
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluDiagKernel(EasKInt n, EasKInt dmain, EasKInt ld, const EasKScalar *f, const EasKScalar *y, EasKScalar *z)
+/* The row bodies of kernels/ilu.h for either precision of the factor: the
+   kernels below are templates on it. */
+__device__ static inline EasKScalar EasIluLowerRowT(EasKInt i, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasIluLayout lay, const EasKScalar *x, const EasKScalar *y)
+{
+  return EasIluLowerRow(i, 1, dmain, off, f, lay, x, y);
+}
+__device__ static inline EasKScalar EasIluLowerRowT(EasKInt i, EasKInt dmain, const EasKInt *off, const float *f, EasIluLayout lay, const EasKScalar *x, const EasKScalar *y)
+{
+  return EasIluLowerRow_F(i, 1, dmain, off, f, lay, x, y);
+}
+__device__ static inline EasKScalar EasIluUpperRowT(EasKInt i, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasIluLayout lay, const EasKScalar *y, const EasKScalar *z)
+{
+  return EasIluUpperRow(i, 1, n, nd, dmain, off, f, lay, y, z);
+}
+__device__ static inline EasKScalar EasIluUpperRowT(EasKInt i, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const float *f, EasIluLayout lay, const EasKScalar *y, const EasKScalar *z)
+{
+  return EasIluUpperRow_F(i, 1, n, nd, dmain, off, f, lay, y, z);
+}
+__device__ static inline EasKScalar EasIluDiagEntryT(EasKInt i, EasKInt dmain, const EasKScalar *f, EasIluLayout lay, const EasKScalar *y)
+{
+  return EasIluDiagEntry(i, dmain, f, lay, y);
+}
+__device__ static inline EasKScalar EasIluDiagEntryT(EasKInt i, EasKInt dmain, const float *f, EasIluLayout lay, const EasKScalar *y)
+{
+  return EasIluDiagEntry_F(i, dmain, f, lay, y);
+}
+
+template <typename FT>
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluLowerKernel(EasKInt n, EasKInt dmain, EasKInt ld, const EasKInt *off, const FT *f, const EasKScalar *x, const EasKScalar *y, EasKScalar *ynew)
 {
   EAS_GRID_STRIDE(i, n)
-  z[i] = EasIluDiagEntry((EasKInt)i, dmain, f, EasIluLayoutByDiagonals(dmain, ld), y);
+  ynew[i] = EasIluLowerRowT((EasKInt)i, dmain, off, f, EasIluLayoutByDiagonals(dmain, ld), x, y);
 }
 
-__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluUpperKernel(EasKInt n, EasKInt nd, EasKInt dmain, EasKInt ld, const EasKInt *off, const EasKScalar *f, const EasKScalar *y, const EasKScalar *z, EasKScalar *znew)
+template <typename FT>
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluDiagKernel(EasKInt n, EasKInt dmain, EasKInt ld, const FT *f, const EasKScalar *y, EasKScalar *z)
 {
   EAS_GRID_STRIDE(i, n)
-  znew[i] = EasIluUpperRow((EasKInt)i, 1, n, nd, dmain, off, f, EasIluLayoutByDiagonals(dmain, ld), y, z);
+  z[i] = EasIluDiagEntryT((EasKInt)i, dmain, f, EasIluLayoutByDiagonals(dmain, ld), y);
 }
 
-/* The starting guess, `sweeps` factor sweeps (fwork, copied back), the pivot scan. */
-PetscErrorCode EasIluFactor_CUDA(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
+template <typename FT>
+__global__ void __launch_bounds__(EAS_CUDA_BLOCK) EasIluUpperKernel(EasKInt n, EasKInt nd, EasKInt dmain, EasKInt ld, const EasKInt *off, const FT *f, const EasKScalar *y, const EasKScalar *z, EasKScalar *znew)
+{
+  EAS_GRID_STRIDE(i, n)
+  znew[i] = EasIluUpperRowT((EasKInt)i, n, nd, dmain, off, f, EasIluLayoutByDiagonals(dmain, ld), y, z);
+}
+
+/* The starting guess, `sweeps` factor sweeps (fwork, copied back), the pivot scan, with ff the rounding to float. */
+PetscErrorCode EasIluFactor_CUDA(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, float *ff, PetscInt *zero_row)
 {
   EasBackend_CUDA *cu = (EasBackend_CUDA *)be->data;
   const EasKInt    n = F->n, nd = F->ndiag, ld = F->ld;
@@ -584,6 +621,10 @@ PetscErrorCode EasIluFactor_CUDA(EasBackend be, const EasDiaKernel *F, const Eas
   EasCallCUDA(cudaMemcpyAsync(cu->d_iflag, &zr, sizeof(int), cudaMemcpyHostToDevice, cu->stream));
   EasIluPivotKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, f + (size_t)dmain * ld, cu->d_iflag);
   EasCheckLaunchCUDA();
+  if (ff) {
+    EasIluSingleKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nd, ld, f, ff);
+    EasCheckLaunchCUDA();
+  }
   EasCallCUDA(cudaMemcpyAsync(&zr, cu->d_iflag, sizeof(int), cudaMemcpyDeviceToHost, cu->stream));
   PetscCall(EasCudaTimerEnd(cu, EAS_CUDA_KIND_VEC));
   EasCallCUDA(cudaStreamSynchronize(cu->stream));
@@ -595,7 +636,7 @@ PetscErrorCode EasIluFactor_CUDA(EasBackend be, const EasDiaKernel *F, const Eas
 /* The input entry, `sweeps` Jacobi sweeps on L from y^0 = p, z^0 = D^{-1} y,
    `sweeps` Jacobi sweeps on U; iterates alternate between z and the halves
    of work as in /cpu/memcheck's EasIluApply_Memcheck, ending in z. */
-PetscErrorCode EasIluApply_CUDA(EasBackend be, const EasDiaKernel *A, const PetscScalar *f, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work)
+PetscErrorCode EasIluApply_CUDA(EasBackend be, const EasDiaKernel *A, const PetscScalar *f, const float *ff, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work)
 {
   EasBackend_CUDA   *cu = (EasBackend_CUDA *)be->data;
   const EasKInt      n = A->n, nd = A->ndiag, ld = A->ld;
@@ -613,17 +654,26 @@ PetscErrorCode EasIluApply_CUDA(EasBackend be, const EasDiaKernel *A, const Pets
   }
   for (PetscInt s = 0; s < sweeps; s++) {
     const PetscInt o = yi == 1 ? 2 : 1;
-    EasIluLowerKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, dmain, ld, A->off, f, p, y, buf[o]);
+    if (ff)
+      EasIluLowerKernel<float><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, dmain, ld, A->off, ff, p, y, buf[o]);
+    else
+      EasIluLowerKernel<EasKScalar><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, dmain, ld, A->off, f, p, y, buf[o]);
     EasCheckLaunchCUDA();
     y  = buf[o];
     yi = o;
   }
   zi = (sweeps % 2 == 0) ? 0 : (yi == 1 ? 2 : 1);
-  EasIluDiagKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, dmain, ld, f, y, buf[zi]);
+  if (ff)
+    EasIluDiagKernel<float><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, dmain, ld, ff, y, buf[zi]);
+  else
+    EasIluDiagKernel<EasKScalar><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, dmain, ld, f, y, buf[zi]);
   EasCheckLaunchCUDA();
   for (PetscInt s = 0; s < sweeps; s++) {
     const PetscInt o = (zi == 0) ? (yi == 1 ? 2 : 1) : 0;
-    EasIluUpperKernel<<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nd, dmain, ld, A->off, f, y, buf[zi], buf[o]);
+    if (ff)
+      EasIluUpperKernel<float><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nd, dmain, ld, A->off, ff, y, buf[zi], buf[o]);
+    else
+      EasIluUpperKernel<EasKScalar><<<nb, EAS_CUDA_BLOCK, 0, cu->stream>>>(n, nd, dmain, ld, A->off, f, y, buf[zi], buf[o]);
     EasCheckLaunchCUDA();
     zi = o;
   }

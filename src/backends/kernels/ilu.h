@@ -135,38 +135,57 @@ static inline EAS_HOST_DEVICE EasKScalar EasIluInitialEntry(EasKInt i, EasKInt g
   return g < dmain ? v / a[(EasKIdx)am[dmain] * lda + j] : (g == dmain ? 1.0 / v : v);
 }
 
-/* Row i of L y = x: x_i - sum_{off[d]<0} l_{i,i+off[d]} y_{i+off[d]}.  In
-   place in ascending rows (y's earlier rows final): forward substitution;
-   from the previous iterate y^k: one Jacobi sweep y^{k+1} = x - (L - I) y^k.
+/* The substitution row bodies, written once for each precision of the
+   factor's values (-pc_ilu_precision, EasKspSetILUPrecision):
+   EAS_ILU_ROW_BODIES(SUF, VT) defines EasIluLowerRow##SUF,
+   EasIluUpperRow##SUF and EasIluDiagEntry##SUF for a factor f of type VT;
+   the vectors and the sums stay EasKScalar (double) in both.  Instantiated
+   below for double (no suffix) and float (suffix _F).
+
+   EasIluLowerRow: row i of L y = x: x_i - sum_{off[d]<0} l_{i,i+off[d]}
+   y_{i+off[d]}.  In place in ascending rows (y's earlier rows final):
+   forward substitution; from the previous iterate y^k: one Jacobi sweep
+   y^{k+1} = x - (L - I) y^k.
+   EasIluUpperRow: row i of U z = y: (y_i - sum_{off[d]>0} u_{i,i+off[d]}
+   z_{i+off[d]}) / u_ii (times the stored 1/u_ii).  In place in descending
+   rows: backward substitution; from z^k: one Jacobi sweep z^{k+1} = D^{-1}
+   (y - (U - D) z^k).
+   EasIluDiagEntry: z^0 = D^{-1} y of the parallel backward solve, entry i
+   (f's diagonal holds 1/u_ii).
    guard 0: an interior row (every column in [0,n)), the test compiled out. */
-static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluLowerRow(EasKInt i, int guard, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasIluLayout lay, const EasKScalar *x, const EasKScalar *y)
-{
-  EasKScalar s = x[i];
-  for (EasKInt d = 0; d < dmain; d++) {
-    const EasKIdx j = (EasKIdx)i + off[d];
-    if (!guard || j >= 0) s -= f[EasIluAt(lay, d, i)] * y[j];
+#define EAS_ILU_ROW_BODIES(SUF, VT)                                                                                                                                                                                 \
+  static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluLowerRow##SUF(EasKInt i, int guard, EasKInt dmain, const EasKInt *off, const VT *f, EasIluLayout lay, const EasKScalar *x, const EasKScalar *y)                   \
+  {                                                                                                                                                                                                                 \
+    EasKScalar s = x[i];                                                                                                                                                                                            \
+    for (EasKInt d = 0; d < dmain; d++) {                                                                                                                                                                           \
+      const EasKIdx j = (EasKIdx)i + off[d];                                                                                                                                                                        \
+      if (!guard || j >= 0) s -= (EasKScalar)f[EasIluAt(lay, d, i)] * y[j];                                                                                                                                         \
+    }                                                                                                                                                                                                               \
+    return s;                                                                                                                                                                                                       \
+  }                                                                                                                                                                                                                 \
+  static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluUpperRow##SUF(EasKInt i, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const VT *f, EasIluLayout lay, const EasKScalar *y, const EasKScalar *z) \
+  {                                                                                                                                                                                                                 \
+    EasKScalar s = y[i];                                                                                                                                                                                            \
+    for (EasKInt d = dmain + 1; d < nd; d++) {                                                                                                                                                                      \
+      const EasKIdx j = (EasKIdx)i + off[d];                                                                                                                                                                        \
+      if (!guard || j < n) s -= (EasKScalar)f[EasIluAt(lay, d, i)] * z[j];                                                                                                                                          \
+    }                                                                                                                                                                                                               \
+    return s * (EasKScalar)f[EasIluAt(lay, dmain, i)];                                                                                                                                                              \
+  }                                                                                                                                                                                                                 \
+  static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluDiagEntry##SUF(EasKInt i, EasKInt dmain, const VT *f, EasIluLayout lay, const EasKScalar *y)                                                                  \
+  {                                                                                                                                                                                                                 \
+    return y[i] * (EasKScalar)f[EasIluAt(lay, dmain, i)];                                                                                                                                                           \
   }
-  return s;
-}
+/* clang-format off */
+EAS_ILU_ROW_BODIES(, EasKScalar)
+EAS_ILU_ROW_BODIES(_F, float)
+/* clang-format on */
 
-/* Row i of U z = y: (y_i - sum_{off[d]>0} u_{i,i+off[d]} z_{i+off[d]}) / u_ii
-   (times the stored 1/u_ii).  In place in descending rows: backward
-   substitution; from z^k: one Jacobi sweep z^{k+1} = D^{-1} (y - (U - D) z^k).
-   guard 0: an interior row. */
-static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluUpperRow(EasKInt i, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const EasKScalar *f, EasIluLayout lay, const EasKScalar *y, const EasKScalar *z)
+/* The factor's values rounded to float (-pc_ilu_precision single), entry k:
+   rounded to nearest, as the DIA's single-precision copy. */
+static inline EAS_HOST_DEVICE_INLINE float EasIluSingleEntry(EasKScalar v)
 {
-  EasKScalar s = y[i];
-  for (EasKInt d = dmain + 1; d < nd; d++) {
-    const EasKIdx j = (EasKIdx)i + off[d];
-    if (!guard || j < n) s -= f[EasIluAt(lay, d, i)] * z[j];
-  }
-  return s * f[EasIluAt(lay, dmain, i)];
-}
-
-/* z^0 = D^{-1} y of the parallel backward solve, entry i (f's diagonal holds 1/u_ii). */
-static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluDiagEntry(EasKInt i, EasKInt dmain, const EasKScalar *f, EasIluLayout lay, const EasKScalar *y)
-{
-  return y[i] * f[EasIluAt(lay, dmain, i)];
+  return (float)v;
 }
 
 /* The input of a preconditioner application, entry i, formed on the fly

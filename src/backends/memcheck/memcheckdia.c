@@ -250,8 +250,9 @@ PetscErrorCode EasDiaJacobi_Memcheck(EasBackend be, const EasDiaKernel *A, Petsc
    row of a sweep reads only the previous iterate, so the host loops below
    are what the CUDA kernels do over (block, thread), in the same order of
    launches: the starting guess, `sweeps` factor sweeps (new iterate into
-   fwork, copied back to f), the pivot scan. */
-PetscErrorCode EasIluFactor_Memcheck(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, PetscInt *zero_row)
+   fwork, copied back to f), the pivot scan, and with ff the rounding to
+   float. */
+PetscErrorCode EasIluFactor_Memcheck(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, float *ff, PetscInt *zero_row)
 {
   const PetscInt n = F->n, nd = F->ndiag, ld = F->ld;
   const size_t   bytes = (size_t)nd * ld * EAS_SC;
@@ -284,6 +285,12 @@ PetscErrorCode EasIluFactor_Memcheck(EasBackend be, const EasDiaKernel *F, const
   for (PetscInt i = 0; i < n; i++)
     if (EasIluBadPivot(f[(size_t)dmain * ld + i])) zr = PetscMin(zr, i);
   *zero_row = zr < n ? zr : -1;
+  if (ff) {
+    EasMcCheck("ilu_factor", "ff", ff, (size_t)nd * ld * sizeof(float));
+#pragma omp parallel for schedule(static) num_threads((int)be->threads)
+    for (PetscInt i = 0; i < n; i++)
+      for (PetscInt g = 0; g < nd; g++) ff[(size_t)g * ld + i] = EasIluSingleEntry(f[(size_t)g * ld + i]);
+  }
   PetscCall(PetscLogFlops((double)(pt[nd] - 2 * nd - 1 + 2 * nd) * n * sweeps)); /* a multiply-add per pair, a division or inverse per entry */
   PetscFunctionReturn(0);
 }
@@ -292,7 +299,7 @@ PetscErrorCode EasIluFactor_Memcheck(EasBackend be, const EasDiaKernel *F, const
    input entry, then `sweeps` sweeps y^{k+1} = p - (L - I) y^k from y^0 = p,
    then z^0 = D^{-1} y and `sweeps` sweeps z^{k+1} = D^{-1} (y - (U - D) z^k);
    the iterates alternate between z and the two halves of work. */
-PetscErrorCode EasIluApply_Memcheck(EasBackend be, const EasDiaKernel *A, const PetscScalar *f, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work)
+PetscErrorCode EasIluApply_Memcheck(EasBackend be, const EasDiaKernel *A, const PetscScalar *f, const float *ff, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work)
 {
   const PetscInt     n = A->n, nd = A->ndiag, ld = A->ld;
   PetscScalar       *buf[3] = {z, work, work + n};
@@ -302,7 +309,10 @@ PetscErrorCode EasIluApply_Memcheck(EasBackend be, const EasDiaKernel *A, const 
   PetscFunctionBegin;
   PetscCheck(0 <= dmain && dmain < nd && sweeps >= 0 && 0 <= form && form <= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "/cpu/memcheck: ilu_apply: dmain %" PetscInt_FMT ", sweeps %" PetscInt_FMT " or form %" PetscInt_FMT " out of range", dmain, sweeps, form);
   EasMcCheck("ilu_apply", "A->off", A->off, (size_t)nd * EAS_IN); /* the factor's pattern: its values are f */
-  EasMcCheck("ilu_apply", "f", f, (size_t)nd * ld * EAS_SC);
+  if (ff)
+    EasMcCheck("ilu_apply", "ff", ff, (size_t)nd * ld * sizeof(float));
+  else
+    EasMcCheck("ilu_apply", "f", f, (size_t)nd * ld * EAS_SC);
   if (form) {
     EasMcCheck("ilu_apply", "r", r, n * EAS_SC);
     EasMcCheck("ilu_apply", "v", v, n * EAS_SC);
@@ -319,19 +329,19 @@ PetscErrorCode EasIluApply_Memcheck(EasBackend be, const EasDiaKernel *A, const 
   for (PetscInt s = 0; s < sweeps; s++) {
     const PetscInt o = yi == 1 ? 2 : 1;
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
-    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluLowerRow(i, 1, dmain, A->off, f, EasIluLayoutByDiagonals(dmain, ld), p, y);
+    for (PetscInt i = 0; i < n; i++) buf[o][i] = ff ? EasIluLowerRow_F(i, 1, dmain, A->off, ff, EasIluLayoutByDiagonals(dmain, ld), p, y) : EasIluLowerRow(i, 1, dmain, A->off, f, EasIluLayoutByDiagonals(dmain, ld), p, y);
     y  = buf[o];
     yi = o;
   }
   /* U z = y: z^0 = D^{-1} y in a buffer y does not use, then alternate, ending in z */
   zi = (sweeps % 2 == 0) ? 0 : (yi == 1 ? 2 : 1);
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
-  for (PetscInt i = 0; i < n; i++) buf[zi][i] = EasIluDiagEntry(i, dmain, f, EasIluLayoutByDiagonals(dmain, ld), y);
+  for (PetscInt i = 0; i < n; i++) buf[zi][i] = ff ? EasIluDiagEntry_F(i, dmain, ff, EasIluLayoutByDiagonals(dmain, ld), y) : EasIluDiagEntry(i, dmain, f, EasIluLayoutByDiagonals(dmain, ld), y);
   for (PetscInt s = 0; s < sweeps; s++) {
     const PetscInt o = (zi == 0) ? (yi == 1 ? 2 : 1) : 0;
     zold             = buf[zi];
 #pragma omp parallel for schedule(static) num_threads((int)be->threads)
-    for (PetscInt i = 0; i < n; i++) buf[o][i] = EasIluUpperRow(i, 1, n, nd, dmain, A->off, f, EasIluLayoutByDiagonals(dmain, ld), y, zold);
+    for (PetscInt i = 0; i < n; i++) buf[o][i] = ff ? EasIluUpperRow_F(i, 1, n, nd, dmain, A->off, ff, EasIluLayoutByDiagonals(dmain, ld), y, zold) : EasIluUpperRow(i, 1, n, nd, dmain, A->off, f, EasIluLayoutByDiagonals(dmain, ld), y, zold);
     zi = o;
   }
   PetscCheck(zi == 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "/cpu/memcheck: ilu_apply: the last iterate is not in z");

@@ -109,8 +109,8 @@ PETSC_INTERN PetscErrorCode EasBcgsSweep1_Memcheck(EasBackend, const EasDiaKerne
 PETSC_INTERN PetscErrorCode EasBcgsSweep2_Memcheck(EasBackend, const EasDiaKernel *, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar[3]);
 PETSC_INTERN PetscErrorCode EasBcgsSweep3_Memcheck(EasBackend, PetscInt, PetscScalar, PetscScalar, PetscScalar *, const PetscScalar *, const PetscScalar *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar[2]);
 PETSC_INTERN PetscErrorCode EasDiaJacobi_Memcheck(EasBackend, const EasDiaKernel *, PetscInt, PetscScalar *, PetscScalar *, PetscInt *);
-PETSC_INTERN PetscErrorCode EasIluFactor_Memcheck(EasBackend, const EasDiaKernel *, const EasDiaKernel *, const PetscInt *, PetscInt, PetscInt, PetscScalar *, PetscScalar *, PetscInt *);
-PETSC_INTERN PetscErrorCode EasIluApply_Memcheck(EasBackend, const EasDiaKernel *, const PetscScalar *, PetscInt, PetscInt, PetscInt, PetscScalar, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode EasIluFactor_Memcheck(EasBackend, const EasDiaKernel *, const EasDiaKernel *, const PetscInt *, PetscInt, PetscInt, PetscScalar *, PetscScalar *, float *, PetscInt *);
+PETSC_INTERN PetscErrorCode EasIluApply_Memcheck(EasBackend, const EasDiaKernel *, const PetscScalar *, const float *, PetscInt, PetscInt, PetscInt, PetscScalar, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *);
 /* EBE, CG, the asynchronous unit (memcheckebe.c) */
 PETSC_INTERN PetscErrorCode EasEbeApply_Memcheck(EasBackend, const EasEbeKernel *, PetscInt, PetscInt, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode EasEbeDiagonal_Memcheck(EasBackend, const EasEbeKernel *, PetscInt, PetscInt, PetscInt, PetscScalar *);
