@@ -73,7 +73,7 @@ int main(int argc, char **argv)
   PetscMPIInt size;
   PetscInt    n = 24, steps = 3, ndel = 8, reps = 3, ninner = 2, ews[2] = {0, 1}, new = 2, njac = 2, npc = 4;
   char       *pcs[4] = {NULL, NULL, NULL, NULL}, ilu_axes[8] = "xyz", ilu_prec[8] = "double";
-  PetscInt    ilu_levels  = 0, lag = 1;
+  PetscInt    ilu_levels = 0, lag = 1;
   char       *jacs[2]     = {NULL, NULL};
   char       *inner[2]    = {NULL, NULL};
   PetscReal   delays[8]   = {0, 100, 1000};
@@ -102,7 +102,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-pcs", pcs, &npc, &flg));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-adr_pc_factor_levels", &ilu_levels, NULL)); /* eas's ILU settings, given to the peer alike */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-adr_pc_ilu_axes", ilu_axes, sizeof(ilu_axes), NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-adr_lag_preconditioner", &lag, NULL));                            /* the peer's SNESSetLagPreconditioner alike */
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-adr_lag_preconditioner", &lag, NULL));                        /* the peer's SNESSetLagPreconditioner alike */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-adr_pc_ilu_precision", ilu_prec, sizeof(ilu_prec), NULL)); /* eas's factor read in float; PETSc's stays double */
   if (!flg) {
     npc = 1;

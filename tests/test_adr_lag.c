@@ -106,9 +106,9 @@ int main(int argc, char **argv)
     PetscCall(EasAdrGetConvergedReason(adr, &reason));
     PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "eas ADR with -adr_lag_preconditioner %" PetscInt_FMT " did not converge at step %" PetscInt_FMT ": %s", lag, k, EasAdrConvergedReasonName(reason));
     PetscCall(EasAdrGetStats(adr, &st1));
-    nn = st1.outer_its - st0.outer_its;
-    ni = st1.inner_its - st0.inner_its;
-    nb = st1.pc_builds - st0.pc_builds;
+    nn  = st1.outer_its - st0.outer_its;
+    ni  = st1.inner_its - st0.inner_its;
+    nb  = st1.pc_builds - st0.pc_builds;
     st0 = st1;
     c.t = t0 + (k + 1) * dt;
     PetscCall(VecCopy(X, c.Xold));

@@ -643,7 +643,7 @@ PetscErrorCode EasAdrGetStats(EasAdr adr, EasAdrStats *st)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
-  *st = adr->stats;
+  *st           = adr->stats;
   st->pc_builds = 0;
   if (adr->ksp) PetscCall(EasKspGetPCBuilds(adr->ksp, &st->pc_builds));
   if (adr->halo) {

@@ -531,8 +531,10 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
       PetscScalar *fl = f + (EasKIdx)i * lay.rl, *fu = f + lay.b + (EasKIdx)i * lay.ru;
       for (PetscInt g = 0; g < ND; g++) {
         const PetscScalar v = EasIluEntryInterior(g, DM, F->off, pt, po, am[g] >= 0 ? A->val[(EasKIdx)am[g] * lda + i] : 0.0, fl, fu, lay);
-        if (g < DM) fl[(EasKIdx)g * lay.s] = v;
-        else fu[(EasKIdx)(g - DM) * lay.s] = v;
+        if (g < DM)
+          fl[(EasKIdx)g * lay.s] = v;
+        else
+          fu[(EasKIdx)(g - DM) * lay.s] = v;
       }
     }
     if (EasIluBadPivot(f[EasIluAt(lay, DM, i)])) {

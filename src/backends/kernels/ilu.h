@@ -153,28 +153,28 @@ static inline EAS_HOST_DEVICE EasKScalar EasIluInitialEntry(EasKInt i, EasKInt g
    EasIluDiagEntry: z^0 = D^{-1} y of the parallel backward solve, entry i
    (f's diagonal holds 1/u_ii).
    guard 0: an interior row (every column in [0,n)), the test compiled out. */
-#define EAS_ILU_ROW_BODIES(SUF, VT)                                                                                                                                                                                 \
-  static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluLowerRow##SUF(EasKInt i, int guard, EasKInt dmain, const EasKInt *off, const VT *f, EasIluLayout lay, const EasKScalar *x, const EasKScalar *y)                   \
-  {                                                                                                                                                                                                                 \
-    EasKScalar s = x[i];                                                                                                                                                                                            \
-    for (EasKInt d = 0; d < dmain; d++) {                                                                                                                                                                           \
-      const EasKIdx j = (EasKIdx)i + off[d];                                                                                                                                                                        \
-      if (!guard || j >= 0) s -= (EasKScalar)f[EasIluAt(lay, d, i)] * y[j];                                                                                                                                         \
-    }                                                                                                                                                                                                               \
-    return s;                                                                                                                                                                                                       \
-  }                                                                                                                                                                                                                 \
+#define EAS_ILU_ROW_BODIES(SUF, VT)                                                                                                                                                                                            \
+  static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluLowerRow##SUF(EasKInt i, int guard, EasKInt dmain, const EasKInt *off, const VT *f, EasIluLayout lay, const EasKScalar *x, const EasKScalar *y)                        \
+  {                                                                                                                                                                                                                            \
+    EasKScalar s = x[i];                                                                                                                                                                                                       \
+    for (EasKInt d = 0; d < dmain; d++) {                                                                                                                                                                                      \
+      const EasKIdx j = (EasKIdx)i + off[d];                                                                                                                                                                                   \
+      if (!guard || j >= 0) s -= (EasKScalar)f[EasIluAt(lay, d, i)] * y[j];                                                                                                                                                    \
+    }                                                                                                                                                                                                                          \
+    return s;                                                                                                                                                                                                                  \
+  }                                                                                                                                                                                                                            \
   static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluUpperRow##SUF(EasKInt i, int guard, EasKInt n, EasKInt nd, EasKInt dmain, const EasKInt *off, const VT *f, EasIluLayout lay, const EasKScalar *y, const EasKScalar *z) \
-  {                                                                                                                                                                                                                 \
-    EasKScalar s = y[i];                                                                                                                                                                                            \
-    for (EasKInt d = dmain + 1; d < nd; d++) {                                                                                                                                                                      \
-      const EasKIdx j = (EasKIdx)i + off[d];                                                                                                                                                                        \
-      if (!guard || j < n) s -= (EasKScalar)f[EasIluAt(lay, d, i)] * z[j];                                                                                                                                          \
-    }                                                                                                                                                                                                               \
-    return s * (EasKScalar)f[EasIluAt(lay, dmain, i)];                                                                                                                                                              \
-  }                                                                                                                                                                                                                 \
-  static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluDiagEntry##SUF(EasKInt i, EasKInt dmain, const VT *f, EasIluLayout lay, const EasKScalar *y)                                                                  \
-  {                                                                                                                                                                                                                 \
-    return y[i] * (EasKScalar)f[EasIluAt(lay, dmain, i)];                                                                                                                                                           \
+  {                                                                                                                                                                                                                            \
+    EasKScalar s = y[i];                                                                                                                                                                                                       \
+    for (EasKInt d = dmain + 1; d < nd; d++) {                                                                                                                                                                                 \
+      const EasKIdx j = (EasKIdx)i + off[d];                                                                                                                                                                                   \
+      if (!guard || j < n) s -= (EasKScalar)f[EasIluAt(lay, d, i)] * z[j];                                                                                                                                                     \
+    }                                                                                                                                                                                                                          \
+    return s * (EasKScalar)f[EasIluAt(lay, dmain, i)];                                                                                                                                                                         \
+  }                                                                                                                                                                                                                            \
+  static inline EAS_HOST_DEVICE_INLINE EasKScalar EasIluDiagEntry##SUF(EasKInt i, EasKInt dmain, const VT *f, EasIluLayout lay, const EasKScalar *y)                                                                           \
+  {                                                                                                                                                                                                                            \
+    return y[i] * (EasKScalar)f[EasIluAt(lay, dmain, i)];                                                                                                                                                                      \
   }
 /* clang-format off */
 EAS_ILU_ROW_BODIES(, EasKScalar)
