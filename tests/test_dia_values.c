@@ -7,27 +7,36 @@ static const char help[] = "New values of an EasDia operator (EasDiaGetValuesWri
 
 #include <eas.h>
 
-/* Solves with PETSc KSPBCGS, right preconditioning and the unpreconditioned
-   norm (as eas), on the AIJ copy of A. */
+/* PETSc KSPBCGS as eas runs it: right preconditioning (-pc_type, default
+   jacobi), the unpreconditioned norm, rtol, on M. */
+static PetscErrorCode PeerKsp(Mat M, PetscReal rtol, KSP *ksp)
+{
+  PC   pc;
+  char pctype[16] = "jacobi";
+
+  PetscFunctionBegin;
+  PetscCall(KSPCreate(PETSC_COMM_SELF, ksp));
+  PetscCall(KSPSetOperators(*ksp, M, M));
+  PetscCall(KSPSetType(*ksp, KSPBCGS));
+  PetscCall(KSPGetPC(*ksp, &pc));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", pctype, sizeof(pctype), NULL));
+  PetscCall(PCSetType(pc, pctype));
+  PetscCall(KSPSetPCSide(*ksp, PC_RIGHT));
+  PetscCall(KSPSetNormType(*ksp, KSP_NORM_UNPRECONDITIONED));
+  PetscCall(KSPSetTolerances(*ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+  PetscFunctionReturn(0);
+}
+
+/* Solves with PETSc KSPBCGS (PeerKsp) on the AIJ copy of A. */
 static PetscErrorCode PetscSolve(EasDia A, Vec b, PetscReal rtol, Vec x, PetscInt *its)
 {
   Mat                M;
   KSP                ksp;
-  PC                 pc;
-  char               pctype[16] = "jacobi";
   KSPConvergedReason reason;
 
   PetscFunctionBegin;
   PetscCall(EasDiaConvertToMat(A, &M));
-  PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
-  PetscCall(KSPSetOperators(ksp, M, M));
-  PetscCall(KSPSetType(ksp, KSPBCGS));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", pctype, sizeof(pctype), NULL));
-  PetscCall(PCSetType(pc, pctype));
-  PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
-  PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
-  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+  PetscCall(PeerKsp(M, rtol, &ksp));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
@@ -241,21 +250,15 @@ int main(int argc, char **argv)
     Mat                M0, M1;
     KSP                pk;
     PC                 pc;
-    char               pctype[16] = "jacobi";
+    PCType             pctype;
     PetscInt           b0, b1, itr, itp;
     PetscReal          e_r, r_r;
     PetscBool          flag;
     KSPConvergedReason reason;
     PetscCall(EasDiaConvertToMat(A, &M0));
-    PetscCall(KSPCreate(PETSC_COMM_SELF, &pk));
-    PetscCall(KSPSetOperators(pk, M0, M0));
-    PetscCall(KSPSetType(pk, KSPBCGS));
+    PetscCall(PeerKsp(M0, rtol, &pk));
     PetscCall(KSPGetPC(pk, &pc));
-    PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", pctype, sizeof(pctype), NULL));
-    PetscCall(PCSetType(pc, pctype));
-    PetscCall(KSPSetPCSide(pk, PC_RIGHT));
-    PetscCall(KSPSetNormType(pk, KSP_NORM_UNPRECONDITIONED));
-    PetscCall(KSPSetTolerances(pk, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+    PetscCall(PCGetType(pc, &pctype));
     PetscCall(KSPSetUp(pk)); /* PETSc's preconditioner of the current values */
     PetscCall(EasKspGetPCBuilds(ksp, &b0));
     PetscCall(EasKspSetReusePreconditioner(ksp, PETSC_TRUE));
