@@ -102,7 +102,6 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-pcs", pcs, &npc, &flg));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-adr_pc_factor_levels", &ilu_levels, NULL)); /* eas's ILU settings, given to the peer alike */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-adr_pc_ilu_axes", ilu_axes, sizeof(ilu_axes), NULL));
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-adr_lag_preconditioner", &lag, NULL));                        /* the peer's SNESSetLagPreconditioner alike */
   PetscCall(PetscOptionsGetString(NULL, NULL, "-adr_pc_ilu_precision", ilu_prec, sizeof(ilu_prec), NULL)); /* eas's factor read in float; PETSc's stays double */
   if (!flg) {
     npc = 1;
@@ -186,6 +185,7 @@ int main(int argc, char **argv)
       PetscCall(EasAdrSetKspEW(ea, ews[ie] ? PETSC_TRUE : PETSC_FALSE));
       PetscCall(EasAdrSetJacobianPrecision(ea, (EasPrecision)prec));
       PetscCall(EasAdrSetUp(ea));
+      PetscCall(EasAdrGetLagPreconditioner(ea, &lag)); /* eas's own reading of -adr_lag_preconditioner, for the peer's SNESSetLagPreconditioner */
       /* PETSc on the same system, same tolerances, EW with eas's choices when eas has it */
       PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
       PetscCall(EasAdrSetProblem(adr, problem));

@@ -547,9 +547,10 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
 
 /* From this many offsets on the CPU factors by rows into fwork and then
    lays the factor out by diagonals: at 37 offsets (ILU(2), -pc_ilu_axes
-   zxy, 48^3) 84 ms against 119 ms by diagonals in place; at 9 (ILU(0))
-   21 against 13 ms, the in-place factor's rows k being then a few cache
-   lines anyway.  The substitutions read the diagonals faster at both
+   zxy, 48^3) 84 ms against 119 ms by diagonals in place (with the pairs'
+   places, EasIluPairPlaces: 102-127 against 117-184 ms, alternated); at 9
+   (ILU(0)) 21 against 13 ms, the in-place factor's rows k being then a few
+   cache lines anyway.  The substitutions read the diagonals faster at both
    (4.9 against 7.3 ms at 37 offsets: each triangle reads only its own
    diagonals). */
 #define EAS_ILU_ROWS_ND 16
@@ -576,19 +577,18 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
     rows = byrows ? EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_TRUE, fw, zero_row) : EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_FALSE, fw, zero_row);
 #undef EAS_ILU_FACTOR_CALL
   PetscCall(PetscFree(po));
-  if (byrows && ff) { /* rows -> diagonals in blocks of 64 rows: a block's rows (64 nd entries) stay in L1 while each diagonal is written in a run of 64; rounded to float on the way (-pc_ilu_precision single) */
+  if (byrows) { /* rows -> diagonals in blocks of 64 rows: a block's rows (64 nd entries) stay in L1 while each diagonal is written in a run of 64; rounded to float on the way with -pc_ilu_precision single */
 #pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
     for (PetscInt ib = 0; ib < n; ib += 64) {
       const PetscInt ie = PetscMin(ib + 64, n);
       for (PetscInt g = 0; g < nd; g++)
-        for (PetscInt i = ib; i < ie; i++) ff[EasIluAt(diag_lay, g, i)] = EasIluSingleEntry(fwork[EasIluAt(rows_lay, g, i)]);
-    }
-  } else if (byrows) {
-#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
-    for (PetscInt ib = 0; ib < n; ib += 64) {
-      const PetscInt ie = PetscMin(ib + 64, n);
-      for (PetscInt g = 0; g < nd; g++)
-        for (PetscInt i = ib; i < ie; i++) f[EasIluAt(diag_lay, g, i)] = fwork[EasIluAt(rows_lay, g, i)];
+        for (PetscInt i = ib; i < ie; i++) {
+          const PetscScalar v = fwork[EasIluAt(rows_lay, g, i)];
+          if (ff)
+            ff[EasIluAt(diag_lay, g, i)] = EasIluSingleEntry(v);
+          else
+            f[EasIluAt(diag_lay, g, i)] = v;
+        }
     }
   } else if (ff) { /* factored in place by diagonals, then rounded */
     const size_t len = (size_t)nd * (size_t)F->ld;
