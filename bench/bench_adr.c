@@ -21,12 +21,25 @@ static const char help[] = "bench_adr: the eas ADR solver (docs/adr.md).\n"
                            "  PETSc's in double), in one run; the\n"
                            "  line has eas's inner iterations per Newton iteration (inner_per_newton).  Default: as\n"
                            "  -adr_pc_type and -peer_pc_type say (jacobi).\n"
+                           "  With ILU on both, a second line per case: one application of each factor (EasIluApply against\n"
+                           "  PETSc's MatSolve, -log_view's events over the timed runs), bytes per row counted as moved to and\n"
+                           "  from memory (eas: the factor's offsets x 8 or 4 B + 64 B of vectors, backend.h\n"
+                           "  EAS_ILU_APPLY_BYTES_MOVED_PER_ROW; PETSc: 12 B per factor entry + 48 B, 72 with a permutation,\n"
+                           "  MatSolve_SeqAIJ[_NaturalOrdering]), their GB/s, and one thread's read9 bandwidth (bandwidth.h)\n"
+                           "  measured after each timed pair: the substitutions are sequential.\n"
+                           "BENCH name=adr_ilu_apply n= ilu_levels= ilu_axes= ilu_precision= rows= eas_offsets= eas_bytes_per_row=\n"
+                           "  eas_ms= eas_GBs= petsc_nz_per_row= petsc_bytes_per_row= petsc_ms= petsc_GBs= read9_GBs= eas_over_read9=\n"
+                           "  petsc_over_read9= petsc_over_eas= byte_ratio= (petsc/eas bytes: the speed ratio at equal bandwidth use)\n"
+                           "  ws_per_llc= at_bandwidth= (eas's bytes per application against the last-level cache, bandwidth.h:\n"
+                           "  below 4 LLCs part of it may stay in the cache, and a ratio to read9 above 1 is then possible)\n"
                            "  -n <24> -steps <3> -delays 0,100,1000 -problem diurnal|transport -reps <3; 7 on 1 rank> -inner full -ew 0,1\n";
 
 #include <eas.h>
 #include <petscsnes.h>
 
 #include "../tests/adr_snes_peer.h"
+#include "backends/backend.h" /* EAS_ILU_APPLY_BYTES_MOVED_PER_ROW */
+#include "bandwidth.h"        /* the read9 reference */
 #include "../tests/axes_perm.h" /* AxesOrderingRegister: PETSc's ILU in the order of eas's -adr_pc_ilu_axes */
 
 static PetscErrorCode SetOpt(const char name[], PetscReal v)
@@ -154,7 +167,10 @@ int main(int argc, char **argv)
       PetscBool             match, same = PETSC_TRUE, allok = PETSC_TRUE;
       EasAdr                ea, adr;
       EasAdrConvergedReason reason = EAS_ADR_CONVERGED_ITERATING;
-      PetscLogDouble        te[64], tp[64], tr[64];
+      PetscLogDouble        te[64], tp[64], tr[64], ta[64], ts[64], tref[64]; /* ta, ts: one ILU application of eas, PETSc; tref: read9 */
+      PetscBool             ilu = PETSC_FALSE;
+      PetscLogEvent         ev_apply = -1, ev_solve = -1;
+      EasBenchRef           ref;
       PetscReal             rtol, krtol, t0s, dt;
       AdrPeerCtx            c;
       SNES                  snes;
@@ -226,7 +242,22 @@ int main(int argc, char **argv)
       /* run -1 warms both up (first touches, the solvers' setups), untimed; then the timed runs
          alternate eas-PETSc and PETSc-eas, so that a drift of the machine's speed hits both */
       for (PetscInt r = -1; r < reps; r++) {
+        if (r == 0) { /* after the warm-up, both factored: with ILU on both, time their applications too (-log_view's events; logging turned on here) */
+          EasKsp   eksp;
+          PetscInt nd;
+          PetscCall(EasAdrGetKsp(ea, &eksp));
+          PetscCall(EasKspGetILUOffsets(eksp, &nd, NULL));
+          ilu = (PetscBool)(nd > 0 && !strcmp(pcname, PCILU));
+          if (ilu) {
+            PetscCall(PetscLogDefaultBegin());
+            PetscCall(PetscLogEventGetId("EasIluApply", &ev_apply));
+            PetscCall(PetscLogEventGetId("MatSolve", &ev_solve));
+            PetscCall(EasBenchRefCreate(0, 1, &ref)); /* one thread: the substitutions are sequential */
+          }
+        }
         for (PetscInt half = 0; half < 2; half++) {
+          PetscEventPerfInfo pi0, pi1;
+          if (ilu) PetscCall(PetscLogEventGetPerfInfo(0, (half == 0) == (r % 2 == 0 || r < 0) ? ev_apply : ev_solve, &pi0));
           if ((half == 0) == (r % 2 == 0 || r < 0)) { /* eas */
             EasAdrStats st0, st1;
             PetscCall(EasAdrSetTime(ea, t0s));
@@ -268,8 +299,13 @@ int main(int argc, char **argv)
             newton = nn;
             lin    = nl;
           }
+          if (ilu && r >= 0) { /* seconds per application in this run */
+            PetscCall(PetscLogEventGetPerfInfo(0, (half == 0) == (r % 2 == 0) ? ev_apply : ev_solve, &pi1));
+            ((half == 0) == (r % 2 == 0) ? ta : ts)[r] = pi1.count > pi0.count ? (pi1.time - pi0.time) / (pi1.count - pi0.count) : 0.0;
+          }
         }
         if (r >= 0) tr[r] = tp[r] / te[r];
+        if (ilu && r >= 0) tref[r] = EasBenchRead9(&ref, 1);
       }
       /* a ratio only when both solved every step: a failed run's time is not the time of the work */
       PetscCall(PetscSortReal(reps, te));
@@ -287,6 +323,31 @@ int main(int argc, char **argv)
       /* 1 rank, 1 thread: every run does the same arithmetic, so the same counts */
       if (!same) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "WARNING bench_adr: the Newton or inner counts differ between runs (the last run's are printed)\n"));
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " pc=%s petsc_pc=%s ilu_levels=%" PetscInt_FMT " ilu_axes=%s ilu_precision=%s lag=%" PetscInt_FMT " inner_per_newton=%.1f eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%s eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s petsc_reason=%s reps=%" PetscInt_FMT " ratio_min=%s ratio_max=%s\n", problem, n, steps, EasPrecisions[prec], ews[ie], pcs[ip][0] ? pcs[ip] : "options", pcname, ilu_levels, ilu_axes, ilu_prec, lag, eo ? (double)ei / eo : 0.0, 1e3 * te[reps / 2] / steps, 1e3 * tp[reps / 2] / steps, ratio, eo, newton, ei, lin, EasAdrConvergedReasonName(reason), SNESConvergedReasons[sreason], reps, rmin, rmax));
+      if (ilu) {
+        EasKsp          eksp;
+        EasPrecision    fprec;
+        PetscInt        nd, rows;
+        const PetscInt *off;
+        Mat             F;
+        MatInfo         info;
+        double          eb, pb, ea_s, pa_s, ref_s, ref_GBs, eas_GBs, petsc_GBs;
+        PetscCall(EasAdrGetKsp(ea, &eksp));
+        PetscCall(EasKspGetILUOffsets(eksp, &nd, &off));
+        PetscCall(EasKspGetILUPrecision(eksp, &fprec));
+        PetscCall(MatGetSize(J, &rows, NULL));
+        PetscCall(PCFactorGetMatrix(ppc, &F));
+        PetscCall(MatGetInfo(F, MAT_LOCAL, &info));
+        eb      = EAS_ILU_APPLY_BYTES_MOVED_PER_ROW(nd, fprec == EAS_PRECISION_SINGLE ? 4.0 : 8.0);
+        pb      = 12.0 * info.nz_used / rows + (strcmp(ilu_axes, "xyz") ? 72.0 : 48.0); /* the permuted MatSolve gathers b through r, scatters x through c and keeps tmp */
+        ea_s    = EasBenchMedian(reps, ta);
+        pa_s    = EasBenchMedian(reps, ts);
+        ref_s   = EasBenchMedian(reps, tref);
+        ref_GBs = EAS_BENCH_READ9_BYTES * ref.n / ref_s * 1e-9;
+        eas_GBs = eb * rows / ea_s * 1e-9;
+        petsc_GBs = pb * rows / pa_s * 1e-9;
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_ilu_apply n=%" PetscInt_FMT " ilu_levels=%" PetscInt_FMT " ilu_axes=%s ilu_precision=%s rows=%" PetscInt_FMT " eas_offsets=%" PetscInt_FMT " eas_bytes_per_row=%.0f eas_ms=%.3f eas_GBs=%.2f petsc_nz_per_row=%.2f petsc_bytes_per_row=%.0f petsc_ms=%.3f petsc_GBs=%.2f read9_GBs=%.2f eas_over_read9=%.2f petsc_over_read9=%.2f petsc_over_eas=%.3f byte_ratio=%.3f ws_per_llc=%.2f at_bandwidth=%s\n", n, ilu_levels, ilu_axes, EasPrecisions[fprec], rows, nd, eb, 1e3 * ea_s, eas_GBs, info.nz_used / rows, pb, 1e3 * pa_s, petsc_GBs, ref_GBs, eas_GBs / ref_GBs, petsc_GBs / ref_GBs, pa_s / ea_s, pb / eb, EasBenchPerLLC(&ref, eb * rows), EasBenchAtBandwidth(&ref, eb * rows)));
+        PetscCall(EasBenchRefDestroy(&ref));
+      }
       PetscCall(SNESDestroy(&snes));
       PetscCall(MatDestroy(&J));
       PetscCall(VecDestroy(&X));
@@ -326,6 +387,8 @@ int main(int argc, char **argv)
     args: -n 8 -steps 1 -reps 1 -ew 0 -jacobian double -pcs jacobi,ilu -adr_dt 3600
     expect_count: 1 BENCH name=adr_vs_petsc .* pc=jacobi petsc_pc=jacobi ilu_levels=0 ilu_axes=xyz ilu_precision=double lag=1 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
     expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=0 ilu_axes=xyz ilu_precision=double lag=1 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
+    # the application's bytes by hand (backend.h): 9 offsets x 8 B + 64 B of vectors = 136; only for the ILU case
+    expect_count: 1 BENCH name=adr_ilu_apply n=8 ilu_levels=0 ilu_axes=xyz ilu_precision=double rows=1024 eas_offsets=9 eas_bytes_per_row=136 eas_ms=[0-9.]+ eas_GBs=[0-9.]+ petsc_nz_per_row=[0-9.]+ petsc_bytes_per_row=[0-9]+ petsc_ms=[0-9.]+ petsc_GBs=[0-9.]+ read9_GBs=[0-9.]+ .* byte_ratio=[0-9.]+ ws_per_llc=\S+ at_bandwidth=(yes|no|unknown)
   test:
     # ILU(2) with the z-lines innermost, PETSc's PCILU at the same levels and ordering (tests/axes_perm.h)
     suffix: ilu2_zxy
@@ -333,6 +396,8 @@ int main(int argc, char **argv)
     backends: /cpu/serial
     args: -n 8 -steps 1 -reps 1 -ew 0 -jacobian double -pcs ilu -adr_pc_factor_levels 2 -adr_pc_ilu_axes zxy -adr_dt 3600
     expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=2 ilu_axes=zxy ilu_precision=double lag=1 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
+    # 37 offsets x 8 B + 64 = 360 B per row (the factor read by rows, EAS_ILU_APPLY_ROWS_ND)
+    expect_count: 1 BENCH name=adr_ilu_apply n=8 ilu_levels=2 ilu_axes=zxy ilu_precision=double rows=1024 eas_offsets=37 eas_bytes_per_row=360 .* petsc_over_eas=[0-9.]+ byte_ratio=[0-9.]+
   test:
     # the ILU rebuilt at every third Newton iteration, PETSc's SNESSetLagPreconditioner alike
     suffix: ilu_lag
@@ -347,4 +412,6 @@ int main(int argc, char **argv)
     backends: /cpu/serial
     args: -n 8 -steps 1 -reps 1 -ew 0 -jacobian double -pcs ilu -adr_pc_factor_levels 1 -adr_pc_ilu_precision single -adr_dt 3600
     expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=1 ilu_axes=xyz ilu_precision=single lag=1 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
+    # the float factor: 19 offsets x 4 B + 64 B of double vectors = 140
+    expect_count: 1 BENCH name=adr_ilu_apply n=8 ilu_levels=1 ilu_axes=xyz ilu_precision=single rows=1024 eas_offsets=19 eas_bytes_per_row=140 .* byte_ratio=[0-9.]+
 TEST*/

@@ -22,6 +22,7 @@
 #include <petscdm.h>
 #include <eas/dia.h> /* EasPrecision, EasAdrComputeLocalJacobian */
 #include <eas/meter.h>
+#include <eas/ksp.h> /* EasAdrGetKsp */
 
 typedef struct _p_EasAdr *EasAdr;
 
@@ -346,6 +347,11 @@ PETSC_EXTERN PetscErrorCode EasAdrGetTimeStep(EasAdr, PetscReal *dt);
 /* EasAdrGetConvergedReason - the reason of the last time step
    (EAS_ADR_CONVERGED_* or EAS_ADR_DIVERGED_*). */
 PETSC_EXTERN PetscErrorCode EasAdrGetConvergedReason(EasAdr, EasAdrConvergedReason *);
+/* EasAdrGetKsp - this rank's inner solver (the local Newton systems'
+   BiCGStab, options prefix adr_): to view it, or read its counts and its
+   preconditioner's pattern.  Borrowed: it lives as long as the EasAdr; its
+   settings belong to the EasAdr's options and setters. */
+PETSC_EXTERN PetscErrorCode EasAdrGetKsp(EasAdr, EasKsp *);
 /* EasAdrGetStats - iterations, messages and time, cumulative over EasAdrSolve
    calls (EasAdrStats). */
 PETSC_EXTERN PetscErrorCode EasAdrGetStats(EasAdr, EasAdrStats *);

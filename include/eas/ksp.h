@@ -141,6 +141,11 @@ PETSC_EXTERN PetscErrorCode EasKspGetReusePreconditioner(EasKsp, PetscBool *flag
 /* EasKspGetPCBuilds - how many times the preconditioner was built (ILU
    factorizations, Jacobi diagonals), over full and values-only setups. */
 PETSC_EXTERN PetscErrorCode EasKspGetPCBuilds(EasKsp, PetscInt *builds);
+/* EasKspGetILUOffsets - the offsets of the ILU factor's pattern (host
+   memory, ascending; the operator's own for ILU(0) in its order, with the
+   level-k fill for ILU(k), of P A P' with -pc_ilu_axes): ndiag 0 and off
+   NULL before a setup has built it.  The array belongs to the solver. */
+PETSC_EXTERN PetscErrorCode EasKspGetILUOffsets(EasKsp, PetscInt *ndiag, const PetscInt *off[]);
 /* A convergence test (EasKspSetConvergenceTest). */
 typedef PetscErrorCode (*EasKspConvergenceTestFn)(EasKsp, PetscInt its, PetscReal rnorm, KSPConvergedReason *reason, void *ctx);
 /* EasKspSetConvergenceTest - replaces the built-in test (PETSc's

@@ -431,6 +431,16 @@ PETSC_INTERN PetscErrorCode EasBackendHostFree(EasBackend, void **p);
    the write would fetch it again, 8 B more). */
 #define EAS_BCGS_BYTES_MOVED_PER_ROW_BE(ndiag, vbytes, inplace) ((inplace) ? 2.0 * (vbytes) * (ndiag) + 18.0 * 8.0 : EAS_BCGS_BYTES_MOVED_PER_ROW_PREC(ndiag, vbytes))
 
+/* The bytes one exact ILU application (ilu_apply, the CPU's substitutions)
+   moves between memory and the cache per row, with ndiag offsets in the
+   factor of vbytes per value: the factor once, and 8 passes of vectors.
+   Forward, input form 1 (p = r + c1 (p - c2 v)): r, p, v read, p written
+   back (read first), z written (write allocate + write back): 6 passes;
+   form 2 (p = r - c1 v): r, v read, p and z written without being read: 6.
+   Backward: z read and written back in place: 2.  296 + 64 = 360 B at 37
+   offsets in double (bench_adr's adr_ilu_apply line). */
+#define EAS_ILU_APPLY_BYTES_MOVED_PER_ROW(ndiag, vbytes) ((vbytes) * (ndiag) + 8.0 * 8.0)
+
 /* -eas_backend auto: the backend for obj, the object that needs one (an
    EasAdr, an EasEbe, an EasDia at its SetUp), created on comm; *be = NULL
    when the resolver has no rule for such an object.  A layer above the

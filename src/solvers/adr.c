@@ -638,6 +638,20 @@ PetscErrorCode EasAdrGetConvergedReason(EasAdr adr, EasAdrConvergedReason *reaso
   PetscFunctionReturn(0);
 }
 
+/*@C
+  EasAdrGetKsp - this rank's inner solver: the BiCGStab of the local Newton
+  systems (options prefix adr_).  Borrowed (it lives as long as adr); set
+  it through the EasAdr's options and setters, which EasAdrSetUp applies.
+@*/
+PetscErrorCode EasAdrGetKsp(EasAdr adr, EasKsp *ksp)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscValidPointer(ksp, 2);
+  *ksp = adr->ksp;
+  PetscFunctionReturn(0);
+}
+
 /*@C EasAdrGetStats - iterations, messages and time (see EasAdrStats). @*/
 PetscErrorCode EasAdrGetStats(EasAdr adr, EasAdrStats *st)
 {

@@ -683,16 +683,18 @@ static PetscErrorCode EasKspView_BiCGStab(EasKsp ksp, PetscViewer viewer)
   if (ksp->ilu_f) {
     EasBackend be = ksp->op.be;
     char       pat[64];
+    PetscInt   fnd;
     if (ksp->ilu_perm)
       PetscCall(PetscSNPrintf(pat, sizeof(pat), "of P A P' (axes %s) on %" PetscInt_FMT " offsets", ksp->ilu_axes, ksp->ilu_k.ndiag));
     else if (ksp->ilu_levels > 0)
       PetscCall(PetscSNPrintf(pat, sizeof(pat), "on %" PetscInt_FMT " offsets (the operator's %" PetscInt_FMT " and their level-%" PetscInt_FMT " fill)", ksp->ilu_k.ndiag, ksp->A->ndiag, ksp->ilu_levels));
     else
       PetscCall(PetscStrncpy(pat, "in the operator's DIA pattern", sizeof(pat)));
+    PetscCall(EasKspGetILUOffsets(ksp, &fnd, NULL));
     if (be->ilu_iterative)
       PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT ") %s, parallel form (Chow-Patel): %" PetscInt_FMT " factor sweeps, %" PetscInt_FMT " Jacobi sweeps per triangular solve; factor read in %s\n", ksp->ilu_levels, pat, ksp->ilu_factor_sweeps, ksp->ilu_solve_sweeps, EasPrecisions[ksp->ilu_prec]));
     else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT ") %s, exact (sequential factorization and substitutions); factor read in %s\n", ksp->ilu_levels, pat, EasPrecisions[ksp->ilu_prec]));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT ") %s, exact (sequential factorization and substitutions); factor read in %s, %g bytes/row moved per application\n", ksp->ilu_levels, pat, EasPrecisions[ksp->ilu_prec], EAS_ILU_APPLY_BYTES_MOVED_PER_ROW(fnd, ksp->ilu_prec == EAS_PRECISION_SINGLE ? 4.0 : 8.0)));
     if (ksp->ilu_zero_row >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "ILU(%" PetscInt_FMT ") failed: zero or non-finite pivot in row %" PetscInt_FMT "\n", ksp->ilu_levels, ksp->ilu_zero_row));
   }
   PetscFunctionReturn(0);

@@ -1007,6 +1007,22 @@ PetscErrorCode EasKspGetPCBuilds(EasKsp ksp, PetscInt *builds)
 }
 
 /*@C
+  EasKspGetILUOffsets - the offsets of the ILU factor's pattern, in host
+  memory and ascending: the operator's own for ILU(0) in its order, with
+  their level-k fill for ILU(k), those of P A P' with -pc_ilu_axes.  ndiag
+  is 0 and off NULL until a setup with -pc_type ilu has built the factor.
+  Either pointer may be NULL; the array belongs to the solver.
+@*/
+PetscErrorCode EasKspGetILUOffsets(EasKsp ksp, PetscInt *ndiag, const PetscInt *off[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(ksp, EAS_KSP_CLASSID, 1);
+  if (ndiag) *ndiag = !ksp->ilu_f ? 0 : (ksp->ilu_levels > 0 || ksp->ilu_Ap ? ksp->ilu_k.ndiag : ksp->A->ndiag); /* bicgstab.c EasKspILUKernel's choice */
+  if (off) *off = ksp->ilu_f ? ksp->ilu_off_host : NULL;
+  PetscFunctionReturn(0);
+}
+
+/*@C
   EasKspGetSetUpCounts - how many setups the solver did: full (allocation,
   preconditioner) and values only (same operator pattern, new values).
   Either pointer may be NULL.
