@@ -545,30 +545,41 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
   return i;
 }
 
-/* From this many offsets on the CPU factors by rows into fwork and then
-   lays the factor out by diagonals: at 37 offsets (ILU(2), -pc_ilu_axes
-   zxy, 48^3) 84 ms against 119 ms by diagonals in place (with the pairs'
-   places, EasIluPairPlaces: 102-127 against 117-184 ms, alternated); at 9
-   (ILU(0)) 21 against 13 ms, the in-place factor's rows k being then a few
-   cache lines anyway.  The substitutions read the diagonals faster at both
-   (4.9 against 7.3 ms at 37 offsets: each triangle reads only its own
-   diagonals). */
-#define EAS_ILU_ROWS_ND 16
+/* Where the CPU's factor is (EasIluLayout), by its offset count nd:
+   - nd < EAS_ILU_ROWS_ND: by diagonals, factored in place;
+   - EAS_ILU_ROWS_ND <= nd < EAS_ILU_APPLY_ROWS_ND: factored by rows, L and
+     U apart (EasIluLayoutByRows), in the scratch fwork, then laid out by
+     diagonals for the substitutions;
+   - nd >= EAS_ILU_APPLY_ROWS_ND: by rows, factored in place, and the
+     substitutions read the rows (fwork, allocated from EAS_ILU_ROWS_ND
+     offsets on, stays unused).
+   By rows, the rows k that the factorization of row i reads are a few
+   cache lines each, not nd: at 37 offsets (ILU(2), -pc_ilu_axes zxy,
+   48^3) 84 ms against 119 ms by diagonals in place; at 9 (ILU(0)) 21
+   against 13 ms, the in-place factor's rows k being then a few cache lines
+   anyway.  The substitutions (with the far sums of EAS_ILU_FAR_SUM), one
+   thread, alternated builds, bench_adr's adr_ilu_apply line, 2026-11-28:
+   at 37 offsets the rows are faster, 9.9-11.3 against 11.4-12.4 ms per
+   application at 48^3 (PETSc's MatSolve / eas 1.33-1.40 against
+   1.11-1.30), and save the copy; at 23 (ILU(1) zxy) the diagonals are,
+   3.6-4.6 against 4.9-5.7 ms. */
+#define EAS_ILU_ROWS_ND       16
+#define EAS_ILU_APPLY_ROWS_ND 32
 
 static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, float *ff, PetscInt *zero_row)
 {
   const PetscInt     nd = F->ndiag, n = F->n;
-  const PetscBool    byrows   = (PetscBool)(nd >= EAS_ILU_ROWS_ND && fwork);
-  const EasIluLayout rows_lay = EasIluLayoutByRows(nd, dmain, F->ld), diag_lay = EasIluLayoutByDiagonals(dmain, F->ld);
-  PetscScalar       *fw   = byrows ? fwork : f;
-  PetscInt           rows = 0;
+  const PetscBool    byrows = (PetscBool)(nd >= EAS_ILU_ROWS_ND && fwork), inplace = (PetscBool)(byrows && nd >= EAS_ILU_APPLY_ROWS_ND); /* inplace: by rows in f, the layout EasIluApply_CPU reads */
+  const EasIluLayout lay    = byrows ? EasIluLayoutByRows(nd, dmain, F->ld) : EasIluLayoutByDiagonals(dmain, F->ld), diag_lay = EasIluLayoutByDiagonals(dmain, F->ld);
+  PetscScalar       *fw     = byrows && !inplace ? fwork : f;
+  PetscInt           rows   = 0;
   EasKIdx           *po;
 
   PetscFunctionBegin;
   (void)sweeps;
   *zero_row = -1;
   PetscCall(PetscMalloc1(pt[nd] - pt[0] + 1, &po)); /* the pairs' places in the layout (a few hundred) */
-  EasIluPairPlaces(byrows ? rows_lay : diag_lay, nd, F->off, pt, po);
+  EasIluPairPlaces(lay, nd, F->off, pt, po);
   /* the layout a compile-time choice too, so that its index arithmetic folds */
 #define EAS_ILU_FACTOR_CALL(ND) rows = byrows ? EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_TRUE, fw, zero_row) : EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_FALSE, fw, zero_row)
   if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
@@ -577,21 +588,21 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
     rows = byrows ? EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_TRUE, fw, zero_row) : EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_FALSE, fw, zero_row);
 #undef EAS_ILU_FACTOR_CALL
   PetscCall(PetscFree(po));
-  if (byrows) { /* rows -> diagonals in blocks of 64 rows: a block's rows (64 nd entries) stay in L1 while each diagonal is written in a run of 64; rounded to float on the way with -pc_ilu_precision single */
+  if (byrows && !inplace) { /* rows -> diagonals in blocks of 64 rows: a block's rows (64 nd entries) stay in L1 while each diagonal is written in a run of 64; rounded to float on the way with -pc_ilu_precision single */
 #pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
     for (PetscInt ib = 0; ib < n; ib += 64) {
       const PetscInt ie = PetscMin(ib + 64, n);
       for (PetscInt g = 0; g < nd; g++)
         for (PetscInt i = ib; i < ie; i++) {
-          const PetscScalar v = fwork[EasIluAt(rows_lay, g, i)];
+          const PetscScalar v = fwork[EasIluAt(lay, g, i)];
           if (ff)
             ff[EasIluAt(diag_lay, g, i)] = EasIluSingleEntry(v);
           else
             f[EasIluAt(diag_lay, g, i)] = v;
         }
     }
-  } else if (ff) { /* factored in place by diagonals, then rounded */
-    const size_t len = (size_t)nd * (size_t)F->ld;
+  } else if (ff) { /* factored in place (by diagonals, or by rows), then rounded in the same layout; f is then the factorization's scratch */
+    const size_t len = byrows ? (size_t)dmain * (size_t)F->ld + (size_t)(nd - dmain) * (size_t)n : (size_t)nd * (size_t)F->ld; /* by rows: the entries written */
 #pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
     for (size_t k = 0; k < len; k++) ff[k] = EasIluSingleEntry(f[k]);
   }
@@ -604,15 +615,50 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
    the dispatch below knows them, so the d loops unroll, and without the
    column test in the interior rows [lo,hi).  The row-to-row recurrence
    (offsets -1 and +1: the species coupling) keeps each loop sequential. */
-static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *A, const PetscScalar *f, const float *ff, const int single, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z)
+/* The far columns of a substitution row (all but the two next to the
+   diagonal), nf products TERM(t), t = 0..nf-1, summed into 8 independent
+   partial sums added pairwise at the end (into OUT): a row's products then
+   form chains of nf/8 multiply-adds instead of one chain of nf, and the
+   sums of consecutive rows overlap in the core.  With one chain the ILU(2)
+   zxy application (16 far columns per triangle) ran at 0.39-0.46 of one
+   thread's read9 bandwidth (bench_adr's adr_ilu_apply line), 4 cycles per
+   product.  Plain scalars, so they stay in registers whether or not nf is
+   a compile-time constant.  Fewer than 16 products keep the single chain:
+   ILU(0) (2 far columns) runs at 0.9-1.0 of read9 with it, and ILU(1) zxy
+   (9) was slower with 8 sums (4.9-5.7 against 3.6-4.6 ms at 48^3). */
+#define EAS_ILU_FAR_SUM(nf, TERM, OUT)                                                         \
+  do {                                                                                         \
+    if ((nf) >= 16) {                                                                          \
+      EasKScalar a0 = 0, a1 = 0, a2 = 0, a3 = 0, a4 = 0, a5 = 0, a6 = 0, a7 = 0;               \
+      PetscInt   t  = 0;                                                                       \
+      for (; t + 8 <= (nf); t += 8) {                                                          \
+        a0 += TERM(t);                                                                         \
+        a1 += TERM(t + 1);                                                                     \
+        a2 += TERM(t + 2);                                                                     \
+        a3 += TERM(t + 3);                                                                     \
+        a4 += TERM(t + 4);                                                                     \
+        a5 += TERM(t + 5);                                                                     \
+        a6 += TERM(t + 6);                                                                     \
+        a7 += TERM(t + 7);                                                                     \
+      }                                                                                        \
+      for (; t < (nf); t++) a0 += TERM(t);                                                     \
+      OUT -= ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7));                                \
+    } else                                                                                     \
+      for (PetscInt t = 0; t < (nf); t++) OUT -= TERM(t);                                      \
+  } while (0)
+
+static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *A, const PetscScalar *f, const float *ff, const int single, const int byrows, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z)
 {
   /* the factor's entry k in either precision (single: a compile-time 0 or 1 at each call) */
 #define FV(k) (single ? (EasKScalar)ff[k] : f[k])
+  /* entry (i, d) of L (d < DM) and of U (d >= DM): EasIluAt of the layout with the triangle known */
+#define LIDX(d) (byrows ? (size_t)i * DM + (size_t)(d) : (size_t)(d) * ld + i)
+#define UIDX(d) (byrows ? (size_t)DM * ld + (size_t)i * (ND - DM) + (size_t)((d) - DM) : (size_t)(d) * ld + i)
 #define LOWER(i, g) (single ? EasIluLowerRow_F(i, g, DM, off, ff, lay, p, z) : EasIluLowerRow(i, g, DM, off, f, lay, p, z))
 #define UPPER(i, g) (single ? EasIluUpperRow_F(i, g, n, ND, DM, off, ff, lay, z, z) : EasIluUpperRow(i, g, n, ND, DM, off, f, lay, z, z))
   const PetscInt     n = A->n, ld = A->ld, c0 = PetscMin(A->lo, n), c1r = PetscMax(PetscMin(A->hi, n), c0);
   const PetscInt    *off = A->off;
-  const EasIluLayout lay = EasIluLayoutByDiagonals(DM, ld); /* the CPU's factor is stored by diagonals (EasIluFactor_CPU) */
+  const EasIluLayout lay = byrows ? EasIluLayoutByRows(ND, DM, ld) : EasIluLayoutByDiagonals(DM, ld); /* as EasIluFactor_CPU left it */
   PetscInt           i;
 
   if (DM >= 2 && ND - DM >= 3 && off[DM - 2] == -2 && off[DM - 1] == -1 && off[DM + 1] == 1 && off[DM + 2] == 2 && c1r - c0 >= 2) {
@@ -622,9 +668,9 @@ static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt
        and the columns +2, +1 last: the row-to-row recurrence is then one
        multiply-add (forward) or a multiply-add and the 1/u_ii multiply
        (backward), instead of a store, a reload and (backward) every
-       multiply-add of the row.  Same sums as the rows of kernels/ilu.h
-       (the forward ones in the same order; the backward ones reordered,
-       so they agree to rounding). */
+       multiply-add of the row.  The far columns go to independent
+       partial sums (EAS_ILU_FAR_SUM).  The rows of kernels/ilu.h add the
+       same products in another order: they agree to rounding. */
     EasKScalar z1, z2;
     for (i = 0; i < c0; i++) {
       p[i] = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
@@ -636,9 +682,11 @@ static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt
       const EasKScalar pi = EasIluInputEntry(i, (int)form, c1, c2, r, v, p);
       EasKScalar       s  = pi;
       p[i]                = pi;
-      for (PetscInt d = 0; d < DM - 2; d++) s -= FV((size_t)d * ld + i) * z[i + off[d]];
-      s -= FV((size_t)(DM - 2) * ld + i) * z2;
-      s -= FV((size_t)(DM - 1) * ld + i) * z1;
+#define FWD(t) (FV(LIDX(t)) * z[i + off[t]])
+      EAS_ILU_FAR_SUM(DM - 2, FWD, s);
+#undef FWD
+      s -= FV(LIDX(DM - 2)) * z2;
+      s -= FV(LIDX(DM - 1)) * z1;
       z[i] = s;
       z2   = z1;
       z1   = s;
@@ -652,10 +700,12 @@ static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt
     z2 = z[c1r + 1];
     for (; i >= c0; i--) { /* z_i = (y_i - sum_{j>i} u_ij z_j) / u_ii, the far columns first */
       EasKScalar s = z[i];
-      for (PetscInt d = ND - 1; d > DM + 2; d--) s -= FV((size_t)d * ld + i) * z[i + off[d]];
-      s -= FV((size_t)(DM + 2) * ld + i) * z2;
-      s -= FV((size_t)(DM + 1) * ld + i) * z1;
-      s *= FV((size_t)DM * ld + i);
+#define BWD(t) (FV(UIDX(ND - 1 - (t))) * z[i + off[ND - 1 - (t)]])
+      EAS_ILU_FAR_SUM(ND - DM - 3, BWD, s);
+#undef BWD
+      s -= FV(UIDX(DM + 2)) * z2;
+      s -= FV(UIDX(DM + 1)) * z1;
+      s *= FV(UIDX(DM));
       z[i] = s;
       z2   = z1;
       z1   = s;
@@ -672,6 +722,8 @@ static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt
   for (; i >= 0; i--) z[i] = UPPER(i, 1);
 }
 #undef FV
+#undef LIDX
+#undef UIDX
 #undef LOWER
 #undef UPPER
 
@@ -680,19 +732,20 @@ static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt
    in z.  Sequential (each row reads the rows solved before it). */
 static PetscErrorCode EasIluApply_CPU(EasBackend be, const EasDiaKernel *A, const PetscScalar *f, const float *ff, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work)
 {
-  const PetscInt nd = A->ndiag;
+  const PetscInt nd     = A->ndiag;
+  const int      byrows = nd >= EAS_ILU_APPLY_ROWS_ND && be->ilu_work_nd <= nd; /* the layout EasIluFactor_CPU left the factor in */
 
   PetscFunctionBegin;
-  (void)be;
   (void)sweeps;
   (void)work;
-#define EAS_ILU_CALL(ND) ff ? EasIluSolveRows(ND, ((ND)-1) / 2, A, NULL, ff, 1, form, c1, c2, r, v, p, z) : EasIluSolveRows(ND, ((ND)-1) / 2, A, f, NULL, 0, form, c1, c2, r, v, p, z)
+#define EAS_ILU_CALL(ND) \
+  ff ? ((ND) >= EAS_ILU_APPLY_ROWS_ND ? EasIluSolveRows(ND, ((ND)-1) / 2, A, NULL, ff, 1, 1, form, c1, c2, r, v, p, z) : EasIluSolveRows(ND, ((ND)-1) / 2, A, NULL, ff, 1, 0, form, c1, c2, r, v, p, z)) : ((ND) >= EAS_ILU_APPLY_ROWS_ND ? EasIluSolveRows(ND, ((ND)-1) / 2, A, f, NULL, 0, 1, form, c1, c2, r, v, p, z) : EasIluSolveRows(ND, ((ND)-1) / 2, A, f, NULL, 0, 0, form, c1, c2, r, v, p, z))
   if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
     EAS_ILU_ND_DISPATCH(nd, EAS_ILU_CALL);
   else if (ff)
-    EasIluSolveRows(nd, dmain, A, NULL, ff, 1, form, c1, c2, r, v, p, z);
+    byrows ? EasIluSolveRows(nd, dmain, A, NULL, ff, 1, 1, form, c1, c2, r, v, p, z) : EasIluSolveRows(nd, dmain, A, NULL, ff, 1, 0, form, c1, c2, r, v, p, z);
   else
-    EasIluSolveRows(nd, dmain, A, f, NULL, 0, form, c1, c2, r, v, p, z);
+    byrows ? EasIluSolveRows(nd, dmain, A, f, NULL, 0, 1, form, c1, c2, r, v, p, z) : EasIluSolveRows(nd, dmain, A, f, NULL, 0, 0, form, c1, c2, r, v, p, z);
 #undef EAS_ILU_CALL
   PetscCall(PetscLogFlops(2.0 * nd * A->n + (form ? 3.0 * A->n : 0.0)));
   PetscFunctionReturn(0);
@@ -841,7 +894,7 @@ static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads
   be->ops->pipecg_update       = EasPipeCgUpdate_CPU;
   be->ops->dia_jacobi          = EasDiaJacobi_CPU;
   be->ops->ilu_factor          = EasIluFactor_CPU;
-  be->ilu_work_nd              = EAS_ILU_ROWS_ND; /* factored by rows in fwork from this many offsets on */
+  be->ilu_work_nd              = EAS_ILU_ROWS_ND; /* factored by rows from this many offsets on: in fwork below EAS_ILU_APPLY_ROWS_ND, in place from there */
   be->ops->ilu_apply           = EasIluApply_CPU;
   be->ops->adr_function        = EasAdrFunction_CPU;
   be->ops->adr_jacobian        = EasAdrJacobian_CPU;
