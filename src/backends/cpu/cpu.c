@@ -551,8 +551,7 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
      U apart (EasIluLayoutByRows), in the scratch fwork, then laid out by
      diagonals for the substitutions;
    - nd >= EAS_ILU_APPLY_ROWS_ND: by rows, factored in place, and the
-     substitutions read the rows (fwork, allocated from EAS_ILU_ROWS_ND
-     offsets on, stays unused).
+     substitutions read the rows (no scratch: ilu_work_nd_end).
    By rows, the rows k that the factorization of row i reads are a few
    cache lines each, not nd: at 37 offsets (ILU(2), -pc_ilu_axes zxy,
    48^3) 84 ms against 119 ms by diagonals in place; at 9 (ILU(0)) 21
@@ -569,7 +568,7 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
 static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, float *ff, PetscInt *zero_row)
 {
   const PetscInt     nd = F->ndiag, n = F->n;
-  const PetscBool    byrows = (PetscBool)(nd >= EAS_ILU_ROWS_ND && fwork), inplace = (PetscBool)(byrows && nd >= EAS_ILU_APPLY_ROWS_ND); /* inplace: by rows in f, the layout EasIluApply_CPU reads */
+  const PetscBool    inplace = (PetscBool)(nd >= EAS_ILU_APPLY_ROWS_ND), byrows = (PetscBool)(inplace || (nd >= EAS_ILU_ROWS_ND && fwork)); /* inplace: by rows in f, the layout EasIluApply_CPU reads */
   const EasIluLayout lay    = byrows ? EasIluLayoutByRows(nd, dmain, F->ld) : EasIluLayoutByDiagonals(dmain, F->ld), diag_lay = EasIluLayoutByDiagonals(dmain, F->ld);
   PetscScalar       *fw     = byrows && !inplace ? fwork : f;
   PetscInt           rows   = 0;
@@ -733,9 +732,10 @@ static inline __attribute__((always_inline)) void EasIluSolveRows(const PetscInt
 static PetscErrorCode EasIluApply_CPU(EasBackend be, const EasDiaKernel *A, const PetscScalar *f, const float *ff, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work)
 {
   const PetscInt nd     = A->ndiag;
-  const int      byrows = nd >= EAS_ILU_APPLY_ROWS_ND && be->ilu_work_nd <= nd; /* the layout EasIluFactor_CPU left the factor in */
+  const int      byrows = nd >= EAS_ILU_APPLY_ROWS_ND; /* the layout EasIluFactor_CPU left the factor in */
 
   PetscFunctionBegin;
+  (void)be;
   (void)sweeps;
   (void)work;
 #define EAS_ILU_CALL(ND) \
@@ -894,7 +894,8 @@ static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads
   be->ops->pipecg_update       = EasPipeCgUpdate_CPU;
   be->ops->dia_jacobi          = EasDiaJacobi_CPU;
   be->ops->ilu_factor          = EasIluFactor_CPU;
-  be->ilu_work_nd              = EAS_ILU_ROWS_ND; /* factored by rows from this many offsets on: in fwork below EAS_ILU_APPLY_ROWS_ND, in place from there */
+  be->ilu_work_nd              = EAS_ILU_ROWS_ND;       /* factored by rows from this many offsets on, in fwork, */
+  be->ilu_work_nd_end          = EAS_ILU_APPLY_ROWS_ND; /* and in place from this many (no scratch) */
   be->ops->ilu_apply           = EasIluApply_CPU;
   be->ops->adr_function        = EasAdrFunction_CPU;
   be->ops->adr_jacobian        = EasAdrJacobian_CPU;
