@@ -556,12 +556,13 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
    cache lines each, not nd: at 37 offsets (ILU(2), -pc_ilu_axes zxy,
    48^3) 84 ms against 119 ms by diagonals in place; at 9 (ILU(0)) 21
    against 13 ms, the in-place factor's rows k being then a few cache lines
-   anyway.  The substitutions (with the far sums of EAS_ILU_FAR_SUM), one
-   thread, alternated builds, bench_adr's adr_ilu_apply line, 2026-11-28:
-   at 37 offsets the rows are faster, 9.9-11.3 against 11.4-12.4 ms per
-   application at 48^3 (PETSc's MatSolve / eas 1.33-1.40 against
-   1.11-1.30), and save the copy; at 23 (ILU(1) zxy) the diagonals are,
-   3.6-4.6 against 4.9-5.7 ms. */
+   anyway.  The substitutions, one thread, alternated builds, bench_adr's
+   adr_ilu_apply line at 48^3, 2026-11-28: at 37 offsets by rows with the
+   far sums of EAS_ILU_FAR_SUM 8.7-10.0 ms per application, by diagonals
+   with them 10.6-12.4, by diagonals with one chain (before) 12.2-12.8;
+   and the rows save the copy.  At 23 (ILU(1) zxy) the rows showed no gain
+   (4.9-5.7 against 3.6-4.6 ms in 3 pairs, where two builds of the same
+   loop differ by 3.5-5.1), so below 32 the diagonals stay. */
 #define EAS_ILU_ROWS_ND       16
 #define EAS_ILU_APPLY_ROWS_ND 32
 
@@ -624,7 +625,7 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
    product.  Plain scalars, so they stay in registers whether or not nf is
    a compile-time constant.  Fewer than 16 products keep the single chain:
    ILU(0) (2 far columns) runs at 0.9-1.0 of read9 with it, and ILU(1) zxy
-   (9) was slower with 8 sums (4.9-5.7 against 3.6-4.6 ms at 48^3). */
+   (9) showed no gain with 8 sums. */
 #define EAS_ILU_FAR_SUM(nf, TERM, OUT)                                                         \
   do {                                                                                         \
     if ((nf) >= 16) {                                                                          \
