@@ -4,7 +4,11 @@ static const char help[] = "eas BiCGStab against PETSc KSPBCGS (right preconditi
                            "Kind of check: peer code (PETSc KSPBCGS; with -pc_type ilu PETSc's PCILU, levels -pc_factor_levels\n"
                            "(0), natural ordering, on each process's block: PCBJACOBI with one ILU block per process on several).\n"
                            "  -problem adr|random  -n <grid or rows>  -its_tol <2>  -its_rtol <0: allowed relative difference\n"
-                           "  of the iteration counts, added to -its_tol>  -sol_tol <1e-6>\n";
+                           "  of the iteration counts, added to -its_tol>  -sol_tol <1e-6>\n"
+                           "  -fixed_its <k>: both solvers stop after k iterations (DIVERGED_ITS); their iterates, which depend\n"
+                           "  on every preconditioner application, are compared (-sol_tol), not the converged answers\n"
+                           "  -ref: also solve on the backend of the options prefixed ref_ (e.g. -ref_eas_cpu_ilu_blocks 0)\n"
+                           "  and require the same counts and iterates within -ref_tol <1e-12> (two layouts of one algorithm)\n";
 
 #include <eas.h>
 #include "axes_perm.h" /* AxesPermutation, AxesOrderingRegister */
@@ -54,18 +58,48 @@ static PetscErrorCode GlobalBlockDiagonal(Mat Mloc, Mat *M)
   PetscFunctionReturn(0);
 }
 
+/* eas BiCGStab on A (the ADR box n^3 when n > 0, for -pc_ilu_axes), the
+   solver's options from the database: x = the solution of A x = b. */
+static PetscErrorCode EasSolve(EasDia A, PetscInt n, PetscReal rtol, PetscInt max_it, PetscBool species_fills, PetscBool dfill_zero, Vec b, Vec x, PetscInt *its, KSPConvergedReason *reason)
+{
+  EasKsp eksp;
+  EasVec ex, eb;
+
+  PetscFunctionBegin;
+  PetscCall(EasKspCreate(PETSC_COMM_WORLD, &eksp));
+  PetscCall(EasKspSetOperator(eksp, A));
+  PetscCall(EasKspSetTolerances(eksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, max_it));
+  if (n > 0) { /* the gallery's box, for -pc_ilu_axes */
+    const PetscInt box[3] = {n, n, n};
+    PetscCall(EasKspSetILUGrid(eksp, 2, box));
+  }
+  if (species_fills || dfill_zero) { /* the ADR's structure: neighbours couple the same species; the random problem has no box (an error) */
+    const PetscInt ofill[4] = {1, 0, 0, 1}, dfill[4] = {0, 1, 1, 1};
+    PetscCall(EasKspSetILUBlockFills(eksp, dfill_zero ? dfill : NULL, ofill));
+  }
+  PetscCall(EasKspSetFromOptions(eksp));
+  PetscCall(EasDiaCreateVecs(A, &ex, &eb));
+  PetscCall(EasVecCopyFromVec(eb, b));
+  PetscCall(EasKspSolve(eksp, eb, ex));
+  PetscCall(EasKspGetIterationNumber(eksp, its));
+  PetscCall(EasKspGetConvergedReason(eksp, reason));
+  PetscCall(EasVecCopyToVec(ex, x));
+  PetscCall(EasKspDestroy(&eksp));
+  PetscCall(EasVecDestroy(&ex));
+  PetscCall(EasVecDestroy(&eb));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   char               problem[16] = "adr", pc[16] = "jacobi";
-  PetscInt           n = 16, its_eas, its_petsc, its_tol = 2, nloc;
-  PetscReal          sol_tol = 1e-6, rtol = 1e-8, rel, xnorm, rres_eas, rres_petsc, bnorm, its_rtol = 0;
+  PetscInt           n = 16, its_eas, its_petsc, its_tol = 2, nloc, fixed_its = 0, max_it = 2000;
+  PetscReal          sol_tol = 1e-6, ref_tol = 1e-12, rtol = 1e-8, rel, xnorm, rres_eas, rres_petsc, bnorm, its_rtol = 0;
   PetscMPIInt        rank, size;
   PetscRandom        rnd;
-  PetscBool          isadr, species_fills = PETSC_FALSE, dfill_zero = PETSC_FALSE;
+  PetscBool          isadr, species_fills = PETSC_FALSE, dfill_zero = PETSC_FALSE, ref = PETSC_FALSE;
   EasBackend         be;
   EasDia             A;
-  EasKsp             eksp;
-  EasVec             eb, ex;
   Mat                Mloc, M;
   Vec                b, x, xe, r;
   KSP                ksp;
@@ -81,6 +115,14 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-its_tol", "allowed difference of iteration counts", NULL, its_tol, &its_tol, NULL));
   PetscCall(PetscOptionsReal("-its_rtol", "allowed relative difference of iteration counts (added to -its_tol)", NULL, its_rtol, &its_rtol, NULL));
   PetscCall(PetscOptionsReal("-sol_tol", "allowed relative difference of the solutions", NULL, sol_tol, &sol_tol, NULL));
+  PetscCall(PetscOptionsInt("-fixed_its", "stop both solvers after this many iterations and compare the iterates (0: solve to rtol)", NULL, fixed_its, &fixed_its, NULL));
+  PetscCheck(fixed_its >= 0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-fixed_its %" PetscInt_FMT ": expected an iteration count >= 0", fixed_its);
+  if (fixed_its) {
+    rtol   = 1e-30;
+    max_it = fixed_its;
+  }
+  PetscCall(PetscOptionsBool("-ref", "solve again on the backend of the options prefixed ref_ and compare (same counts, iterates within -ref_tol)", NULL, ref, &ref, NULL));
+  PetscCall(PetscOptionsReal("-ref_tol", "allowed relative difference of the -ref solve's iterate", NULL, ref_tol, &ref_tol, NULL));
   PetscCall(PetscOptionsBool("-ilu_species_fills", "EasKspSetILUBlockFills: neighbours couple the same species only (the ADR's transport)", NULL, species_fills, &species_fills, NULL));
   PetscCall(PetscOptionsBool("-ilu_dfill_zero", "EasKspSetILUBlockFills with dfill[0][0] = 0 (an error)", NULL, dfill_zero, &dfill_zero, NULL));
   PetscOptionsEnd();
@@ -119,24 +161,30 @@ int main(int argc, char **argv)
   PetscCall(VecNorm(b, NORM_2, &bnorm));
 
   /* eas */
-  PetscCall(EasKspCreate(PETSC_COMM_WORLD, &eksp));
-  PetscCall(EasKspSetOperator(eksp, A));
-  PetscCall(EasKspSetTolerances(eksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
-  if (isadr) { /* the gallery's box, for -pc_ilu_axes */
-    const PetscInt box[3] = {n, n, n};
-    PetscCall(EasKspSetILUGrid(eksp, 2, box));
+  PetscCall(EasSolve(A, isadr ? n : 0, rtol, max_it, species_fills, dfill_zero, b, xe, &its_eas, &reason_eas));
+  if (ref) { /* the same solve on a second backend (-ref_eas_backend, -ref_eas_...): the same iterates */
+    EasBackend         rbe;
+    EasDia             rA;
+    Vec                xr;
+    PetscInt           its_ref;
+    KSPConvergedReason reason_ref;
+    PetscReal          rnorm;
+    PetscCall(EasBackendCreateFromOptions(PETSC_COMM_SELF, "ref_", &rbe));
+    PetscCall(EasDiaCreate(PETSC_COMM_SELF, &rA));
+    PetscCall(EasDiaSetBackend(rA, rbe));
+    PetscCall(EasDiaSetFromMat(rA, Mloc));
+    PetscCall(VecDuplicate(x, &xr));
+    PetscCall(EasSolve(rA, isadr ? n : 0, rtol, max_it, species_fills, dfill_zero, b, xr, &its_ref, &reason_ref));
+    PetscCall(VecAXPY(xr, -1.0, xe));
+    PetscCall(VecNorm(xr, NORM_2, &rnorm));
+    PetscCall(VecNorm(xe, NORM_2, &rel));
+    rnorm /= rel;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  against the -ref_ backend: %s after %" PetscInt_FMT " its (eas %" PetscInt_FMT "); ||x_eas - x_ref|| / ||x_eas|| = %.3e (allowed %.0e)\n", KSPConvergedReasons[reason_ref], its_ref, its_eas, (double)rnorm, (double)ref_tol));
+    PetscCheck(its_ref == its_eas && reason_ref == reason_eas && rnorm <= ref_tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "the -ref_ backend's solve differs from eas's");
+    PetscCall(VecDestroy(&xr));
+    PetscCall(EasDiaDestroy(&rA));
+    PetscCall(EasBackendDestroy(&rbe));
   }
-  if (species_fills || dfill_zero) { /* the ADR's structure: neighbours couple the same species; the random problem has no box (an error) */
-    const PetscInt ofill[4] = {1, 0, 0, 1}, dfill[4] = {0, 1, 1, 1};
-    PetscCall(EasKspSetILUBlockFills(eksp, dfill_zero ? dfill : NULL, ofill));
-  }
-  PetscCall(EasKspSetFromOptions(eksp));
-  PetscCall(EasDiaCreateVecs(A, &ex, &eb));
-  PetscCall(EasVecCopyFromVec(eb, b));
-  PetscCall(EasKspSolve(eksp, eb, ex));
-  PetscCall(EasKspGetIterationNumber(eksp, &its_eas));
-  PetscCall(EasKspGetConvergedReason(eksp, &reason_eas));
-  PetscCall(EasVecCopyToVec(ex, xe));
 
   /* PETSc: same method, same preconditioner side and norm */
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
@@ -147,7 +195,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", pc, sizeof(pc), NULL));
   PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
   PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
-  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, 2000));
+  PetscCall(KSPSetTolerances(ksp, rtol, PETSC_DEFAULT, PETSC_DEFAULT, max_it));
   PetscCall(KSPSetFromOptions(ksp));
   {
     PetscBool ilu;
@@ -195,16 +243,17 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  PETSc : %s after %" PetscInt_FMT " its, true rel residual %.3e\n", KSPConvergedReasons[reason_petsc], its_petsc, (double)rres_petsc));
   its_tol += (PetscInt)(its_rtol * its_petsc);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  iterations differ by %" PetscInt_FMT " (allowed %" PetscInt_FMT "); ||x_eas - x_petsc|| / ||x_petsc|| = %.3e (allowed %.0e)\n", PetscAbsInt(its_eas - its_petsc), its_tol, (double)rel, (double)sol_tol));
-  PetscCheck(reason_eas > 0 && reason_petsc > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "a solver did not converge");
-  PetscCheck(PetscAbsInt(its_eas - its_petsc) <= its_tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "iteration counts differ by more than %" PetscInt_FMT, its_tol);
+  if (fixed_its) /* both stopped by the count, after the same number of iterations */
+    PetscCheck(reason_eas == KSP_DIVERGED_ITS && reason_petsc == KSP_DIVERGED_ITS && its_eas == fixed_its && its_petsc == fixed_its, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "-fixed_its %" PetscInt_FMT ": a solver stopped otherwise", fixed_its);
+  else {
+    PetscCheck(reason_eas > 0 && reason_petsc > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "a solver did not converge");
+    PetscCheck(PetscAbsInt(its_eas - its_petsc) <= its_tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "iteration counts differ by more than %" PetscInt_FMT, its_tol);
+    PetscCheck(rres_eas <= 1.1 * rtol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "eas true residual %g above rtol %g", (double)rres_eas, (double)rtol);
+  }
   PetscCheck(rel <= sol_tol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "solutions differ by %g > %g", (double)rel, (double)sol_tol);
-  PetscCheck(rres_eas <= 1.1 * rtol, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "eas true residual %g above rtol %g", (double)rres_eas, (double)rtol);
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "eas BiCGStab matches PETSc KSPBCGS\n"));
 
   PetscCall(KSPDestroy(&ksp));
-  PetscCall(EasKspDestroy(&eksp));
-  PetscCall(EasVecDestroy(&ex));
-  PetscCall(EasVecDestroy(&eb));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&xe));
   PetscCall(VecDestroy(&r));
@@ -298,6 +347,44 @@ int main(int argc, char **argv)
     args: -problem adr -n 16 -pc_type ilu -pc_factor_levels 2 -its_tol 0 -ksp_view
     expect: ILU\(2\) on 37 offsets \(the operator's 9 and their level-2 fill\), exact
     expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    # the CPU's substitutions in blocks of 16 rows (ILU(2): every offset but -2 -1 1 2 at least 16 rows
+    # away): 2 x 15^3 = 6750 rows, so the first interior row is not on a block boundary and the last 14
+    # rows are no whole block (read by rows).  Peer: PETSc's counts exactly; and the same solve with the
+    # factor by rows (-ref_eas_cpu_ilu_blocks 0): the same counts and iterates to rounding (a wrong
+    # column in one row per block moved them by 3e-10)
+    suffix: adr15_ilu2_blocks
+    nsize: 1
+    backends: /cpu/serial /cpu/openmp
+    args: -problem adr -n 15 -dia_gallery_dt 28800 -pc_type ilu -pc_factor_levels 2 -its_tol 0 -info :sys -ref -ref_eas_backend /cpu/serial -ref_eas_cpu_ilu_blocks 0
+    expect: ILU factor on 37 offsets laid out in blocks of 16 rows \(421 whole blocks, 14 rows by rows\)
+    expect: against the -ref_ backend: CONVERGED_RTOL
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    # the same with the factor read in float (the blocks convert 4 values at a time), z-lines innermost
+    suffix: adr15_ilu2_blocks_single
+    nsize: 1
+    backends: /cpu/serial
+    args: -problem adr -n 15 -dia_gallery_dt 28800 -pc_type ilu -pc_factor_levels 2 -pc_ilu_axes zxy -ilu_species_fills -pc_ilu_precision single -its_tol 1 -info :sys -ref -ref_eas_backend /cpu/serial -ref_eas_cpu_ilu_blocks 0
+    expect: ILU factor on 37 offsets laid out in blocks of 16 rows \(421 whole blocks, 14 rows by rows\)
+    expect: against the -ref_ backend: CONVERGED_RTOL
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    # -fixed_its: the iterates after 2 iterations, which depend on every application: rows against blocks
+    # to rounding; PETSc's to 1e-4 only, its ILU(2) being another factor than eas's on the DIA offsets
+    # (PETSc's levels are an entry's, eas's a diagonal's): 3e-7 apart after one iteration, 3e-6 after two
+    suffix: adr15_ilu2_blocks_its
+    nsize: 1
+    backends: /cpu/serial
+    args: -problem adr -n 15 -dia_gallery_dt 28800 -pc_type ilu -pc_factor_levels 2 -fixed_its 2 -sol_tol 1e-4 -ref -ref_eas_backend /cpu/serial -ref_eas_cpu_ilu_blocks 0
+    expect: against the -ref_ backend: DIVERGED_ITS after 2 its
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: fixed_its_negative
+    nsize: 1
+    backends: /cpu/serial
+    args: -problem adr -n 6 -fixed_its -1
+    expect_error: -fixed_its -1: expected an iteration count >= 0
   test:
     suffix: adr24_ilu1_dt
     nsize: 1

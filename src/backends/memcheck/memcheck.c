@@ -329,6 +329,7 @@ PetscErrorCode EasBackendInit_Memcheck(EasBackend be)
 
   PetscFunctionBegin;
   PetscCall(EasBackendInit_CPU(be)); /* the CPU ops and thread count */
+  PetscCall(PetscFree(be->data));    /* the CPU's own settings: only its ILU ops, its view and options read them, which memcheck replaces */
   PetscCall(PetscNew(&mc));
   mc->cpu  = *be->ops;
   mc->mode = EAS_MEMCHECK_SPMV_NATIVE;
