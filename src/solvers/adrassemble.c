@@ -459,9 +459,21 @@ PetscErrorCode EasAdrComputeJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec 
             PetscInt          gn[3] = {g[0], g[1], g[2]};
             if (wf == 0) continue;
             gn[f / 2] += (f % 2) ? 1 : -1;
-            PetscCall(EasAdrGlobalRow(adr, gn, s, &cols[nc]));
+            if (gn[f / 2] >= adr->xso[f / 2] && gn[f / 2] < adr->xso[f / 2] + adr->nlo[f / 2]) /* in the own box: a row of this rank (no owner search) */
+              cols[nc] = adr->rstart + 2 * ((gn[0] - adr->xso[0]) + adr->nlo[0] * ((gn[1] - adr->xso[1]) + adr->nlo[1] * (gn[2] - adr->xso[2]))) + s;
+            else
+              PetscCall(EasAdrGlobalRow(adr, gn, s, &cols[nc]));
             v[nc++] = dt * wf;
           }
+          for (PetscInt a = 1; a < nc; a++) /* ascending columns: MatSetValues_SeqAIJ's search then resumes where the last one ended */
+            for (PetscInt b = a; b > 0 && cols[b - 1] > cols[b]; b--) {
+              const PetscInt    tc = cols[b];
+              const PetscScalar tv = v[b];
+              cols[b]              = cols[b - 1];
+              v[b]                 = v[b - 1];
+              cols[b - 1]          = tc;
+              v[b - 1]             = tv;
+            }
           PetscCall(MatSetValues(J, 1, &row, nc, cols, v, ADD_VALUES));
         }
       }
