@@ -348,8 +348,8 @@ int main(int argc, char **argv)
     expect: ILU\(2\) on 37 offsets \(the operator's 9 and their level-2 fill\), exact
     expect: eas BiCGStab matches PETSc KSPBCGS
   test:
-    # the CPU's substitutions in blocks of 16 rows (ILU(2): every offset but -2 -1 1 2 at least 16 rows
-    # away): 2 x 15^3 = 6750 rows, so the first interior row is not on a block boundary and the last 14
+    # the CPU's substitutions in blocks of 16 rows (ILU(2), 37 offsets: every offset but -2 -1 1 2 at least
+    # 16 rows away): 2 x 15^3 = 6750 rows, so the first interior row is not on a block boundary and the last 14
     # rows are no whole block (read by rows).  Peer: PETSc's counts exactly; and the same solve with the
     # factor by rows (-ref_eas_cpu_ilu_blocks 0): the same counts and iterates to rounding (a wrong
     # column in one row per block moved them by 3e-10)
@@ -367,6 +367,16 @@ int main(int argc, char **argv)
     backends: /cpu/serial
     args: -problem adr -n 15 -dia_gallery_dt 28800 -pc_type ilu -pc_factor_levels 2 -pc_ilu_axes zxy -ilu_species_fills -pc_ilu_precision single -its_tol 1 -info :sys -ref -ref_eas_backend /cpu/serial -ref_eas_cpu_ilu_blocks 0
     expect: ILU factor on 37 offsets laid out in blocks of 16 rows \(421 whole blocks, 14 rows by rows\)
+    expect: against the -ref_ backend: CONVERGED_RTOL
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    # ILU(1) with the ADR's block fills, z-lines innermost: 19 offsets, blocked from 16 on (the rows it is
+    # compared with are then the factor by diagonals)
+    suffix: adr15_ilu1_blocks
+    nsize: 1
+    backends: /cpu/openmp
+    args: -problem adr -n 15 -dia_gallery_dt 28800 -pc_type ilu -pc_factor_levels 1 -pc_ilu_axes zxy -ilu_species_fills -its_tol 0 -info :sys -ref -ref_eas_backend /cpu/serial -ref_eas_cpu_ilu_blocks 0
+    expect: ILU factor on 19 offsets laid out in blocks of 16 rows \(421 whole blocks, 14 rows by rows\)
     expect: against the -ref_ backend: CONVERGED_RTOL
     expect: eas BiCGStab matches PETSc KSPBCGS
   test:

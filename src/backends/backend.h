@@ -299,9 +299,8 @@ struct _p_EasBackend {
   PetscBool ilu_iterative;  /* ilu_factor/ilu_apply are the parallel fixed-point iterations (Chow
                                and Patel), not the exact sequential factor and substitutions */
   PetscInt  ilu_work_nd;    /* ilu_factor uses fwork (nd x ld) for factors of at least this many
-                               offsets (0: always, the iterative ones; PETSC_MAX_INT: never) */
-  PetscInt  ilu_work_nd_end; /* and fewer than this many (0: no bound; the CPU factors in place
-                                by rows from there) */
+                               offsets (0: always, the iterative ones; PETSC_MAX_INT: never, the
+                               CPU's exact factor, in place) */
   PetscInt threads;         /* CPU backends */
   PetscInt ebe_lanes;       /* the layout of an EBE operator's values on this backend (EasEbeKernel
                                lanes): 1, or EAS_EBE_LANES on the devices (CUDA, and /cpu/memcheck,

@@ -406,8 +406,8 @@ static PetscErrorCode EasKspBiCGStabILU(EasKsp ksp, PetscBool factor)
     PetscCall(PetscFree(pt));
     fbytes = sizeof(PetscScalar) * (size_t)nd * A->ld;
     PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_f));
-    if (nd >= be->ilu_work_nd && (!be->ilu_work_nd_end || nd < be->ilu_work_nd_end)) PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_fwork));                                          /* the backend's scratch: the other iterate of the parallel form, the CPU's factor by rows; both are written whole by each factorization (no set: the first one touches them) */
-    if (ksp->ilu_prec == EAS_PRECISION_SINGLE) PetscCall((*be->ops->malloc)(be, sizeof(float) * (size_t)nd * A->ld, (void **)&ksp->ilu_ff)); /* the factor the solves read (ilu_f is then the backend's scratch, untouched on the CPU from 16 offsets on) */
+    if (nd >= be->ilu_work_nd) PetscCall((*be->ops->malloc)(be, fbytes, (void **)&ksp->ilu_fwork)); /* the backend's scratch: the other iterate of the parallel form, written whole by each factorization (no set: the first one touches it); the CPU factors in place */
+    if (ksp->ilu_prec == EAS_PRECISION_SINGLE) PetscCall((*be->ops->malloc)(be, sizeof(float) * (size_t)nd * A->ld, (void **)&ksp->ilu_ff)); /* the factor the solves read (ilu_f is then the backend's scratch: on the CPU the factor in double, rounded into ilu_ff) */
     PetscCall(PetscLogEventEnd(EAS_IluSymbolic, ksp, 0, 0, 0));
   }
   ka = k;

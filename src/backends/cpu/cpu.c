@@ -545,31 +545,32 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
   return i;
 }
 
-/* Where the CPU's factor is (EasIluLayout), by its offset count nd:
-   - nd < EAS_ILU_ROWS_ND: by diagonals, factored in place;
-   - EAS_ILU_ROWS_ND <= nd < EAS_ILU_APPLY_ROWS_ND: factored by rows, L and
-     U apart (EasIluLayoutByRows), in the scratch fwork, then laid out by
-     diagonals for the substitutions;
-   - nd >= EAS_ILU_APPLY_ROWS_ND: by rows, factored in place, and the
-     substitutions read the rows (no scratch: ilu_work_nd_end), or, where
-     the pattern allows it (EasIluBlocked: the ADR's ILU(2)), each block of
-     16 rows transposed in place after the factorization, and the
-     substitutions read the blocks (EasIluSolveBlocked).
+/* Where the CPU's factor is (EasIluLayout), always factored in place (no
+   scratch: ilu_work_nd), by its offset count nd and pattern:
+   - where the pattern allows it (EasIluBlocked, from EAS_ILU_ROWS_ND
+     offsets: the ADR's ILU(1) and ILU(2)): by rows, L and U apart
+     (EasIluLayoutByRows), then each block of 16 rows transposed in place,
+     and the substitutions read the blocks (EasIluSolveBlocked);
+   - else from EAS_ILU_APPLY_ROWS_ND offsets: by rows, and the
+     substitutions read the rows;
+   - else: by diagonals.
    By rows, the rows k that the factorization of row i reads are a few
    cache lines each, not nd: at 37 offsets (ILU(2), -pc_ilu_axes zxy,
    48^3) 84 ms against 119 ms by diagonals in place; at 9 (ILU(0)) 21
    against 13 ms, the in-place factor's rows k being then a few cache lines
-   anyway.  The substitutions, one thread, alternated builds, bench_adr's
-   adr_ilu_apply line at 48^3, 2026-11-28: at 37 offsets by rows with the
-   far sums of EAS_ILU_FAR_SUM 8.7-10.0 ms per application, by diagonals
-   with them 10.6-12.4, by diagonals with one chain (before) 12.2-12.8;
-   and the rows save the copy.  At 23 (ILU(1) zxy) the rows showed no gain
-   (4.9-5.7 against 3.6-4.6 ms in 3 pairs, where two builds of the same
-   loop differ by 3.5-5.1), so below 32 the diagonals stay. */
+   anyway.  The substitutions, one thread, bench_adr's adr_ilu_apply line
+   at 48^3, 2026-11-28: at 37 offsets by rows with the far sums of
+   EAS_ILU_FAR_SUM 8.7-10.0 ms per application, by diagonals with them
+   10.6-12.4, by diagonals with one chain (before) 12.2-12.8.  At 23 (ILU(1)
+   zxy without the ADR's block fills) the rows showed no gain over the
+   diagonals (4.9-5.7 against 3.6-4.6 ms in 3 pairs), so a pattern that is
+   not blocked keeps the diagonals below 32.  The blocks against the rows,
+   2026-11-28 (-eas_cpu_ilu_blocks 0 and 1 alternated, same binary): docs/
+   performance.md. */
 #define EAS_ILU_ROWS_ND       16
 #define EAS_ILU_APPLY_ROWS_ND 32
 
-/* The blocked layout of the substitutions (nd >= EAS_ILU_APPLY_ROWS_ND, the
+/* The blocked layout of the substitutions (nd >= EAS_ILU_ROWS_ND, the
    ADR pattern: offsets -2 -1 1 2 next to the diagonal and every other
    offset at least EAS_ILU_BLOCK rows away).  The rows are cut in blocks of
    EAS_ILU_BLOCK; within a block, L's entries go by diagonals (entry (i, d)
@@ -593,7 +594,7 @@ typedef struct {
 
 static inline int EasIluBlocked(EasBackend be, PetscInt nd, PetscInt dm, const PetscInt *off)
 {
-  return ((EasBackend_CPU *)be->data)->ilu_blocks && nd >= EAS_ILU_APPLY_ROWS_ND && dm >= 3 && nd - dm >= 4 && off[dm - 2] == -2 && off[dm - 1] == -1 && off[dm + 1] == 1 && off[dm + 2] == 2 && off[dm - 3] <= -EAS_ILU_BLOCK && off[dm + 3] >= EAS_ILU_BLOCK;
+  return ((EasBackend_CPU *)be->data)->ilu_blocks && nd >= EAS_ILU_ROWS_ND && dm >= 3 && nd - dm >= 4 && off[dm - 2] == -2 && off[dm - 1] == -1 && off[dm + 1] == 1 && off[dm + 2] == 2 && off[dm - 3] <= -EAS_ILU_BLOCK && off[dm + 3] >= EAS_ILU_BLOCK;
 }
 
 /* Rows by rows -> the blocked layout, in place: each whole block of B rows
@@ -619,14 +620,15 @@ static void EasIluToBlocks(EasBackend be, PetscInt n, PetscInt ld, PetscInt nd, 
 static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, PetscInt dmain, PetscInt sweeps, PetscScalar *f, PetscScalar *fwork, float *ff, PetscInt *zero_row)
 {
   const PetscInt     nd = F->ndiag, n = F->n;
-  const PetscBool    inplace = (PetscBool)(nd >= EAS_ILU_APPLY_ROWS_ND), byrows = (PetscBool)(inplace || (nd >= EAS_ILU_ROWS_ND && fwork)); /* inplace: by rows in f, the layout EasIluApply_CPU reads */
-  const EasIluLayout lay    = byrows ? EasIluLayoutByRows(nd, dmain, F->ld) : EasIluLayoutByDiagonals(dmain, F->ld), diag_lay = EasIluLayoutByDiagonals(dmain, F->ld);
-  PetscScalar       *fw     = byrows && !inplace ? fwork : f;
-  PetscInt           rows   = 0;
+  const PetscBool    blocked = (PetscBool)EasIluBlocked(be, nd, dmain, F->off), byrows = (PetscBool)(blocked || nd >= EAS_ILU_APPLY_ROWS_ND); /* by rows in f (then blocked), or by diagonals: the layout EasIluApply_CPU reads */
+  const EasIluLayout lay     = byrows ? EasIluLayoutByRows(nd, dmain, F->ld) : EasIluLayoutByDiagonals(dmain, F->ld);
+  PetscScalar       *fw      = f;
+  PetscInt           rows    = 0;
   EasKIdx           *po;
 
   PetscFunctionBegin;
   (void)sweeps;
+  (void)fwork; /* never allocated for the CPU (ilu_work_nd) */
   *zero_row = -1;
   PetscCall(PetscMalloc1(pt[nd] - pt[0] + 1, &po)); /* the pairs' places in the layout (a few hundred) */
   EasIluPairPlaces(lay, nd, F->off, pt, po);
@@ -638,24 +640,11 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
     rows = byrows ? EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_TRUE, fw, zero_row) : EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_FALSE, fw, zero_row);
 #undef EAS_ILU_FACTOR_CALL
   PetscCall(PetscFree(po));
-  if (byrows && !inplace) { /* rows -> diagonals in blocks of 64 rows: a block's rows (64 nd entries) stay in L1 while each diagonal is written in a run of 64; rounded to float on the way with -pc_ilu_precision single */
-#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
-    for (PetscInt ib = 0; ib < n; ib += 64) {
-      const PetscInt ie = PetscMin(ib + 64, n);
-      for (PetscInt g = 0; g < nd; g++)
-        for (PetscInt i = ib; i < ie; i++) {
-          const PetscScalar v = fwork[EasIluAt(lay, g, i)];
-          if (ff)
-            ff[EasIluAt(diag_lay, g, i)] = EasIluSingleEntry(v);
-          else
-            f[EasIluAt(diag_lay, g, i)] = v;
-        }
-    }
-  } else if (inplace && rows == n && EasIluBlocked(be, nd, dmain, F->off)) {
+  if (blocked && rows == n) {
     EasIluToBlocks(be, n, F->ld, nd, dmain, f); /* the substitutions' layout (a failed factor is never applied) */
     PetscCall(PetscInfo(NULL, "ILU factor on %" PetscInt_FMT " offsets laid out in blocks of %d rows (%" PetscInt_FMT " whole blocks, %" PetscInt_FMT " rows by rows)\n", nd, EAS_ILU_BLOCK, n / EAS_ILU_BLOCK, n % EAS_ILU_BLOCK));
   }
-  if (!(byrows && !inplace) && ff) { /* factored in place (by diagonals, by rows, or blocked), then rounded in the same layout; f is then the factorization's scratch */
+  if (ff) { /* factored in place (by diagonals, by rows, or blocked), then rounded in the same layout; f is then the factorization's scratch */
     const size_t len = byrows ? (size_t)dmain * (size_t)F->ld + (size_t)(nd - dmain) * (size_t)n : (size_t)nd * (size_t)F->ld; /* by rows: the entries written */
 #pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
     for (size_t k = 0; k < len; k++) ff[k] = EasIluSingleEntry(f[k]);
@@ -915,7 +904,7 @@ static inline __attribute__((always_inline)) void EasIluSolveBlocked(const Petsc
 static PetscErrorCode EasIluApply_CPU(EasBackend be, const EasDiaKernel *A, const PetscScalar *f, const float *ff, PetscInt dmain, PetscInt sweeps, PetscInt form, PetscScalar c1, PetscScalar c2, const PetscScalar *r, const PetscScalar *v, PetscScalar *p, PetscScalar *z, PetscScalar *work)
 {
   const PetscInt nd     = A->ndiag;
-  const int      byrows = nd >= EAS_ILU_APPLY_ROWS_ND; /* the layout EasIluFactor_CPU left the factor in */
+  const int      byrows = nd >= EAS_ILU_APPLY_ROWS_ND; /* the layout EasIluFactor_CPU left the factor in (unless blocked) */
 
   PetscFunctionBegin;
   (void)be;
@@ -1112,8 +1101,7 @@ static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads
   be->ops->pipecg_update       = EasPipeCgUpdate_CPU;
   be->ops->dia_jacobi          = EasDiaJacobi_CPU;
   be->ops->ilu_factor          = EasIluFactor_CPU;
-  be->ilu_work_nd              = EAS_ILU_ROWS_ND;       /* factored by rows from this many offsets on, in fwork, */
-  be->ilu_work_nd_end          = EAS_ILU_APPLY_ROWS_ND; /* and in place from this many (no scratch) */
+  be->ilu_work_nd              = PETSC_MAX_INT; /* no scratch: every layout is factored in place (EasIluFactor_CPU) */
   be->ops->ilu_apply           = EasIluApply_CPU;
   be->ops->adr_function        = EasAdrFunction_CPU;
   be->ops->adr_jacobian        = EasAdrJacobian_CPU;

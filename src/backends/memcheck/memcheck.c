@@ -339,8 +339,7 @@ PetscErrorCode EasBackendInit_Memcheck(EasBackend be)
   be->host_is_device           = PETSC_FALSE;
   be->ebe_lanes                = EAS_EBE_LANES; /* EBE values in the device layout (coalesced) */
   be->ilu_iterative            = PETSC_TRUE; /* ILU(0) by the parallel iterations, as a device runs it (kernels/ilu.h) */
-  be->ilu_work_nd              = 0;          /* the other iterate, */
-  be->ilu_work_nd_end          = 0;          /* at every offset count */
+  be->ilu_work_nd              = 0;          /* the other iterate, at every offset count */
   be->ops->malloc              = EasMalloc_Memcheck;
   be->ops->free                = EasFree_Memcheck;
   be->ops->copy_htod           = EasCopyHtoD_Memcheck;
