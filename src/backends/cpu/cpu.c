@@ -622,7 +622,6 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
   const PetscInt     nd = F->ndiag, n = F->n;
   const PetscBool    blocked = (PetscBool)EasIluBlocked(be, nd, dmain, F->off), byrows = (PetscBool)(blocked || nd >= EAS_ILU_APPLY_ROWS_ND); /* by rows in f (then blocked), or by diagonals: the layout EasIluApply_CPU reads */
   const EasIluLayout lay     = byrows ? EasIluLayoutByRows(nd, dmain, F->ld) : EasIluLayoutByDiagonals(dmain, F->ld);
-  PetscScalar       *fw      = f;
   PetscInt           rows    = 0;
   EasKIdx           *po;
 
@@ -633,11 +632,11 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
   PetscCall(PetscMalloc1(pt[nd] - pt[0] + 1, &po)); /* the pairs' places in the layout (a few hundred) */
   EasIluPairPlaces(lay, nd, F->off, pt, po);
   /* the layout a compile-time choice too, so that its index arithmetic folds */
-#define EAS_ILU_FACTOR_CALL(ND) rows = byrows ? EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_TRUE, fw, zero_row) : EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_FALSE, fw, zero_row)
+#define EAS_ILU_FACTOR_CALL(ND) rows = byrows ? EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_TRUE, f, zero_row) : EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_FALSE, f, zero_row)
   if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
     EAS_ILU_ND_DISPATCH(nd, EAS_ILU_FACTOR_CALL);
   else
-    rows = byrows ? EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_TRUE, fw, zero_row) : EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_FALSE, fw, zero_row);
+    rows = byrows ? EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_TRUE, f, zero_row) : EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_FALSE, f, zero_row);
 #undef EAS_ILU_FACTOR_CALL
   PetscCall(PetscFree(po));
   if (blocked && rows == n) {
