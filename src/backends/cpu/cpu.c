@@ -1039,7 +1039,7 @@ static PetscErrorCode EasBackendView_CPU(EasBackend be, PetscViewer viewer)
 {
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "OpenMP threads: %" PetscInt_FMT " (omp_get_max_threads %d)\n", be->threads, omp_get_max_threads()));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "ILU substitutions from %d offsets: %s\n", EAS_ILU_APPLY_ROWS_ND, ((EasBackend_CPU *)be->data)->ilu_blocks ? "in blocks of 16 rows where every offset but -2 -1 1 2 is 16 rows away, else by rows" : "by rows (-eas_cpu_ilu_blocks 0)"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "ILU factor layout: %sby rows from %d offsets, else by diagonals\n", ((EasBackend_CPU *)be->data)->ilu_blocks ? "in blocks of 16 rows where every offset but -2 -1 1 2 is 16 rows away (from 16 offsets), else " : "", EAS_ILU_APPLY_ROWS_ND));
   PetscFunctionReturn(0);
 }
 
@@ -1051,7 +1051,7 @@ static PetscErrorCode EasBackendSetFromOptions_CPU(EasBackend be, PetscOptionIte
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "EasBackend /cpu options");
-  PetscCall(PetscOptionsBool("-eas_cpu_ilu_blocks", "ILU(k) substitutions on 32 or more offsets in blocks of 16 rows (the far columns across the block's rows at once) where the pattern allows it; 0: by rows", "EasBackendSetFromOptions", cpu->ilu_blocks, &cpu->ilu_blocks, NULL));
+  PetscCall(PetscOptionsBool("-eas_cpu_ilu_blocks", "ILU(k) factor in blocks of 16 rows (the far columns across the block's rows at once) where every offset but -2 -1 1 2 is 16 rows away, from 16 offsets (the ADR's ILU(1), ILU(2)); 0: by rows from 32 offsets, else by diagonals", "EasBackendSetFromOptions", cpu->ilu_blocks, &cpu->ilu_blocks, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(0);
 }
