@@ -390,6 +390,23 @@ int main(int argc, char **argv)
     expect: against the -ref_ backend: DIVERGED_ITS after 2 its
     expect: eas BiCGStab matches PETSc KSPBCGS
   test:
+    # the same for ILU(1) zxy with the block fills and ILU(2) zxy in float: the blocked layout's factor is
+    # made 4 rows at a time (the far pairs side by side, cpu.c EasIluFactorRows), the rows layout's one row at
+    # a time; a factor that drops one far pair per entry moves the iterates after 2 iterations by 3e-5
+    suffix: adr15_ilu1_group_its
+    nsize: 1
+    backends: /cpu/serial
+    args: -problem adr -n 15 -dia_gallery_dt 28800 -pc_type ilu -pc_factor_levels 1 -pc_ilu_axes zxy -ilu_species_fills -fixed_its 2 -sol_tol 1e-4 -ref -ref_eas_backend /cpu/serial -ref_eas_cpu_ilu_blocks 0
+    expect: against the -ref_ backend: DIVERGED_ITS after 2 its
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
+    suffix: adr15_ilu2_group_its_single
+    nsize: 1
+    backends: /cpu/serial
+    args: -problem adr -n 15 -dia_gallery_dt 28800 -pc_type ilu -pc_factor_levels 2 -pc_ilu_axes zxy -ilu_species_fills -pc_ilu_precision single -fixed_its 2 -sol_tol 1e-4 -ref -ref_eas_backend /cpu/serial -ref_eas_cpu_ilu_blocks 0
+    expect: against the -ref_ backend: DIVERGED_ITS after 2 its
+    expect: eas BiCGStab matches PETSc KSPBCGS
+  test:
     suffix: fixed_its_negative
     nsize: 1
     backends: /cpu/serial
