@@ -32,6 +32,11 @@ static const char help[] = "bench_adr: the eas ADR solver (docs/adr.md).\n"
                            "  petsc_over_read9= petsc_over_eas= byte_ratio= (petsc/eas bytes: the speed ratio at equal bandwidth use)\n"
                            "  ws_per_llc= at_bandwidth= (eas's bytes per application against the last-level cache, bandwidth.h:\n"
                            "  below 4 LLCs part of it may stay in the cache, and a ratio to read9 above 1 is then possible)\n"
+                           "  and a third: one numeric factorization of each (EasIluFactor against PETSc's MatLUFactorNum, the\n"
+                           "  medians over the timed runs; the symbolic parts are once per pattern and not in it), with the\n"
+                           "  flops each logs per factorization and row (eas: 2 per pair of its pair table + 2 per offset):\n"
+                           "BENCH name=adr_ilu_factor n= ilu_levels= ilu_axes= rows= eas_offsets= eas_flops_per_row=\n"
+                           "  petsc_flops_per_row= eas_ms= eas_Mflops= petsc_ms= petsc_Mflops= petsc_over_eas=\n"
                            "  -n <24> -steps <3> -delays 0,100,1000 -problem diurnal|transport -reps <3; 7 on 1 rank> -inner full -ew 0,1\n";
 
 #include <eas.h>
@@ -163,13 +168,13 @@ int main(int argc, char **argv)
       const PetscInt        ie = ij % new, ip = ij / (njac * new);
       const char           *pcname;
       PC                    ppc;
-      PetscInt              prec, eo = 0, ei = 0, newton = 0, lin = 0;
+      PetscInt              prec, eo = 0, ei = 0, newton = 0, lin = 0, nfa = 0, nfp = 0;
       PetscBool             match, same = PETSC_TRUE, allok = PETSC_TRUE;
       EasAdr                ea, adr;
       EasAdrConvergedReason reason = EAS_ADR_CONVERGED_ITERATING;
-      PetscLogDouble        te[64], tp[64], tr[64], ta[64], ts[64], tref[64]; /* ta, ts: one ILU application of eas, PETSc; tref: read9 */
+      PetscLogDouble        te[64], tp[64], tr[64], ta[64], ts[64], tref[64], tfa[64], tfp[64], ffa = 0, ffp = 0; /* ta, ts: one ILU application of eas, PETSc; tref: read9; tfa, tfp: one numeric factorization (the runs that factored: nfa, nfp), ffa, ffp: its flops */
       PetscBool             ilu = PETSC_FALSE;
-      PetscLogEvent         ev_apply = -1, ev_solve = -1;
+      PetscLogEvent         ev_apply = -1, ev_solve = -1, ev_efac = -1, ev_pfac = -1;
       EasBenchRef           ref;
       PetscReal             rtol, krtol, t0s, dt;
       AdrPeerCtx            c;
@@ -252,12 +257,17 @@ int main(int argc, char **argv)
             PetscCall(PetscLogDefaultBegin());
             PetscCall(PetscLogEventGetId("EasIluApply", &ev_apply));
             PetscCall(PetscLogEventGetId("MatSolve", &ev_solve));
+            PetscCall(PetscLogEventGetId("EasIluFactor", &ev_efac));
+            PetscCall(PetscLogEventGetId("MatLUFactorNum", &ev_pfac));
             PetscCall(EasBenchRefCreate(0, 1, &ref)); /* one thread: the substitutions are sequential */
           }
         }
         for (PetscInt half = 0; half < 2; half++) {
-          PetscEventPerfInfo pi0, pi1;
-          if (ilu) PetscCall(PetscLogEventGetPerfInfo(0, (half == 0) == (r % 2 == 0 || r < 0) ? ev_apply : ev_solve, &pi0));
+          PetscEventPerfInfo pi0, pi1, pf0, pf1;
+          if (ilu) {
+            PetscCall(PetscLogEventGetPerfInfo(0, (half == 0) == (r % 2 == 0 || r < 0) ? ev_apply : ev_solve, &pi0));
+            PetscCall(PetscLogEventGetPerfInfo(0, (half == 0) == (r % 2 == 0 || r < 0) ? ev_efac : ev_pfac, &pf0));
+          }
           if ((half == 0) == (r % 2 == 0 || r < 0)) { /* eas */
             EasAdrStats st0, st1;
             PetscCall(EasAdrSetTime(ea, t0s));
@@ -302,6 +312,12 @@ int main(int argc, char **argv)
           if (ilu && r >= 0) { /* seconds per application in this run */
             PetscCall(PetscLogEventGetPerfInfo(0, (half == 0) == (r % 2 == 0) ? ev_apply : ev_solve, &pi1));
             ((half == 0) == (r % 2 == 0) ? ta : ts)[r] = pi1.count > pi0.count ? (pi1.time - pi0.time) / (pi1.count - pi0.count) : 0.0;
+            PetscCall(PetscLogEventGetPerfInfo(0, (half == 0) == (r % 2 == 0) ? ev_efac : ev_pfac, &pf1)); /* seconds and flops per numeric factorization */
+            if (pf1.count > pf0.count) {
+              const PetscBool e = (PetscBool)((half == 0) == (r % 2 == 0));
+              (e ? tfa : tfp)[e ? nfa++ : nfp++] = (pf1.time - pf0.time) / (pf1.count - pf0.count);
+              *(e ? &ffa : &ffp)                 = (pf1.flops - pf0.flops) / (pf1.count - pf0.count);
+            }
           }
         }
         if (r >= 0) tr[r] = tp[r] / te[r];
@@ -347,6 +363,10 @@ int main(int argc, char **argv)
         petsc_GBs = pb * rows / pa_s * 1e-9;
         PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_ilu_apply n=%" PetscInt_FMT " ilu_levels=%" PetscInt_FMT " ilu_axes=%s ilu_precision=%s rows=%" PetscInt_FMT " eas_offsets=%" PetscInt_FMT " eas_bytes_per_row=%.0f eas_ms=%.3f eas_GBs=%.2f petsc_nz_per_row=%.2f petsc_bytes_per_row=%.0f petsc_ms=%.3f petsc_GBs=%.2f read9_GBs=%.2f eas_over_read9=%.2f petsc_over_read9=%.2f petsc_over_eas=%.3f byte_ratio=%.3f ws_per_llc=%.2f at_bandwidth=%s\n", n, ilu_levels, ilu_axes, EasPrecisions[fprec], rows, nd, eb, 1e3 * ea_s, eas_GBs, info.nz_used / rows, pb, 1e3 * pa_s, petsc_GBs, ref_GBs, eas_GBs / ref_GBs, petsc_GBs / ref_GBs, pa_s / ea_s, pb / eb, EasBenchPerLLC(&ref, eb * rows), EasBenchAtBandwidth(&ref, eb * rows)));
         PetscCall(EasBenchRefDestroy(&ref));
+        {
+          const double fa_s = nfa ? EasBenchMedian(nfa, tfa) : 0.0, fp_s = nfp ? EasBenchMedian(nfp, tfp) : 0.0;
+          PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_ilu_factor n=%" PetscInt_FMT " ilu_levels=%" PetscInt_FMT " ilu_axes=%s rows=%" PetscInt_FMT " eas_offsets=%" PetscInt_FMT " eas_flops_per_row=%.0f petsc_flops_per_row=%.1f eas_ms=%.3f eas_Mflops=%.0f petsc_ms=%.3f petsc_Mflops=%.0f petsc_over_eas=%.3f\n", n, ilu_levels, ilu_axes, rows, nd, ffa / rows, ffp / rows, 1e3 * fa_s, fa_s > 0 ? 1e-6 * ffa / fa_s : 0.0, 1e3 * fp_s, fp_s > 0 ? 1e-6 * ffp / fp_s : 0.0, fa_s > 0 ? fp_s / fa_s : 0.0));
+        }
       }
       PetscCall(SNESDestroy(&snes));
       PetscCall(MatDestroy(&J));
@@ -389,6 +409,10 @@ int main(int argc, char **argv)
     expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=0 ilu_axes=xyz ilu_precision=double lag=1 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
     # the application's bytes by hand (backend.h): 9 offsets x 8 B + 64 B of vectors = 136; only for the ILU case
     expect_count: 1 BENCH name=adr_ilu_apply n=8 ilu_levels=0 ilu_axes=xyz ilu_precision=double rows=1024 eas_offsets=9 eas_bytes_per_row=136 eas_ms=[0-9.]+ eas_GBs=[0-9.]+ petsc_nz_per_row=[0-9.]+ petsc_bytes_per_row=[0-9]+ petsc_ms=[0-9.]+ petsc_GBs=[0-9.]+ read9_GBs=[0-9.]+ .* byte_ratio=[0-9.]+ ws_per_llc=\S+ at_bandwidth=(yes|no|unknown)
+    # the factorization's flops by hand: offsets -128 -16 -2 -1 0 1 2 16 128 (species, x, y, z); ILU(0)'s pairs
+    # (l_ik u_kj with k, j in the pattern): u_ii from -128/128, -16/16, -2/2, -1/1; u_i,i+1 from -1/2; l_i,i-1
+    # from -2/1: 6 pairs x 2 + 9 offsets x 2 = 30 per row
+    expect_count: 1 BENCH name=adr_ilu_factor n=8 ilu_levels=0 ilu_axes=xyz rows=1024 eas_offsets=9 eas_flops_per_row=30 petsc_flops_per_row=[0-9.]+ eas_ms=[0-9.]+ eas_Mflops=[0-9]+ petsc_ms=[0-9.]+ petsc_Mflops=[0-9]+ petsc_over_eas=[0-9.]+
   test:
     # ILU(2) with the z-lines innermost, PETSc's PCILU at the same levels and ordering (tests/axes_perm.h)
     suffix: ilu2_zxy
