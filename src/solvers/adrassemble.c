@@ -465,15 +465,6 @@ PetscErrorCode EasAdrComputeJacobian(EasAdr adr, PetscReal t, PetscReal dt, Vec 
               PetscCall(EasAdrGlobalRow(adr, gn, s, &cols[nc]));
             v[nc++] = dt * wf;
           }
-          for (PetscInt a = 1; a < nc; a++) /* ascending columns: MatSetValues_SeqAIJ's search then resumes where the last one ended */
-            for (PetscInt b = a; b > 0 && cols[b - 1] > cols[b]; b--) {
-              const PetscInt    tc = cols[b];
-              const PetscScalar tv = v[b];
-              cols[b]              = cols[b - 1];
-              v[b]                 = v[b - 1];
-              cols[b - 1]          = tc;
-              v[b - 1]             = tv;
-            }
           PetscCall(MatSetValues(J, 1, &row, nc, cols, v, ADD_VALUES));
         }
       }
