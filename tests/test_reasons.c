@@ -4,20 +4,21 @@ static const char help[] = "BiCGStab failures are convergence reasons, not crash
 #include <eas.h>
 #include <math.h> /* sqrtl */
 
-/* Solves A x = b for a tridiagonal A given by its diagonals val[d n + i] =
-   A[i][i + d - 1], returns the reason and iterations. */
-static PetscErrorCode SolveDia(EasBackend be, PetscInt n, const PetscScalar *val, const PetscScalar *bv, const char *pc, PetscReal dtol, PetscInt max_it, KSPConvergedReason *reason, PetscInt *its)
+/* Solves A x = b for A given by its nd diagonals at offsets off, val[d n +
+   i] = A[i][i + off[d]] (NULL: tridiagonal, -1 0 1), returns the reason and
+   iterations. */
+static PetscErrorCode SolveDia(EasBackend be, PetscInt n, PetscInt nd, const PetscInt *off, const PetscScalar *val, const PetscScalar *bv, const char *pc, PetscReal dtol, PetscInt max_it, KSPConvergedReason *reason, PetscInt *its)
 {
   EasDia         A;
   EasKsp         ksp;
   EasVec         b, x;
   PetscScalar   *ba;
-  const PetscInt off[3] = {-1, 0, 1};
+  const PetscInt off3[3] = {-1, 0, 1};
 
   PetscFunctionBegin;
   PetscCall(EasDiaCreate(PETSC_COMM_SELF, &A));
   PetscCall(EasDiaSetBackend(A, be));
-  PetscCall(EasDiaSetDiagonals(A, n, 3, off, val));
+  PetscCall(EasDiaSetDiagonals(A, n, off ? nd : 3, off ? off : off3, val));
   PetscCall(EasDiaCreateVecs(A, &x, &b));
   PetscCall(EasVecGetArrayWrite(b, &ba));
   for (PetscInt i = 0; i < n; i++) ba[i] = bv[i];
@@ -51,7 +52,7 @@ static PetscErrorCode SolveTridiag(EasBackend be, PetscInt n, PetscScalar sub, P
     bv[i]          = bkind == 0 ? 0.0 : (bkind == 1 ? 1.0 : 1.0 + 0.3 * PetscSinReal(1.7 * i));
   }
   if (bkind < 2) bv[0] = b0;
-  PetscCall(SolveDia(be, n, val, bv, pc, dtol, max_it, reason, its));
+  PetscCall(SolveDia(be, n, 3, NULL, val, bv, pc, dtol, max_it, reason, its));
   PetscCall(PetscFree2(val, bv));
   PetscFunctionReturn(0);
 }
@@ -115,7 +116,7 @@ int main(int argc, char **argv)
       val[2 * n + i] = (PetscScalar)c; /* A[i][i+1] */
       bv[i]          = (PetscScalar)bb[i];
     }
-    PetscCall(SolveDia(be, n, val, bv, EAS_PCNONE, PETSC_DEFAULT, 100, &reason, &its));
+    PetscCall(SolveDia(be, n, 3, NULL, val, bv, EAS_PCNONE, PETSC_DEFAULT, 100, &reason, &its));
     PetscCall(Expect("(A s, s) = 0 in exact arithmetic (near-breakdown, omega)", reason, its, KSP_DIVERGED_BREAKDOWN, &nfail));
   }
 
@@ -140,6 +141,24 @@ int main(int argc, char **argv)
   PetscCall(Expect("ILU(0), zero diagonal in row 0", reason, its, KSP_DIVERGED_PC_FAILED, &nfail));
   PetscCall(SolveTridiag(be, 30, -1.0, 4.0, -1.0, EAS_PCILU, PETSC_DEFAULT, 100, 1.0, 1, &reason, &its));
   PetscCall(Expect("ILU(0), diagonally dominant tridiagonal", reason, its, KSP_CONVERGED_RTOL, &nfail));
+  { /* a pattern the CPU factors 4 interior rows at a time (-2 -1 1 2 near the diagonal, the other
+       offsets 33-40 rows away, 21 in all: cpu.c EasIluBlocked): A = I but A[101][101] = 0, so
+       u_101 = 0 in row 101, interior (rows 40-159) and the second of its group (100-103) */
+    const PetscInt n = 200;
+    PetscInt       off[21], nd = 0;
+    PetscScalar   *val, *bv;
+    for (PetscInt d = -40; d <= -33; d++) off[nd++] = d;
+    for (PetscInt d = -2; d <= 2; d++) off[nd++] = d;
+    for (PetscInt d = 33; d <= 40; d++) off[nd++] = d;
+    PetscCall(PetscCalloc2(nd * n, &val, n, &bv));
+    for (PetscInt i = 0; i < n; i++) {
+      val[10 * n + i] = i == 101 ? 0.0 : 1.0;
+      bv[i]           = 1.0;
+    }
+    PetscCall(SolveDia(be, n, nd, off, val, bv, EAS_PCILU, PETSC_DEFAULT, 100, &reason, &its));
+    PetscCall(Expect("ILU(0) on 21 offsets, zero pivot in the interior row 101", reason, its, KSP_DIVERGED_PC_FAILED, &nfail));
+    PetscCall(PetscFree2(val, bv));
+  }
 
   /* and a healthy solve converges */
   PetscCall(SolveTridiag(be, 30, -1.0, 4.0, -1.0, EAS_PCJACOBI, PETSC_DEFAULT, 100, 1.0, 1, &reason, &its));
@@ -162,5 +181,12 @@ int main(int argc, char **argv)
     expect: did not converge due to DIVERGED_ITS iterations 3
     expect: did not converge due to DIVERGED_NANORINF iterations 0
     expect: did not converge due to DIVERGED_PC_FAILED iterations 0
+    expect: all convergence reasons as expected
+  test:
+    # the zero pivot's row, named by -info: on the CPU found where the factor takes rows 100-103 together
+    suffix: ilu_group_pivot
+    nsize: 1
+    args: -info :eas
+    expect: ILU\(0\): zero or non-finite pivot in row 101; the solves stop with DIVERGED_PC_FAILED
     expect: all convergence reasons as expected
 TEST*/
