@@ -140,6 +140,10 @@ struct _EasBackendOps {
   PetscErrorCode (*dia_setup)(EasBackend, EasDiaKernel *);
   PetscErrorCode (*dia_destroy)(EasBackend, EasDiaKernel *);
   PetscErrorCode (*dia_mult)(EasBackend, const EasDiaKernel *, const PetscScalar *x, PetscScalar *y);
+  /* optional: y = A x with the dot products that follow it in the ILU sweeps, in the same pass:
+     dots[0] = (u, y), dots[1] = (y, y), and with nd = 3 dots[2] = (q, q) (without it: dia_mult,
+     then dot_local 2 or 3 times) */
+  PetscErrorCode (*dia_mult_dots)(EasBackend, const EasDiaKernel *, const PetscScalar *x, PetscScalar *y, const PetscScalar *u, const PetscScalar *q, PetscInt nd, PetscScalar dots[]);
   /* optional: valf[k] = (float)val[k] for the ndiag*ld values (EasDiaSingleEntry); a
      backend without it has no single-precision DIA (EasDiaSetPrecision) */
   PetscErrorCode (*dia_single)(EasBackend, const EasDiaKernel *, float *valf);

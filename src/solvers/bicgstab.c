@@ -454,10 +454,14 @@ static PetscErrorCode EasKspBiCGStabILUSweep(EasKsp ksp, const EasDiaKernel *k, 
   PetscCall(PetscLogEventBegin(EAS_IluApply, 0, 0, 0, 0));
   PetscCall(EasKspILUApply(ksp, k, form, c1, c2, r, v, q, z, work));
   PetscCall(PetscLogEventEnd(EAS_IluApply, 0, 0, 0, 0));
-  PetscCall((*be->ops->dia_mult)(be, k, z, out));
-  PetscCall((*be->ops->dot_local)(be, n, u, out, &dots[0]));
-  PetscCall((*be->ops->dot_local)(be, n, out, out, &dots[1]));
-  if (nd > 2) PetscCall((*be->ops->dot_local)(be, n, q, q, &dots[2]));
+  if (be->ops->dia_mult_dots) /* the product and its dot products in one pass */
+    PetscCall((*be->ops->dia_mult_dots)(be, k, z, out, u, q, nd, dots));
+  else {
+    PetscCall((*be->ops->dia_mult)(be, k, z, out));
+    PetscCall((*be->ops->dot_local)(be, n, u, out, &dots[0]));
+    PetscCall((*be->ops->dot_local)(be, n, out, out, &dots[1]));
+    if (nd > 2) PetscCall((*be->ops->dot_local)(be, n, q, q, &dots[2]));
+  }
   PetscFunctionReturn(0);
 }
 

@@ -282,6 +282,48 @@ static PetscErrorCode EasDiaSingle_CPU(EasBackend be, const EasDiaKernel *A, flo
     }                                                                                                                    \
   } while (0)
 
+/* y = A x and (u, y), (y, y) [, (q, q)] (backend.h dia_mult_dots): the
+   product in blocks of EAS_LAG_BLOCK rows, each block's dot products while
+   its y is in the cache (no lag: x is not written). */
+static PetscErrorCode EasDiaMultDots_CPU(EasBackend be, const EasDiaKernel *A, const PetscScalar *x, PetscScalar *y, const PetscScalar *u, const PetscScalar *q, PetscInt nd3, PetscScalar dots[])
+{
+  const PetscInt n = A->n, nd = A->ndiag;
+  EasRedSlot     slots[be->threads];
+  int            nt = 1;
+
+  PetscFunctionBegin;
+#pragma omp parallel EAS_OMP_THREADS(be)
+  {
+    PetscScalar uy = 0.0, yy = 0.0, qq = 0.0;
+    PetscInt    ib, ie;
+    EasThreadRange(0, n, &ib, &ie);
+    for (PetscInt b = ib; b < ie; b += EAS_LAG_BLOCK) {
+      const PetscInt e = PetscMin(b + EAS_LAG_BLOCK, ie);
+#define EAS_CALL(ND) EasDiaRows(ND, b, e, A, x, y)
+      EAS_ND_DISPATCH(nd, EAS_CALL);
+#undef EAS_CALL
+      if (nd3 > 2) {
+#pragma omp simd reduction(+ : uy, yy, qq)
+        for (PetscInt i = b; i < e; i++) {
+          uy += u[i] * y[i];
+          yy += y[i] * y[i];
+          qq += q[i] * q[i];
+        }
+      } else {
+#pragma omp simd reduction(+ : uy, yy)
+        for (PetscInt i = b; i < e; i++) {
+          uy += u[i] * y[i];
+          yy += y[i] * y[i];
+        }
+      }
+    }
+    EasRedPut(slots, &nt, 3, (const PetscScalar[]){uy, yy, qq});
+  }
+  EasRedSum(slots, nt, nd3 > 2 ? 3 : 2, dots);
+  PetscCall(PetscLogFlops((2.0 * nd + 2.0 * nd3) * n));
+  PetscFunctionReturn(0);
+}
+
 /* y = A x */
 static PetscErrorCode EasDiaMult_CPU(EasBackend be, const EasDiaKernel *A, const PetscScalar *x, PetscScalar *y)
 {
@@ -1140,6 +1182,7 @@ static PetscErrorCode EasBackendInit_CPU_Private(EasBackend be, PetscInt threads
   be->ops->pointwise_mult      = EasVecPointwiseMult_CPU;
   be->ops->dot_local           = EasVecDot_CPU;
   be->ops->dia_mult            = EasDiaMult_CPU;
+  be->ops->dia_mult_dots       = EasDiaMultDots_CPU;
   be->ops->dia_single          = EasDiaSingle_CPU;
   be->ops->dia_mult_transpose  = EasDiaMultTranspose_CPU;
   be->ops->bcgs_sweep1         = EasBcgsSweep1_CPU;
