@@ -353,6 +353,7 @@ PetscErrorCode EasBackendInit_Memcheck(EasBackend be)
   be->ops->dia_setup           = EasDiaSetUp_Memcheck;
   be->ops->dia_destroy         = EasDiaDestroy_Memcheck;
   be->ops->dia_mult            = EasDiaMult_Memcheck;
+  be->ops->dia_mult_dots       = NULL; /* as a device's: the ILU sweeps then call the checked dia_mult and dot_local */
   be->ops->dia_single          = EasDiaSingle_Memcheck;
   be->ops->dia_mult_transpose  = EasDiaMultTranspose_Memcheck;
   be->ops->bcgs_sweep1         = EasBcgsSweep1_Memcheck;
@@ -387,5 +388,10 @@ PetscErrorCode EasBackendInit_Memcheck(EasBackend be)
   be->ops->mark_stale          = EasMarkStale_Memcheck;
   be->ops->timer_record        = EasTimerRecord_Memcheck;
   be->ops->timer_query         = EasTimerQuery_Memcheck;
+  { /* no CPU op left in place: it would run unchecked on this backend's memory (the ops table holds only function pointers) */
+    typedef PetscErrorCode (*EasOpFn)(void);
+    const EasOpFn *ops = (const EasOpFn *)be->ops, *cpu = (const EasOpFn *)&mc->cpu;
+    for (size_t k = 0; k < sizeof(struct _EasBackendOps) / sizeof(EasOpFn); k++) PetscCheck(!ops[k] || ops[k] != cpu[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "/cpu/memcheck: backend op %zu of struct _EasBackendOps is still the CPU's (set a memcheck op or NULL in EasBackendInit_Memcheck)", k);
+  }
   PetscFunctionReturn(0);
 }
