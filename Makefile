@@ -19,6 +19,9 @@
 #   make install PREFIX=/path   headers, libeas.{a,so}, the CUDA module libeas-cuda.so, eas.mod and libeasf.so (Fortran), eas.pc, bin/eas-plot, share/doc/eas
 #   make format         clang-format the sources
 #
+# Builds run one job per core (nproc) unless the command line gives -j
+# (make -j1 check: one at a time).  JOBS is the test runner's, not the build's.
+#
 # Variables: OBJDIR (build), CUDA (1 when nvcc is found: build the CUDA module
 # libeas-cuda.so beside libeas; 0 to leave it out; libeas is the same either way),
 # SUNDIALS (1 when SUNDIALS' CVODE headers are found, 0 to leave CVODE out),
@@ -33,6 +36,7 @@
 
 OBJDIR    ?= build
 JOBS      ?= auto
+BUILD_JOBS = $(shell nproc 2>/dev/null || echo 1)
 PREFIX    ?= /usr/local
 CUDA_HOME ?= /usr/local/cuda
 CUDA_ARCH ?=
@@ -70,7 +74,7 @@ api-doc:
 ifeq ($(EAS_DEPS_OK),)
 all lib check check-gpu gpu-verdict demo bench plots options-doc asan valgrind valgrind-tree install tests examples benches stress tutorials:
 	@sh tools/deps.sh
-	@$(MAKE) --no-print-directory EAS_DEPS_OK=1 $@
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(BUILD_JOBS)) EAS_DEPS_OK=1 $@
 format:
 	clang-format -i $(FORMAT_SRC)
 clean:
