@@ -575,11 +575,14 @@ static PetscErrorCode EasDiaJacobi_CPU(EasBackend be, const EasDiaKernel *A, Pet
    qb[2g+1], qb[2g+2]: where entry g's far pairs, its near pairs and the
    next entry's pairs start in po.  At 48^3, ILU(2) zxy, the factorization
    1.2 -> 1.9x faster than PETSc's with the groups, and lw and qb took
-   another 18-20 % off it (36 % of its instructions, cachegrind): medians
-   of alternated runs, bench_adr's adr_ilu_factor line,
-   docs/performance.md. */
-#define EAS_ILU_GROUP 4
-static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, const EasKIdx *po, const PetscBool byrows, const int grp, const EasKIdx *const *qb, PetscScalar *f, PetscInt *zero_row)
+   another 18-20 % off it (36 % of its instructions, cachegrind); the near
+   pairs through nq (the U places of an entry's pairs with l_i,i-2 and
+   l_i,i-1, those two in registers) another 18 % of the instructions and
+   ~9 % of the time: medians of alternated runs, bench_adr's
+   adr_ilu_factor line, docs/performance.md. */
+#define EAS_ILU_GROUP   4
+#define EAS_ILU_NO_PAIR PTRDIFF_MIN /* nq: no such pair (a place is at most nd rows times nd away) */
+static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const PetscInt ND, const PetscInt DM, const EasDiaKernel *F, const EasDiaKernel *A, const PetscInt *pt, const EasKIdx *po, const PetscBool byrows, const int grp, const EasKIdx *const *qb, const EasKIdx *nq, PetscScalar *f, PetscInt *zero_row)
 {
   const PetscInt     n = F->n, lda = A->ld, c0 = PetscMin(F->lo, n), c1r = PetscMax(PetscMin(F->hi, n), c0);
   const EasIluLayout lay = byrows ? EasIluLayoutByRows(ND, DM, F->ld) : EasIluLayoutByDiagonals(DM, F->ld);
@@ -594,7 +597,7 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
      no index arithmetic per pair), ND and DM compile-time constants where
      the dispatch knows them (the g loop unrolls) */
   for (i = 0; i < n; i++) {
-    if (grp && i >= c0 && i + EAS_ILU_GROUP <= c1r) { /* rows i .. i + EAS_ILU_GROUP - 1, all interior */
+    if (grp && DM >= 3 && i >= c0 && i + EAS_ILU_GROUP <= c1r) { /* rows i .. i + EAS_ILU_GROUP - 1, all interior */
       enum { W = EAS_ILU_GROUP };
       PetscScalar        part[ND][W];
       const PetscScalar *fu[W]; /* the group's rows of U */
@@ -613,16 +616,17 @@ static inline __attribute__((always_inline)) PetscInt EasIluFactorRows(const Pet
         else
           for (int b = 0; b < W; b++) part[g][b] = sw[b];
       }
-      for (int b = 0; b < W; b++, i++) { /* then row by row: the near pairs, entries in order */
-        PetscScalar *fl = f + (EasKIdx)i * lay.rl, *fu = f + lay.b + (EasKIdx)i * lay.ru;
-        for (PetscInt g = DM - 2; g < ND; g++) {
-          const EasKIdx *q = qb[2 * g + 1], *qe = qb[2 * g + 2];
-          PetscScalar    sv = part[g][b];
-          for (; q < qe; q += 2) sv -= fl[q[0]] * fu[q[1]];
-          if (g < DM)
-            fl[g] = sv * fu[(EasKIdx)F->off[g] * lay.ru];
-          else
-            fu[g - DM] = g == DM ? 1.0 / sv : sv;
+      for (int b = 0; b < W; b++, i++) { /* then row by row: the near pairs (l_i,i-2 then l_i,i-1: nq), entries in order */
+        PetscScalar *fl = f + (EasKIdx)i * lay.rl, *fu = f + lay.b + (EasKIdx)i * lay.ru, l2, l1;
+        l2 = fl[DM - 2] = part[DM - 2][b] * fu[(EasKIdx)F->off[DM - 2] * lay.ru]; /* no near pair: its k are all further back */
+        l1              = part[DM - 1][b];
+        if (nq[2 * (DM - 1)] != EAS_ILU_NO_PAIR) l1 -= l2 * fu[nq[2 * (DM - 1)]];
+        l1 = fl[DM - 1] = l1 * fu[(EasKIdx)F->off[DM - 1] * lay.ru];
+        for (PetscInt g = DM; g < ND; g++) {
+          PetscScalar sv = part[g][b];
+          if (nq[2 * g] != EAS_ILU_NO_PAIR) sv -= l2 * fu[nq[2 * g]];
+          if (nq[2 * g + 1] != EAS_ILU_NO_PAIR) sv -= l1 * fu[nq[2 * g + 1]];
+          fu[g - DM] = g == DM ? 1.0 / sv : sv;
         }
         if (EasIluBadPivot(fu[0])) {
           *zero_row = i;
@@ -731,13 +735,14 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
   const EasIluLayout lay     = byrows ? EasIluLayoutByRows(nd, dmain, F->ld) : EasIluLayoutByDiagonals(dmain, F->ld);
   PetscInt           rows    = 0;
   const EasKIdx    **qb;
+  EasKIdx           *nq;
   EasKIdx           *po;
 
   PetscFunctionBegin;
   (void)sweeps;
   (void)fwork; /* never allocated for the CPU (ilu_work_nd) */
   *zero_row = -1;
-  PetscCall(PetscMalloc2(pt[nd] - pt[0] + 1, &po, 2 * nd + 1, &qb)); /* the pairs' places in the layout (a few hundred) */
+  PetscCall(PetscMalloc3(pt[nd] - pt[0] + 1, &po, 2 * nd + 1, &qb, 2 * nd, &nq)); /* the pairs' places in the layout (a few hundred) */
   EasIluPairPlaces(lay, nd, F->off, pt, po);
   for (PetscInt g = 0; g < nd; g++) { /* where entry g's far and near pairs start (grouped rows, EasIluFactorRows) */
     PetscInt t = pt[g];
@@ -746,14 +751,21 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
     qb[2 * g + 1] = po + (t - pt[0]);
   }
   qb[2 * nd] = po + (pt[nd] - pt[0]);
+  for (PetscInt g = 0; g < nd; g++) { /* entry g's near pairs, by rows: the places in U of its pairs with l_i,i-2 and l_i,i-1, from row i's U (negative: a row above), or EAS_ILU_NO_PAIR */
+    nq[2 * g] = nq[2 * g + 1] = EAS_ILU_NO_PAIR;
+    for (const EasKIdx *q = qb[2 * g + 1]; q < qb[2 * g + 2]; q += 2) {
+      PetscCheck(pt[q - po + pt[0]] >= dmain - 2 && pt[q - po + pt[0]] < dmain, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ILU pair table: a near pair of entry %" PetscInt_FMT " is not on l_i,i-2 or l_i,i-1", g);
+      nq[2 * g + (pt[q - po + pt[0]] - (dmain - 2))] = q[1];
+    }
+  }
   /* the layout a compile-time choice too, so that its index arithmetic folds */
-#define EAS_ILU_FACTOR_CALL(ND) rows = blocked ? EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_TRUE, 1, qb, f, zero_row) : byrows ? EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_TRUE, 0, qb, f, zero_row) : EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_FALSE, 0, qb, f, zero_row)
+#define EAS_ILU_FACTOR_CALL(ND) rows = blocked ? EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_TRUE, 1, qb, nq, f, zero_row) : byrows ? EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_TRUE, 0, qb, nq, f, zero_row) : EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_FALSE, 0, qb, nq, f, zero_row)
   if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
     EAS_ILU_ND_DISPATCH(nd, EAS_ILU_FACTOR_CALL);
   else
-    rows = blocked ? EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_TRUE, 1, qb, f, zero_row) : byrows ? EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_TRUE, 0, qb, f, zero_row) : EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_FALSE, 0, qb, f, zero_row);
+    rows = blocked ? EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_TRUE, 1, qb, nq, f, zero_row) : byrows ? EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_TRUE, 0, qb, nq, f, zero_row) : EasIluFactorRows(nd, dmain, F, A, pt, po, PETSC_FALSE, 0, qb, nq, f, zero_row);
 #undef EAS_ILU_FACTOR_CALL
-  PetscCall(PetscFree2(po, qb));
+  PetscCall(PetscFree3(po, qb, nq));
   if (blocked && rows == n) {
     EasIluToBlocks(be, n, F->ld, nd, dmain, f); /* the substitutions' layout (a failed factor is never applied) */
     PetscCall(PetscInfo(NULL, "ILU factor on %" PetscInt_FMT " offsets laid out in blocks of %d rows (%" PetscInt_FMT " whole blocks, %" PetscInt_FMT " rows by rows)\n", nd, EAS_ILU_BLOCK, n / EAS_ILU_BLOCK, n % EAS_ILU_BLOCK));
