@@ -744,20 +744,15 @@ static PetscErrorCode EasIluFactor_CPU(EasBackend be, const EasDiaKernel *F, con
   *zero_row = -1;
   PetscCall(PetscMalloc3(pt[nd] - pt[0] + 1, &po, 2 * nd + 1, &qb, 2 * nd, &nq)); /* the pairs' places in the layout (a few hundred) */
   EasIluPairPlaces(lay, nd, F->off, pt, po);
-  for (PetscInt g = 0; g < nd; g++) { /* where entry g's far and near pairs start (grouped rows, EasIluFactorRows) */
+  for (PetscInt g = 0; g < nd; g++) { /* where entry g's far and near pairs start, and its near pairs' places in U (grouped rows, EasIluFactorRows) */
     PetscInt t = pt[g];
     while (t < pt[g + 1] && pt[t] < dmain - 2) t += 2;
     qb[2 * g]     = po + (pt[g] - pt[0]);
     qb[2 * g + 1] = po + (t - pt[0]);
+    nq[2 * g] = nq[2 * g + 1] = EAS_ILU_NO_PAIR; /* by rows: the place in U of its pair with l_i,i-2, l_i,i-1 (d = dmain-2, dmain-1), from row i's U (negative: a row above) */
+    for (; t < pt[g + 1]; t += 2) nq[2 * g + (pt[t] - (dmain - 2))] = po[t - pt[0] + 1];
   }
   qb[2 * nd] = po + (pt[nd] - pt[0]);
-  for (PetscInt g = 0; g < nd; g++) { /* entry g's near pairs, by rows: the places in U of its pairs with l_i,i-2 and l_i,i-1, from row i's U (negative: a row above), or EAS_ILU_NO_PAIR */
-    nq[2 * g] = nq[2 * g + 1] = EAS_ILU_NO_PAIR;
-    for (const EasKIdx *q = qb[2 * g + 1]; q < qb[2 * g + 2]; q += 2) {
-      PetscCheck(pt[q - po + pt[0]] >= dmain - 2 && pt[q - po + pt[0]] < dmain, PETSC_COMM_SELF, PETSC_ERR_PLIB, "ILU pair table: a near pair of entry %" PetscInt_FMT " is not on l_i,i-2 or l_i,i-1", g);
-      nq[2 * g + (pt[q - po + pt[0]] - (dmain - 2))] = q[1];
-    }
-  }
   /* the layout a compile-time choice too, so that its index arithmetic folds */
 #define EAS_ILU_FACTOR_CALL(ND) rows = blocked ? EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_TRUE, 1, qb, nq, f, zero_row) : byrows ? EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_TRUE, 0, qb, nq, f, zero_row) : EasIluFactorRows(ND, ((ND)-1) / 2, F, A, pt, po, PETSC_FALSE, 0, qb, nq, f, zero_row)
   if (dmain == (nd - 1) / 2) /* symmetric offset counts (the ADR and gallery patterns) */
