@@ -3,7 +3,9 @@ static const char help[] = "The overlapping multisplitting (-adr_overlap d, rest
                            "LU on the subdomains: -ksp_type preonly -pc_type asm -pc_asm_type restrict -pc_asm_overlap d)\n"
                            "on the same residual (EasAdrComputeFunction/Jacobian of a solver without overlap, the\n"
                            "same decomposition), step by step from the same state: the outer iterations of each step\n"
-                           "against SNES's Newton iterations, and the answers against each other.\n"
+                           "against SNES's Newton iterations, and the answers against each other; and a step's\n"
+                           "synchronous exchanges of planes, one per outer iteration (the stage's exchange of x_old = x\n"
+                           "is the first iteration's: counted by hand from the algorithm).\n"
                            "  -steps <2>       implicit Euler steps compared\n"
                            "  -its_tol <0.1>   |eas outer - SNES its| <= its_tol x SNES its (the issue's 10 %%)\n"
                            "  -tol <1e-6>      max_s ||x_s - y_s|| / ||y_s|| after each step\n";
@@ -90,7 +92,7 @@ int main(int argc, char **argv)
   Mat                   J;
   Vec                   X, Y, D;
   PetscReal             dt, t, tol = 1e-6, its_tol = 0.1, rtol = 1e-8;
-  PetscInt              steps = 2, d, p[3], outer0 = 0, fails = 0, eas_total = 0, snes_total = 0;
+  PetscInt              steps = 2, d, p[3], outer0 = 0, exch0 = 0, fails = 0, eas_total = 0, snes_total = 0;
   PetscBool             box = PETSC_FALSE;
 
   PetscCall(EasInitialize(&argc, &argv, NULL, help));
@@ -143,7 +145,7 @@ int main(int argc, char **argv)
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "decomposition %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", overlap %" PetscInt_FMT ", dt %g\n", p[0], p[1], p[2], d, (double)dt));
   for (PetscInt s = 0; s < steps; s++) {
     SNESConvergedReason sr;
-    PetscInt            its, outer;
+    PetscInt            its, outer, exch;
     PetscReal           nd[2], ny[2], rel = 0;
 
     PetscCall(EasAdrGetSolution(adr, c.Xold)); /* both from eas's state */
@@ -155,6 +157,8 @@ int main(int argc, char **argv)
     PetscCall(EasAdrGetStats(adr, &st));
     outer  = st.outer_its - outer0; /* the step's (every rank iterates alike in sync mode) */
     outer0 = st.outer_its;
+    exch   = st.exchanges - exch0; /* one per outer iteration: the stage's exchange of x_old (= x) is the first one's */
+    exch0  = st.exchanges;
     PetscCall(EasAdrGetSolution(adr, X));
 
     PetscCall(VecCopy(c.Xold, Y));
@@ -167,8 +171,8 @@ int main(int argc, char **argv)
     PetscCall(EasAdrSpeciesNorms(ref, D, nd));
     PetscCall(EasAdrSpeciesNorms(ref, Y, ny));
     for (PetscInt k = 0; k < 2; k++) rel = PetscMax(rel, nd[k] / ny[k]);
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "step %" PetscInt_FMT ": eas outer iterations %" PetscInt_FMT ", SNES + PCASM Newton iterations %" PetscInt_FMT "; max_s ||x_s - y_s||/||y_s|| %.2e\n", s + 1, outer, its, (double)rel));
-    if (PetscAbsReal((PetscReal)(outer - its)) > its_tol * its || rel > tol) fails++;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "step %" PetscInt_FMT ": eas outer iterations %" PetscInt_FMT ", SNES + PCASM Newton iterations %" PetscInt_FMT "; max_s ||x_s - y_s||/||y_s|| %.2e; exchanges of planes %" PetscInt_FMT " (rank 0)\n", s + 1, outer, its, (double)rel, exch));
+    if (PetscAbsReal((PetscReal)(outer - its)) > its_tol * its || rel > tol || exch != outer) fails++;
     eas_total += outer;
     snes_total += its;
   }

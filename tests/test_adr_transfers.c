@@ -4,8 +4,9 @@ static const char help[] = "What the ADR solver moves between host and device pe
                            "message sizes, what MPI sends and receives. On every rank, over the steps after the first (which uploads\n"
                            "the coefficients and the initial state once):\n"
                            "  beuler:  bytes <= outer iterations x (halo bytes + 1 KB), halo bytes = 8 x (scalars sent + received)\n"
-                           "           per exchange; with an overlap (-adr_overlap, default 1 on several ranks), + stages x halo\n"
-                           "           bytes (each stage's a on the overlap is the neighbours': one more exchange of planes);\n"
+                           "           per exchange; with an overlap (-adr_overlap, default 1 on several ranks) each stage's\n"
+                           "           a = x_old on the overlap is the neighbours': one more exchange of planes per stage in\n"
+                           "           async mode, none in sync mode (x = x_old: it is the first outer iteration's);\n"
                            "  cvode:   bytes <= outer iterations x (halo bytes + 1 KB) + CVODE's test iterations x 16 n\n"
                            "           + stages x 24 n (n = the rank's unknowns: per stage a, the initial guess and the error\n"
                            "           weights go up; per synchronous iteration under CVODE's test the update and the state\n"
@@ -81,7 +82,7 @@ static PetscErrorCode Run(const char resource[], PetscInt *threads, PetscInt ste
   c->nni       = n1 - n0;
   c->stages    = s1 - s0;
   c->n         = adr->n;
-  c->overlap_exchanges = !adr->overlap ? 0 : (adr->ts_type == EAS_ADR_TS_BEULER ? steps - 1 : c->stages); /* one exchange of a's planes per stage */
+  c->overlap_exchanges = !adr->overlap ? 0 : (adr->ts_type == EAS_ADR_TS_CVODE ? c->stages : (adr->mode == EAS_ADR_ASYNC ? steps - 1 : 0)); /* one more exchange, of a's planes, per stage; sync beuler: a = x, it is the first outer iteration's */
   c->bytes_all = b1;
   c->outer_all = o1;
   c->halo_bytes = 0;

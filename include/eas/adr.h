@@ -88,6 +88,7 @@ typedef struct {
   PetscInt64     msgs_sent, msgs_recv, msgs_stale; /* halo messages of this rank */
   PetscLogDouble time_solve;                       /* seconds in EasAdrSolve */
   PetscInt       pc_builds;                        /* this rank's inner preconditioner builds (ILU factorizations; -adr_lag_preconditioner) */
+  PetscInt       exchanges;                        /* this rank's synchronous exchanges of planes (each once, whatever its rounds): the outer iterations', the stages' (-adr_overlap), a global vector's assembly */
 } EasAdrStats;
 
 /* Time stepping (EasAdrSetTimeStepType, -adr_ts_type). */

@@ -861,6 +861,7 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
     PetscCall(MPIU_Allreduce(its, itsmax, 2, MPIU_INT, MPI_MAX, PetscObjectComm((PetscObject)adr)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "statistics: %" PetscInt_FMT " steps, outer iterations %" PetscInt_FMT " (max over ranks), inner iterations %" PetscInt_FMT " (max over ranks), last reason %s\n", st.steps, itsmax[0], itsmax[1], EasAdrConvergedReasonName(adr->reason)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "messages (async, all ranks): sent %" PetscInt64_FMT ", received %" PetscInt64_FMT ", discarded as stale %" PetscInt64_FMT ", too small to iterate on %" PetscInt64_FMT "; synchronous checks %" PetscInt_FMT ", failed %" PetscInt_FMT " (rank 0)\n", msgsum[0], msgsum[1], msgsum[2], msgsum[3], st.sync_checks, st.check_failures));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "synchronous exchanges of planes %" PetscInt_FMT " (rank 0; with -adr_overlap an implicit Euler stage's exchange of x_old is also its first outer iteration's)\n", st.exchanges));
     PetscCall(PetscViewerASCIIPrintf(viewer, "time in EasAdrSolve: %.3f s\n", (double)st.time_solve));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "inner solver (rank 0; residual and Jacobian assembled on the backend):\n"));

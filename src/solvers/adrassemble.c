@@ -99,8 +99,9 @@ PetscErrorCode EasAdrUpdateCoefficients_Private(EasAdr adr, PetscReal t)
         }
     }
   }
-  adr->coef_t   = t;
-  adr->w_synced = PETSC_FALSE;
+  adr->coef_t        = t;
+  adr->w_synced      = PETSC_FALSE;
+  adr->ghosts_padded = PETSC_FALSE; /* the Dirichlet values changed: the next pad gathers them */
   PetscFunctionReturn(0);
 }
 

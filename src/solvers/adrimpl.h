@@ -207,6 +207,8 @@ struct _p_EasAdr {
   EasVec      dinv;           /* D^{-1} with jac_fold (backend memory) */
   EasDetect   det;            /* the async phase's detection (here, not on the stack: MPI owns its buffers while a round is in flight) */
   PetscBool   ghosts_current; /* the ghosts hold the neighbours' state at the start of the next step */
+  PetscBool   ghosts_stage;   /* the stage's exchange of a (-adr_overlap) was one of the state: a = x, and the stage's first outer iteration needs no exchange of its own (EasAdrStageOverlap_Private) */
+  PetscBool   ghosts_padded;  /* and ghosts_v holds those ghosts where adr_pad reads them: the first iteration's pad gathers nothing (on a device: nothing goes up); cleared by the next pad and by every exchange */
   EasAdrStage stage;          /* the stage system being solved */
   PetscBool   jac_valid;      /* J holds a Jacobian of the current backend objects */
   PetscReal   jac_gamma;      /* its gamma (dt) */
@@ -353,7 +355,7 @@ PETSC_INTERN PetscErrorCode EasAdrOwnFromBox_Private(EasAdr, const PetscScalar *
 /* With an overlap, the stage's a (adr->xold) on the overlap's planes: the
    neighbours' values, by one synchronous exchange (restricted additive
    Schwarz solves the box's rows of the global system). */
-PETSC_INTERN PetscErrorCode EasAdrStageOverlap_Private(EasAdr);
+PETSC_INTERN PetscErrorCode EasAdrStageOverlap_Private(EasAdr, PetscBool);
 /* A global vector's own points as the box's array with the neighbours'
    values on the overlap (one synchronous exchange) and its padded state in
    adr->xg; box may be own without an overlap. */

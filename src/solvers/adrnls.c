@@ -197,7 +197,7 @@ static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N
   }
   adr->xold_synced = PETSC_FALSE;
   adr->xold_stale  = PETSC_FALSE;
-  PetscCall(EasAdrStageOverlap_Private(adr)); /* -adr_overlap: a on the overlap is the neighbours' (one exchange) */
+  PetscCall(EasAdrStageOverlap_Private(adr, PETSC_FALSE)); /* -adr_overlap: a on the overlap is the neighbours' (one exchange; a is not the first iterate ypred) */
   if (tcur != adr->coef_t) PetscCall(EasAdrUpdateCoefficients_Private(adr, tcur));
   adr->stage.t          = tcur;
   adr->stage.gamma      = gamma;

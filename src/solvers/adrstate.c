@@ -71,6 +71,7 @@ PetscErrorCode EasAdrStateCreate_Private(EasAdr adr)
   adr->x_dev_stale    = PETSC_TRUE; /* the host state is the one (initial condition, or the state before a move) */
   adr->x_host_stale   = PETSC_FALSE;
   adr->planes_current = PETSC_FALSE;
+  adr->ghosts_padded  = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 
@@ -231,7 +232,9 @@ static PetscErrorCode EasAdrPadInto(EasAdr adr, PetscScalar *x, const PetscScala
   const PetscScalar *gd, *bd;
 
   PetscFunctionBegin;
-  if (adr->hk.pack_start[6] > 0 || !adr->w_synced) { /* one rank with the Dirichlet values current: nothing to gather */
+  if (adr->ghosts_padded) /* the ghosts and the Dirichlet values are where adr_pad reads them: the stage's pad of a = x put them there, nothing changed them since */
+    adr->ghosts_padded = PETSC_FALSE;
+  else if (adr->hk.pack_start[6] > 0 || !adr->w_synced) { /* one rank with the Dirichlet values current: nothing to gather */
     PetscCall(EasVecGetArrayWrite(adr->ghosts_v, &ghost));
     if (!adr->w_synced) PetscCall(EasVecGetArrayWrite(adr->bval_v, &bval));
     EasAdrGatherFaces(adr, ghost, bval);
@@ -257,6 +260,8 @@ static PetscErrorCode EasAdrExchangeRounds(EasAdr adr, PetscScalar *a, PetscBool
   for (PetscInt d = 2; d >= 0; d--)
     if (adr->nb[2 * d] != MPI_PROC_NULL || adr->nb[2 * d + 1] != MPI_PROC_NULL) dirs[ndir++] = d;
   if (adr->overlap && adr->phased && ndir >= 2) rounds = 2 * ndir - 1;
+  if (ndir) adr->stats.exchanges++;
+  adr->ghosts_padded = PETSC_FALSE;
   for (PetscInt r = 0; r < rounds; r++) {
     const PetscInt f0 = rounds > 1 ? 2 * dirs[r % ndir] : 0, f1 = rounds > 1 ? f0 + 2 : 6;
     if (r) { /* the directions received so far into the overlap; the planes are repacked from it */
@@ -353,6 +358,8 @@ PetscErrorCode EasAdrBoxFromOwnHalo_Private(EasAdr adr, const PetscScalar *own, 
   PetscFunctionBegin;
   if (box != own) PetscCall(EasAdrBoxFromOwn_Private(adr, own, box));
   PetscCall(EasAdrPackFacesHost_Private(adr, box));
+  if (adr->hk.pack_start[6] > 0) adr->stats.exchanges++;
+  adr->ghosts_padded = PETSC_FALSE;
   PetscCall(EasHaloExchangeSync(adr->halo, with_faults));
   if (adr->overlap) PetscCall(EasAdrFillPaddedHost_Private(adr, box)); /* the overlap's planes into box (without one, the residual's caller fills xg) */
   adr->ghosts_current = PETSC_FALSE; /* they hold this vector's planes, not the state's */
@@ -365,13 +372,20 @@ PetscErrorCode EasAdrBoxFromOwnHalo_Private(EasAdr adr, const PetscScalar *own, 
   synchronous exchange, adr_pad writes them into a (the padded state it
   also fills is scratch here, refilled by the next assembly).  On a device
   a stays there: only the planes cross the bus.  The ghosts then hold a's
-  planes, not the state's (ghosts_current = false).
+  planes.  a_is_x: a equals the state on every point of the box (implicit
+  Euler: x_old = x, the first iterate); the planes sent are then the
+  state's, the exchange is also the one the stage's first outer iteration
+  would make (ghosts_stage, ghosts_current: it makes none), and a step
+  exchanges once per outer iteration, not once more.  Else (CVODE: a =
+  ypred - rl1 zn1) the ghosts are not the state's.
 */
-PetscErrorCode EasAdrStageOverlap_Private(EasAdr adr)
+PetscErrorCode EasAdrStageOverlap_Private(EasAdr adr, PetscBool a_is_x)
 {
   PetscScalar *a;
 
   PetscFunctionBegin;
+  adr->ghosts_stage  = PETSC_FALSE;
+  adr->ghosts_padded = PETSC_FALSE;
   if (!adr->overlap || adr->hk.pack_start[6] == 0) PetscFunctionReturn(0);
   if (!adr->device)
     a = adr->xold;
@@ -392,7 +406,9 @@ PetscErrorCode EasAdrStageOverlap_Private(EasAdr adr)
   PetscCall(EasAdrPadInto(adr, a, NULL)); /* the padded state is scratch here, refilled by the next assembly */
   PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
-  adr->ghosts_current = PETSC_FALSE;
+  adr->ghosts_current = a_is_x;
+  adr->ghosts_stage   = a_is_x;
+  adr->ghosts_padded  = a_is_x; /* the pad above put them where the first iteration's pad reads them */
   PetscFunctionReturn(0);
 }
 

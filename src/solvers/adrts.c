@@ -126,7 +126,7 @@ static PetscErrorCode EasAdrTSStep_BEuler(EasAdr adr, PetscReal tout)
   PetscCall(EasAdrUpdateCoefficients_Private(adr, adr->t + adr->dt));
   PetscCall(EasAdrStateSave_Private(adr)); /* x_old = x where the state lives (on a device: no transfer) */
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->np));
-  PetscCall(EasAdrStageOverlap_Private(adr)); /* -adr_overlap: x_old on the overlap is the neighbours' (one exchange, metered as one) */
+  PetscCall(EasAdrStageOverlap_Private(adr, PETSC_TRUE)); /* -adr_overlap: x_old on the overlap is the neighbours' (one exchange, metered as one); x = x_old, so it is also the first outer iteration's */
   adr->stage.t      = adr->t + adr->dt;
   adr->stage.gamma  = adr->dt;
   adr->stage.max_it = adr->mode == EAS_ADR_ASYNC && adr->size > 1 ? adr->max_checks : adr->newton_max_it;

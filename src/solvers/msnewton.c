@@ -276,18 +276,23 @@ static PetscErrorCode EasAdrTraceRow(EasAdr adr)
 
 /* A synchronous outer iteration: halo exchange, local Newton step, global
    reduction.  Returns the global relative update max_s ||dx_s|| / ||x_s||
-   and failure code. */
+   and failure code.  The exchange is the stage's when that one sent the
+   state's planes (ghosts_stage: implicit Euler with an overlap, the
+   stage's first iteration). */
 static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt, PetscReal *rel, int *fail, PetscErrorCode *err)
 {
   PetscReal sums[EAS_ADR_NSUMS], red[EAS_ADR_NSUMS + 1];
   int       lfail;
 
   PetscFunctionBegin;
-  PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
-  PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
-  PetscCall(EasAdrExchangeSync_Private(adr, PETSC_TRUE));
-  PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
-  PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
+  if (adr->ghosts_stage) adr->ghosts_stage = PETSC_FALSE; /* the ghosts hold the neighbours' planes of this iterate */
+  else {
+    PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
+    PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
+    PetscCall(EasAdrExchangeSync_Private(adr, PETSC_TRUE));
+    PetscCall(PetscLogEventEnd(EAS_AdrHalo, adr, 0, 0, 0));
+    PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, adr->halo_scalars));
+  }
   PetscCall(EasAdrLocalNewtonCaptured(adr, t, dt, PETSC_TRUE, sums, &lfail, err));
   adr->stats.outer_its++;
   adr->last_outer++;
@@ -487,7 +492,9 @@ static PetscErrorCode EasAdrAsyncPhase(EasAdr adr, PetscReal t, PetscReal dt, Pe
   stage.max_it checks).  The ghosts are exchanged synchronously first when
   they do not hold the neighbours' state of the stage's start (the first
   step, after EasAdrSetSolution or a failed step): otherwise the first local
-  iterations would run on zeros or on a rejected iterate.
+  iterations would run on zeros or on a rejected iterate.  With an overlap
+  and implicit Euler the stage's exchange of a = x_old sent the state's
+  planes (ghosts_current); the checks' iterations exchange their own.
 */
 PetscErrorCode EasAdrStageSolveAsync_Private(EasAdr adr)
 {
@@ -497,6 +504,8 @@ PetscErrorCode EasAdrStageSolveAsync_Private(EasAdr adr)
   PetscInt first = 0;
 
   PetscFunctionBegin;
+  adr->ghosts_stage  = PETSC_FALSE; /* the synchronous checks exchange their own planes */
+  adr->ghosts_padded = PETSC_FALSE; /* and the asynchronous iterations gather what has arrived */
   adr->reason  = EAS_ADR_CONVERGED_ITERATING;
   adr->ew.iter = 0; /* -adr_ksp_ew: eta_0 = rtol_0 at every stage's first step */
   adr->lag_it  = 0; /* -adr_lag_preconditioner: counted per nonlinear solve */
