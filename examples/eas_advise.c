@@ -35,6 +35,7 @@ typedef struct {
   PetscInt  windows, ranks, threads;
   PetscReal W;            /* the counted work of the slowest rank: ADR rows x (BiCGStab + Newton iterations), EBE elements x cg iterations */
   PetscReal outer, inner; /* ADR: Newton and BiCGStab iterations of the slowest rank (max over ranks) */
+  PetscInt  decomp[3];    /* ADR: the ranks per direction of the run */
 } Meas;
 
 static char      driver[8] = "adr";
@@ -80,6 +81,7 @@ static PetscErrorCode Run(MPI_Comm comm, PetscInt threads, EasAdrMode mode, Meas
       PetscInt    xs, ys, zs, nxl, nyl, nzl;
       PetscCall(EasAdrGetStats(adr, &st));
       PetscCall(EasAdrGetLocalGrid(adr, &xs, &ys, &zs, &nxl, &nyl, &nzl));
+      PetscCall(EasAdrGetDecomposition(adr, m->decomp, NULL));
       m->W     = 2.0 * (PetscReal)nxl * nyl * nzl * (PetscReal)(st.inner_its + st.outer_its); /* 2 species per point */
       m->outer = (PetscReal)st.outer_its_max;
       m->inner = (PetscReal)st.inner_its;
@@ -421,6 +423,7 @@ int main(int argc, char **argv)
 
   if (isadr) { /* scaling past this machine: the model's inputs, then the tables */
     const char *src[5];
+    char        gsrc[160] = "";
     sc.t_row  = ovs[0] ? ov[0] : base.Tcomp / base.W;
     sc.outer1 = ovs[1] ? ov[1] : base.outer / (PetscReal)base.windows;
     sc.inner  = ovs[2] ? ov[2] : (base.outer > 0 ? base.inner / base.outer : 0);
@@ -431,10 +434,20 @@ int main(int argc, char **argv)
     src[0]    = ovs[0] ? "given" : "measured, 1 rank";
     src[1]    = ovs[1] ? "given" : "measured, 1 rank";
     src[2]    = ovs[2] ? "given" : "measured, 1 rank";
-    src[3]    = ovs[3] ? "given" : (pars ? "from the outer iterations on 1 and N ranks" : "not measured (one rank): 0, the tables are lower bounds");
+    if (pars) PetscCall(PetscSNPrintf(gsrc, sizeof(gsrc), "from the outer iterations on 1 and N ranks, cut %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT, pars->decomp[0], pars->decomp[1], pars->decomp[2]));
+    src[3]    = ovs[3] ? "given" : (pars ? gsrc : "not measured (one rank): 0, the tables are lower bounds");
     src[4]    = ovs[4] ? "given" : (para ? "measured on N ranks" : "not measured (one rank): 1");
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "\neas_advise: predicted scaling past this machine (model in -help; the per-rank work of eq. 18, outer iterations o_1 P^g, a latency-bandwidth interconnect)\n"));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "inputs: t_row %.4e s per row-iteration (%s), o_1 %.3f outer iterations per step (%s), i %.3f inner per outer (%s), g %.4f (%s), r_a %.4f (%s)\n", (double)sc.t_row, src[0], (double)sc.outer1, src[1], (double)sc.inner, src[2], (double)sc.g, src[3], (double)sc.ra, src[4]));
+    if (!ovs[3] && pars) { /* g from one kind of cut: a larger run cuts more axes, and each costs its own growth */
+      PetscInt ncut = 0, dcut = 0;
+      for (PetscInt d = 0; d < 3; d++)
+        if (pars->decomp[d] > 1) {
+          ncut++;
+          dcut = d;
+        }
+      if (ncut == 1) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "note: g was measured with cuts along %c only; a larger run also cuts other axes, whose growth can be larger (the diurnal problem, 16 ranks at 32^3 with the overlap: y slabs 0, z slabs 0.18, x slabs 0.43, docs/energy-policies.md): give it with -advise_outer_growth for a bound\n", (char)('x' + dcut)));
+    }
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "interconnect: alpha %.3g s, beta %.4g B/s; %" PetscInt_FMT " ranks per node; P_I %.4g W per node, P_C %.4g W per busy core (the power profile: energy modelled)\n", (double)sc.alpha, (double)sc.beta, sc.rpn, (double)sc.PI, (double)sc.PC));
     PetscCall(ScaleTables(&sc, sranks, nsr, scale_n, scale_box));
   }
@@ -518,7 +531,8 @@ int main(int argc, char **argv)
     nsize: 2
     backends: none
     args: -advise_driver adr -adr_n 8 -advise_steps 1 -advise_max_ranks 2 -advise_threads 1 -eas_sensor model -advise_scale_ranks 2,64,4096 -advise_scale_n 16
-    expect: ^inputs: t_row [0-9.e+-]+ s per row-iteration \(measured, 1 rank\), .* g -?[0-9.]+ \(from the outer iterations on 1 and N ranks\), r_a [0-9.]+ \(measured on N ranks\)
+    expect: ^inputs: t_row [0-9.e+-]+ s per row-iteration \(measured, 1 rank\), .* g -?[0-9.]+ \(from the outer iterations on 1 and N ranks, cut 1 x 2 x 1\), r_a [0-9.]+ \(measured on N ranks\)
+    expect: ^note: g was measured with cuts along y only; a larger run also cuts other axes
     expect: ^ +4096 +1 +fewer than 2 planes per rank: not a decomposition eas runs
     expect: ^weak scaling: 32\^3 points per rank
   test:
