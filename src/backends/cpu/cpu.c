@@ -1151,13 +1151,26 @@ static PetscErrorCode EasAdrPack_CPU(EasBackend be, const EasAdrKHalo *H, const 
 }
 
 /* The padded state: the box's points and every ghost plane, the shared body. */
+/* The padded state: the box points over (k, j) rows with i inside (no
+   division per point: the flat-index body spent ~1.5 ms per outer iteration
+   on 115200 points in its three divisions, more than the function), then
+   the ghost points by their flat index.  The two loops are independent
+   (EasAdrKPadPoint: the ghost points never read a box point the launch
+   writes), so the first has no barrier. */
 static PetscErrorCode EasAdrPad_CPU(EasBackend be, const EasAdrKHalo *H, PetscScalar *x, const PetscScalar *ghost, const PetscScalar *bval, PetscScalar *xg)
 {
-  const EasKIdx n = (EasKIdx)H->nx * H->ny * H->nz + H->fill_start[6];
+  const EasKIdx np = (EasKIdx)H->nx * H->ny * H->nz, nf = H->fill_start[6];
 
   PetscFunctionBegin;
-#pragma omp parallel for schedule(static) EAS_OMP_THREADS(be)
-  for (EasKIdx t = 0; t < n; t++) EasAdrKPadPoint(t, H, x, ghost, bval, xg);
+#pragma omp parallel EAS_OMP_THREADS(be)
+  {
+#pragma omp for collapse(2) schedule(static) nowait
+    for (EasKInt k = 0; k < H->nz; k++)
+      for (EasKInt j = 0; j < H->ny; j++)
+        for (EasKInt i = 0; i < H->nx; i++) EasAdrKPadBoxPointIJK(i, j, k, H, x, ghost, xg);
+#pragma omp for schedule(static)
+    for (EasKIdx t = 0; t < nf; t++) EasAdrKPadPoint(np + t, H, x, ghost, bval, xg);
+  }
   PetscFunctionReturn(0);
 }
 
@@ -1174,8 +1187,12 @@ static PetscErrorCode EasAdrUpdate_CPU(EasBackend be, const EasAdrKHalo *H, Pets
   (void)be;
   if (!ov)
     for (EasKIdx p = 0; p < np; p++) EasAdrKUpdatePoint(p, c, dinv, y, x, ewt, (int)keep, acc);
-  else
-    for (EasKIdx p = 0; p < np; p++) EasAdrKUpdatePointOwn(p, EasAdrKOwnPoint(H, p), c, dinv, y, x, ewt, (int)keep, acc);
+  else { /* by (i, j, k): the same order of the points, without a division per point */
+    EasKIdx p = 0;
+    for (EasKInt k = 0; k < H->nz; k++)
+      for (EasKInt j = 0; j < H->ny; j++)
+        for (EasKInt i = 0; i < H->nx; i++, p++) EasAdrKUpdatePointOwn(p, EasAdrKOwnPointIJK(H, i, j, k), c, dinv, y, x, ewt, (int)keep, acc);
+  }
   for (int k = 0; k < 5; k++) sums[k] = acc[k];
   PetscCall(PetscLogFlops(8.0 * np));
   PetscFunctionReturn(0);

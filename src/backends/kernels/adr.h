@@ -410,24 +410,32 @@ static inline EAS_HOST_DEVICE int EasAdrKOverlapSource(const EasAdrKHalo *H, con
    (one launch).  Before this, the mirrors at the edges where an overlap
    meets a closed boundary read x while the launch wrote it: a race, which
    changed the outer iterations with the thread count (issue 21, found on
-   an H200: 9 against PCASM's 7). */
+   an H200: 9 against PCASM's 7).  EasAdrKPadBoxPointIJK is the box points'
+   body by (i, j, k), for a CPU loop over rows without a division per
+   point (EasAdrPad_CPU); the flat index maps onto it. */
+static inline EAS_HOST_DEVICE void EasAdrKPadBoxPointIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKHalo *H, EasKScalar *x, const EasKScalar *ghost, EasKScalar *xg)
+{
+  const EasKInt g  = H->pad;
+  const EasKIdx sy = H->nx + 2 * g, sz = (EasKIdx)sy * (H->ny + 2 * g);
+  const EasKIdx t = i + (EasKIdx)H->nx * (j + (EasKIdx)H->ny * k), Q = (i + g) + sy * (j + g) + sz * (k + g);
+  const EasKInt ijk[3] = {i, j, k};
+  EasKIdx       src    = 0;
+  if (EasAdrKOverlapSource(H, ijk, &src)) { /* in an overlap: the neighbour's point */
+    x[2 * t]     = ghost[2 * src];
+    x[2 * t + 1] = ghost[2 * src + 1];
+  }
+  xg[2 * Q]     = x[2 * t];
+  xg[2 * Q + 1] = x[2 * t + 1];
+}
+
 static inline EAS_HOST_DEVICE void EasAdrKPadPoint(EasKIdx t, const EasAdrKHalo *H, EasKScalar *x, const EasKScalar *ghost, const EasKScalar *bval, EasKScalar *xg)
 {
   const EasKInt n[3] = {H->nx, H->ny, H->nz}, g = H->pad;
   const EasKIdx np = (EasKIdx)n[0] * n[1] * n[2], sy = n[0] + 2 * g, sz = (EasKIdx)sy * (n[1] + 2 * g);
   EasKInt       ijk[3];
   EasKIdx       Q, src = 0;
-  if (t < np) {
-    ijk[0] = (EasKInt)(t % n[0]);
-    ijk[1] = (EasKInt)((t / n[0]) % n[1]);
-    ijk[2] = (EasKInt)(t / ((EasKIdx)n[0] * n[1]));
-    Q      = (ijk[0] + g) + sy * (ijk[1] + g) + sz * (ijk[2] + g);
-    if (EasAdrKOverlapSource(H, ijk, &src)) { /* in an overlap: the neighbour's point */
-      x[2 * t]     = ghost[2 * src];
-      x[2 * t + 1] = ghost[2 * src + 1];
-    }
-    xg[2 * Q]     = x[2 * t];
-    xg[2 * Q + 1] = x[2 * t + 1];
+  if (t < np) { /* a box point */
+    EasAdrKPadBoxPointIJK((EasKInt)(t % n[0]), (EasKInt)((t / n[0]) % n[1]), (EasKInt)(t / ((EasKIdx)n[0] * n[1])), H, x, ghost, xg);
     return;
   }
   {
@@ -488,11 +496,16 @@ static inline EAS_HOST_DEVICE void EasAdrKUpdatePoint(EasKIdx p, EasKScalar c, c
   }
 }
 
-/* Whether box point p is the rank's own (not on the planes of an overlap). */
+/* Whether box point (i, j, k), or p, is the rank's own (not on the planes
+   of an overlap). */
+static inline EAS_HOST_DEVICE int EasAdrKOwnPointIJK(const EasAdrKHalo *H, EasKInt i, EasKInt j, EasKInt k)
+{
+  return i >= H->skip[0] && i < H->nx - H->skip[1] && j >= H->skip[2] && j < H->ny - H->skip[3] && k >= H->skip[4] && k < H->nz - H->skip[5];
+}
+
 static inline EAS_HOST_DEVICE int EasAdrKOwnPoint(const EasAdrKHalo *H, EasKIdx p)
 {
-  const EasKInt i = (EasKInt)(p % H->nx), j = (EasKInt)((p / H->nx) % H->ny), k = (EasKInt)(p / ((EasKIdx)H->nx * H->ny));
-  return i >= H->skip[0] && i < H->nx - H->skip[1] && j >= H->skip[2] && j < H->ny - H->skip[3] && k >= H->skip[4] && k < H->nz - H->skip[5];
+  return EasAdrKOwnPointIJK(H, (EasKInt)(p % H->nx), (EasKInt)((p / H->nx) % H->ny), (EasKInt)(p / ((EasKIdx)H->nx * H->ny)));
 }
 
 /* With an overlap (restricted additive Schwarz) the update of a point that
