@@ -194,6 +194,24 @@ int main(int argc, char **argv)
     args: -skip_beuler -adr_ts_reuse_jacobian -cvode_err 1e-3
     expect: eas cvode on [124] ranks .*max relative difference
   test:
+    # the inner solves to -adr_ksp_rtol alone, as before -adr_ts_eps_lin (CVODE's weighted test of its
+    # linear solves, the default): the other path of msnewton.c's inner tolerance
+    suffix: cvode_rtol
+    nsize: 1 2
+    backends: /cpu/serial
+    requires: sundials
+    args: -skip_beuler -adr_ts_eps_lin 0
+    expect: eas cvode on [12] ranks .*max relative difference
+  test:
+    # a device's path of the weighted inner system: the weights go up once per Jacobian, F and J D^{-1}
+    # are scaled on the backend
+    suffix: cvode_memcheck
+    nsize: 2
+    backends: /cpu/memcheck
+    requires: sundials
+    args: -skip_beuler
+    expect: eas cvode on 2 ranks .*max relative difference
+  test:
     suffix: cvode_async
     nsize: 2 4
     backends: /cpu/serial /cpu/memcheck

@@ -155,6 +155,10 @@ PETSC_EXTERN PetscErrorCode EasAdrGetTimeStepType(EasAdr, EasAdrTSType *);
    tolerances (-adr_ts_rtol, -adr_ts_atol; defaults 1e-5 and 1e-3 for the
    diurnal problem, as cvDiurnal, 1e-5 and 1e-8 for transport). */
 PETSC_EXTERN PetscErrorCode EasAdrSetTimeStepTolerances(EasAdr, PetscReal rtol, PetscReal atol);
+/* EasAdrSetTimeStepLinearTolerance - cvode: the inner solves stop at an
+   error-weighted residual of eps_lin times the stage's Newton tolerance
+   (CVODE's CVodeSetEpsLin; -adr_ts_eps_lin, default 0.01; 0: -adr_ksp_rtol only). */
+PETSC_EXTERN PetscErrorCode EasAdrSetTimeStepLinearTolerance(EasAdr, PetscReal eps_lin);
 /* EasAdrSetTimeStepMaxOrder - CVODE's largest BDF order, 1..5 (-adr_ts_max_order, default 5). */
 PETSC_EXTERN PetscErrorCode EasAdrSetTimeStepMaxOrder(EasAdr, PetscInt);
 /* EasAdrGetTimeStepStats - CVODE's steps, error-test failures, nonlinear

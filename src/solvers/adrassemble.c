@@ -131,6 +131,7 @@ static void EasAdrKernelParams(EasAdr adr, PetscReal t, PetscReal dt, EasAdrKPar
   for (PetscInt f = 0; f < 6; f++) P->fold[f] = adr->nb[f] == MPI_PROC_NULL && adr->bc == EAS_ADR_BC_NEUMANN;
   for (PetscInt f = 0; f < 6; f++) P->skip[f] = (EasKInt)adr->ov[f]; /* the residual's sums over own points */
   P->ycoupled = adr->N[1] > 1;
+  P->rw       = NULL; /* the assembly of a Newton iteration sets it (-adr_ts_eps_lin) */
 }
 
 /* User reaction on the host (callbacks are host code): Rv, dRv at x. */
@@ -210,6 +211,7 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
   const PetscScalar *xg, *xold, *w, *wl;
   PetscScalar       *Rv, *dRv, *F, *V, sums[3];
   PetscInt           ld;
+  PetscBool          newjac;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(EAS_AdrFunction, adr, 0, 0, 0));
@@ -252,9 +254,24 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
   }
   if (adr->device) PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_TRANSFER, (PetscReal)adr->n));
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_SETUP));
+  newjac = (PetscBool) !(adr->stage.reuse_jac && adr->jac_valid);
+  if (newjac) { /* -adr_ts_eps_lin: the inner system in CVODE's error weights, fixed with the Jacobian (F is scaled by the same) */
+    adr->jac_rw = (PetscBool)(adr->stage.ewt && adr->stage.wtol > 0 && adr->ts_eps_lin > 0 && adr->jac_fold && !adr->ew.use);
+    if (adr->jac_rw) {
+      const PetscScalar *xh;
+      PetscCall(EasAdrStateSyncHost_Private(adr)); /* the box's state, its overlap filled by the pad above (on a device it comes down) */
+      xh = adr->x;
+      if (!adr->rw) PetscCall(PetscMalloc1(2 * adr->np, &adr->rw));
+      for (PetscInt i = 0; i < 2 * adr->np; i++) adr->rw[i] = 1.0 / (adr->ts_rtol * PetscAbsScalar(xh[i]) + adr->ts_atol); /* CVODE's weights of SStolerances */
+      if (adr->device) PetscCall(EasAdrToBackend(adr, adr->rw_v, adr->rw, 2 * adr->np, &P.rw));
+    }
+  }
+  if (adr->jac_rw && !adr->device) P.rw = adr->rw;
+  else if (adr->jac_rw && !newjac) PetscCall(EasVecGetBackendArrayRead(adr->rw_v, &P.rw));
   PetscCall(EasVecGetBackendArrayWrite(adr->b, &F));
   PetscCall((*be->ops->adr_function)(be, &P, w, xg, xold, Rv, dRv, F, sums));
   *bad      = PetscIsInfOrNanScalar(sums[0]) ? PETSC_TRUE : PETSC_FALSE;
+  if (*bad && newjac) adr->jac_valid = PETSC_FALSE; /* no Jacobian below: a kept one no longer matches the weights just taken */
   fnorm2[0] = PetscRealPart(sums[1]);
   fnorm2[1] = PetscRealPart(sums[2]);
   PetscCall(PetscLogEventEnd(EAS_AdrFunction, adr, 0, 0, 0));

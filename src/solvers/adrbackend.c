@@ -80,6 +80,8 @@ PetscErrorCode EasAdrCreateBackendObjects_Private(EasAdr adr)
   PetscCall(EasVecCreate(adr->be, 7 * adr->np, &adr->wl_v));
   PetscCall(EasVecCreate(adr->be, 2 * adr->np, &adr->Rv_v));
   PetscCall(EasVecCreate(adr->be, 4 * adr->np, &adr->dRv_v));
+  PetscCall(EasVecCreate(adr->be, 2 * adr->np, &adr->rw_v));
+  adr->jac_rw = PETSC_FALSE;
   adr->device   = adr->be->host_is_device ? PETSC_FALSE : PETSC_TRUE;
   adr->w_synced = adr->xold_synced = adr->xold_stale = PETSC_FALSE;
   PetscCall(EasAdrStateCreate_Private(adr));
@@ -107,6 +109,8 @@ PetscErrorCode EasAdrDestroyBackendObjects_Private(EasAdr adr)
   PetscCall(EasVecDestroy(&adr->wl_v));
   PetscCall(EasVecDestroy(&adr->Rv_v));
   PetscCall(EasVecDestroy(&adr->dRv_v));
+  PetscCall(EasVecDestroy(&adr->rw_v));
+  adr->jac_rw = PETSC_FALSE;
   PetscFunctionReturn(0);
 }
 

@@ -278,6 +278,10 @@ static PetscErrorCode EasAdrTSView_CVode(EasAdr adr, PetscViewer viewer)
   PetscCall(EasAdrTSGetStats_CVode(adr, &ts));
   PetscCall(PetscViewerASCIIPrintf(viewer, "CVODE BDF orders 1-%" PetscInt_FMT ", rtol %g, atol %g: t = %g, %" PetscInt_FMT " steps (last order %" PetscInt_FMT ", h %g), %" PetscInt_FMT " error-test failures, %" PetscInt_FMT " nonlinear iterations (%" PetscInt_FMT " failures), %" PetscInt_FMT " right-hand sides\n", adr->ts_max_order, (double)adr->ts_rtol, (double)adr->ts_atol, (double)adr->t, ts.steps, ts.last_order, (double)ts.last_step, ts.err_test_fails, ts.nonlin_its, ts.nonlin_conv_fails, ts.rhs_evals));
   PetscCall(PetscViewerASCIIPrintf(viewer, "stages by the multisplitting Newton (%s), CVODE's convergence test, at most %" PetscInt_FMT " %s per stage\n", adr->mode == EAS_ADR_ASYNC ? "async" : "sync", adr->ts_max_newton_it, adr->mode == EAS_ADR_ASYNC ? "synchronous checks" : "outer iterations"));
+  if (adr->ts_eps_lin > 0 && adr->jac_fold && !adr->ew.use)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "inner solves to CVODE's linear tolerance: ||W r||_RMS <= %g x the stage's Newton tolerance (W: CVODE's error weights at the Jacobian's state, in the rows and columns of the inner system), or at -adr_ksp_rtol\n", (double)adr->ts_eps_lin));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "inner solves to -adr_ksp_rtol (%s)\n", adr->ts_eps_lin == 0 ? "-adr_ts_eps_lin 0" : (adr->ew.use ? "-adr_ksp_ew" : "the Jacobi preconditioner not folded into the assembly")));
   PetscFunctionReturn(0);
 }
 

@@ -128,6 +128,7 @@ struct _p_EasAdr {
   PetscInt     ts_max_order, ts_max_steps, ts_max_newton_it;
   PetscBool    ts_reuse_jac; /* cvode: modified Newton between CVODE's setups */
   PetscBool    ts_lag_jac;   /* cvode: a stage's later Newton iterations keep its first Jacobian */
+  PetscReal    ts_eps_lin;   /* cvode: the inner solves stop at ||W r||_RMS <= ts_eps_lin x the stage's tolerance (CVODE's eplifac; 0: rtol only) */
   /* CVODE (adrcvode.c, adrnls.c; SUNDIALS types kept out of this header) */
   void          *cv_mem, *cv_ctx, *cv_y, *cv_nls;
   PetscBool      cv_reinit; /* the state changed outside CVODE: CVodeReInit at the next advance */
@@ -204,7 +205,10 @@ struct _p_EasAdr {
   EasHalo    halo;
   PetscBool  jac_fold;        /* the inner BiCGStab's right Jacobi folded into the assembly: J holds J D^{-1}, the inner
                                  solver runs without preconditioner, the update is D^{-1} y (adrassemble.c, msnewton.c) */
-  EasVec      dinv;           /* D^{-1} with jac_fold (backend memory) */
+  EasVec      dinv;           /* D^{-1} with jac_fold (backend memory); with jac_rw (D W)^{-1} */
+  PetscBool   jac_rw;         /* J holds W J D^{-1} W^{-1} and F comes as W F: the inner system in CVODE's error weights W = rw (-adr_ts_eps_lin) */
+  PetscScalar *rw;            /* those weights on the box, 1/(ts_rtol |x| + ts_atol) at the Jacobian's state (host, 2 np) */
+  EasVec       rw_v;          /* and on the backend */
   EasDetect   det;            /* the async phase's detection (here, not on the stack: MPI owns its buffers while a round is in flight) */
   PetscBool   ghosts_current; /* the ghosts hold the neighbours' state at the start of the next step */
   PetscBool   ghosts_stage;   /* the stage's exchange of a (-adr_overlap) was one of the state: a = x, and the stage's first outer iteration needs no exchange of its own (EasAdrStageOverlap_Private) */

@@ -186,6 +186,11 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
     PetscCheck(adr->ts_max_steps >= 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_max_steps %" PetscInt_FMT " is invalid: expected a count >= 1", adr->ts_max_steps);
     PetscCall(PetscOptionsBool("-adr_ts_reuse_jacobian", "cvode: keep the local Jacobians between CVODE's linear-solver setups (modified Newton, as CVODE's own)", "EasAdrSetFromOptions", adr->ts_reuse_jac, &adr->ts_reuse_jac, NULL));
     PetscCall(PetscOptionsBool("-adr_ts_lag_jacobian", "cvode: a stage's later Newton iterations keep the Jacobian of its first (chord within the stage)", "EasAdrSetFromOptions", adr->ts_lag_jac, &adr->ts_lag_jac, NULL));
+    {
+      PetscReal el = adr->ts_eps_lin;
+      PetscCall(PetscOptionsReal("-adr_ts_eps_lin", "cvode: the inner solves stop at an error-weighted residual RMS of this factor times the stage's Newton tolerance (CVODE's eplifac; 0: -adr_ksp_rtol only)", "EasAdrSetTimeStepLinearTolerance", el, &el, &flg));
+      if (flg) PetscCall(EasAdrSetTimeStepLinearTolerance(adr, el));
+    }
     PetscCall(PetscOptionsInt("-adr_ts_max_newton_it", "cvode: synchronous outer iterations (async: synchronous checks) per stage before CVODE retries with a smaller step (default 3, CVODE's own, on one rank; 10 on several: the multisplitting converges linearly between the boxes)", "EasAdrSetFromOptions", adr->ts_max_newton_it, &adr->ts_max_newton_it, NULL));
     PetscCheck(adr->ts_max_newton_it >= 1 || adr->ts_max_newton_it == PETSC_DECIDE, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_ts_max_newton_it %" PetscInt_FMT " is invalid: expected a count >= 1", adr->ts_max_newton_it);
   }

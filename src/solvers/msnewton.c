@@ -122,7 +122,7 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
   PetscBool          bad;
   KSPConvergedReason kr;
   PetscInt           its;
-  PetscReal          s[4] = {0, 0, 0, 0}, ws = 0, fnorm = 0, eta = 0, rtol_user = 0;
+  PetscReal          s[4] = {0, 0, 0, 0}, ws = 0, fnorm = 0, eta = 0, rtol_user = 0, atol_user = 0;
 
   PetscFunctionBegin;
   *fail = EAS_ADR_FAIL_NONE;
@@ -140,9 +140,14 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
     PetscCall(EasKspSetTolerances(adr->ksp, eta, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
     if (adr->ew.iter == 0) adr->ew.norm_first = fnorm;
   }
+  if (adr->jac_rw) { /* -adr_ts_eps_lin: b = W F, the residual W r; stop at ||W r||_RMS <= eps_lin tol (CVODE's test of its linear solves), or at rtol */
+    PetscCall(EasKspGetTolerances(adr->ksp, NULL, &atol_user, NULL, NULL));
+    PetscCall(EasKspSetTolerances(adr->ksp, PETSC_DEFAULT, PetscMax(atol_user, adr->ts_eps_lin * adr->stage.wtol * PetscSqrtReal((PetscReal)adr->n)), PETSC_DEFAULT, PETSC_DEFAULT));
+  }
   PetscCall(PetscLogEventBegin(EAS_AdrInner, adr, 0, 0, 0));
   PetscCall(EasKspSolve(adr->ksp, adr->b, adr->dx));
   PetscCall(PetscLogEventEnd(EAS_AdrInner, adr, 0, 0, 0));
+  if (adr->jac_rw) PetscCall(EasKspSetTolerances(adr->ksp, PETSC_DEFAULT, atol_user, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(EasKspGetConvergedReason(adr->ksp, &kr));
   PetscCall(EasKspGetIterationNumber(adr->ksp, &its));
   if (adr->ew.use) {

@@ -23,6 +23,9 @@ typedef struct {
   int        fold[6];              /* face f (-x,+x,-y,+y,-z,+z) at the box edge is zero-flux: its weight goes to the opposite neighbour (else the coupling leaves the local block: halo or Dirichlet) */
   EasKInt    skip[6];              /* -adr_overlap: the box's planes on face f that are a neighbour's points (0: none); the residual's sums count the rank's own points only */
   int        ycoupled;             /* 0: one y plane (2D), the Jacobian has 7 diagonals (no +-2nx) */
+  const EasKScalar *rw;            /* NULL, or the inner system in the error weights (a backend array, 2 np): F's rows and
+                                      J D^{-1}'s scaled by rw, D^{-1} by 1/rw (EasAdrKInvDiagPoint), so that the inner
+                                      solver's residual is W r and its norm CVODE's weighted one (-adr_ts_eps_lin) */
 } EasAdrKParams;
 
 /* Reaction R(c) and its Jacobian dR[2*i + j] = dR_i/dc_j at one point.
@@ -69,11 +72,12 @@ static inline EAS_HOST_DEVICE void EasAdrKFunctionPointIJK(EasKInt i, EasKInt j,
   if (P->reaction != EAS_ADRK_REACTION_USER) EasAdrKReaction(P, xg[2 * Q], xg[2 * Q + 1], Rv + 2 * q, dRv + 4 * q);
   for (int s = 0; s < 2; s++) {
     const EasKScalar c  = xg[2 * Q + s];
-    EasKScalar       tr = 0.0;
+    EasKScalar       tr = 0.0, Fs;
     for (int f = 0; f < 6; f++) tr += w[f * np + q] * (xg[2 * nbq[f] + s] - c);
-    F[2 * q + s] = xold[2 * q + s] - c + P->dt * (tr + Rv[2 * q + s]);
-    acc[0] += F[2 * q + s] + dRv[4 * q + 3 * s];
-    if (own) acc[1 + s] += F[2 * q + s] * F[2 * q + s];
+    Fs = xold[2 * q + s] - c + P->dt * (tr + Rv[2 * q + s]);
+    acc[0] += Fs + dRv[4 * q + 3 * s];
+    if (own) acc[1 + s] += Fs * Fs; /* the sums are of F itself, weighted or not */
+    F[2 * q + s] = P->rw ? Fs * P->rw[2 * q + s] : Fs;
   }
 }
 
@@ -206,7 +210,7 @@ static inline EAS_HOST_DEVICE int EasAdrKInvDiagPoint(EasKInt p, const EasAdrKPa
 
   for (int s = 0; s < 2; s++) {
     const EasKScalar d = 1.0 + dt * wsum - dt * dRv[4 * q + 3 * s];
-    dinv[2 * q + s]    = d != 0.0 ? 1.0 / d : 0.0;
+    dinv[2 * q + s]    = d != 0.0 ? 1.0 / (P->rw ? d * P->rw[2 * q + s] : d) : 0.0; /* weighted: the column scaling 1/rw too */
     zero |= d == 0.0;
   }
   return zero;
@@ -225,8 +229,8 @@ static inline EAS_HOST_DEVICE void EasAdrKScaledEntry(EasKScalar v, EasKIdx r, E
 }
 
 /* Rows 2p, 2p + 1 of J D^{-1} (right Jacobi, the operator the inner
-   BiCGStab iterates on) in J's DIA storage: entry (r, c) is J[r][c]
-   dinv[c], zero where c = r + offset is outside [0, 2np) (as
+   BiCGStab iterates on) in J's DIA storage: entry (r, c) is rw[r] J[r][c]
+   dinv[c] (rw = P->rw, 1 without; dinv then holds 1/(rw d)), zero where c = r + offset is outside [0, 2np) (as
    EasDiaColumnScaleRow); J's entries from the constant couplings wl
    (EasAdrKLocalCouplingsPoint) and the reaction Jacobian dRv, the values
    and operations of EasAdrKJacobianRowsIJK; dinv from EasAdrKInvDiagPoint
@@ -243,39 +247,40 @@ static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPointIJKInner(EasKInt i,
   const EasKScalar d0 = 1.0 + dt * wsum - dt * dRv[4 * q], d1 = 1.0 + dt * wsum - dt * dRv[4 * q + 3];
   const EasKScalar c01 = -dt * dRv[4 * q + 1], c10 = -dt * dRv[4 * q + 2];
   const EasKIdx    r0 = 2 * q, r1 = r0 + 1;
-  EasKIdx          d = 0; /* the stored diagonal (the y couplings skipped without them) */
+  const EasKScalar w0 = P->rw ? P->rw[r0] : 1.0, w1 = P->rw ? P->rw[r1] : 1.0; /* the rows' weights (dinv carries the columns' 1/rw) */
+  EasKIdx          d = 0;                                                      /* the stored diagonal (the y couplings skipped without them) */
 
   /* offsets -2nxny, -2nx, -2, -1, 0, 1, 2, 2nx, 2nxny: rows r0 (species 1) and r1 (species 2) */
-  EasAdrKScaledEntry(zm, r0, -nxy2, n, dinv, V, Vf, d * ld + r0, inner);
-  EasAdrKScaledEntry(zm, r1, -nxy2, n, dinv, V, Vf, d * ld + r1, inner);
+  EasAdrKScaledEntry(w0 * zm, r0, -nxy2, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(w1 * zm, r1, -nxy2, n, dinv, V, Vf, d * ld + r1, inner);
   d++;
   if (P->ycoupled) {
-    EasAdrKScaledEntry(ym, r0, -nx2, n, dinv, V, Vf, d * ld + r0, inner);
-    EasAdrKScaledEntry(ym, r1, -nx2, n, dinv, V, Vf, d * ld + r1, inner);
+    EasAdrKScaledEntry(w0 * ym, r0, -nx2, n, dinv, V, Vf, d * ld + r0, inner);
+    EasAdrKScaledEntry(w1 * ym, r1, -nx2, n, dinv, V, Vf, d * ld + r1, inner);
     d++;
   }
-  EasAdrKScaledEntry(xm, r0, -2, n, dinv, V, Vf, d * ld + r0, inner);
-  EasAdrKScaledEntry(xm, r1, -2, n, dinv, V, Vf, d * ld + r1, inner);
+  EasAdrKScaledEntry(w0 * xm, r0, -2, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(w1 * xm, r1, -2, n, dinv, V, Vf, d * ld + r1, inner);
   d++;
   EasAdrKScaledEntry(0.0, r0, -1, n, dinv, V, Vf, d * ld + r0, inner);
-  EasAdrKScaledEntry(c10, r1, -1, n, dinv, V, Vf, d * ld + r1, inner);
+  EasAdrKScaledEntry(w1 * c10, r1, -1, n, dinv, V, Vf, d * ld + r1, inner);
   d++;
-  EasAdrKScaledEntry(d0, r0, 0, n, dinv, V, Vf, d * ld + r0, inner);
-  EasAdrKScaledEntry(d1, r1, 0, n, dinv, V, Vf, d * ld + r1, inner);
+  EasAdrKScaledEntry(w0 * d0, r0, 0, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(w1 * d1, r1, 0, n, dinv, V, Vf, d * ld + r1, inner);
   d++;
-  EasAdrKScaledEntry(c01, r0, 1, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(w0 * c01, r0, 1, n, dinv, V, Vf, d * ld + r0, inner);
   EasAdrKScaledEntry(0.0, r1, 1, n, dinv, V, Vf, d * ld + r1, inner);
   d++;
-  EasAdrKScaledEntry(xp, r0, 2, n, dinv, V, Vf, d * ld + r0, inner);
-  EasAdrKScaledEntry(xp, r1, 2, n, dinv, V, Vf, d * ld + r1, inner);
+  EasAdrKScaledEntry(w0 * xp, r0, 2, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(w1 * xp, r1, 2, n, dinv, V, Vf, d * ld + r1, inner);
   d++;
   if (P->ycoupled) {
-    EasAdrKScaledEntry(yp, r0, nx2, n, dinv, V, Vf, d * ld + r0, inner);
-    EasAdrKScaledEntry(yp, r1, nx2, n, dinv, V, Vf, d * ld + r1, inner);
+    EasAdrKScaledEntry(w0 * yp, r0, nx2, n, dinv, V, Vf, d * ld + r0, inner);
+    EasAdrKScaledEntry(w1 * yp, r1, nx2, n, dinv, V, Vf, d * ld + r1, inner);
     d++;
   }
-  EasAdrKScaledEntry(zp, r0, nxy2, n, dinv, V, Vf, d * ld + r0, inner);
-  EasAdrKScaledEntry(zp, r1, nxy2, n, dinv, V, Vf, d * ld + r1, inner);
+  EasAdrKScaledEntry(w0 * zp, r0, nxy2, n, dinv, V, Vf, d * ld + r0, inner);
+  EasAdrKScaledEntry(w1 * zp, r1, nxy2, n, dinv, V, Vf, d * ld + r1, inner);
 }
 
 static inline EAS_HOST_DEVICE void EasAdrKJacobianJacobiPointIJK(EasKInt i, EasKInt j, EasKInt k, const EasAdrKParams *P, const EasKScalar *wl, const EasKScalar *dRv, const EasKScalar *dinv, EasKScalar *V, float *Vf, EasKInt ldv)
