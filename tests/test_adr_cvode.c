@@ -212,6 +212,13 @@ int main(int argc, char **argv)
     args: -skip_beuler
     expect: eas cvode on 2 ranks .*max relative difference
   test:
+    suffix: bad_eps_lin
+    nsize: 1
+    backends: none
+    requires: sundials
+    args: -skip_beuler -adr_ts_eps_lin 1.5
+    expect_error: -adr_ts_eps_lin 1.5 is invalid: expected a factor in \[0, 1\)
+  test:
     suffix: cvode_async
     nsize: 2 4
     backends: /cpu/serial /cpu/memcheck
