@@ -218,8 +218,8 @@ PetscErrorCode EasAdrSetTimeStepTolerances(EasAdr adr, PetscReal rtol, PetscReal
   EasAdrSetTimeStepLinearTolerance - cvode: the inner solves of a stage stop
   when the error-weighted RMS norm of their residual is at most eps_lin times
   the stage's Newton tolerance (CVODE's own test of its linear solves,
-  CVodeSetEpsLin, default 0.01 here, 0.05 in CVODE), or at -adr_ksp_rtol, whichever comes first;
-  0: -adr_ksp_rtol only.  With the Jacobi preconditioner folded into the
+  CVodeSetEpsLin; default 0.01 here, 0.05 in CVODE), or at -adr_ksp_rtol,
+  whichever comes first; 0: -adr_ksp_rtol only.  With the Jacobi preconditioner folded into the
   assembly (the default) and without -adr_ksp_ew; else the relative test.
 @*/
 PetscErrorCode EasAdrSetTimeStepLinearTolerance(EasAdr adr, PetscReal eps_lin)

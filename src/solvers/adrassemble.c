@@ -263,11 +263,12 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
       xh = adr->x;
       if (!adr->rw) PetscCall(PetscMalloc1(2 * adr->np, &adr->rw));
       for (PetscInt i = 0; i < 2 * adr->np; i++) adr->rw[i] = 1.0 / (adr->ts_rtol * PetscAbsScalar(xh[i]) + adr->ts_atol); /* CVODE's weights of SStolerances */
-      if (adr->device) PetscCall(EasAdrToBackend(adr, adr->rw_v, adr->rw, 2 * adr->np, &P.rw));
+      PetscCall(EasAdrToBackend(adr, adr->rw_v, adr->rw, 2 * adr->np, &P.rw)); /* up with the Jacobian (the host array on the CPU) */
     }
+  } else if (adr->jac_rw) { /* the kept Jacobian's weights */
+    if (adr->device) PetscCall(EasVecGetBackendArrayRead(adr->rw_v, &P.rw));
+    else P.rw = adr->rw;
   }
-  if (adr->jac_rw && !adr->device) P.rw = adr->rw;
-  else if (adr->jac_rw && !newjac) PetscCall(EasVecGetBackendArrayRead(adr->rw_v, &P.rw));
   PetscCall(EasVecGetBackendArrayWrite(adr->b, &F));
   PetscCall((*be->ops->adr_function)(be, &P, w, xg, xold, Rv, dRv, F, sums));
   *bad      = PetscIsInfOrNanScalar(sums[0]) ? PETSC_TRUE : PETSC_FALSE;

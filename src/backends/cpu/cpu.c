@@ -1150,7 +1150,6 @@ static PetscErrorCode EasAdrPack_CPU(EasBackend be, const EasAdrKHalo *H, const 
   PetscFunctionReturn(0);
 }
 
-/* The padded state: the box's points and every ghost plane, the shared body. */
 /* The padded state: the box points over (k, j) rows with i inside (no
    division per point: the flat-index body spent ~1.5 ms per outer iteration
    on 115200 points in its three divisions, more than the function), then

@@ -229,8 +229,9 @@ static inline EAS_HOST_DEVICE void EasAdrKScaledEntry(EasKScalar v, EasKIdx r, E
 }
 
 /* Rows 2p, 2p + 1 of J D^{-1} (right Jacobi, the operator the inner
-   BiCGStab iterates on) in J's DIA storage: entry (r, c) is rw[r] J[r][c]
-   dinv[c] (rw = P->rw, 1 without; dinv then holds 1/(rw d)), zero where c = r + offset is outside [0, 2np) (as
+   BiCGStab iterates on) in J's DIA storage: entry (r, c) is
+   rw[r] J[r][c] dinv[c] (rw = P->rw, 1 without; dinv then holds
+   1/(rw d)), zero where c = r + offset is outside [0, 2np) (as
    EasDiaColumnScaleRow); J's entries from the constant couplings wl
    (EasAdrKLocalCouplingsPoint) and the reaction Jacobian dRv, the values
    and operations of EasAdrKJacobianRowsIJK; dinv from EasAdrKInvDiagPoint
