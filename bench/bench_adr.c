@@ -17,7 +17,7 @@ static const char help[] = "bench_adr: the eas ADR solver (docs/adr.md).\n"
                            "  -pcs jacobi,ilu (1 rank): one BENCH line per inner preconditioner, eas's -adr_pc_type and the\n"
                            "  peer's -peer_pc_type set alike (ilu: PETSc PCILU with eas's -adr_pc_factor_levels and, for\n"
                            "  -adr_pc_ilu_axes, the same ordering; natural by default; -adr_lag_preconditioner alike, as\n"
-                           "  SNESSetLagPreconditioner; -adr_pc_ilu_precision single: eas's factor read in float,\n"
+                           "  SNESSetLagPreconditioner, and -adr_lag_jacobian as SNESSetLagJacobian; -adr_pc_ilu_precision single: eas's factor read in float,\n"
                            "  PETSc's in double), in one run; the\n"
                            "  line has eas's inner iterations per Newton iteration (inner_per_newton).  Default: as\n"
                            "  -adr_pc_type and -peer_pc_type say (jacobi).\n"
@@ -91,7 +91,7 @@ int main(int argc, char **argv)
   PetscMPIInt size;
   PetscInt    n = 24, steps = 3, ndel = 8, reps = 3, ninner = 2, ews[2] = {0, 1}, new = 2, njac = 2, npc = 4;
   char       *pcs[4] = {NULL, NULL, NULL, NULL}, ilu_axes[8] = "xyz", ilu_prec[8] = "double";
-  PetscInt    ilu_levels = 0, lag = 1;
+  PetscInt    ilu_levels = 0, lag = 1, jlag = 1;
   char       *jacs[2]     = {NULL, NULL};
   char       *inner[2]    = {NULL, NULL};
   PetscReal   delays[8]   = {0, 100, 1000};
@@ -207,6 +207,7 @@ int main(int argc, char **argv)
       PetscCall(EasAdrSetJacobianPrecision(ea, (EasPrecision)prec));
       PetscCall(EasAdrSetUp(ea));
       PetscCall(EasAdrGetLagPreconditioner(ea, &lag)); /* eas's own reading of -adr_lag_preconditioner, for the peer's SNESSetLagPreconditioner */
+      PetscCall(EasAdrGetLagJacobian(ea, &jlag));      /* and of -adr_lag_jacobian, for SNESSetLagJacobian (eas's -1 is SNES's -2) */
       /* PETSc on the same system, same tolerances, EW with eas's choices when eas has it */
       PetscCall(EasAdrCreate(PETSC_COMM_WORLD, &adr));
       PetscCall(EasAdrSetProblem(adr, problem));
@@ -230,6 +231,7 @@ int main(int argc, char **argv)
       PetscCall(AdrPeerCreateSNES(&c, J, krtol, ews[ie] ? PETSC_TRUE : PETSC_FALSE, "peer_", &snes));
       PetscCall(SNESSetFromOptions(snes));
       if (lag != 1) PetscCall(SNESSetLagPreconditioner(snes, lag));
+      if (jlag != 1) PetscCall(SNESSetLagJacobian(snes, jlag == -1 ? -2 : jlag));
       {
         KSP pksp;
         PetscCall(SNESGetKSP(snes, &pksp));
@@ -338,7 +340,7 @@ int main(int argc, char **argv)
       }
       /* 1 rank, 1 thread: every run does the same arithmetic, so the same counts */
       if (!same) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "WARNING bench_adr: the Newton or inner counts differ between runs (the last run's are printed)\n"));
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " pc=%s petsc_pc=%s ilu_levels=%" PetscInt_FMT " ilu_axes=%s ilu_precision=%s lag=%" PetscInt_FMT " inner_per_newton=%.1f eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%s eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s petsc_reason=%s reps=%" PetscInt_FMT " ratio_min=%s ratio_max=%s\n", problem, n, steps, EasPrecisions[prec], ews[ie], pcs[ip][0] ? pcs[ip] : "options", pcname, ilu_levels, ilu_axes, ilu_prec, lag, eo ? (double)ei / eo : 0.0, 1e3 * te[reps / 2] / steps, 1e3 * tp[reps / 2] / steps, ratio, eo, newton, ei, lin, EasAdrConvergedReasonName(reason), SNESConvergedReasons[sreason], reps, rmin, rmax));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_vs_petsc problem=%s np=1 n=%" PetscInt_FMT " steps=%" PetscInt_FMT " jacobian=%s ew=%" PetscInt_FMT " pc=%s petsc_pc=%s ilu_levels=%" PetscInt_FMT " ilu_axes=%s ilu_precision=%s lag=%" PetscInt_FMT " inner_per_newton=%.1f eas_ms_per_step=%.3f petsc_ms_per_step=%.3f petsc_over_eas=%s eas_newton=%" PetscInt_FMT " petsc_newton=%" PetscInt_FMT " eas_inner=%" PetscInt_FMT " petsc_inner=%" PetscInt_FMT " eas_reason=%s petsc_reason=%s reps=%" PetscInt_FMT " ratio_min=%s ratio_max=%s jac_lag=%" PetscInt_FMT "\n", problem, n, steps, EasPrecisions[prec], ews[ie], pcs[ip][0] ? pcs[ip] : "options", pcname, ilu_levels, ilu_axes, ilu_prec, lag, eo ? (double)ei / eo : 0.0, 1e3 * te[reps / 2] / steps, 1e3 * tp[reps / 2] / steps, ratio, eo, newton, ei, lin, EasAdrConvergedReasonName(reason), SNESConvergedReasons[sreason], reps, rmin, rmax, jlag));
       if (ilu) {
         EasKsp          eksp;
         EasPrecision    fprec;
@@ -429,6 +431,13 @@ int main(int argc, char **argv)
     backends: /cpu/serial
     args: -n 8 -steps 2 -reps 1 -ew 0 -jacobian double -pcs ilu -adr_lag_preconditioner 3 -adr_dt 3600
     expect_count: 1 BENCH name=adr_vs_petsc .* pc=ilu petsc_pc=ilu ilu_levels=0 ilu_axes=xyz ilu_precision=double lag=3 inner_per_newton=[0-9.]+ .* eas_reason=CONVERGED
+  test:
+    # the Jacobian rebuilt at every third Newton iteration (a chord between), PETSc's SNESSetLagJacobian alike
+    suffix: jac_lag
+    nsize: 1
+    backends: /cpu/serial
+    args: -n 8 -steps 2 -reps 1 -ew 0 -jacobian double -pcs jacobi -adr_lag_jacobian 3 -adr_dt 3600
+    expect_count: 1 BENCH name=adr_vs_petsc .* pc=jacobi petsc_pc=jacobi .* eas_reason=CONVERGED_DX petsc_reason=CONVERGED_SNORM_RELATIVE .* jac_lag=3
   test:
     # eas's factor read in float (PETSc's in double): half the bytes per application
     suffix: ilu_single

@@ -105,6 +105,12 @@ int main(int argc, char **argv)
     args: -adr_n 8 -eas_async_thread -seeds 5 -delay_us 100 -jitter_us 100
     expect: 5/5 seeds passed
   test:
+    suffix: lag_jacobian
+    nsize: 2 4
+    backends: /cpu/serial /cpu/memcheck
+    args: -adr_n 8 -adr_lag_jacobian 3 -adr_ksp_max_it 2 -seeds 5 -delay_us 100 -jitter_us 300
+    expect: 5/5 seeds passed
+  test:
     suffix: decentralized
     nsize: 2 4
     backends: /cpu/serial /cpu/memcheck

@@ -89,6 +89,7 @@ typedef struct {
   PetscLogDouble time_solve;                       /* seconds in EasAdrSolve */
   PetscInt       pc_builds;                        /* this rank's inner preconditioner builds (ILU factorizations; -adr_lag_preconditioner) */
   PetscInt       exchanges;                        /* this rank's synchronous exchanges of planes (each once, whatever its rounds): the outer iterations', the stages' (-adr_overlap), a global vector's assembly */
+  PetscInt       jacobians;                        /* this rank's local Jacobians assembled (-adr_lag_jacobian, CVODE's reuse) */
 } EasAdrStats;
 
 /* Time stepping (EasAdrSetTimeStepType, -adr_ts_type). */
@@ -218,11 +219,19 @@ PETSC_EXTERN PetscErrorCode EasAdrGetOverlapPhased(EasAdr, PetscBool *);
 /* EasAdrSetLagPreconditioner - rebuild the inner preconditioner (ILU) at
    every Newton iteration (1, default), at the first of each nonlinear
    solve and every k-th (k > 1), or never after the first (-1): PETSc's
-   SNESSetLagPreconditioner (-adr_lag_preconditioner).  The Jacobian itself
-   is new at every Newton iteration. */
+   SNESSetLagPreconditioner (-adr_lag_preconditioner), counted in Newton
+   iterations and applied where a Jacobian is new (-adr_lag_jacobian). */
 PETSC_EXTERN PetscErrorCode EasAdrSetLagPreconditioner(EasAdr, PetscInt lag);
 /* EasAdrGetLagPreconditioner - the preconditioner's lag. */
 PETSC_EXTERN PetscErrorCode EasAdrGetLagPreconditioner(EasAdr, PetscInt *lag);
+/* EasAdrSetLagJacobian - rebuild an implicit Euler step's local Jacobian
+   at every Newton iteration (1, default), at the first of each step and
+   every k-th (k > 1; a chord method between), or only the first one ever
+   (-1): PETSc's SNESSetLagJacobian (-adr_lag_jacobian; its -1 is PETSc's
+   -2).  Rebuilt when the step size changes; beuler only. */
+PETSC_EXTERN PetscErrorCode EasAdrSetLagJacobian(EasAdr, PetscInt lag);
+/* EasAdrGetLagJacobian - the Jacobian's lag. */
+PETSC_EXTERN PetscErrorCode EasAdrGetLagJacobian(EasAdr, PetscInt *lag);
 /* EasAdrSetKspEW - Eisenstat-Walker inner tolerances (-adr_ksp_ew, default
    off): each local Newton step solves its linear system to a relative
    tolerance eta_k from the decrease of the rank's residual ||F_l||

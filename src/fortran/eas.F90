@@ -59,7 +59,7 @@ module eas
     integer(EAS_INT) :: steps, outer_its, outer_its_max, inner_its, sync_checks, check_failures, halo_skipped
     integer(c_int64_t) :: msgs_sent, msgs_recv, msgs_stale
     real(c_double) :: time_solve
-    integer(EAS_INT) :: pc_builds, exchanges
+    integer(EAS_INT) :: pc_builds, exchanges, jacobians
   end type
 
   ! EasEnergySummary of include/eas/meter.h (PetscBool fields as integers: 1 true)

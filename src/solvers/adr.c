@@ -73,6 +73,7 @@ PetscErrorCode EasAdrCreate(MPI_Comm comm, EasAdr *adr_out)
   adr->newton_max_it                = 50;
   adr->overlap_opt                  = 1; /* docs/adr.md "Overlap": the measured default */
   adr->pc_lag                       = 1;
+  adr->jac_lag                      = 1;
   adr->phased                       = PETSC_TRUE;
   /* Eisenstat-Walker: PETSc's defaults (SNESKSPSetParametersEW) */
   adr->ew.use               = PETSC_FALSE;
@@ -441,6 +442,39 @@ PetscErrorCode EasAdrGetLagPreconditioner(EasAdr adr, PetscInt *lag)
 }
 
 /*@C
+  EasAdrSetLagJacobian - how often an implicit Euler step's Newton
+  iterations rebuild the local Jacobian (PETSc's SNESSetLagJacobian;
+  -adr_lag_jacobian): 1 (default) at every iteration; k > 1 at the first of
+  each step's nonlinear solve and then every k-th, the iterations between
+  keeping it (a chord method between rebuilds: F is new at every iteration,
+  so the answer is the same to the outer tolerance); -1 only the first one
+  ever (PETSc's -2).  A kept Jacobian keeps its preconditioner too.  It is
+  rebuilt whatever the lag when the step size changed since it was built.
+  In the asynchronous mode every local iteration counts.  Errors: 0 or
+  below -1; at EasAdrSetUp, a lag other than 1 with -adr_ts_type cvode
+  (CVODE decides when its stages' Jacobians are rebuilt:
+  -adr_ts_lag_jacobian, -adr_ts_reuse_jacobian).
+@*/
+PetscErrorCode EasAdrSetLagJacobian(EasAdr adr, PetscInt lag)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscCheck(lag >= 1 || lag == -1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_lag_jacobian %" PetscInt_FMT " is invalid: expected 1 (rebuild at every Newton iteration), k > 1 (at the first of each step's nonlinear solve and every k-th) or -1 (only the first one ever)", lag);
+  adr->jac_lag = lag;
+  PetscFunctionReturn(0);
+}
+
+/*@C EasAdrGetLagJacobian - the Jacobian's lag (EasAdrSetLagJacobian). @*/
+PetscErrorCode EasAdrGetLagJacobian(EasAdr adr, PetscInt *lag)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
+  PetscValidIntPointer(lag, 2);
+  *lag = adr->jac_lag;
+  PetscFunctionReturn(0);
+}
+
+/*@C
   EasAdrSetKspEW - Eisenstat-Walker inner tolerances on (-adr_ksp_ew) or off
   (default: every inner solve to -adr_ksp_rtol).  The forcing terms are
   PETSc's -snes_ksp_ew ones (msnewton.c, EasAdrEWForcing; docs/adr.md).
@@ -677,6 +711,7 @@ PetscErrorCode EasAdrGetStats(EasAdr adr, EasAdrStats *st)
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   *st           = adr->stats;
   st->pc_builds = 0;
+  st->jacobians = adr->stats_jac;
   if (adr->ksp) PetscCall(EasKspGetPCBuilds(adr->ksp, &st->pc_builds));
   if (adr->halo) {
     st->msgs_sent  = adr->halo->msgs_sent;
@@ -852,7 +887,8 @@ PetscErrorCode EasAdrView(EasAdr adr, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "reaction %s, advection %s, boundaries %s%s%s%s\n", adr->reaction ? "user" : EasAdrReactions[adr->reaction_type], EasAdrAdvections[adr->advection], EasAdrBCs[adr->bc], adr->velocity ? ", user velocity" : "", adr->diffusion ? ", user diffusion" : "", adr->initial ? ", user initial condition" : ""));
   if (adr->ts->view) PetscCall((*adr->ts->view)(adr, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "local Jacobian values read by the inner solver: %s precision\n", EasPrecisions[adr->jac_prec]));
-  if (adr->pc_lag != 1) PetscCall(PetscViewerASCIIPrintf(viewer, "inner preconditioner lagged (-adr_lag_preconditioner %" PetscInt_FMT "): rebuilt %s; the Jacobian new at every Newton iteration\n", adr->pc_lag, adr->pc_lag == -1 ? "once, never after" : "at Newton iterations 0, k, 2k, ... of each nonlinear solve"));
+  if (adr->jac_lag != 1) PetscCall(PetscViewerASCIIPrintf(viewer, "local Jacobian lagged (-adr_lag_jacobian %" PetscInt_FMT "): rebuilt %s, and when the step size changes; %" PetscInt_FMT " assembled on this rank so far\n", adr->jac_lag, adr->jac_lag == -1 ? "once, never after" : "at Newton iterations 0, k, 2k, ... of each step", adr->stats_jac));
+  if (adr->pc_lag != 1) PetscCall(PetscViewerASCIIPrintf(viewer, "inner preconditioner lagged (-adr_lag_preconditioner %" PetscInt_FMT "): rebuilt %s; %s\n", adr->pc_lag, adr->pc_lag == -1 ? "once, never after" : "at Newton iterations 0, k, 2k, ... of each nonlinear solve", adr->jac_lag == 1 ? "the Jacobian new at every Newton iteration" : "and only with a new Jacobian"));
   if (adr->ew.use) PetscCall(PetscViewerASCIIPrintf(viewer, "inner tolerances: Eisenstat-Walker version %" PetscInt_FMT ", rtol_0 %g, rtol_max %g, gamma %g, alpha %g, alpha2 %g, threshold %g (per rank, from its ||F_l||)\n", adr->ew.version, (double)adr->ew.rtol_0, (double)adr->ew.rtol_max, (double)adr->ew.gamma, (double)adr->ew.alpha, (double)adr->ew.alpha2, (double)adr->ew.threshold));
   if (adr->mode_auto) {
     const EasAdrAutoInfo *ai = &adr->auto_info;

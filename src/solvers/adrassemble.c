@@ -295,12 +295,12 @@ PetscErrorCode EasAdrLocalAssemble_Private(EasAdr adr, PetscReal t, PetscReal dt
       PetscCall((*be->ops->adr_jacobian)(be, &P, w, dRv, V, ld));
       PetscCall(EasDiaRestoreBackendValuesWrite_Private(adr->J, &V));
     }
-    /* -adr_lag_preconditioner k: the ILU rebuilt at the stage's Jacobians 0, k, 2k, ... (SNES's lag: (iter % k) == 0); -1: never after the first setup */
+    /* -adr_lag_preconditioner k: the ILU rebuilt at the solve's Newton iterations 0, k, 2k, ... that have a new Jacobian (SNES's
+       lag: (iter % k) == 0, tested where SNESComputeJacobian rebuilds); -1: never after the first setup */
     if (adr->pc_lag != 1) {
       PetscCheck(!strcmp(adr->ksp->pc_type, EAS_PCILU), PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_INCOMP, "-adr_lag_preconditioner %" PetscInt_FMT " needs -adr_pc_type ilu (the inner preconditioner is %s): Jacobi is folded into the Jacobian's assembly, so rebuilding it costs no extra pass", adr->pc_lag, adr->jac_fold ? EAS_PCJACOBI : adr->ksp->pc_type);
       PetscCall(EasKspSetReusePreconditioner(adr->ksp, (PetscBool)(adr->pc_lag == -1 || adr->lag_it % adr->pc_lag != 0)));
     }
-    adr->lag_it++;
     PetscCall(EasKspSetUp(adr->ksp)); /* values only: the backend copy (float values) of J, or D^{-1} and J D^{-1} without jac_fold */
     adr->jac_valid = PETSC_TRUE;
     adr->jac_gamma = dt;

@@ -63,8 +63,11 @@ struct _n_EasAdrStage {
   const PetscReal *ewt;
   PetscReal        wtol;
   /* modified Newton: keep the local Jacobian of an earlier iteration or stage
-     (CVODE says when, callLSetup); implicit Euler rebuilds it every iteration */
+     (CVODE says when, callLSetup); implicit Euler rebuilds it at its
+     iterations 0, k, 2k, ... with jac_lag = k (-adr_lag_jacobian; -1: the
+     first one ever), at every iteration with 1 (CVODE's stages: always 1) */
   PetscBool reuse_jac;
+  PetscInt  jac_lag;
   PetscReal dx_scale;   /* the update's factor with a kept Jacobian (2/(1 + gamma/gamma_J), CVODE's) */
   PetscBool ewt_synced; /* the backend copy of ewt is current (whoever sets ewt clears it) */
 };
@@ -147,7 +150,8 @@ struct _p_EasAdr {
   /* outer iteration */
   EasAdrEW      ew;       /* -adr_ksp_ew: Eisenstat-Walker inner tolerances */
   PetscInt      pc_lag;   /* -adr_lag_preconditioner (EasAdrSetLagPreconditioner): 1, k > 1 or -1 */
-  PetscInt      lag_it;   /* Jacobians assembled in this stage's nonlinear solve (the lag's counter) */
+  PetscInt      jac_lag;  /* -adr_lag_jacobian (EasAdrSetLagJacobian): 1, k > 1 or -1; implicit Euler's steps */
+  PetscInt      lag_it;   /* local Newton iterations of this stage's nonlinear solve so far (both lags' counter, SNES's iteration number) */
   EasPrecision  jac_prec; /* -adr_jacobian_precision: values of the local Jacobian the inner solver reads */
   PetscReal     newton_rtol;
   PetscInt      newton_max_it;

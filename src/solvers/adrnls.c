@@ -204,6 +204,7 @@ static PetscErrorCode EasNLSSolve_Private(SUNNonlinearSolver NLS, N_Vector y0, N
   adr->stage.max_it     = c->maxiters;
   adr->stage.test       = EasNLSTest;
   adr->stage.test_ctx   = NLS;
+  adr->stage.jac_lag    = 1; /* CVODE decides when its Jacobians are new (reuse_jac below) */
   adr->stage.ewt        = N_VGetArrayPointer(w);
   if (adr->overlap) { /* the update reads the weights on the box: the own points' (the overlap's are not summed) */
     PetscCall(EasAdrBoxFromOwn_Private(adr, N_VGetArrayPointer(w), adr->bewt));

@@ -114,6 +114,11 @@ PetscErrorCode EasAdrSetFromOptions(EasAdr adr)
     }
   }
   {
+    PetscInt lag = adr->jac_lag;
+    PetscCall(PetscOptionsInt("-adr_lag_jacobian", "beuler: rebuild the local Jacobian at every Newton iteration (1), at the first of each step and every k-th (k > 1, a chord between), only the first one ever (-1) (PETSc's -snes_lag_jacobian)", "EasAdrSetLagJacobian", lag, &lag, &flg));
+    if (flg) PetscCall(EasAdrSetLagJacobian(adr, lag));
+  }
+  {
     PetscInt lag = adr->pc_lag;
     PetscCall(PetscOptionsInt("-adr_lag_preconditioner", "Rebuild the inner ILU at every Newton iteration (1), at the first of each nonlinear solve and every k-th (k > 1), never after the first (-1) (PETSc's -snes_lag_preconditioner)", "EasAdrSetLagPreconditioner", lag, &lag, &flg));
     if (flg) PetscCall(EasAdrSetLagPreconditioner(adr, lag));
