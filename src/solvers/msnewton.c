@@ -290,7 +290,7 @@ static PetscErrorCode EasAdrTraceRow(EasAdr adr)
    stage's first iteration). */
 static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt, PetscReal *rel, int *fail, PetscErrorCode *err)
 {
-  PetscReal sums[EAS_ADR_NSUMS], red[EAS_ADR_NSUMS + 1];
+  PetscReal sums[EAS_ADR_NSUMS], red[6 + EAS_ADR_FAIL_ERROR], out[6 + EAS_ADR_FAIL_ERROR];
   int       lfail;
 
   PetscFunctionBegin;
@@ -306,20 +306,20 @@ static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt,
   PetscCall(EasAdrLocalNewtonCaptured(adr, t, dt, PETSC_TRUE, sums, &lfail, err));
   adr->stats.outer_its++;
   adr->last_outer++;
+  /* one reduction per outer iteration (the one eas_advise's model counts): the six sums and, one-hot, the
+     failure codes, whose largest wins (red[5 + k] counts the ranks that failed with code k) */
   for (PetscInt i = 0; i < 6; i++) red[i] = sums[i];
-  red[6] = (PetscReal)lfail;
+  for (int k = 1; k <= EAS_ADR_FAIL_ERROR; k++) red[5 + k] = lfail == k ? 1.0 : 0.0;
   PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
   PetscCall(PetscLogEventBegin(EAS_AdrDetect, adr, 0, 0, 0));
-  {
-    PetscReal out[7];
-    PetscCall(MPIU_Allreduce(red, out, 6, MPIU_REAL, MPIU_SUM, adr->cart));
-    PetscCall(MPIU_Allreduce(&red[6], &out[6], 1, MPIU_REAL, MPIU_MAX, adr->cart));
-    *rel  = EasAdrRelative(out);
-    *fail = (int)out[6];
-    /* the true residual of this iterate (fresh ghosts), relative: max_s ||F_s|| / ||x_s|| */
-    adr->last_fnorm = 0;
-    for (PetscInt s = 0; s < 2; s++) adr->last_fnorm = PetscMax(adr->last_fnorm, PetscSqrtReal(out[4 + s]) / (out[2 + s] > 0 ? PetscSqrtReal(out[2 + s]) : 1.0));
-  }
+  PetscCall(MPIU_Allreduce(red, out, 6 + EAS_ADR_FAIL_ERROR, MPIU_REAL, MPIU_SUM, adr->cart));
+  *rel  = EasAdrRelative(out);
+  *fail = EAS_ADR_FAIL_NONE;
+  for (int k = 1; k <= EAS_ADR_FAIL_ERROR; k++)
+    if (out[5 + k] > 0) *fail = k;
+  /* the true residual of this iterate (fresh ghosts), relative: max_s ||F_s|| / ||x_s|| */
+  adr->last_fnorm = 0;
+  for (PetscInt s = 0; s < 2; s++) adr->last_fnorm = PetscMax(adr->last_fnorm, PetscSqrtReal(out[4 + s]) / (out[2 + s] > 0 ? PetscSqrtReal(out[2 + s]) : 1.0));
   PetscCall(PetscLogEventEnd(EAS_AdrDetect, adr, 0, 0, 0));
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_EXCHANGE, 0));
   if (*fail == EAS_ADR_FAIL_ERROR) PetscCall(EasAdrReturnError(adr, *err));
