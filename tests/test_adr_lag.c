@@ -10,7 +10,8 @@ static const char help[] = "The ADR lags: the inner preconditioner's (-adr_lag_p
                            "them that are also multiples of kp; -1: only the first ever): ceil(n_step / kj) Jacobians and\n"
                            "ceil(n_step / lcm(kj, kp)) factorizations in a step of n_step Newton iterations.  The\n"
                            "solutions agree to -tol.\n"
-                           "  -lag <3> (kp) -jac_lag <1> (kj) -steps <3> -tol <1e-7>; the ILU settings are eas's\n"
+                           "  -lag <3> (kp) -jac_lag <1> (kj) -steps <3> -tol <1e-7> -switch_to_cvode (after EasAdrSetUp,\n"
+                           "  which a lag other than 1 refuses); the ILU settings are eas's\n"
                            "  -adr_pc_factor_levels, -adr_pc_ilu_axes\n";
 
 #include <eas.h>
@@ -95,6 +96,11 @@ int main(int argc, char **argv)
     PetscCheck(got == lag && jgot == jlag, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "EasAdrGetLagPreconditioner, EasAdrGetLagJacobian give %" PetscInt_FMT ", %" PetscInt_FMT " after setting %" PetscInt_FMT ", %" PetscInt_FMT, got, jgot, lag, jlag);
   }
   PetscCall(EasAdrSetUp(adr));
+  {
+    PetscBool sw = PETSC_FALSE;
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-switch_to_cvode", &sw, NULL));
+    if (sw) PetscCall(EasAdrSetTimeStepType(adr, EAS_ADR_TS_CVODE)); /* after EasAdrSetUp: refused while the Jacobian is lagged */
+  }
   PetscCall(EasAdrGetTime(adr, &t0));
   PetscCall(EasAdrGetTimeStep(adr, &dt));
 
@@ -281,4 +287,11 @@ int main(int argc, char **argv)
     requires: sundials
     args: -adr_n 6 -adr_pc_type ilu -adr_ts_type cvode -adr_lag_jacobian 2 -lag 1 -steps 1
     expect_error: -adr_lag_jacobian 2 applies to -adr_ts_type beuler
+  test:
+    suffix: jac_lag_switch_cvode
+    nsize: 1
+    backends: /cpu/serial
+    requires: sundials
+    args: -adr_n 6 -adr_pc_type ilu -lag 1 -jac_lag 3 -switch_to_cvode -steps 1
+    expect_error: -adr_lag_jacobian 3 applies to -adr_ts_type beuler
 TEST*/

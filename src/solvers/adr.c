@@ -178,6 +178,7 @@ PetscErrorCode EasAdrSetTimeStepType(EasAdr adr, EasAdrTSType type)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCheck(type == EAS_ADR_TS_BEULER || type == EAS_ADR_TS_CVODE, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetTimeStepType: unknown type %d: expected EAS_ADR_TS_BEULER or EAS_ADR_TS_CVODE", (int)type);
+  PetscCheck(!adr->setupcalled || type == EAS_ADR_TS_BEULER || adr->jac_lag == 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_INCOMP, "-adr_lag_jacobian %" PetscInt_FMT " applies to -adr_ts_type beuler: CVODE decides when its stages' Jacobians are rebuilt (-adr_ts_lag_jacobian, -adr_ts_reuse_jacobian)", adr->jac_lag); /* before EasAdrSetUp, EasAdrSetUp checks */
   if (type != adr->ts_type) {
     const EasAdrTSOps *const steppers[] = {&EasAdrTS_BEuler, &EasAdrTS_CVode}, *ops = steppers[type]; /* indexed by EasAdrTSType */
     if (ops->create) PetscCall((*ops->create)(adr));                                                  /* may refuse: cvode not compiled in */
@@ -451,15 +452,17 @@ PetscErrorCode EasAdrGetLagPreconditioner(EasAdr adr, PetscInt *lag)
   ever (PETSc's -2).  A kept Jacobian keeps its preconditioner too.  It is
   rebuilt whatever the lag when the step size changed since it was built.
   In the asynchronous mode every local iteration counts.  Errors: 0 or
-  below -1; at EasAdrSetUp, a lag other than 1 with -adr_ts_type cvode
-  (CVODE decides when its stages' Jacobians are rebuilt:
-  -adr_ts_lag_jacobian, -adr_ts_reuse_jacobian).
+  below -1; a lag other than 1 with -adr_ts_type cvode, at EasAdrSetUp or,
+  after it, here and in EasAdrSetTimeStepType (CVODE decides when its
+  stages' Jacobians are rebuilt: -adr_ts_lag_jacobian,
+  -adr_ts_reuse_jacobian).
 @*/
 PetscErrorCode EasAdrSetLagJacobian(EasAdr adr, PetscInt lag)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCheck(lag >= 1 || lag == -1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_lag_jacobian %" PetscInt_FMT " is invalid: expected 1 (rebuild at every Newton iteration), k > 1 (at the first of each step's nonlinear solve and every k-th) or -1 (only the first one ever)", lag);
+  PetscCheck(!adr->setupcalled || adr->ts_type == EAS_ADR_TS_BEULER || lag == 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_INCOMP, "-adr_lag_jacobian %" PetscInt_FMT " applies to -adr_ts_type beuler: CVODE decides when its stages' Jacobians are rebuilt (-adr_ts_lag_jacobian, -adr_ts_reuse_jacobian)", lag);
   adr->jac_lag = lag;
   PetscFunctionReturn(0);
 }
