@@ -128,8 +128,9 @@ static PetscErrorCode EasAdrLocalNewton(EasAdr adr, PetscReal t, PetscReal dt, P
   *fail = EAS_ADR_FAIL_NONE;
   for (PetscInt i = 0; i < EAS_ADR_NSUMS; i++) sums[i] = 0;
   /* -adr_lag_jacobian k (implicit Euler): the Jacobian of the solve's iterations 0, k, 2k, ... (SNES's lag; -1:
-     only the first one ever), a chord between; a new one whenever the step size changed */
-  if (adr->stage.jac_lag > 1 || adr->stage.jac_lag == -1) adr->stage.reuse_jac = (PetscBool)(adr->jac_gamma == dt && (adr->stage.jac_lag == -1 || adr->lag_it % adr->stage.jac_lag != 0));
+     only the first one ever), a chord between; a new one whenever the step size changed, or when the kept one
+     is a CVODE stage's (in its error weights: the stepper was switched) */
+  if (adr->stage.jac_lag > 1 || adr->stage.jac_lag == -1) adr->stage.reuse_jac = (PetscBool)(adr->jac_gamma == dt && !adr->jac_rw && (adr->stage.jac_lag == -1 || adr->lag_it % adr->stage.jac_lag != 0));
   PetscCall(EasAdrLocalAssemble_Private(adr, t, dt, &sums[4], &bad)); /* F into b, J: setup (+ transfers on a device) */
   adr->lag_it++;
   if (bad) {
@@ -294,8 +295,7 @@ static PetscErrorCode EasAdrSyncIteration(EasAdr adr, PetscReal t, PetscReal dt,
   int       lfail;
 
   PetscFunctionBegin;
-  if (adr->ghosts_stage)
-    adr->ghosts_stage = PETSC_FALSE; /* the ghosts hold the neighbours' planes of this iterate */
+  if (adr->ghosts_stage) adr->ghosts_stage = PETSC_FALSE; /* the ghosts hold the neighbours' planes of this iterate */
   else {
     PetscCall(EasAdrMeterBegin(adr, EAS_PHASE_EXCHANGE));
     PetscCall(PetscLogEventBegin(EAS_AdrHalo, adr, 0, 0, 0));
