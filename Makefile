@@ -335,6 +335,7 @@ valgrind: valgrind-tree
 	$(VG) build-vg/tests/test_adr_ew -adr_n 5 -steps 1 -peer -fewer 0 -eas_threads 1
 	$(VG) build-vg/tests/test_adr_precision -adr_n 5 -steps 1 -adr_ksp_ew -eas_threads 1
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_n 6 -adr_steps 2 -eas_mode async -eas_comm_delay_us 50 -eas_threads 1 -eas_sensor model -adr_progress 0
+	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_n 6 -adr_steps 2 -eas_mode async -adr_lag_jacobian 3 -adr_ksp_max_it 2 -eas_threads 1 -eas_sensor model -adr_progress 0
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/adr3d -adr_n 6 -adr_steps 2 -eas_mode async -eas_async_detect decentralized -eas_async_thread -eas_threads 1 -eas_sensor model -adr_progress 0
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/tests/test_adr_policy -case move -eas_sensor model
 	OMP_NUM_THREADS=1 $(MPIEXEC) -n 2 $(VGCMD) build-vg/examples/fem_pcg -fem_steps 2 -fem_n 2 -fem_grow 1 -fem_problem elasticity -fem_order 2 -ksp_type pipecg -pc_type pbjacobi -ebe_mode async -eas_threads 1
