@@ -17,8 +17,16 @@ static const char help[] = "bench_adr_peer: time to accuracy of the eas ADR solv
                            "is already at most the peer's, the matched figures are the first run's.  interp_ratio: peer_s\n"
                            "over eas's time interpolated to the peer's error exactly (log time linear in log error between\n"
                            "the last two eas runs; an estimate, where matched_ratio is measured).\n"
+                           "Work-precision curves (-rtols r1,r2,..., cvode, instead of the above): both codes at each rtol\n"
+                           "(-reps runs each, alternating), one line per rtol:\n"
+                           "BENCH name=adr_peer_curve ... rtol= eas_s= eas_err= eas_steps= peer_s= peer_err= peer_steps=\n"
+                           "then, at each peer point inside the range of eas's errors, eas's time at the peer's error\n"
+                           "(log time linear in log error between the two eas points around it, sorted by error; no\n"
+                           "extrapolation) and the speed ratio peer_s / eas_s there:\n"
+                           "BENCH name=adr_peer_equal_error ... peer_rtol= peer_err= peer_s= eas_s_interp= ratio=\n"
+                           "BENCH name=adr_peer_curve_summary ... points= ratio_min= ratio_median= ratio_max=\n"
                            "  -nx <40> -ny <1> -nz <40> -rtol <1e-5> -atol <1e-3> -ref_rtol <1e-9> -ref_atol <1e-5> -reps <3>\n"
-                           "  -eas_ts cvode|beuler -dt <60> -match <1>\n";
+                           "  -eas_ts cvode|beuler -dt <60> -match <1> -rtols <r1,...,rk> (2..16 values)\n";
 
 #include <eas.h>
 #include <petscdmda.h>
@@ -143,6 +151,89 @@ static PetscErrorCode RunEas(PetscInt nx, PetscInt ny, PetscInt nz, EasAdrTSType
   PetscFunctionReturn(0);
 }
 
+/* eas's time at error e on its curve (np points (err, sec)): log t linear in log err between the two
+   points around e in the order of error; *inside false (and no time) outside the curve's range */
+static void CurveTimeAt(PetscInt np, const double err[], const double sec[], double e, double *t, PetscBool *inside)
+{
+  PetscInt idx[16];
+
+  for (PetscInt i = 0; i < np; i++) idx[i] = i;
+  for (PetscInt i = 1; i < np; i++) /* insertion sort by error (np <= 16) */
+    for (PetscInt j = i; j > 0 && err[idx[j]] < err[idx[j - 1]]; j--) {
+      PetscInt k = idx[j];
+      idx[j]     = idx[j - 1];
+      idx[j - 1] = k;
+    }
+  *inside = PETSC_FALSE;
+  *t      = 0;
+  for (PetscInt i = 0; i + 1 < np; i++) {
+    const double e0 = err[idx[i]], e1 = err[idx[i + 1]], t0 = sec[idx[i]], t1 = sec[idx[i + 1]];
+    if (e < e0 || e > e1 || !(e0 > 0)) continue;
+    *inside = PETSC_TRUE;
+    *t      = e1 > e0 ? t0 * pow(t1 / t0, log(e / e0) / log(e1 / e0)) : 0.5 * (t0 + t1);
+    return;
+  }
+}
+
+/* -rtols: both codes at each rtol, then the ratios at equal error (see help) */
+static PetscErrorCode WorkPrecision(PetscInt nx, PetscInt ny, PetscInt nz, PetscReal dt, PetscInt nrt, const PetscReal rtols[], PetscReal atol, PetscInt reps, double **ref, double **fe, double **fp)
+{
+  const PetscInt nall = nx * ny * nz;
+  double         ee[16], et[16], pe[16], pt[16], ts_eas[16], ts_peer[16], ratios[16];
+  PetscInt       es = 0, npts = 0;
+  long int       ps = 0;
+  PetscMPIInt    rank, size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  for (PetscInt k = 0; k < nrt; k++) {
+    EasAdrConvergedReason reason = EAS_ADR_CONVERGED_ITERATING;
+    double                err[2] = {0, 0};
+    for (PetscInt r = 0; r < reps; r++) { /* alternate the two codes */
+      PetscCall(RunPeer(PETSC_COMM_WORLD, nx, ny, nz, rtols[k], atol, fp, &ts_peer[r], &ps));
+      PetscCall(RunEas(nx, ny, nz, EAS_ADR_TS_CVODE, dt, rtols[k], atol, fe, &ts_eas[r], &es, &reason)); /* dt: CVODE's first step bound, as in the single-rtol runs */
+      PetscCheck(reason > 0, PETSC_COMM_WORLD, PETSC_ERR_NOT_CONVERGED, "eas at rtol %g stopped: %s", (double)rtols[k], EasAdrConvergedReasonName(reason));
+    }
+    if (rank == 0) {
+      err[0] = FieldError(nall, fe, ref);
+      err[1] = FieldError(nall, fp, ref);
+    }
+    PetscCallMPI(MPI_Bcast(err, 2, MPI_DOUBLE, 0, PETSC_COMM_WORLD));
+    ee[k] = err[0];
+    pe[k] = err[1];
+    et[k] = EasBenchMedian(reps, ts_eas);
+    pt[k] = EasBenchMedian(reps, ts_peer);
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_peer_curve problem=diurnal grid=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks=%d rtol=%.3g eas_s=%.4f eas_err=%.3e eas_steps=%" PetscInt_FMT " peer_s=%.4f peer_err=%.3e peer_steps=%ld reps=%" PetscInt_FMT "\n", nx, ny, nz, (int)size, (double)rtols[k], et[k], ee[k], es, pt[k], pe[k], ps, reps));
+  }
+  for (PetscInt k = 0; k < nrt; k++) {
+    double    t;
+    PetscBool inside;
+    CurveTimeAt(nrt, ee, et, pe[k], &t, &inside);
+    if (!inside || !(t > 0)) {
+      double lo = ee[0], hi = ee[0];
+      for (PetscInt i = 1; i < nrt; i++) {
+        lo = PetscMin(lo, ee[i]);
+        hi = PetscMax(hi, ee[i]);
+      }
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# the peer's point at rtol %.3g (error %.3e) is outside eas's errors %.3e..%.3e: no ratio\n", (double)rtols[k], pe[k], lo, hi));
+      continue;
+    }
+    ratios[npts++] = pt[k] / t;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_peer_equal_error problem=diurnal grid=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks=%d peer_rtol=%.3g peer_err=%.3e peer_s=%.4f eas_s_interp=%.4f ratio=%.3f\n", nx, ny, nz, (int)size, (double)rtols[k], pe[k], pt[k], t, pt[k] / t));
+  }
+  if (npts) {
+    double lo = ratios[0], hi = ratios[0];
+    for (PetscInt i = 1; i < npts; i++) {
+      lo = PetscMin(lo, ratios[i]);
+      hi = PetscMax(hi, ratios[i]);
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_peer_curve_summary problem=diurnal grid=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks=%d points=%" PetscInt_FMT " ratio_min=%.3f ratio_median=%.3f ratio_max=%.3f\n", nx, ny, nz, (int)size, npts, lo, EasBenchMedian(npts, ratios), hi));
+  } else
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "BENCH name=adr_peer_curve_summary problem=diurnal grid=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks=%d points=0 (no peer error inside eas's range: widen -rtols)\n", nx, ny, nz, (int)size));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   PetscInt              nx = 40, ny = 1, nz = 40, reps = 3, eas_steps = 0, nall;
@@ -150,7 +241,9 @@ int main(int argc, char **argv)
   PetscMPIInt           rank, size;
   double               *ref[NOUT], *fe[NOUT], *fp[NOUT], ts_eas[16], ts_peer[16], ref_sec, eas_err = 0, peer_err = 0;
   long int              ref_steps, peer_steps = 0;
-  PetscBool             match = PETSC_TRUE;
+  PetscBool             match = PETSC_TRUE, curve;
+  PetscReal             rtols[16];
+  PetscInt              nrt = 16;
   PetscReal             m_rtol, m_err = -1;
   double                m_sec, e_prev = 0, t_prev = 0, t_interp, t_eas, t_peer;
   EasAdrConvergedReason reason     = EAS_ADR_CONVERGED_ITERATING;
@@ -172,6 +265,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsString("-eas_ts", "eas time stepping: cvode or beuler", NULL, tsname, tsname, sizeof(tsname), NULL));
   PetscCall(PetscOptionsReal("-dt", "eas beuler time step", NULL, dt, &dt, NULL));
   PetscCall(PetscOptionsBool("-match", "cvode: also the time eas takes to the peer's accuracy (a tighter eas rtol)", NULL, match, &match, NULL));
+  PetscCall(PetscOptionsRealArray("-rtols", "cvode: work-precision curves, both codes at each of these rtols (2..16, comma-separated), instead of -rtol", NULL, rtols, &nrt, &curve));
   PetscOptionsEnd();
   PetscCheck(reps >= 1 && reps <= 16, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-reps %" PetscInt_FMT ": expected 1..16", reps);
   {
@@ -179,10 +273,21 @@ int main(int argc, char **argv)
     PetscCall(PetscStrcmp(tsname, "cvode", &cv));
     type = cv ? EAS_ADR_TS_CVODE : EAS_ADR_TS_BEULER;
   }
+  if (curve) {
+    PetscCheck(type == EAS_ADR_TS_CVODE, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-rtols: work-precision curves need -eas_ts cvode (beuler has no tolerance)");
+    PetscCheck(nrt >= 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rtols: expected 2 to 16 comma-separated tolerances, got %" PetscInt_FMT, nrt);
+    for (PetscInt k = 0; k < nrt; k++) PetscCheck(rtols[k] > 0 && rtols[k] < 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-rtols: %g is not a relative tolerance in (0, 1)", (double)rtols[k]);
+  }
   nall = nx * ny * nz;
   for (int o = 0; o < NOUT; o++) PetscCall(PetscMalloc3(2 * nall, &ref[o], 2 * nall, &fe[o], 2 * nall, &fp[o]));
   PetscCall(RunPeer(PETSC_COMM_WORLD, nx, ny, nz, ref_rtol, ref_atol, ref, &ref_sec, &ref_steps));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "# reference: the peer at rtol %g atol %g: %ld steps, %.2f s\n", (double)ref_rtol, (double)ref_atol, ref_steps, ref_sec));
+  if (curve) {
+    PetscCall(WorkPrecision(nx, ny, nz, dt, nrt, rtols, atol, reps, ref, fe, fp));
+    for (int o = 0; o < NOUT; o++) PetscCall(PetscFree3(ref[o], fe[o], fp[o]));
+    PetscCall(EasFinalize());
+    return 0;
+  }
   for (PetscInt r = 0; r < reps; r++) { /* alternate the two codes */
     PetscCall(RunPeer(PETSC_COMM_WORLD, nx, ny, nz, rtol, atol, fp, &ts_peer[r], &peer_steps));
     PetscCall(RunEas(nx, ny, nz, type, dt, rtol, atol, fe, &ts_eas[r], &eas_steps, &reason));
@@ -247,4 +352,20 @@ int main(int argc, char **argv)
     requires: sundials
     args: -nx 10 -nz 10 -reps 1 -ref_rtol 1e-7
     expect: BENCH name=adr_peer problem=diurnal grid=10x1x10 ranks=[12] eas_ts=cvode .* matched_rtol=[0-9.e-]+ matched_s=[0-9.]+ matched_err=[0-9].* interp_ratio=[0-9]
+  test:
+    # work-precision curves: a line per rtol, then the ratios at the peer's errors inside eas's range
+    suffix: curve
+    nsize: 1 2
+    backends: /cpu/serial
+    requires: sundials
+    args: -nx 10 -nz 10 -reps 1 -ref_rtol 1e-7 -rtols 1e-3,1e-4,1e-5
+    expect_count: 3 BENCH name=adr_peer_curve problem=diurnal grid=10x1x10 ranks=[12] rtol=[0-9.e-]+ eas_s=[0-9.]+ eas_err=[0-9.e+-]+ eas_steps=[0-9]+ peer_s=[0-9.]+ peer_err=[0-9.e+-]+ peer_steps=[0-9]+ reps=1
+    expect: BENCH name=adr_peer_curve_summary problem=diurnal grid=10x1x10 ranks=[12] points=[0-9]+
+  test:
+    suffix: bad_rtols
+    nsize: 1
+    backends: /cpu/serial
+    requires: sundials
+    args: -nx 10 -nz 10 -reps 1 -ref_rtol 1e-7 -rtols 1e-4
+    expect_error: -rtols: expected 2 to 16 comma-separated tolerances, got 1
 TEST*/

@@ -100,6 +100,11 @@ if [ -x "$OBJDIR/bench/bench_adr_peer" ] && "$OBJDIR/examples/eas_info" -feature
     out=$(OMP_NUM_THREADS=1 $MPIEXEC -n "$np" "$OBJDIR/bench/bench_adr_peer" -nx 48 -ny 48 -nz 48 -reps ${EAS_BENCH_PEER_REPS:-1} -ref_rtol 1e-7 2>&1) || status=1
     echo "$out" | grep -E '^(BENCH|#)'
   done
+  # Both codes' work-precision curves at 48^3 on 2 ranks (issue 21 item 5): eas's time at each of
+  # the peer's errors, interpolated on eas's own curve (tools/eas-plot workprecision draws them).
+  echo "## ADR vs its peer: work-precision curves, 3D 48^3 on 2 ranks, one run per point"
+  out=$(OMP_NUM_THREADS=1 $MPIEXEC -n 2 "$OBJDIR/bench/bench_adr_peer" -nx 48 -ny 48 -nz 48 -reps 1 -ref_rtol 1e-7 -rtols 1e-5,7e-6,5e-6,3.5e-6,2.5e-6 2>&1) || status=1
+  echo "$out" | grep -E '^(BENCH|#)'
 fi
 
 # Element-by-element PCG (issue 4): EBE apply vs STREAM, cg vs PETSc KSPCG, the split's efficiency.

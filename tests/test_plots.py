@@ -11,6 +11,7 @@ every data artist), counted from the inputs by hand:
   frontier the frontier curve, the 1/beta bound, the measured point = 3
   bench    4 bandwidths (eas, read9, triad, PETSc) + 3 ratios + 2 EBE ratio series
            (apply / read9 and PETSc / eas cg, one point per element storage) = 9
+  workprecision  eas's curve, the peer's, eas at the peer's errors = 3
 The frontier case also feeds a report whose frontier value was altered: the
 plot must refuse it, since the curve drawn in Python must agree with the
 value EasModelClusterFrontierSync wrote (the formula is not duplicated
@@ -38,6 +39,7 @@ INPUTS = {
     "latency": ["bench_adr.log"],
     "frontier": ["adr_sync.csv", "adr_async.csv"],
     "bench": ["bench.log"],
+    "workprecision": ["bench_adr_peer.log"],
 }
 
 
@@ -158,5 +160,10 @@ r"""
     backends: none
     args: --plot bench --series 9
     expect: bench: PNG 1000x600, SVG 720pt x 432pt, 9 data series
+  test:
+    suffix: workprecision
+    backends: none
+    args: --plot workprecision --series 3
+    expect: workprecision: PNG 1000x600, SVG 720pt x 432pt, 3 data series
 TEST*/
 """

@@ -1,6 +1,6 @@
 #!/bin/sh
 # make plots: short runs of the drivers and benchmarks (about a minute on 2
-# cores), then tools/eas-plot renders the five figures into OBJDIR/plots
+# cores), then tools/eas-plot renders the six figures (five without SUNDIALS) into OBJDIR/plots
 # (PNG and SVG; docs/plots.md says what each shows) and the README's two
 # into docs/img.
 #
@@ -44,15 +44,22 @@ for n in 32 48; do
 done
 run "$OUT/bench_ebe.log" env OMP_NUM_THREADS=2 $MPIEXEC -n 1 "$OBJDIR/bench/bench_ebe" -n 4 -its 10 -runs 3 -split_solves 3
 cat "$OUT/bench_ebe.log" >> "$OUT/bench.log"
+# (f) work-precision: eas and its CVODE peer on the 2D diurnal problem at five tolerances (SUNDIALS builds)
+WP=
+if "$OBJDIR/examples/eas_info" -features | grep -x sundials > /dev/null; then
+  run "$OUT/bench_adr_peer.log" env OMP_NUM_THREADS=1 $MPIEXEC -n 1 "$OBJDIR/bench/bench_adr_peer" -nx 40 -ny 1 -nz 40 -reps 1 -ref_rtol 1e-8 -rtols 3e-4,1e-4,3e-5,1e-5,3e-6
+  WP=workprecision
+fi
 
 $PLOT split "$OUT"/fem.[0-9]*.csv -o "$OUT/split"
 $PLOT energy "$OUT/adr_sync.csv" -o "$OUT/energy"
 $PLOT latency "$OUT/bench_adr.log" -o "$OUT/latency"
 $PLOT frontier "$OUT/adr_sync.csv" "$OUT/adr_async.csv" -o "$OUT/frontier"
 $PLOT bench "$OUT/bench.log" -o "$OUT/bench"
+[ -z "$WP" ] || $PLOT workprecision "$OUT/bench_adr_peer.log" -o "$OUT/workprecision"
 # The README's two figures, small PNGs committed under docs/img (800 x 480
 # pixels at eas-plot's 100 dpi, tens of KB each): regenerated here, from this run.
 IMG=$(dirname "$0")/../docs/img
 $PLOT split "$OUT"/fem.[0-9]*.csv -o "$IMG/split" --format png --width 8 --height 4.8
 $PLOT frontier "$OUT/adr_sync.csv" "$OUT/adr_async.csv" -o "$IMG/frontier" --format png --width 8 --height 4.8
-echo "plots: $OUT/{split,energy,latency,frontier,bench}.{png,svg}, docs/img/{split,frontier}.png"
+echo "plots: $OUT/{split,energy,latency,frontier,bench${WP:+,$WP}}.{png,svg}, docs/img/{split,frontier}.png"
