@@ -178,7 +178,7 @@ PetscErrorCode EasAdrSetTimeStepType(EasAdr adr, EasAdrTSType type)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCheck(type == EAS_ADR_TS_BEULER || type == EAS_ADR_TS_CVODE, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "EasAdrSetTimeStepType: unknown type %d: expected EAS_ADR_TS_BEULER or EAS_ADR_TS_CVODE", (int)type);
-  PetscCheck(!adr->setupcalled || type == EAS_ADR_TS_BEULER || adr->jac_lag == 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_INCOMP, "-adr_lag_jacobian %" PetscInt_FMT " applies to -adr_ts_type beuler: CVODE decides when its stages' Jacobians are rebuilt (-adr_ts_lag_jacobian, -adr_ts_reuse_jacobian)", adr->jac_lag); /* before EasAdrSetUp, EasAdrSetUp checks */
+  if (adr->setupcalled) PetscCall(EasAdrCheckLagJacobian_Private(adr, type, adr->jac_lag)); /* before it, EasAdrSetUp checks */
   if (type != adr->ts_type) {
     const EasAdrTSOps *const steppers[] = {&EasAdrTS_BEuler, &EasAdrTS_CVode}, *ops = steppers[type]; /* indexed by EasAdrTSType */
     if (ops->create) PetscCall((*ops->create)(adr));                                                  /* may refuse: cvode not compiled in */
@@ -462,8 +462,17 @@ PetscErrorCode EasAdrSetLagJacobian(EasAdr adr, PetscInt lag)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(adr, EAS_ADR_CLASSID, 1);
   PetscCheck(lag >= 1 || lag == -1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_OUTOFRANGE, "-adr_lag_jacobian %" PetscInt_FMT " is invalid: expected 1 (rebuild at every Newton iteration), k > 1 (at the first of each step's nonlinear solve and every k-th) or -1 (only the first one ever)", lag);
-  PetscCheck(!adr->setupcalled || adr->ts_type == EAS_ADR_TS_BEULER || lag == 1, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_INCOMP, "-adr_lag_jacobian %" PetscInt_FMT " applies to -adr_ts_type beuler: CVODE decides when its stages' Jacobians are rebuilt (-adr_ts_lag_jacobian, -adr_ts_reuse_jacobian)", lag);
+  if (adr->setupcalled) PetscCall(EasAdrCheckLagJacobian_Private(adr, adr->ts_type, lag));
   adr->jac_lag = lag;
+  PetscFunctionReturn(0);
+}
+
+/* A Jacobian lag other than 1 with a stepper other than beuler: the error that names the option
+   (EasAdrSetUp, and after it EasAdrSetLagJacobian and EasAdrSetTimeStepType) */
+PetscErrorCode EasAdrCheckLagJacobian_Private(EasAdr adr, EasAdrTSType type, PetscInt lag)
+{
+  PetscFunctionBegin;
+  PetscCheck(lag == 1 || type == EAS_ADR_TS_BEULER, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_INCOMP, "-adr_lag_jacobian %" PetscInt_FMT " applies to -adr_ts_type beuler: CVODE decides when its stages' Jacobians are rebuilt (-adr_ts_lag_jacobian, -adr_ts_reuse_jacobian)", lag);
   PetscFunctionReturn(0);
 }
 

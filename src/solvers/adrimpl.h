@@ -311,6 +311,7 @@ PETSC_INTERN PetscErrorCode EasAdrInitial_Builtin(PetscReal t, const PetscReal x
 PETSC_INTERN void           EasAdrDiurnalRates(PetscReal t, PetscReal *q3, PetscReal *q4);
 /* adr.c: checks of the call order and of a name against a list (errors name option and the expected values) */
 PETSC_INTERN PetscErrorCode EasAdrCheckSetUp_Private(EasAdr, const char fn[]);
+PETSC_INTERN PetscErrorCode EasAdrCheckLagJacobian_Private(EasAdr, EasAdrTSType, PetscInt lag);
 PETSC_INTERN PetscErrorCode EasAdrCheckNotSetUp_Private(EasAdr, const char fn[]);
 PETSC_INTERN PetscErrorCode EasAdrLookup_Private(EasAdr, const char *const list[], PetscInt nlist, const char value[], const char option[], PetscInt *idx);
 PETSC_INTERN PetscErrorCode EasAdrCheckVec_Private(EasAdr, Vec, const char fn[]);

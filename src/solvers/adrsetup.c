@@ -195,7 +195,7 @@ PetscErrorCode EasAdrSetUp(EasAdr adr)
       adr->shift[d] = 0;
     }
   }
-  PetscCheck(adr->jac_lag == 1 || adr->ts_type == EAS_ADR_TS_BEULER, PetscObjectComm((PetscObject)adr), PETSC_ERR_ARG_INCOMP, "-adr_lag_jacobian %" PetscInt_FMT " applies to -adr_ts_type beuler: CVODE decides when its stages' Jacobians are rebuilt (-adr_ts_lag_jacobian, -adr_ts_reuse_jacobian)", adr->jac_lag);
+  PetscCall(EasAdrCheckLagJacobian_Private(adr, adr->ts_type, adr->jac_lag));
   if (adr->ts->setup) PetscCall((*adr->ts->setup)(adr)); /* beuler: the diurnal default step bounded by the grid */
   {                                                      /* the global size before any pass over the grid (the per-rank sizes below, once decomposed) */
     PetscInt chk;

@@ -127,18 +127,17 @@ static PetscErrorCode EasAdrTSStep_BEuler(EasAdr adr, PetscReal tout)
   PetscCall(EasAdrStateSave_Private(adr)); /* x_old = x where the state lives (on a device: no transfer) */
   PetscCall(EasAdrMeterEnd(adr, EAS_PHASE_SETUP, adr->np));
   PetscCall(EasAdrStageOverlap_Private(adr, PETSC_TRUE)); /* -adr_overlap: x_old on the overlap is the neighbours' (one exchange, metered as one); x = x_old, so it is also the first outer iteration's */
-  adr->stage.t       = adr->t + adr->dt;
-  adr->stage.gamma   = adr->dt;
-  adr->stage.max_it  = adr->mode == EAS_ADR_ASYNC && adr->size > 1 ? adr->max_checks : adr->newton_max_it;
-  adr->stage.test    = NULL;
-  adr->stage.ewt     = NULL;
-  adr->stage.jac_lag = adr->jac_lag; /* -adr_lag_jacobian */
+  adr->stage.t         = adr->t + adr->dt;
+  adr->stage.gamma     = adr->dt;
+  adr->stage.max_it    = adr->mode == EAS_ADR_ASYNC && adr->size > 1 ? adr->max_checks : adr->newton_max_it;
+  adr->stage.test      = NULL;
+  adr->stage.ewt       = NULL;
+  adr->stage.jac_lag   = adr->jac_lag; /* -adr_lag_jacobian */
+  adr->stage.reuse_jac = PETSC_FALSE;  /* a lagged step's last choice is not this one's (the lag may have changed) */
   if (adr->mode == EAS_ADR_ASYNC && adr->size > 1)
     EasCaptureError(ierr, EasAdrStageSolveAsync_Private(adr));
   else
     EasCaptureError(ierr, EasAdrStageSolveSync_Private(adr));
-  adr->stage.jac_lag   = 1; /* the step's lag ends with it (a CVODE stage sets its own) */
-  adr->stage.reuse_jac = PETSC_FALSE;
   if (ierr) { /* the step is undone, so the solver can be used again */
     PetscCall(EasAdrStateRestore_Private(adr));
     adr->ghosts_current = PETSC_FALSE;
